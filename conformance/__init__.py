@@ -1,0 +1,1 @@
+"""conformance: see docs/INTERFACES.md."""

@@ -1,0 +1,1 @@
+"""impl: see docs/INTERFACES.md."""

@@ -1,0 +1,1 @@
+"""levels: see docs/INTERFACES.md."""
