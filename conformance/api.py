@@ -1,0 +1,114 @@
+"""The boundary between the conformance *runner* (loading a target, running it
+isolated, CLI, reports on disk) and the conformance *engine* (Hypothesis
+state machines that drive the spec and the target side by side).
+
+The engine only ever talks to a :class:`Target`. A target's values that are not
+plain data (its juego objects, its grids) stay wherever the target runs and
+reach the engine as opaque :class:`Handle` s, which the engine passes back in
+later calls. Plain data (``bool``, ``int``, ``str``, ``None``, ``Accion``,
+tuples, lists, dicts, sets and frozensets of those) crosses by value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+PROFILES = ("tad", "extendido", "soko")
+
+#: The operations each profile needs (the target must provide all of them).
+REQUIRED_OPERATIONS: dict[str, tuple[str, ...]] = {
+    "tad": ("iniciar", "step", "estado", "completado"),
+    "extendido": (
+        "nuevo_juego", "mover", "puede_mover", "tirar_bomba", "deshacer",
+        "persona", "hay_pared", "hay_deposito", "hay_caja", "bombas", "gano",
+        "indice_nivel",
+    ),
+    "soko": (
+        "crear_grilla", "dimensiones", "hay_pared", "hay_objetivo", "hay_caja",
+        "hay_jugador", "juego_ganado", "mover",
+    ),
+}
+
+#: Special operations every Target answers besides the profile's own:
+#: ``FINGERPRINT(h)`` -> str, a canonical deep description of the value behind
+#: handle ``h`` (two calls give equal strings iff the value did not change);
+#: ``EQUAL(h1, h2)`` -> bool, ``h1 == h2`` evaluated where the target runs.
+FINGERPRINT = "__fingerprint__"
+EQUAL = "__equal__"
+
+
+@dataclass(frozen=True)
+class Handle:
+    """An opaque reference to a value that lives with the target."""
+
+    id: int
+    type_name: str = ""
+
+
+class TargetError(Exception):
+    """The target did not answer a call normally.
+
+    ``kind`` is one of ``"raised"`` (the target raised an exception; ``detail``
+    has its type, message and traceback), ``"timeout"`` (a call exceeded its
+    time limit), ``"crashed"`` (the process died: signal, segfault, out of
+    memory), ``"exited"`` (the target called ``exit``), ``"output"`` (it printed
+    more than allowed), ``"memory"`` (it exceeded the memory limit),
+    ``"missing"`` (the operation does not exist), ``"unpicklable"`` (it returned
+    something that cannot cross the boundary).
+    """
+
+    KINDS = ("raised", "timeout", "crashed", "exited", "output", "memory",
+             "missing", "unpicklable")
+
+    def __init__(self, kind: str, message: str, detail: str = "", op: str = ""):
+        super().__init__(f"{op + ': ' if op else ''}{message}")
+        self.kind = kind
+        self.message = message
+        self.detail = detail
+        self.op = op
+
+
+class Target(Protocol):
+    """What the engine needs from a target, wherever it runs."""
+
+    name: str
+
+    def has(self, op: str) -> bool: ...
+
+    def call(self, op: str, *args: Any) -> Any:
+        """Call ``op`` with ``args`` (handles resolved); plain results come
+        back by value, others as a Handle. Raises :class:`TargetError`."""
+
+    def close(self) -> None: ...
+
+
+@dataclass
+class Counterexample:
+    """The shrunk failure: what to show and how to replay it."""
+
+    profile: str
+    level_text: str                 # the level, drawn in XSB
+    actions: list[str]              # the steps, e.g. ["mover DERECHA", "deshacer"]
+    step: int                       # index in ``actions`` where it departed (-1: at start)
+    operation: str                  # the observer or operation that disagreed
+    expected: str                   # what the spec says (a board or a value)
+    actual: str                     # what the target said
+    message: str                    # one line: what went wrong
+    replay: str = ""                # a command line that replays exactly this
+    report: str = ""                # the full human report (boards with marks)
+
+
+@dataclass
+class Verdict:
+    """The outcome of checking one target under one profile."""
+
+    target: str
+    profile: str
+    conforms: bool
+    counterexample: Counterexample | None = None
+    error: str | None = None        # a bad target: missing operations, crash at import...
+    missing: list[str] = field(default_factory=list)
+    stats: dict[str, int] = field(default_factory=dict)   # pushes, blocked, wins, bombs, undos, advances, steps, examples
+    seed: int | None = None
+    seconds: float = 0.0
