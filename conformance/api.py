@@ -36,6 +36,37 @@ REQUIRED_OPERATIONS: dict[str, tuple[str, ...]] = {
 #: ``EQUAL(h1, h2)`` -> bool, ``h1 == h2`` evaluated where the target runs.
 FINGERPRINT = "__fingerprint__"
 EQUAL = "__equal__"
+#: ``BATCH(calls)``: ``calls`` is a list of ``(op, args_tuple)``; answers a list
+#: of the same length, each item the call's result or the :class:`TargetError`
+#: it raised (returned, not raised), all in one round trip to the target. An
+#: error that ends the target's process (timeout, crash, exit) is raised.
+#: Use it to read many observers at once (every cell of a grid).
+BATCH = "__batch__"
+#: ``RESET()``: forget every handle given out so far (call it between
+#: examples so the target's object table does not grow without bound).
+RESET = "__reset__"
+SPECIAL_OPERATIONS = (FINGERPRINT, EQUAL, BATCH, RESET)
+
+#: Operation groups per profile: the pytest plugin makes one test per group
+#: and passes ``groups=[group]`` to the engine's ``check``, which then draws
+#: only the actions of that group (and checks every observer after each).
+GROUPS: dict[str, tuple[str, ...]] = {
+    "tad": ("movement", "pushes", "win"),
+    "extendido": ("movement", "pushes", "win", "undo", "bombs", "levels"),
+    "soko": ("movement", "pushes", "win", "immutability"),
+}
+
+# The engine's entry point, ``conformance.engine.check``, has this signature::
+#
+#     check(target: Target, profile: str, *, max_examples: int = 100,
+#           seed: int | None = None, directions: str = "ours",
+#           groups: Sequence[str] | None = None) -> Verdict
+#
+# ``groups`` (None: all of ``GROUPS[profile]``) restricts the check to those
+# operation groups. ``directions`` ("ours" or "seed001") is informational for
+# the engine: the runner has already wrapped the target in
+# ``conformance.targets.DirectionAdapter`` when it is "seed001", so the engine
+# must not convert again; it only puts ``--directions`` in the replay command.
 
 
 @dataclass(frozen=True)
