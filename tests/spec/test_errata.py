@@ -1,0 +1,189 @@
+"""One test per entry of ``spec/ERRATA.md``: each pins the choice we made where
+a seed is wrong, ill-typed or silent, and where possible shows the seed's
+literal reading failing."""
+
+import inspect
+
+import pytest
+
+from spec import PreconditionError, extendido, fisica, grilla, juego, literal, obs, sokoban
+from spec.tipos import BOMBAS, CAJAS, DEPOSITOS, PAREDES, PERSONAJE, Accion
+
+D, I, A, B = Accion.DERECHA, Accion.IZQUIERDA, Accion.ARRIBA, Accion.ABAJO
+
+
+def nivel(personaje, cajas=(), depositos=(), paredes=()):
+    return {
+        PERSONAJE: frozenset({personaje}),
+        CAJAS: frozenset(cajas),
+        PAREDES: frozenset(paredes),
+        DEPOSITOS: frozenset(depositos),
+    }
+
+
+def extendido_de(n, bombas=0):
+    return {**n, BOMBAS: bombas}
+
+
+# A corridor: wall, character, box, floor, depot, wall.
+PASILLO = nivel((1, 0), cajas=[(2, 0)], depositos=[(4, 0)], paredes=[(0, 0), (5, 0)])
+
+
+def test_e1_unsolved_levels_are_valid():
+    assert literal.nivel_valido(PASILLO) is False, "the seed's text rejects any unsolved level"
+    assert fisica.nivel_valido(PASILLO) is True
+    # ... while the box count must still match the depot count.
+    assert fisica.nivel_valido(nivel((1, 0), cajas=[(2, 0)], depositos=[(4, 0), (3, 1)])) is False
+
+
+def test_e2_se_solapan_means_overlap():
+    a, b = frozenset({(0, 0)}), frozenset({(1, 1)})
+    assert literal.se_solapan(a, b) is True, "the seed's seSolapan? is true on disjoint sets"
+    assert fisica.se_solapan(a, b) is False
+    assert fisica.se_solapan(a, a | b) is True
+    # With the literal seSolapan?, walls must overlap the boxes for a level to be valid:
+    solved = nivel((1, 0), cajas=[(2, 0)], depositos=[(2, 0)], paredes=[(0, 0)])
+    assert literal.nivel_valido(solved) is False
+    assert fisica.nivel_valido(solved) is True
+    # and a box on a wall is rejected by ours.
+    assert fisica.nivel_valido(nivel((1, 0), cajas=[(0, 0)], depositos=[(3, 0)], paredes=[(0, 0)])) is False
+
+
+def test_e3_accionar_caja_without_a_box_keeps_the_boxes():
+    f = fisica.crear_fisica(PASILLO)
+    assert fisica.accionar_caja(f, (0, 1)) == fisica.cajas(f)        # nothing in front
+    assert fisica.accionar_caja(f, (-1, 0)) == fisica.cajas(f)       # a wall in front
+
+
+def test_e4_positions_are_ints_and_can_be_negative():
+    f = fisica.crear_fisica(nivel((0, 0), cajas=[(0, -1)], depositos=[(5, 5)]))
+    f = fisica.simular_accion(f, A)
+    assert fisica.personaje(f) == (0, -1)
+    assert fisica.cajas(f) == frozenset({(0, -2)})
+
+
+def test_e5_and_e6_pushing_moves_exactly_the_box_in_front():
+    n = nivel((1, 0), cajas=[(2, 0), (2, 1)], depositos=[(4, 0), (4, 1)], paredes=[(0, 0)])
+    f = fisica.simular_accion(fisica.crear_fisica(n), D)
+    assert fisica.cajas(f) == frozenset({(3, 0), (2, 1)})
+    assert fisica.personaje(f) == (2, 0)
+    assert fisica.mover_caja((2, 0), frozenset({(2, 0), (2, 1)}), (1, 0)) == frozenset({(3, 0), (2, 1)})
+
+
+def test_e6_mover_caja_is_defined_only_on_a_box():
+    with pytest.raises(PreconditionError):
+        fisica.mover_caja((9, 9), frozenset({(2, 0)}), (1, 0))
+
+
+def test_e7_step_simulates_on_the_games_own_fisica():
+    j = juego.iniciar(PASILLO)
+    assert juego.estado(juego.step(j, D)) == fisica.computar_estado(
+        fisica.simular_accion(fisica.crear_fisica(PASILLO), D))
+
+
+def test_e8_seed_001_directions_map_by_reflection():
+    seed_001 = {"NORTE": (0, 1), "SUR": (0, -1), "ESTE": (1, 0), "OESTE": (-1, 0)}
+    for name, (x, y) in seed_001.items():
+        assert Accion[name].value == (x, -y)
+    assert Accion.NORTE is Accion.ARRIBA
+
+
+def test_e9_estado_keeps_the_character_as_a_singleton_set():
+    f = fisica.crear_fisica(PASILLO)
+    assert fisica.computar_estado(f) == PASILLO
+    e = fisica.computar_estado(fisica.simular_accion(f, D))
+    assert e[PERSONAJE] == frozenset({(2, 0)})
+    assert fisica.nivel_valido(e)
+
+
+def test_e10_extended_tads_exist_with_their_axioms():
+    for op in ("nuevo_soko", "mover", "tirar_bomba", "deshacer"):
+        assert "≡" in inspect.getdoc(getattr(sokoban, op)), op
+    assert "axiomas" in inspect.getdoc(extendido)
+
+
+def test_e11_undo_after_a_level_advance_changes_nothing():
+    uno = extendido_de(nivel((1, 0), cajas=[(2, 0)], depositos=[(3, 0)], paredes=[(0, 0)]))
+    dos = extendido_de(PASILLO)
+    j = extendido.mover(extendido.nuevo_juego([uno, dos]), D)
+    assert extendido.indice_nivel(j) == 1
+    assert obs.juegos_extendidos_iguales(extendido.deshacer(j), j)
+
+
+def test_e12_every_level_of_the_sequence_must_be_valid():
+    malo = extendido_de(nivel((1, 0), cajas=[(2, 0)], depositos=[]))
+    with pytest.raises(PreconditionError, match="level 1"):
+        extendido.nuevo_juego([extendido_de(PASILLO), malo])
+    with pytest.raises(PreconditionError, match="empty"):
+        extendido.nuevo_juego([])
+
+
+def test_e13_pending_levels_are_those_after_the_current_one():
+    a, b, c = (extendido_de(PASILLO, k) for k in range(3))
+    j = extendido.nuevo_juego([a, b, c])
+    assert extendido.niveles_pendientes(j) == (b, c)
+
+
+def test_e14_grid_must_enclose_the_player():
+    with pytest.raises(PreconditionError, match="enclosed"):
+        grilla.crear_grilla(["#####", "#@$. ", "#####"])
+    # A ragged grid that is enclosed is fine.
+    g = grilla.crear_grilla(["####", "#@$.#", "#####"])
+    assert grilla.dimensiones(g) == (5, 3)
+
+
+def test_e15_observational_equality_compares_the_basic_observer():
+    f = fisica.crear_fisica(PASILLO)
+    atras = fisica.simular_accion(f, I)  # blocked by the wall: same state
+    assert obs.fisicas_iguales(f, atras)
+    assert not obs.fisicas_iguales(f, fisica.simular_accion(f, D))
+    j = juego.iniciar(PASILLO)
+    assert obs.juegos_iguales(j, juego.step(j, I))
+
+
+def test_e16_a_bomb_costs_one_and_undo_returns_it():
+    n = extendido_de(nivel((1, 1), cajas=[(3, 3)], depositos=[(4, 4)],
+                           paredes=[(1, 50), (-7, 1), (2, 2), (0, 0)]), bombas=2)
+    s = sokoban.tirar_bomba(sokoban.nuevo_soko(n))
+    assert sokoban.bombas(s) == 1
+    assert sokoban.paredes(s) == frozenset({(2, 2), (0, 0)})
+    back = sokoban.deshacer(s)
+    assert sokoban.bombas(back) == 2 and sokoban.paredes(back) == n[PAREDES]
+
+
+def test_e17_moving_into_a_box_pushes_it():
+    s = sokoban.mover(sokoban.nuevo_soko(extendido_de(PASILLO)), D)
+    assert sokoban.cajas(s) == frozenset({(3, 0)}) and sokoban.persona(s) == (2, 0)
+    assert sokoban.cajas(sokoban.deshacer(s)) == frozenset({(2, 0)})
+
+
+def test_e18_winning_differs_between_seed_000_and_seed_002():
+    g = grilla.crear_grilla(["######", "#@*$ #", "######"])
+    assert grilla.juego_ganado(g), "seed 002: every goal has a box, boxes may outnumber goals"
+    with pytest.raises(PreconditionError):
+        fisica.crear_fisica(nivel((1, 1), cajas=[(2, 1), (3, 1)], depositos=[(2, 1)]))
+    s = sokoban.nuevo_soko(extendido_de(nivel((1, 1), cajas=[(2, 1)], depositos=[(2, 1)])))
+    assert sokoban.gano(s)
+
+
+def test_e19_mover_has_a_precondition_mover_total_does_not():
+    s = sokoban.nuevo_soko(extendido_de(PASILLO))
+    with pytest.raises(PreconditionError):
+        sokoban.mover(s, I)
+    assert sokoban.mover_total(s, I) is s
+    assert sokoban.deshacer(sokoban.mover_total(s, I)) is s
+
+
+def test_e20_winning_the_last_level_stays_on_it():
+    uno = extendido_de(nivel((1, 0), cajas=[(2, 0)], depositos=[(3, 0)], paredes=[(0, 0)]))
+    j = extendido.mover(extendido.nuevo_juego([uno]), D)
+    assert extendido.indice_nivel(j) == 0 and extendido.gano(j)
+    assert extendido.niveles_pendientes(j) == ()
+
+
+def test_e21_dame_uno_is_deterministic():
+    c = frozenset({(3, 1), (0, 5), (2, 2)})
+    assert fisica.dame_uno(c) == (0, 5)
+    assert fisica.sin_uno(c) == frozenset({(3, 1), (2, 2)})
+    with pytest.raises(PreconditionError):
+        fisica.dame_uno(frozenset())
