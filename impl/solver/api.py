@@ -1,0 +1,151 @@
+"""``solve(level, ...)``: the solver's one entry point."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from math import comb
+
+from spec.tipos import BOMBAS, CAJAS, DEPOSITOS, PAREDES, PERSONAJE
+
+from . import verify
+from .board import Board, LevelProblem, pieces_of
+from .bombs import bomb_search
+from .search import Budget, move_search, push_search
+
+#: ``method="auto"`` uses the move-optimal search when the number of
+#: (player, boxes) placements is at most this; the push search otherwise.
+AUTO_MOVE_STATES = 200_000
+
+METHODS = ("auto", "moves", "pushes")
+DEFAULT_TIME_LIMIT = 60.0
+
+
+@dataclass(frozen=True)
+class Result:
+    """What ``solve`` found.
+
+    ``status`` is "solved" (``solution`` holds LURD, verified through
+    ``spec``), "unsolvable" (the search space was exhausted on a closed board:
+    a proof) or "gave_up" (``limit`` says which: "time", "nodes", or "window"
+    when the level is open and only a finite window of the infinite grid was
+    searched).  ``optimal`` is "moves" when the solution is move-optimal
+    (``bombs`` when optimal in actions, bombs included)."""
+
+    status: str
+    solution: str | None
+    method: str
+    nodes: int
+    time: float
+    limit: str | None = None
+    optimal: str | None = None
+    notes: tuple = field(default=())
+
+    @property
+    def moves(self) -> int | None:
+        return None if self.solution is None else sum(
+            1 for c in self.solution if c in "udlrUDLR")
+
+    @property
+    def pushes(self) -> int | None:
+        return None if self.solution is None else sum(
+            1 for c in self.solution if c in "UDLR")
+
+    @property
+    def bombs(self) -> int | None:
+        return None if self.solution is None else self.solution.count(verify.BOMB)
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.time if self.time > 0 else 0.0
+
+    def summary(self) -> str:
+        parts = [self.status]
+        if self.limit:
+            parts.append(f"limit={self.limit}")
+        if self.solution is not None:
+            parts.append(f"moves={self.moves} pushes={self.pushes}")
+            if self.bombs:
+                parts.append(f"bombs={self.bombs}")
+        parts.append(f"method={self.method}")
+        if self.optimal:
+            parts.append(f"optimal={self.optimal}")
+        parts.append(f"nodes={self.nodes} time={self.time:.3f}s "
+                     f"nodes/s={self.nodes_per_second:.0f}")
+        return " ".join(parts)
+
+
+def to_nivel(pieces, bombs: bool = False) -> dict:
+    """The spec's Nivel (or NivelExtendido) for the pieces."""
+    nivel = {PERSONAJE: frozenset({pieces.player}), CAJAS: pieces.boxes,
+             PAREDES: pieces.walls, DEPOSITOS: pieces.goals}
+    if bombs:
+        nivel[BOMBAS] = pieces.bombs
+    return nivel
+
+
+def solve(level, *, time_limit: float | None = DEFAULT_TIME_LIMIT,
+          node_limit: int | None = None, method: str = "auto",
+          progress=None) -> Result:
+    """Solve one level: a ``levels.Level`` or a spec ``Nivel`` /
+    ``NivelExtendido`` dict.
+
+    ``method``: "moves" (A*, move-optimal), "pushes" (push-level best-first
+    search with deadlock pruning) or "auto" (moves on small state spaces,
+    pushes otherwise).  When the level has bombs and no bomb-free solution
+    exists, a breadth-first search over moves and bombs follows.
+    ``progress``, when given, is called about once a second with a dict of
+    statistics.  Raises ``LevelProblem`` (a ``ValueError``) for a level the
+    spec does not accept."""
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    pieces = pieces_of(level)
+    nivel = to_nivel(pieces)
+    if not verify.nivel_valido(nivel):
+        raise LevelProblem(_why_invalid(pieces))
+    budget = Budget(time_limit, node_limit, progress)
+    board = Board(pieces)
+    if method == "auto":
+        cells = len(board.floor)
+        k = len(board.boxes)
+        small = comb(cells, k) * max(cells - k, 1) <= AUTO_MOVE_STATES
+        method = "moves" if small else "pushes"
+    if method == "moves":
+        outcome = move_search(board, budget)
+        optimal = "moves"
+    else:
+        outcome = push_search(board, budget)
+        optimal = None
+    used = method
+    nodes = outcome.nodes
+    if outcome.kind == "exhausted" and pieces.bombs > 0:
+        outcome = bomb_search(board, pieces.bombs, budget)
+        nodes += outcome.nodes
+        used = f"{method}+bombs"
+        optimal = "actions" if outcome.kind == "solved" else None
+    elapsed = budget.elapsed()
+    if outcome.kind == "solved":
+        _verify(pieces, outcome.lurd)
+        return Result("solved", outcome.lurd, used, nodes, elapsed,
+                      optimal=optimal)
+    if outcome.kind == "exhausted" and board.open:
+        return Result("gave_up", None, used, nodes, elapsed, limit="window")
+    if outcome.kind == "exhausted":
+        return Result("unsolvable", None, used, nodes, elapsed)
+    return Result("gave_up", None, used, nodes, elapsed, limit=outcome.kind)
+
+
+def _verify(pieces, lurd: str) -> None:
+    if verify.BOMB not in lurd:
+        verify.replay_juego(to_nivel(pieces), lurd)
+    if pieces.bombs > 0:
+        verify.replay_sokoban(to_nivel(pieces, bombs=True), lurd)
+
+
+def _why_invalid(pieces) -> str:
+    reasons = []
+    if len(pieces.boxes) != len(pieces.goals):
+        reasons.append(f"{len(pieces.boxes)} boxes but {len(pieces.goals)} goals")
+    on_walls = sorted(pieces.walls & pieces.goals)
+    if on_walls:
+        reasons.append(f"goals on walls at {on_walls}")
+    return "invalid level: " + ("; ".join(reasons) or "rejected by spec.fisica.nivel_valido")

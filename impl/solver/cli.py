@@ -1,0 +1,191 @@
+"""``python -m impl solve FILE [options]``: solve the levels of a file or of a
+bundled collection, print the solutions and statistics, optionally write the
+solutions into a SOK file.
+
+Exit status: 0 every selected level was solved; 1 some level was proved
+unsolvable or the solver gave up; 2 bad arguments, a bad file or level number,
+an invalid level, or an output file that would be overwritten.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import sys
+import tempfile
+
+from .api import DEFAULT_TIME_LIMIT, METHODS, solve
+from .board import LevelProblem
+
+
+class UsageError(Exception):
+    """Bad input from the user: printed as one line, exit status 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m impl solve",
+        description="Solve Sokoban levels; every solution is verified by "
+                    "replaying it through the spec.")
+    p.add_argument("file", metavar="FILE",
+                   help="a level file (XSB/SOK or Prolog facts) or the name of a "
+                        "bundled collection (e.g. microban, seed003)")
+    p.add_argument("--level", "-l", type=int, metavar="N",
+                   help="solve only level N (1-based); default: every level")
+    p.add_argument("--time-limit", "-t", type=float, default=DEFAULT_TIME_LIMIT,
+                   metavar="S", help=f"seconds per level (default {DEFAULT_TIME_LIMIT:g})")
+    p.add_argument("--node-limit", type=int, metavar="N",
+                   help="expanded nodes per level (default: no limit)")
+    p.add_argument("--method", choices=METHODS, default="auto",
+                   help="moves: move-optimal A*; pushes: push-level search; "
+                        "auto (default): moves on small levels, pushes otherwise")
+    p.add_argument("--write-solutions", metavar="OUT",
+                   help="write the levels with their solutions to the SOK file OUT")
+    p.add_argument("--force", action="store_true",
+                   help="allow --write-solutions to replace an existing OUT "
+                        "(never the input file)")
+    p.add_argument("--progress", action="store_true",
+                   help="report search progress on stderr even when it is not a terminal")
+    p.add_argument("--quiet", "-q", action="store_true",
+                   help="print only the one-line status of each level")
+    return p
+
+
+def load_levels(name: str) -> tuple[list, str | None]:
+    """The levels of a file, or of a bundled collection; and the file's path."""
+    import levels
+
+    if os.path.exists(name):
+        if os.path.isdir(name):
+            raise UsageError(f"{name}: is a directory, not a level file")
+        try:
+            return list(levels.read_file(name)), os.path.realpath(name)
+        except levels.LevelError as exc:
+            raise UsageError(str(exc)) from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsageError(f"{name}: cannot read: {exc}") from None
+    try:
+        return list(levels.load(name)), None
+    except (levels.LevelError, KeyError, ValueError, FileNotFoundError) as exc:
+        raise UsageError(f"{name}: no such file, and not a bundled collection "
+                         f"({exc})") from None
+
+
+def _progress_printer(label: str):
+    def report(info: dict) -> None:
+        extra = "".join(f" {k}={v}" for k, v in info.items()
+                        if k not in ("nodes", "elapsed", "nodes_per_second"))
+        sys.stderr.write(f"\r{label}: {info['elapsed']:.0f}s nodes={info['nodes']} "
+                         f"nodes/s={info['nodes_per_second']:.0f}{extra}   ")
+        sys.stderr.flush()
+    return report
+
+
+def _label(level, number: int) -> str:
+    title = getattr(level, "title", None)
+    return f"level {number}" + (f" ({title})" if title else "")
+
+
+def _check_output(out: str, force: bool, source: str | None) -> None:
+    real = os.path.realpath(out)
+    if source is not None and real == source:
+        raise UsageError(f"{out}: refusing to write solutions over the input file")
+    if os.path.isdir(out):
+        raise UsageError(f"{out}: is a directory")
+    if os.path.exists(out) and not force:
+        raise UsageError(f"{out}: already exists (use --force to replace it)")
+    parent = os.path.dirname(real) or "."
+    if not os.path.isdir(parent):
+        raise UsageError(f"{out}: directory {parent} does not exist")
+
+
+def _write(out: str, text: str) -> None:
+    """Write atomically: a crash never leaves a half-written OUT."""
+    real = os.path.realpath(out)
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(real), prefix=".solutions-")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+        os.replace(tmp, real)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def run(args) -> int:
+    all_levels, source = load_levels(args.file)
+    if not all_levels:
+        raise UsageError(f"{args.file}: holds no levels")
+    if args.level is not None:
+        if not 1 <= args.level <= len(all_levels):
+            raise UsageError(f"{args.file}: no level {args.level} "
+                             f"(it has {len(all_levels)} level"
+                             f"{'s' if len(all_levels) != 1 else ''}, numbered from 1)")
+        chosen = [(args.level, all_levels[args.level - 1])]
+    else:
+        chosen = list(enumerate(all_levels, start=1))
+    if args.time_limit is not None and args.time_limit <= 0:
+        raise UsageError("--time-limit must be positive")
+    if args.node_limit is not None and args.node_limit <= 0:
+        raise UsageError("--node-limit must be positive")
+    if args.write_solutions:
+        _check_output(args.write_solutions, args.force, source)
+    show_progress = args.progress or sys.stderr.isatty()
+    worst = 0
+    counts = {"solved": 0, "unsolvable": 0, "gave_up": 0, "invalid": 0}
+    written = []
+    for number, level in chosen:
+        label = _label(level, number)
+        progress = _progress_printer(label) if show_progress else None
+        try:
+            result = solve(level, time_limit=args.time_limit,
+                           node_limit=args.node_limit, method=args.method,
+                           progress=progress)
+        except LevelProblem as exc:
+            if show_progress:
+                sys.stderr.write("\r\033[K")
+            print(f"{label}: invalid: {exc}")
+            counts["invalid"] += 1
+            worst = 2
+            written.append(level)
+            continue
+        if show_progress:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+        counts[result.status] += 1
+        print(f"{label}: {result.summary()}")
+        if result.status == "solved":
+            if not args.quiet:
+                print(result.solution if result.solution else "(already solved: empty solution)")
+            if hasattr(level, "solutions") and dataclasses.is_dataclass(level):
+                level = dataclasses.replace(
+                    level, solutions=tuple(level.solutions) + (result.solution,))
+        else:
+            worst = max(worst, 1)
+        written.append(level)
+    if len(chosen) > 1:
+        print("total: " + ", ".join(f"{v} {k}" for k, v in counts.items() if v)
+              + f" of {len(chosen)}")
+    if args.write_solutions:
+        import levels
+        _write(args.write_solutions, levels.format_xsb(written))
+        print(f"solutions written to {args.write_solutions}")
+    return worst
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse already printed its message
+        return int(exc.code or 0)
+    try:
+        return run(args)
+    except UsageError as exc:
+        print(f"python -m impl solve: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130

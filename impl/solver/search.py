@@ -1,0 +1,359 @@
+"""The two searches over a :class:`~impl.solver.board.Board`.
+
+* :func:`move_search`: A* over (player, boxes), one step per move, with a
+  transposition table and a consistent heuristic (the sum, over boxes, of the
+  push distance to the nearest goal; one move changes it by at most one).  The
+  first goal state popped is move-optimal.  This is what seed 003's iterative
+  deepening attempts, done right: each state is expanded once.
+* :func:`push_search`: best-first search over pushes.  A state is the box set
+  plus the *normalised* player position (the smallest cell of the region the
+  player can reach), so every walk between pushes collapses into one state.
+  Pruning: dead squares, freeze deadlocks, and boxes that cannot be matched to
+  distinct goals.  Ordering: ``g + weight * h`` with ``h`` the minimum-cost
+  perfect matching of boxes to goals under push distances (Hungarian
+  algorithm).  Solutions are not push-optimal unless ``weight == 1``.
+
+Both return a :class:`Outcome`; an exhausted search is a proof of
+unsolvability only on a closed board (see ``Board.open``).
+
+Every pruning rule is sound only when boxes and goals are equally many; the
+caller (``impl.solver.api``) settles the other cases before searching.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from dataclasses import dataclass
+
+from .board import INF, LETTERS, Board
+
+#: How often (in expanded nodes) the limits and the progress callback are polled.
+POLL = 512
+
+
+@dataclass
+class Outcome:
+    """What a search found: ``kind`` is "solved", "exhausted", "time" or "nodes"."""
+
+    kind: str
+    lurd: str | None
+    nodes: int
+
+
+class Budget:
+    """Time and node limits, plus the optional progress callback."""
+
+    def __init__(self, time_limit, node_limit, progress, interval=1.0):
+        self.start = time.perf_counter()
+        self.deadline = None if time_limit is None else self.start + time_limit
+        self.node_limit = node_limit
+        self.progress = progress
+        self.interval = interval
+        self._next_report = self.start + interval
+        #: The node count at which the searches must call ``check`` next.
+        self.due = POLL if node_limit is None else min(POLL, node_limit)
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+    def check(self, nodes: int, **info) -> str | None:
+        """The limit reached ("time" or "nodes"), or None; reports progress."""
+        self.due = nodes + POLL
+        if self.node_limit is not None:
+            self.due = min(self.due, self.node_limit)
+        if self.node_limit is not None and nodes >= self.node_limit:
+            return "nodes"
+        now = time.perf_counter()
+        if self.deadline is not None and now >= self.deadline:
+            return "time"
+        if self.progress is not None and now >= self._next_report:
+            self._next_report = now + self.interval
+            elapsed = now - self.start
+            self.progress({"nodes": nodes, "elapsed": elapsed,
+                           "nodes_per_second": nodes / elapsed if elapsed else 0.0,
+                           **info})
+        return None
+
+
+# -- deadlocks ---------------------------------------------------------------
+
+def _frozen(board: Board, occ, c: int, tmp: frozenset) -> bool:
+    """Can the box on ``c`` never move again?  Cells in ``tmp`` count as walls
+    (boxes already assumed frozen further up the recursion)."""
+    wall, dead = board.wall, board.dead
+    for o in (1, board.width):
+        a, b = c - o, c + o
+        if wall[a] or wall[b] or a in tmp or b in tmp:
+            continue  # blocked on this axis
+        if dead[a] and dead[b]:
+            continue  # moving along this axis lands on a dead square
+        inner = tmp | {c}
+        if occ[a] and _frozen(board, occ, a, inner):
+            continue
+        if occ[b] and _frozen(board, occ, b, inner):
+            continue
+        return False
+    return True
+
+
+def freeze_deadlock(board: Board, occ, c: int) -> bool:
+    """After a push onto ``c`` (``occ`` marks every box, ``c`` included): is
+    some box not on a goal now frozen (the pushed box or a neighbour)?"""
+    goal = board.is_goal
+    empty = frozenset()
+    if not goal[c]:
+        return _frozen(board, occ, c, empty)
+    if not _frozen(board, occ, c, empty):
+        return False
+    for o in board.offsets:
+        m = c + o
+        if occ[m] and not goal[m] and _frozen(board, occ, m, empty):
+            return True
+    return False
+
+
+# -- lower bound ---------------------------------------------------------------
+
+def matching_bound(board: Board, boxes) -> int:
+    """Minimum total push distance over perfect matchings of boxes to goals
+    (Hungarian algorithm, O(k^3)); ``INF`` when no perfect matching exists."""
+    dists = board.push_dist
+    n = len(boxes)
+    if n == 0:
+        return 0
+    big = INF
+    cost = [[d[b] for d in dists] for b in boxes]
+    # Cheap exit: a box that reaches no goal.
+    for row in cost:
+        if min(row) >= big:
+            return INF
+    u = [0] * (n + 1)
+    v = [0] * (n + 1)
+    p = [0] * (n + 1)
+    way = [0] * (n + 1)
+    rng = range(1, n + 1)
+    for i in rng:
+        p[0] = i
+        j0 = 0
+        minv = [big * 4] * (n + 1)
+        used = [False] * (n + 1)
+        while True:
+            used[j0] = True
+            i0 = p[j0]
+            row = cost[i0 - 1]
+            ui0 = u[i0]
+            delta = big * 4
+            j1 = 0
+            for j in rng:
+                if not used[j]:
+                    cur = row[j - 1] - ui0 - v[j]
+                    if cur < minv[j]:
+                        minv[j] = cur
+                        way[j] = j0
+                    if minv[j] < delta:
+                        delta = minv[j]
+                        j1 = j
+            for j in range(n + 1):
+                if used[j]:
+                    u[p[j]] += delta
+                    v[j] -= delta
+                else:
+                    minv[j] -= delta
+            j0 = j1
+            if p[j0] == 0:
+                break
+        while j0:
+            j1 = way[j0]
+            p[j0] = p[j1]
+            j0 = j1
+    total = -v[0]
+    return INF if total >= big else total
+
+
+# -- push-level search ---------------------------------------------------------
+
+def push_search(board: Board, budget: Budget, weight: int = 3) -> Outcome:
+    """Best-first search over pushes; returns the solution as LURD."""
+    goals = board.goals
+    start_boxes = board.boxes
+    if set(start_boxes) == goals:
+        return Outcome("solved", "", 0)
+    wall, dead, offs, n = board.wall, board.dead, board.offsets, board.size
+    h0 = matching_bound(board, start_boxes)
+    if h0 >= INF:
+        return Outcome("exhausted", None, 0)
+    hcache = {start_boxes: h0}
+    # closed: (boxes, normalised player) -> (parent key, box cell, direction)
+    closed = {}
+    heap = [(weight * h0, 0, 0, start_boxes, board.player, None, -1, -1)]
+    counter = 1
+    nodes = 0
+    occ = bytearray(n)
+    while heap:
+        _, _, g, boxes, player, parent, moved, d0 = heapq.heappop(heap)
+        for b in boxes:
+            occ[b] = 1
+        # Region reachable by the player.
+        seen = bytearray(n)
+        seen[player] = 1
+        region = [player]
+        for c in region:
+            for o in offs:
+                m = c + o
+                if not seen[m] and not wall[m] and not occ[m]:
+                    seen[m] = 1
+                    region.append(m)
+        key = (boxes, min(region))
+        if key in closed:
+            for b in boxes:
+                occ[b] = 0
+            continue
+        closed[key] = (parent, moved, d0)
+        nodes += 1
+        if nodes >= budget.due:
+            reason = budget.check(nodes, frontier=len(heap), pushes=g)
+            if reason:
+                return Outcome(reason, None, nodes)
+        g1 = g + 1
+        for i, b in enumerate(boxes):
+            for d, o in enumerate(offs):
+                if not seen[b - o]:
+                    continue
+                t = b + o
+                if wall[t] or occ[t] or dead[t]:
+                    continue
+                occ[b] = 0
+                occ[t] = 1
+                blocked = freeze_deadlock(board, occ, t)
+                occ[t] = 0
+                occ[b] = 1
+                if blocked:
+                    continue
+                child = boxes[:i] + boxes[i + 1:]
+                child = tuple(sorted(child + (t,)))
+                h = hcache.get(child)
+                if h is None:
+                    h = matching_bound(board, child)
+                    hcache[child] = h
+                if h >= INF:
+                    continue
+                if h == 0 and set(child) == goals:
+                    for c in boxes:
+                        occ[c] = 0
+                    pushes = _pushes_to(closed, key) + [(b, d)]
+                    return Outcome("solved", _pushes_to_lurd(board, pushes), nodes)
+                heapq.heappush(heap, (g1 + weight * h, counter, g1, child, b,
+                                      key, b, d))
+                counter += 1
+        for b in boxes:
+            occ[b] = 0
+    return Outcome("exhausted", None, nodes)
+
+
+def _pushes_to(closed, key) -> list:
+    pushes = []
+    while True:
+        parent, moved, d = closed[key]
+        if parent is None:
+            break
+        pushes.append((moved, d))
+        key = parent
+    pushes.reverse()
+    return pushes
+
+
+def _pushes_to_lurd(board: Board, pushes) -> str:
+    """Full LURD for a list of (box cell, direction) pushes, by shortest
+    player walks between them."""
+    boxes = set(board.boxes)
+    player = board.player
+    out = []
+    for b, d in pushes:
+        o = board.offsets[d]
+        walk = board.path(player, b - o, boxes)
+        if walk is None:  # pragma: no cover - the search guarantees a walk
+            raise AssertionError("internal error: no walk to a push")
+        out.append(walk)
+        out.append(LETTERS[d].upper())
+        boxes.remove(b)
+        boxes.add(b + o)
+        player = b
+    return "".join(out)
+
+
+# -- move-optimal search ---------------------------------------------------------
+
+def move_search(board: Board, budget: Budget) -> Outcome:
+    """A* over single moves; the solution found is move-optimal."""
+    goals = board.goals
+    wall, dead, offs, n = board.wall, board.dead, board.offsets, board.size
+    nearest = board.nearest
+    start = (board.player, board.boxes)
+    h0 = sum(nearest[b] for b in board.boxes)
+    if h0 >= INF:
+        return Outcome("exhausted", None, 0)
+    best_g = {start: 0}
+    parent = {start: None}
+    heap = [(h0, 0, 0, start)]  # (f, -g, tie-break, state): deeper first on ties
+    counter = 1
+    nodes = 0
+    occ = bytearray(n)
+    upper = LETTERS.upper()
+    while heap:
+        f, neg_g, _, state = heapq.heappop(heap)
+        g = -neg_g
+        if best_g.get(state, -1) != g:
+            continue  # a stale entry: a shorter way here was found
+        player, boxes = state
+        if set(boxes) == goals:
+            return Outcome("solved", _moves_to(parent, state), nodes)
+        nodes += 1
+        if nodes >= budget.due:
+            reason = budget.check(nodes, frontier=len(heap), moves=g)
+            if reason:
+                return Outcome(reason, None, nodes)
+        for b in boxes:
+            occ[b] = 1
+        g1 = g + 1
+        hbase = f - g
+        for d, o in enumerate(offs):
+            m = player + o
+            if wall[m]:
+                continue
+            if occ[m]:
+                t = m + o
+                if wall[t] or occ[t] or dead[t]:
+                    continue
+                occ[m] = 0
+                occ[t] = 1
+                blocked = freeze_deadlock(board, occ, t)
+                occ[t] = 0
+                occ[m] = 1
+                if blocked:
+                    continue
+                child_boxes = tuple(sorted([t if c == m else c for c in boxes]))
+                h = hbase - nearest[m] + nearest[t]
+                letter = upper[d]
+            else:
+                child_boxes = boxes
+                h = hbase
+                letter = LETTERS[d]
+            child = (m, child_boxes)
+            if best_g.get(child, INF) <= g1:
+                continue
+            best_g[child] = g1
+            parent[child] = (state, letter)
+            heapq.heappush(heap, (g1 + h, -g1, counter, child))
+            counter += 1
+        for b in boxes:
+            occ[b] = 0
+    return Outcome("exhausted", None, nodes)
+
+
+def _moves_to(parent, state) -> str:
+    letters = []
+    while parent[state] is not None:
+        state, letter = parent[state]
+        letters.append(letter)
+    return "".join(reversed(letters))
