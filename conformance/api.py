@@ -7,6 +7,13 @@ plain data (its juego objects, its grids) stay wherever the target runs and
 reach the engine as opaque :class:`Handle` s, which the engine passes back in
 later calls. Plain data (``bool``, ``int``, ``str``, ``None``, ``Accion``,
 tuples, lists, dicts, sets and frozensets of those) crosses by value.
+
+A plain result that is mutable (it holds a list, dict or set: a student's
+grid as a list of lists) reaches the engine as a copy, but the target keeps
+the original: when the engine passes *that same copy* back as an argument,
+the target gets its original object. So ``FINGERPRINT(g)`` after ``mover(g,
+d)`` describes the target's own ``g`` and catches a ``mover`` that mutates
+its argument. (Runner side: ``conformance.sandbox``.)
 """
 
 from __future__ import annotations
@@ -33,7 +40,8 @@ REQUIRED_OPERATIONS: dict[str, tuple[str, ...]] = {
 #: Special operations every Target answers besides the profile's own:
 #: ``FINGERPRINT(h)`` -> str, a canonical deep description of the value behind
 #: handle ``h`` (two calls give equal strings iff the value did not change);
-#: ``EQUAL(h1, h2)`` -> bool, ``h1 == h2`` evaluated where the target runs.
+#: ``EQUAL(h1, h2)`` -> bool, ``h1 == h2`` evaluated where the target runs
+#: (either side may also be a plain value).
 FINGERPRINT = "__fingerprint__"
 EQUAL = "__equal__"
 #: ``BATCH(calls)``: ``calls`` is a list of ``(op, args_tuple)``; answers a list
@@ -98,6 +106,10 @@ class TargetError(Exception):
         self.message = message
         self.detail = detail
         self.op = op
+
+    def __reduce__(self):
+        # Crosses process boundaries (sandbox batches, grade pools) intact.
+        return (TargetError, (self.kind, self.message, self.detail, self.op))
 
 
 class Target(Protocol):

@@ -1,0 +1,233 @@
+"""Isolation: whatever the target does, the caller gets a TargetError of the
+right kind and the next call works; handles, fingerprints, identity."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import spec.grilla
+import spec.tipos
+from conformance.api import BATCH, EQUAL, FINGERPRINT, RESET, Handle, TargetError
+from conformance.sandbox import InProcessTarget, SandboxTarget, fingerprint, open_target
+from conformance.targets import BadTarget, resolve
+
+FIXTURES = Path(__file__).parent / "fixtures"
+GRID = ["#####", "#@$.#", "#####"]
+
+
+def _spec(name):
+    return resolve(str(FIXTURES / name))
+
+
+@pytest.fixture(scope="module")
+def sandbox():
+    target = SandboxTarget(_spec("soko_misbehaving.py"), timeout=0.5, memory_mb=512,
+                           output_limit=20_000)
+    yield target
+    target.close()
+
+
+def _still_works(target):
+    grid = target.call("crear_grilla", GRID)
+    assert target.call("hay_jugador", grid, 1, 1) is True
+
+
+@pytest.mark.parametrize("op, args, kind, words", [
+    ("loop_forever", (), "timeout", "no answer within 0.5 s"),
+    ("exit_hard", (3,), "exited", "status 3"),
+    ("kill_self", (), "crashed", "SIGKILL"),
+    ("segfault", (), "crashed", "SIGSEGV"),
+    ("call_exit", (4,), "exited", "called exit(4)"),
+    ("raise_error", ("broken",), "raised", "ValueError: broken"),
+    ("flood", (), "output", "more than 20000 bytes"),
+    ("chatty", (30_000,), "output", "20000 bytes"),
+    ("hog_memory", (), "memory", "MemoryError"),
+    ("no_such_op", (), "missing", "no such operation"),
+])
+def test_misbehaviour_is_reported_and_the_run_goes_on(sandbox, op, args, kind, words):
+    with pytest.raises(TargetError) as info:
+        sandbox.call(op, *args)
+    error = info.value
+    assert error.kind == kind and error.op == op
+    assert words in error.message
+    _still_works(sandbox)
+
+
+def test_exceptions_carry_the_targets_traceback(sandbox):
+    with pytest.raises(TargetError) as info:
+        sandbox.call("raise_error", "broken")
+    assert "soko_misbehaving.py" in info.value.detail
+    assert 'raise ValueError(message)' in info.value.detail
+    assert "conformance/sandbox.py" not in info.value.detail
+
+
+def test_output_cap_is_per_call(sandbox):
+    for _ in range(5):                       # 5 x 15 kB: over the cap in total, not per call
+        assert sandbox.call("chatty", 15_000) == 15_000
+
+
+def test_a_crash_shows_what_the_target_printed(sandbox):
+    with pytest.raises(TargetError) as info:
+        sandbox.call("segfault")
+    assert "Fatal Python error: Segmentation fault" in info.value.detail
+
+
+def test_handles_from_a_dead_process_are_refused(sandbox):
+    obj = sandbox.call("make_object")
+    with pytest.raises(TargetError):
+        sandbox.call("exit_hard", 0)
+    with pytest.raises(TargetError) as info:
+        sandbox.call("bump", obj)
+    assert info.value.kind == "crashed" and "has ended" in info.value.message
+    assert sandbox.call("bump", sandbox.call("make_object")) == 4
+
+
+def test_restart_counts(sandbox):
+    before = sandbox.restarts
+    with pytest.raises(TargetError):
+        sandbox.call("kill_self")
+    _still_works(sandbox)
+    assert sandbox.restarts == before + 1 and sandbox.alive
+
+
+@pytest.fixture(params=["sandbox", "in-process"])
+def target(request):
+    if request.param == "sandbox":
+        t = SandboxTarget(_spec("soko_misbehaving.py"), timeout=2)
+    else:
+        t = InProcessTarget(_spec("soko_misbehaving.py"))
+    yield t
+    t.close()
+
+
+def test_handle_round_trip(target):
+    obj = target.call("make_object")
+    assert isinstance(obj, Handle) and obj.type_name == "Opaque"
+    other = target.call("make_object")
+    assert obj != other
+    before = target.call(FINGERPRINT, obj)
+    assert target.call(FINGERPRINT, other) == before          # equal values, equal descriptions
+    assert target.call(EQUAL, obj, other) is True
+    assert target.call("bump", obj) == 4                       # the object lives on, mutated
+    assert target.call(FINGERPRINT, obj) != before
+    assert target.call(EQUAL, obj, other) is False
+    assert target.call(FINGERPRINT, other) == before
+    target.call(RESET)
+    with pytest.raises(TargetError) as info:
+        target.call("bump", obj)
+    assert info.value.kind in ("missing", "crashed")
+
+
+def test_mutating_a_plain_grid_is_seen_by_fingerprint(target):
+    grid = target.call("crear_grilla", GRID)
+    assert grid == [list(row) for row in GRID]               # plain: by value
+    before = target.call(FINGERPRINT, grid)
+    moved = target.call("mover", grid, (1, 0))               # the correct mover copies
+    assert target.call(FINGERPRINT, grid) == before
+    assert target.call("hay_caja", moved, 3, 1) is True
+    target.call("mutate", grid)                              # reaches the original object
+    assert target.call(FINGERPRINT, grid) != before
+    assert target.call("hay_pared", grid, 0, 0) is False
+    assert grid[0][0] == "#"                                 # the caller's copy is untouched
+
+
+def test_arguments_are_copies(target):
+    mine = [["#", "@"]]
+    target.call("mutate", mine)
+    assert mine == [["#", "@"]]
+
+
+def test_batch_answers_results_and_errors_in_one_trip(target):
+    grid = target.call("crear_grilla", GRID)
+    answers = target.call(BATCH, [("hay_caja", (grid, 2, 1)), ("raise_error", ("x",)),
+                                  ("dimensiones", (grid,)), ("crear_grilla", (["#"],))])
+    assert answers[0] is True and answers[2] == (5, 3) and answers[3] == [["#"]]
+    assert isinstance(answers[1], TargetError) and answers[1].kind == "raised"
+    assert answers[1].op == "raise_error"
+
+
+def test_the_target_cannot_alter_the_spec():
+    judge_won, judge_move = spec.grilla.juego_ganado, spec.grilla.mover
+    target = SandboxTarget(_spec("soko_tampers.py"), timeout=2)
+    try:
+        grid = target.call("crear_grilla", GRID)
+        assert target.call("juego_ganado", grid) is False
+    finally:
+        target.close()
+    assert spec.grilla.juego_ganado is judge_won and spec.grilla.mover is judge_move
+    assert len(spec.tipos.ACCIONES) == 4
+
+
+@pytest.mark.parametrize("name, words", [
+    ("soko_import_fails.py", "RuntimeError: configuration file not found"),
+    ("soko_syntax_error.py", "syntax error"),
+    ("soko_import_loops.py", "no answer within 1 s"),
+])
+def test_import_failures_are_bad_targets(name, words):
+    with pytest.raises(BadTarget, match=words):
+        SandboxTarget(_spec(name), start_timeout=1)
+
+
+def test_open_target_chooses_isolation():
+    assert isinstance(open_target(resolve("spec.juego"), in_process=True), InProcessTarget)
+    sandboxed = open_target(_spec("soko_base.py"))
+    try:
+        assert isinstance(sandboxed, SandboxTarget)
+        assert sandboxed.has("mover") and sandboxed.has(FINGERPRINT) and not sandboxed.has("x")
+    finally:
+        sandboxed.close()
+    assert not sandboxed.alive
+
+
+# ------------------------------------------------------------ fingerprints
+
+cells = st.sampled_from("#$@.*+ ")
+grids = st.lists(st.lists(cells, min_size=1, max_size=5), min_size=1, max_size=5)
+
+
+@given(grids, st.data())
+def test_fingerprint_sees_any_cell_change(grid, data):
+    before = fingerprint(grid)
+    assert fingerprint(copy.deepcopy(grid)) == before
+    f = data.draw(st.integers(0, len(grid) - 1))
+    c = data.draw(st.integers(0, len(grid[f]) - 1))
+    new = data.draw(cells.filter(lambda ch: ch != grid[f][c]))
+    grid[f][c] = new
+    assert fingerprint(grid) != before
+
+
+@given(st.lists(st.tuples(st.integers(-9, 9), st.integers(-9, 9)), max_size=12))
+def test_fingerprint_ignores_set_and_dict_order(items):
+    forward = {"cajas": set(items), "orden": dict.fromkeys(items, 1)}
+    backward = {"orden": dict.fromkeys(reversed(items), 1), "cajas": set(reversed(items))}
+    assert fingerprint(forward) == fingerprint(backward)
+
+
+class _Node:
+    __slots__ = ("value", "next")
+
+    def __init__(self, value, nxt=None):
+        self.value = value
+        self.next = nxt
+
+
+def test_fingerprint_of_objects_slots_and_cycles():
+    a = _Node(1)
+    a.next = a                                     # a cycle terminates
+    assert fingerprint(a) == fingerprint(a)
+    b = _Node(1, _Node(2))
+    before = fingerprint(b)
+    b.next.value = 3                               # a change deep inside
+    assert fingerprint(b) != before
+    long = None
+    for i in range(5000):                          # deeper than the recursion limit
+        long = _Node(i, long)
+    deep = fingerprint(long)
+    assert deep.startswith("_Node(next=_Node(next=") and deep == fingerprint(long)
+    long.next.next.value = -1
+    assert fingerprint(long) != deep
