@@ -130,6 +130,10 @@ class Board:
         self.open = any(
             border[c + o] for c in region for o in self.offsets)
         self.floor = region
+        #: 1 on the cells the player could reach if there were no boxes.
+        self.inside = bytearray(n)
+        for c in region:
+            self.inside[c] = 1
         self._distances()
 
     # -- coordinates ------------------------------------------------------

@@ -28,6 +28,9 @@ from dataclasses import dataclass
 
 from .board import INF, LETTERS, Board
 
+#: Weight of the lower bound in the push search's ordering ``g + w * h``.
+PUSH_WEIGHT = 3
+
 #: How often (in expanded nodes) the limits and the progress callback are polled.
 POLL = 512
 
@@ -171,10 +174,90 @@ def matching_bound(board: Board, boxes) -> int:
     return INF if total >= big else total
 
 
+# -- PI-corrals ------------------------------------------------------------------
+
+def pi_corral_pushes(board: Board, occ, seen, boxes):
+    """The pushes to generate when some PI-corral exists, else None.
+
+    A corral is a connected area of free cells the player cannot reach; its
+    barrier is the boxes next to it.  It is an *I-corral* when every push of a
+    barrier box the player can make now goes into the area, and a *PI-corral*
+    when, besides, every push of a barrier box into the area can be made now
+    (the player reaches the cell behind it).  While a PI-corral is unfinished
+    (a goal inside it, or a barrier box off a goal) some push into it is
+    needed before anything else matters, so only those pushes are generated
+    (of the PI-corral with fewest of them).  Pushes onto dead squares count
+    as impossible.  Conservative choices: an area is judged on its own (no
+    merging), and any barrier push made from neither the player's region nor
+    the area itself (from another area, or from a cell holding a box), or
+    from the player's region into anything but the area, disqualifies it.
+    """
+    dead, goal, offs = board.dead, board.is_goal, board.offsets
+    inside = board.inside
+    area_of = {}
+    areas = 0
+    best = None
+    index = {b: i for i, b in enumerate(boxes)}
+    for b in boxes:
+        for o in offs:
+            start = b + o
+            if not inside[start] or occ[start] or seen[start] or start in area_of:
+                continue
+            areas += 1
+            aid = areas
+            cells = [start]
+            area_of[start] = aid
+            barrier = set()
+            for c in cells:
+                for o2 in offs:
+                    m = c + o2
+                    if not inside[m] or m in area_of:
+                        continue
+                    if occ[m]:
+                        barrier.add(m)
+                    elif not seen[m]:
+                        area_of[m] = aid
+                        cells.append(m)
+            if best is not None and len(best) == 0:
+                continue
+            unfinished = any(goal[c] for c in cells) or any(
+                not goal[x] for x in barrier)
+            if not unfinished:
+                continue
+            pushes = []
+            ok = True
+            for x in barrier:
+                for d, o2 in enumerate(offs):
+                    t, pc = x + o2, x - o2
+                    if not inside[t] or occ[t] or dead[t] or not inside[pc]:
+                        continue  # impossible push
+                    if seen[pc]:
+                        if area_of.get(t) != aid:
+                            ok = False  # I fails: a push that stays outside
+                            break
+                        pushes.append((index[x], x, d))
+                    elif area_of.get(pc) != aid:
+                        # Made from neither the player's region nor the inside
+                        # of this area (another area, or behind a box): it
+                        # may become possible without entering this corral.
+                        ok = False
+                        break
+                    # else: a push from inside the area, which needs a push
+                    # into it first.
+                if not ok:
+                    break
+            if ok and (best is None or len(pushes) < len(best)):
+                best = pushes
+    return best
+
+
 # -- push-level search ---------------------------------------------------------
 
-def push_search(board: Board, budget: Budget, weight: int = 3) -> Outcome:
+def push_search(board: Board, budget: Budget, weight: int | None = None,
+                corrals: bool = True) -> Outcome:
     """Best-first search over pushes; returns the solution as LURD."""
+    if weight is None:
+        weight = PUSH_WEIGHT
     goals = board.goals
     start_boxes = board.boxes
     if set(start_boxes) == goals:
@@ -216,10 +299,13 @@ def push_search(board: Board, budget: Budget, weight: int = 3) -> Outcome:
             if reason:
                 return Outcome(reason, None, nodes)
         g1 = g + 1
-        for i, b in enumerate(boxes):
-            for d, o in enumerate(offs):
-                if not seen[b - o]:
-                    continue
+        candidates = pi_corral_pushes(board, occ, seen, boxes) if corrals else None
+        if candidates is None:
+            candidates = [(i, b, d) for i, b in enumerate(boxes)
+                          for d, o in enumerate(offs) if seen[b - o]]
+        for i, b, d in candidates:
+            if True:
+                o = offs[d]
                 t = b + o
                 if wall[t] or occ[t] or dead[t]:
                     continue
