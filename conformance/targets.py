@@ -247,7 +247,7 @@ def describe_load_error(spec: TargetSpec, exc: BaseException) -> str:
     if isinstance(exc, BadTarget):
         return str(exc)
     if isinstance(exc, SyntaxError):
-        where = f"{exc.filename}, line {exc.lineno}" if exc.filename else spec.name
+        where = f"{Path(exc.filename).name}, line {exc.lineno}" if exc.filename else spec.name
         return f"{spec.name}: syntax error at {where}: {exc.msg}"
     if isinstance(exc, SystemExit):
         return f"{spec.name}: called exit({exc.code!r}) while being imported"

@@ -1,0 +1,191 @@
+"""``python -m conformance``: exit codes, messages, outputs (with a fake
+engine, so these tests are about the runner, not about Hypothesis)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from conformance import cli
+from conformance.api import Counterexample, Verdict
+from conformance.output import verdicts_to_junit
+from conformance.targets import DirectionAdapter, load, resolve
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    engine = load(resolve(str(FIXTURES / "fake_engine.py")))
+    engine.CALLS.clear()
+    monkeypatch.setattr(cli, "engine", lambda: (engine.check, engine.format_verdict))
+    return engine
+
+
+def fixture(name):
+    return str(FIXTURES / name)
+
+
+def test_a_conforming_target_exits_0(fake, capsys):
+    assert cli.main([fixture("soko_base.py"), "--max-examples", "7", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "soko_base.py [soko]: conforms" in out and "exercised" in out
+    call, = fake.CALLS
+    assert (call["profile"], call["max_examples"], call["seed"], call["directions"]) == (
+        "soko", 7, 3, "ours")
+    assert type(call["target"]).__name__ == "SandboxTarget"     # untrusted: sandboxed
+
+
+def test_a_looping_target_does_not_conform_and_the_report_says_why(fake, capsys):
+    status = cli.main([fixture("soko_loops.py"), "--timeout", "0.3"])
+    assert status == 1
+    out = capsys.readouterr().out
+    assert "DOES NOT CONFORM" in out and "mover: timeout" in out
+
+
+@pytest.mark.parametrize("name, kind", [
+    ("soko_crashes.py", "hay_caja: exited"),
+    ("soko_exits.py", "juego_ganado: exited"),
+    ("soko_floods.py", "mover: output"),
+])
+def test_misbehaving_targets_get_a_verdict(fake, capsys, name, kind):
+    assert cli.main([fixture(name), "--timeout", "2"]) == 1
+    assert kind in capsys.readouterr().out
+
+
+def test_in_process_option(fake):
+    assert cli.main([fixture("soko_base.py"), "--in-process"]) == 0
+    assert type(fake.CALLS[0]["target"]).__name__ == "InProcessTarget"
+
+
+def test_directions_wrap_the_target(fake):
+    assert cli.main([fixture("soko_base.py"), "--directions", "seed001", "--in-process"]) == 0
+    call, = fake.CALLS
+    adapter = call["target"]
+    assert isinstance(adapter, DirectionAdapter) and call["directions"] == "seed001"
+    assert (adapter.profile, adapter.convention) == ("soko", "seed001")
+    # Our north reaches the target as seed 001's Norte (0, 1): a y-down
+    # student grid then moves the player south.
+    grid = adapter.call("crear_grilla", ["###", "#@#", "# #", "###"])
+    assert adapter.call("hay_jugador", adapter.call("mover", grid, (0, -1)), 1, 2) is True
+
+
+def test_environment_variable_names_the_target(fake, monkeypatch, capsys):
+    monkeypatch.setenv("SOKOBAN_IMPL", fixture("soko_base.py"))
+    assert cli.main(["--in-process"]) == 0
+    assert fake.CALLS[0]["target"].name.endswith("soko_base.py")
+
+
+def test_no_target_checks_our_implementation(fake, monkeypatch, capsys):
+    monkeypatch.delenv("SOKOBAN_IMPL", raising=False)
+    assert cli.main([]) == 0
+    out = capsys.readouterr().out
+    assert ("checking our own implementation: impl.extendido (extendido), impl.tad (tad), "
+            "soko (soko)") in out
+    assert "3 checked: 3 conforms" in out
+    assert [(c["target"].name, c["profile"]) for c in fake.CALLS] == [
+        ("impl.extendido", "extendido"), ("impl.tad", "tad"), ("soko", "soko")]
+    assert {type(c["target"]).__name__ for c in fake.CALLS} == {"InProcessTarget"}  # trusted
+    fake.CALLS.clear()
+    assert cli.main(["--profile", "tad", "--sandbox"]) == 0
+    call, = fake.CALLS
+    assert call["profile"] == "tad" and type(call["target"]).__name__ == "SandboxTarget"
+
+
+def test_missing_operations_exit_2_with_the_list(fake, capsys):
+    assert cli.main([fixture("soko_incomplete.py")]) == 2
+    err = capsys.readouterr().err
+    assert "missing hay_objetivo, hay_caja, hay_jugador, juego_ganado" in err
+    assert fake.CALLS == []
+    assert cli.main([fixture("soko_incomplete.py"), "--profile", "tad"]) == 2
+    assert "missing iniciar, step, estado, completado" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name, words", [
+    ("soko_import_fails.py", "RuntimeError: configuration file not found"),
+    ("soko_syntax_error.py", "syntax error"),
+    ("no_such_file.py", "no such file"),
+])
+def test_bad_targets_exit_2(fake, capsys, name, words):
+    assert cli.main([fixture(name)]) == 2
+    assert words in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [
+    ["--max-examples", "0"], ["--max-examples", "many"], ["--profile", "chess"],
+    ["--directions", "sideways"], ["--timeout", "-1"], ["--bogus"], ["a", "b"],
+    ["--in-process", "--sandbox"],
+])
+def test_argument_errors_exit_2_without_traceback(argv, capsys):
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert "usage:" in err and "Traceback" not in err
+
+
+def test_help_exits_0(capsys):
+    assert cli.main(["--help"]) == 0
+    assert "TARGET" in capsys.readouterr().out
+
+
+def test_json_and_junit_outputs(fake, tmp_path, capsys):
+    js, xml = tmp_path / "out" / "v.json", tmp_path / "v.xml"
+    assert cli.main([fixture("soko_loops.py"), "--timeout", "0.3", "--json", str(js),
+                     "--junit", str(xml)]) == 1
+    data = json.loads(js.read_text())
+    assert data["conforms"] is False
+    verdict, = data["verdicts"]
+    assert verdict["status"] == "does not conform" and verdict["profile"] == "soko"
+    assert verdict["counterexample"]["message"].startswith("mover: timeout")
+    suite = ET.parse(xml).getroot().find("testsuite")
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("1", "1", "0")
+    failure = suite.find("testcase/failure")
+    assert failure.get("message").startswith("mover: timeout")
+    assert "replay: python -m conformance" in failure.text
+
+
+def test_junit_for_conforming_and_bad_targets():
+    verdicts = [Verdict("a", "tad", True, stats={"steps": 4}, seed=1, seconds=0.5),
+                Verdict("b", "soko", False, error="cannot load b", missing=["mover"]),
+                Verdict("c", "soko", False, counterexample=Counterexample(
+                    "soko", "#", [], -1, "mover", "x", "y", "wrong", replay="r"))]
+    root = ET.fromstring(verdicts_to_junit(verdicts).split("\n", 1)[1])
+    suite = root.find("testsuite")
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("3", "1", "1")
+    cases = suite.findall("testcase")
+    assert cases[0].find("failure") is None and cases[0].find("error") is None
+    assert cases[0].find("properties/property[@name='steps']").get("value") == "4"
+    assert cases[1].find("error").get("message") == "missing operations: mover"
+    assert cases[2].find("failure").get("message") == "wrong"
+
+
+def test_unwritable_output_exits_2(fake, tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    assert cli.main([fixture("soko_base.py"), "--in-process", "--json",
+                     str(blocker / "v.json")]) == 2
+    assert "cannot write" in capsys.readouterr().err
+
+
+def test_selftest_is_dispatched_lazily(monkeypatch):
+    seen = []
+    module = type(sys)("conformance.selftest")
+    module.main = lambda argv: seen.append(argv) or 0
+    monkeypatch.setitem(sys.modules, "conformance.selftest", module)
+    assert cli.main(["selftest", "--max-examples", "5"]) == 0
+    assert seen == [["--max-examples", "5"]]
+
+
+def test_command_line_without_traceback():
+    """The real entry point, end to end, on errors that need no engine."""
+    for argv, words in [(["--max-examples", "0"], "must be at least 1"),
+                        ([fixture("soko_incomplete.py")], "missing hay_objetivo"),
+                        (["no_such_module_xyz"], "no module named")]:
+        run = subprocess.run([sys.executable, "-m", "conformance", *argv],
+                             capture_output=True, text=True, timeout=60)
+        assert run.returncode == 2, run.stderr
+        assert words in run.stderr and "Traceback" not in run.stderr

@@ -1,0 +1,113 @@
+"""``python -m conformance grade DIR`` with a fake engine (the pool and the
+real engine are exercised end to end in test_plugin/test_cli when present)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conformance import cli, grade
+from conformance.targets import load, resolve
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    engine = load(resolve(str(FIXTURES / "fake_engine.py")))
+    engine.CALLS.clear()
+    monkeypatch.setattr(cli, "engine", lambda: (engine.check, engine.format_verdict))
+    return engine
+
+
+@pytest.fixture
+def submissions(tmp_path):
+    """A class's submissions: a good folder, a looping one, a package-less
+    folder of two files, a single incomplete file, a broken file."""
+    folder = tmp_path / "tp1"
+    folder.mkdir()
+    (folder / "ana").mkdir()
+    shutil.copy(FIXTURES / "soko_base.py", folder / "ana" / "soko.py")
+    (folder / "bruno").mkdir()
+    shutil.copy(FIXTURES / "soko_loops.py", folder / "bruno" / "soko.py")
+    shutil.copy(FIXTURES / "soko_base.py", folder / "bruno" / "soko_base.py")
+    (folder / "carla.py").write_text("def crear_grilla(desc):\n    return desc\n")
+    (folder / "dario.py").write_text("def crear_grilla(desc)\n")
+    (folder / "emma").mkdir()                      # nothing usable inside
+    (folder / ".git").mkdir()                      # skipped
+    (folder / "notes.txt").write_text("skipped")
+    return folder
+
+
+def _rows(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def test_grade_writes_a_summary_beside(fake, submissions, capsys):
+    assert cli.main(["grade", str(submissions), "--jobs", "1", "--timeout", "0.3"]) == 0
+    out_dir = submissions.parent / "tp1-grades"
+    rows = _rows(out_dir / "summary.csv")
+    assert [r["name"] for r in rows] == ["ana", "bruno", "carla.py", "dario.py", "emma"]
+    by_name = {r["name"]: r for r in rows}
+    assert (by_name["ana"]["verdict"], by_name["ana"]["profile"]) == ("conforms", "soko")
+    assert by_name["bruno"]["verdict"] == "does not conform"
+    assert by_name["bruno"]["message"].startswith("mover: timeout")
+    assert by_name["bruno"]["replay"].startswith("python -m conformance ")
+    assert by_name["carla.py"]["verdict"] == "bad target"
+    assert "missing" in by_name["carla.py"]["message"]
+    assert "syntax error" in by_name["dario.py"]["message"]
+    assert "found no .py file" in by_name["emma"]["message"]
+    assert all(float(r["seconds"]) >= 0 for r in rows)
+    data = json.loads((out_dir / "summary.json").read_text())
+    assert [r["name"] for r in data["submissions"]] == [r["name"] for r in rows]
+    assert data["submissions"][1]["verdict"] == "does not conform"
+    out = capsys.readouterr().out
+    assert "5 submissions: 3 bad target, 1 conforms, 1 does not conform" in out
+    # The student's folder is left as it was (no __pycache__ written into it).
+    assert sorted(p.name for p in (submissions / "ana").iterdir()) == ["soko.py"]
+
+
+def test_grade_never_overwrites_a_summary(fake, submissions, capsys):
+    argv = ["grade", str(submissions), "--jobs", "1", "--profile", "soko", "--timeout", "0.3"]
+    assert cli.main(argv) == 0
+    first = (submissions.parent / "tp1-grades" / "summary.csv").read_text()
+    assert cli.main(argv) == 0                       # a second run goes to a new folder
+    assert (submissions.parent / "tp1-grades-2" / "summary.csv").exists()
+    assert (submissions.parent / "tp1-grades" / "summary.csv").read_text() == first
+    out = str(submissions.parent / "tp1-grades")
+    assert cli.main(argv + ["--out", out]) == 2
+    assert "use --force" in capsys.readouterr().err
+    assert cli.main(argv + ["--out", out, "--force"]) == 0
+
+
+def test_grade_output_inside_dir_is_not_a_submission(fake, submissions):
+    out = submissions / "results"
+    assert cli.main(["grade", str(submissions), "--jobs", "1", "--out", str(out),
+                     "--timeout", "0.3"]) == 0
+    names = [r["name"] for r in _rows(out / "summary.csv")]
+    assert "results" not in names and len(names) == 5
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["grade"], "usage:"),
+    (["grade", "/no/such/folder"], "not a folder"),
+    (["grade", ".", "--max-examples", "0"], "must be at least 1"),
+])
+def test_grade_argument_errors(argv, words, capsys):
+    assert cli.main(argv) == 2
+    assert words in capsys.readouterr().err
+
+
+def test_grade_empty_folder(tmp_path, capsys):
+    assert cli.main(["grade", str(tmp_path)]) == 2
+    assert "no submissions" in capsys.readouterr().err
+
+
+def test_find_submissions_order_and_skips(submissions):
+    names = [p.name for p in grade.find_submissions(submissions)]
+    assert names == ["ana", "bruno", "carla.py", "dario.py", "emma"]
