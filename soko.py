@@ -21,7 +21,9 @@ Using it from a course test file: the package installs ``soko`` as a
 top-level module, so a test file that does ``import soko`` (``python3
 soko_test.py``) uses this one, unless a ``soko.py`` sits next to the test
 file (Python looks in the script's folder first). To run a test file against
-this ``soko`` even then, use ``python -m soko soko_test.py``.
+this ``soko`` even then, use ``python -P -m soko soko_test.py`` (``-P``,
+Python 3.11+, keeps the current folder out of ``sys.path``, so ``-m soko``
+finds this module and not the local one).
 
 Cost: queries O(1); ``mover`` O(1) when blocked, otherwise O(C) (C boxes):
 the seed's value semantics (a new grid per move, the old one intact) make it
@@ -201,14 +203,14 @@ def mover(grilla: Grilla, direccion: tuple[int, int]) -> Grilla:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m soko TEST_FILE [ARGS...]``: run a course test file with
+    """``python -P -m soko TEST_FILE [ARGS...]``: run a course test file with
     ``import soko`` bound to this module, whatever ``soko.py`` sits next to it."""
     import os
     import runpy
 
     args = sys.argv[1:] if argv is None else argv
     if not args or args[0] in ("-h", "--help"):
-        print("usage: python -m soko TEST_FILE [ARGS...]\n"
+        print("usage: python -P -m soko TEST_FILE [ARGS...]\n"
               "Runs a course test file (e.g. soko_test.py) with 'import soko' bound to\n"
               "this package's soko, even if a soko.py sits next to the test file.",
               file=sys.stderr if not args else sys.stdout)

@@ -6,7 +6,7 @@ free of anything of this project but ``import soko``: it must pass unchanged
 against our ``soko``. Run it as the course does::
 
     python3 soko_test.py          # uses the installed soko (no soko.py next to it)
-    python -m soko soko_test.py   # uses ours even if a soko.py sits next to it
+    python -P -m soko soko_test.py   # uses ours even if a soko.py sits next to it
 
 pytest also collects its ``test*`` functions.
 """
