@@ -1,15 +1,173 @@
 """pytest plugin (entry point ``pytest11``): ``pytest --sokoban-impl TARGET``.
 
-Thin shell until the conformance issue lands: it only registers the option.
+Adds the conformance suite to the session as ordinary pytest tests, one per
+operation group of each profile the target provides (``conformance.api.GROUPS``:
+movement, pushes, win, undo, bombs, levels, immutability...), with node ids
+like ``sokoban::pushes[soko]``. So a course's CI runs it like any test, and
+``pytest-xdist`` spreads the groups over cores (each worker opens its own
+sandbox). Options (all under "Sokoban conformance" in ``pytest --help``):
+
+``--sokoban-impl TARGET``        what to check (as ``python -m conformance``)
+``--sokoban-profile P``          the profile (default: detected)
+``--sokoban-max-examples N``     examples per group (default 100)
+``--sokoban-seed S``             the random seed (default: random)
+``--sokoban-directions C``       ``ours`` or ``seed001``
+``--sokoban-timeout SECONDS``    time limit per call into the target
+``--sokoban-in-process``         no sandbox (trusted code only)
 """
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+KEY = pytest.StashKey["_Suite"]()
 
 
 def pytest_addoption(parser):
+    from conformance.api import PROFILES
+    from conformance.sandbox import DEFAULT_TIMEOUT
+    from conformance.targets import DIRECTIONS
+
     group = parser.getgroup("sokoban", "Sokoban conformance")
-    group.addoption(
-        "--sokoban-impl",
-        action="store",
-        default=None,
-        metavar="TARGET",
-        help="check TARGET (module:object, module, file.py or folder) against the spec",
-    )
+    group.addoption("--sokoban-impl", action="store", default=None, metavar="TARGET",
+                    help="check TARGET (module:object, module, file.py, folder or entry "
+                         "point name) against the spec: one test per operation group")
+    group.addoption("--sokoban-profile", action="store", default=None, choices=PROFILES,
+                    help="the profile to check (default: every profile the target provides)")
+    group.addoption("--sokoban-max-examples", action="store", type=int, default=100,
+                    metavar="N", help="random examples per operation group (default: 100)")
+    group.addoption("--sokoban-seed", action="store", type=int, default=None, metavar="S",
+                    help="seed for the random examples")
+    group.addoption("--sokoban-directions", action="store", default="ours", choices=DIRECTIONS,
+                    help="the target's direction convention (see docs/conformance-runner.md)")
+    group.addoption("--sokoban-timeout", action="store", type=float, default=DEFAULT_TIMEOUT,
+                    metavar="SECONDS", help="time limit per call into the target")
+    group.addoption("--sokoban-in-process", action="store_true", default=False,
+                    help="run the target in the test process (no isolation)")
+
+
+class _Suite:
+    """The target of this session (opened on first use in each process)."""
+
+    def __init__(self, config):
+        from conformance.cli import RunOptions
+        from conformance.targets import BadTarget, resolve
+
+        self.text = config.getoption("sokoban_impl")
+        self.profile = config.getoption("sokoban_profile")
+        max_examples = config.getoption("sokoban_max_examples")
+        if max_examples < 1:
+            raise pytest.UsageError("--sokoban-max-examples must be at least 1")
+        self.options = RunOptions(
+            max_examples=max_examples, seed=config.getoption("sokoban_seed"),
+            directions=config.getoption("sokoban_directions"),
+            timeout=config.getoption("sokoban_timeout"),
+            in_process=True if config.getoption("sokoban_in_process") else None)
+        try:
+            self.spec = resolve(self.text)
+        except BadTarget as e:
+            raise pytest.UsageError(f"--sokoban-impl: {e}") from None
+        self._target = None
+        self.load_error: str | None = None
+
+    def target(self):
+        from conformance.sandbox import open_target
+        from conformance.targets import BadTarget
+
+        if self._target is None and self.load_error is None:
+            try:
+                self._target = open_target(self.spec, in_process=self.options.in_process,
+                                           timeout=self.options.timeout)
+            except BadTarget as e:
+                self.load_error = str(e)
+        return self._target
+
+    def close(self):
+        if self._target is not None:
+            self._target.close()
+            self._target = None
+
+
+def pytest_configure(config):
+    if config.getoption("sokoban_impl") is not None:
+        config.stash[KEY] = _Suite(config)
+
+
+def pytest_unconfigure(config):
+    suite = config.stash.get(KEY, None)
+    if suite is not None:
+        suite.close()
+
+
+class SokobanFailure(Exception):
+    """A group of the suite failed: the message is the full human report."""
+
+
+class SokobanItem(pytest.Item):
+    """One operation group of one profile, checked by the engine."""
+
+    def __init__(self, *, profile: str, group: str | None, problem: str | None = None, **kw):
+        super().__init__(**kw)
+        self.profile = profile
+        self.group = group
+        self.problem = problem
+
+    def runtest(self):
+        from conformance.cli import check_target
+        from conformance.output import verdict_status
+
+        if self.problem:
+            raise SokobanFailure(self.problem)
+        suite: _Suite = self.config.stash[KEY]
+        target = suite.target()
+        if target is None:
+            raise SokobanFailure(f"cannot load {suite.spec.name}: {suite.load_error}")
+        options = replace(suite.options, groups=(self.group,))
+        verdict, report = check_target(suite.spec, self.profile, options, target=target)[0]
+        if verdict_status(verdict) != "conforms":
+            raise SokobanFailure(report)
+        print(report)       # what was exercised (shown with -rP)
+
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, SokobanFailure):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self):
+        return self.path, None, f"sokoban {self.profile}: {self.group or 'target'}"
+
+
+def _items(session, suite: _Suite) -> list[SokobanItem]:
+    from conformance.api import GROUPS
+    from conformance.targets import detect_profiles, explain_missing, missing_operations
+
+    def item(name, profile, group, problem=None):
+        return SokobanItem.from_parent(session, name=name, nodeid=f"sokoban::{name}",
+                                       profile=profile, group=group, problem=problem)
+
+    target = suite.target()
+    if target is None:
+        return [item("load", "", None, f"cannot load {suite.spec.name}: {suite.load_error}")]
+    if suite.profile:
+        profiles = [suite.profile]
+    else:
+        profiles = detect_profiles(target.has)
+        if not profiles:
+            return [item("profile", "", None, explain_missing(suite.spec.name, target.has))]
+    items = []
+    for profile in profiles:
+        problem = None
+        if missing_operations(target.has, profile):
+            problem = explain_missing(suite.spec.name, target.has, [profile])
+        items += [item(f"{group}[{profile}]", profile, group, problem)
+                  for group in GROUPS[profile]]
+    return items
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(session, config, items):
+    suite = config.stash.get(KEY, None)
+    if suite is not None:
+        items.extend(_items(session, suite))

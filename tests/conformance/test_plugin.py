@@ -1,0 +1,92 @@
+"""The pytest plugin, end to end: ``pytest --sokoban-impl TARGET`` in a fresh
+folder with the fake engine (in-process through pytester, and once in a real
+subprocess under xdist)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conformance import cli
+from conformance.targets import load, resolve
+
+pytest_plugins = ["pytester"]
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+CONFTEST = f'''
+import conformance.cli as cli
+from conformance.targets import load, resolve
+_fake = load(resolve({str(FIXTURES / "fake_engine.py")!r}))
+cli.engine = lambda: (_fake.check, _fake.format_verdict)
+'''
+
+
+@pytest.fixture
+def course(pytester, monkeypatch):
+    """A course repository with no tests of its own, using the fake engine."""
+    fake = load(resolve(str(FIXTURES / "fake_engine.py")))
+    monkeypatch.setattr(cli, "engine", lambda: (fake.check, fake.format_verdict))
+    pytester.makeini("[pytest]\n")
+    return pytester
+
+
+def pytest_run(pytester, *args):
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", *args)
+    return result.ret, "\n".join(result.outlines), "\n".join(result.errlines)
+
+
+def test_one_test_per_group(course):
+    ret, out, err = pytest_run(course, f"--sokoban-impl={FIXTURES / 'soko_base.py'}", "--co", "-q")
+    assert ret == 0, out + err
+    ids = [line for line in out.splitlines() if line.startswith("sokoban::")]
+    assert ids == ["sokoban::movement[soko]", "sokoban::pushes[soko]", "sokoban::win[soko]",
+                   "sokoban::immutability[soko]"]
+
+
+def test_a_conforming_target_passes_and_says_what_it_exercised(course):
+    ret, out, err = pytest_run(course, f"--sokoban-impl={FIXTURES / 'soko_base.py'}", "-rP",
+                               "--sokoban-max-examples=5", "-k", "pushes or win")
+    assert ret == 0, out + err
+    assert "2 passed, 2 deselected" in out
+    assert "[soko]: conforms" in out and "groups ['pushes']" in out
+    assert "max_examples 5" in out
+
+
+def test_a_failing_target_fails_with_the_report_under_xdist(tmp_path):
+    (tmp_path / "conftest.py").write_text(CONFTEST)
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
+                          f"--sokoban-impl={FIXTURES / 'soko_loops.py'}",
+                          "--sokoban-timeout=0.3", "-n", "2"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "4 failed" in run.stdout
+    assert "mover: timeout" in run.stdout and "replay: python -m conformance" in run.stdout
+
+
+def test_missing_operations_fail_each_group_with_the_list(course):
+    ret, out, _ = pytest_run(course, f"--sokoban-impl={FIXTURES / 'soko_incomplete.py'}",
+                             "--sokoban-profile=soko")
+    assert ret == 1 and "4 failed" in out
+    assert "missing hay_objetivo, hay_caja, hay_jugador, juego_ganado" in out
+    ret, out, _ = pytest_run(course, f"--sokoban-impl={FIXTURES / 'soko_incomplete.py'}")
+    assert ret == 1 and "1 failed" in out and "any profile" in out
+
+
+def test_bad_target_is_a_usage_error(course):
+    ret, out, err = pytest_run(course, "--sokoban-impl=nowhere/soko.py")
+    assert ret == pytest.ExitCode.USAGE_ERROR
+    assert "--sokoban-impl: nowhere/soko.py: no such file or folder" in err
+    assert "Traceback" not in err + out
+    ret, out, _ = pytest_run(course, f"--sokoban-impl={FIXTURES / 'soko_syntax_error.py'}")
+    assert ret == 1 and "syntax error" in out
+
+
+def test_without_the_option_nothing_is_added(course):
+    course.makepyfile(test_mine="def test_mine():\n    pass\n")
+    ret, out, _ = pytest_run(course, "-q")
+    assert ret == 0 and "1 passed" in out
