@@ -1,0 +1,390 @@
+"""The levels the engine plays on ("scenes"), as Hypothesis strategies.
+
+A :class:`Scene` is one level plus what the engine needs around it: a
+solution when one is known (so that wins and level advances are reached, not
+just hoped for), the bombs (extended game) and, for the ``soko`` profile, the
+exact rows given to ``crear_grilla`` (ragged, maybe padded with spaces).
+
+Sources:
+
+* **open** levels on the infinite grid (tad, extendido): a few walls and
+  goals anywhere (negative coordinates included), boxes placed by *reverse
+  play* from the solved position, so a solution is known and every part of
+  the level shrinks (fewer walls, fewer boxes, fewer pulls).
+* **enclosed** grids (every profile): a random, possibly ragged room
+  surrounded by walls, with inner walls, reverse play inside; for ``soko``
+  extra boxes beyond the goals (seed 002 allows more boxes than goals).
+* **generated** solvable levels from :func:`levels.generate`.
+* **bundled** collections from :func:`levels.load` (small levels only, to
+  keep the per-cell comparisons cheap).
+
+The reverse play here draws every pull from Hypothesis (that is what makes a
+failing level shrink); :func:`levels.generate` does the same with its own
+random generator and is used as is.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from hypothesis import strategies as st
+
+from conformance.report import Board, draw
+from spec.tipos import BOMBAS, CAJAS, DEPOSITOS, PAREDES, PERSONAJE
+
+DIRS = ((0, -1), (0, 1), (-1, 0), (1, 0))
+LETTER = {(0, -1): "u", (0, 1): "d", (-1, 0): "l", (1, 0): "r"}
+STEP = {v: k for k, v in LETTER.items()}
+
+#: Bundled collections tried (missing ones are skipped).
+BUNDLED = ("microban", "tutorial", "seed002", "seed003")
+#: Largest bundled level used (width * height).
+BUNDLED_MAX_AREA = 90
+
+
+@dataclass(frozen=True)
+class Scene:
+    """One level as the engine plays it."""
+
+    walls: frozenset
+    boxes: frozenset
+    goals: frozenset
+    player: tuple[int, int]
+    bombs: int = 0
+    solution: str = ""                # LURD, lower or upper case
+    desc: tuple[str, ...] | None = None   # exact crear_grilla rows (soko)
+    source: str = ""
+
+    def nivel(self) -> dict:
+        """Seed 000's Nivel."""
+        return {PERSONAJE: frozenset({self.player}), CAJAS: self.boxes,
+                PAREDES: self.walls, DEPOSITOS: self.goals}
+
+    def nivel_extendido(self) -> dict:
+        """Seed 001's level (a Nivel plus bombas)."""
+        return {**self.nivel(), BOMBAS: self.bombs}
+
+    def board(self) -> Board:
+        return Board(self.walls, self.boxes, self.goals, frozenset({self.player}))
+
+    def rows(self) -> list[str]:
+        """The level drawn in XSB (its own bounds; the origin is given by
+        :meth:`origin`)."""
+        if self.desc is not None:
+            return list(self.desc)
+        return draw(self.board(), trim=True)
+
+    def origin(self) -> tuple[int, int]:
+        """The position of the first character of :meth:`rows`."""
+        if self.desc is not None:
+            return (0, 0)
+        cells = self.board().cells()
+        return (min(x for x, _ in cells), min(y for _, y in cells))
+
+    def xsb(self) -> str:
+        """The level as XSB text with its origin and bombs when they matter."""
+        head = []
+        ox, oy = self.origin()
+        if (ox, oy) != (0, 0):
+            head.append(f"; origin ({ox}, {oy}): the first character is at that position")
+        if self.bombs:
+            head.append(f"; bombs: {self.bombs}")
+        body = [r.replace(" ", "-") if self.desc is not None else r for r in self.rows()]
+        if self.desc is not None and any(" " in r for r in self.desc):
+            head.append("; '-' is a space of the rows given to crear_grilla")
+        return "\n".join(head + body)
+
+    def to_data(self) -> dict:
+        """Plain data that rebuilds this scene exactly (see :func:`from_data`)."""
+        data = {"rows": [r.replace(" ", "-") for r in self.rows()],
+                "origin": list(self.origin())}
+        if self.bombs:
+            data["bombs"] = self.bombs
+        if self.desc is not None:
+            data["soko"] = True
+        return data
+
+
+def from_rows(rows, origin=(0, 0), bombs=0, soko=False, source="replay") -> Scene:
+    """A scene from XSB rows (``-`` and ``_`` are floor) placed at ``origin``."""
+    rows = [r.replace("-", " ").replace("_", " ") for r in rows]
+    walls, boxes, goals, players = set(), set(), set(), []
+    ox, oy = origin
+    for y, row in enumerate(rows):
+        for x, ch in enumerate(row):
+            p = (x + ox, y + oy)
+            if ch == "#":
+                walls.add(p)
+            if ch in "$*":
+                boxes.add(p)
+            if ch in ".*+":
+                goals.add(p)
+            if ch in "@+":
+                players.append(p)
+            if ch not in "#$*.+@ ":
+                raise ValueError(f"row {y + 1}, column {x + 1}: {ch!r} is not an XSB character")
+    if len(players) != 1:
+        raise ValueError(f"the level has {len(players)} players, expected one")
+    return Scene(frozenset(walls), frozenset(boxes), frozenset(goals), players[0],
+                 bombs=bombs, desc=tuple(rows) if soko else None, source=source)
+
+
+def from_data(data: dict) -> Scene:
+    """The inverse of :meth:`Scene.to_data`."""
+    return from_rows(data["rows"], tuple(data.get("origin", (0, 0))),
+                     int(data.get("bombs", 0)), bool(data.get("soko", False)))
+
+
+# ---------------------------------------------------------------- reverse play
+
+def _walk(start, goal, blocked, inside):
+    """Shortest list of steps from ``start`` to ``goal`` through cells of
+    ``inside`` not in ``blocked`` (None when there is none)."""
+    if start == goal:
+        return []
+    previous = {start: None}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for p in frontier:
+            for d in DIRS:
+                q = (p[0] + d[0], p[1] + d[1])
+                if q in previous or q in blocked or q not in inside:
+                    continue
+                previous[q] = (p, d)
+                if q == goal:
+                    steps = []
+                    while previous[q] is not None:
+                        q, d = previous[q]
+                        steps.append(d)
+                    return steps[::-1]
+                nxt.append(q)
+        frontier = nxt
+    return None
+
+
+def reverse_play(walls, goals, player, pulls, inside=None, extra=()):
+    """Start solved (boxes on the goals, plus ``extra`` boxes) and play
+    backwards: each ``(i, d)`` of ``pulls`` walks the player to the side
+    ``d`` of box ``i`` (in sorted order, modulo their number) and pulls that
+    box one cell towards ``d`` (skipped when impossible). Returns the boxes,
+    the player's start and a forward LURD solution that brings every box
+    back (so the goals end covered). ``inside``: the cells the player may
+    use (default: the bounding box of everything, two cells beyond)."""
+    boxes = set(goals) | set(extra)
+    if inside is None:
+        x0, y0, x1, y1 = _box(set(walls) | boxes | {player}, 2)
+        inside = {(x, y) for x in range(x0, x1 + 1) for y in range(y0, y1 + 1)}
+    inside = set(inside) - set(walls)
+    chunks = []
+    for i, (dx, dy) in pulls:
+        if not boxes:
+            break
+        b = sorted(boxes)[i % len(boxes)]
+        stand = (b[0] + dx, b[1] + dy)
+        to = (stand[0] + dx, stand[1] + dy)
+        if stand not in inside or to not in inside or stand in boxes or to in boxes:
+            continue
+        path = _walk(player, stand, boxes, inside)
+        if path is None:
+            continue
+        boxes.remove(b)
+        boxes.add(stand)
+        player = to
+        back = "".join(LETTER[(-sx, -sy)] for sx, sy in reversed(path))
+        chunks.append(LETTER[(-dx, -dy)].upper() + back)
+    return frozenset(boxes), player, "".join(reversed(chunks))
+
+
+def _box(cells, margin):
+    xs = [c[0] for c in cells]
+    ys = [c[1] for c in cells]
+    return (min(xs) - margin, min(ys) - margin, max(xs) + margin, max(ys) + margin)
+
+
+_PULLS = st.lists(st.tuples(st.integers(0, 3), st.sampled_from(DIRS)), max_size=12)
+
+
+@st.composite
+def open_scenes(draw_, min_boxes=0, max_boxes=3):
+    """Levels on the infinite grid, not enclosed, possibly off the origin."""
+    ox = draw_(st.integers(-4, 3))
+    oy = draw_(st.integers(-4, 3))
+    cells = [(ox + x, oy + y) for y in range(6) for x in range(6)]
+    walls = draw_(st.frozensets(st.sampled_from(cells), max_size=10))
+    free = [c for c in cells if c not in walls]
+    goals = draw_(st.lists(st.sampled_from(free), min_size=min_boxes,
+                           max_size=max_boxes, unique=True))
+    player = draw_(st.sampled_from([c for c in free if c not in goals]))
+    boxes, start, solution = reverse_play(walls, goals, player, draw_(_PULLS))
+    return Scene(walls, boxes, frozenset(goals), start, solution=solution, source="open")
+
+
+@st.composite
+def enclosed_scenes(draw_, min_boxes=0, max_boxes=3, extra_boxes=0, soko=False):
+    """A room surrounded by walls, ragged or rectangular; ``extra_boxes``
+    boxes beyond the goals (soko). With ``soko``, ``desc`` holds the rows."""
+    height = draw_(st.integers(2, 5))
+    width = draw_(st.integers(3, 7))
+    interior = set()
+    prev = None
+    for y in range(height):       # each row: a run of floor, ragged at both ends
+        a = draw_(st.integers(0, 2))
+        b = draw_(st.integers(min(width - 1, max(a + 1, width - 3)), width - 1))
+        if prev is not None and (b < prev[0] or a > prev[1]):   # keep it connected
+            a, b = min(a, prev[1]), max(b, prev[0])
+        prev = (a, b)
+        interior |= {(x + 1, y + 1) for x in range(a, b + 1)}
+    border = {(x + dx, y + dy) for x, y in interior for dx in (-1, 0, 1)
+              for dy in (-1, 0, 1)} - interior
+    cells = sorted(interior)
+    inner = draw_(st.frozensets(st.sampled_from(cells), max_size=len(cells) // 6))
+    floor = [c for c in cells if c not in inner]
+    goals = draw_(st.lists(st.sampled_from(floor), min_size=0,
+                           max_size=min(max_boxes, len(floor) - 1), unique=True))
+    if len(goals) < min_boxes and len(floor) - 1 >= min_boxes:
+        goals = [c for c in floor][:min_boxes]
+    rest = [c for c in floor if c not in goals]
+    player = draw_(st.sampled_from(rest))
+    extra = []
+    if extra_boxes:
+        extra = draw_(st.lists(st.sampled_from([c for c in rest if c != player] or [player]),
+                               max_size=extra_boxes, unique=True))
+        extra = [c for c in extra if c != player]
+    walls = frozenset(border) | inner
+    boxes, start, solution = reverse_play(walls, goals, player, draw_(_PULLS),
+                                          inside=set(floor), extra=extra)
+    scene = Scene(walls, boxes, frozenset(goals), start, solution=solution, source="enclosed")
+    if soko:
+        rows = draw(scene.board(), (0, 0, max(x for x, _ in walls), max(y for _, y in walls)))
+        pad = draw_(st.sampled_from(["ragged", "rectangular", "padded"]))
+        if pad == "ragged":
+            rows = [r.rstrip(" ") for r in rows]
+        elif pad == "padded":
+            rows = [r + "  " for r in rows]
+        scene = Scene(walls, boxes, frozenset(goals), start, solution=solution,
+                      desc=tuple(rows), source="enclosed")
+    return scene
+
+
+# ---------------------------------------------------------- levels' sources
+
+def _levels_module():
+    try:
+        import levels
+    except Exception:       # noqa: BLE001 - a broken levels package: use our sources only
+        return None
+    return levels
+
+
+def _from_level(level, source: str, soko: bool) -> Scene | None:
+    if level.player is None:
+        return None
+    solution = level.solutions[0] if getattr(level, "solutions", ()) else ""
+    scene = Scene(frozenset(level.walls), frozenset(level.boxes), frozenset(level.goals),
+                  tuple(level.player), solution=solution, source=source)
+    if any(x < 0 or y < 0 for x, y in scene.board().cells()):
+        return None
+    if soko:
+        scene = Scene(scene.walls, scene.boxes, scene.goals, scene.player,
+                      solution=solution, desc=tuple(_soko_rows(scene)), source=source)
+    return scene
+
+
+def _soko_rows(scene: Scene) -> list[str]:
+    cells = scene.board().cells()
+    return draw(scene.board(), (0, 0, max(x for x, _ in cells), max(y for _, y in cells)),
+                trim=True)
+
+
+@functools.lru_cache(maxsize=None)
+def bundled_scenes_list(soko: bool) -> tuple[Scene, ...]:
+    """The small valid levels of the bundled collections (may be empty)."""
+    levels = _levels_module()
+    load = getattr(levels, "load", None) if levels else None
+    if load is None:
+        return ()
+    from spec import PreconditionError, fisica, grilla
+    out = []
+    for name in BUNDLED:
+        try:
+            found = load(name)
+        except Exception:   # noqa: BLE001 - a collection that is not there yet
+            continue
+        for level in found:
+            scene = _from_level(level, f"{name} {getattr(level, 'number', '')}".strip(), soko)
+            if scene is None:
+                continue
+            x0, y0, x1, y1 = _bounds(scene)
+            if (x1 - x0 + 1) * (y1 - y0 + 1) > BUNDLED_MAX_AREA:
+                continue
+            try:
+                if soko:
+                    grilla.crear_grilla(list(scene.desc))
+                elif not fisica.nivel_valido(scene.nivel()):
+                    continue
+            except PreconditionError:
+                continue
+            out.append(scene)
+    return tuple(out)
+
+
+def _bounds(scene: Scene):
+    cells = scene.board().cells()
+    return (min(x for x, _ in cells), min(y for _, y in cells),
+            max(x for x, _ in cells), max(y for _, y in cells))
+
+
+@functools.lru_cache(maxsize=512)
+def _generated(width: int, height: int, boxes: int, seed: int, soko: bool) -> Scene | None:
+    levels = _levels_module()
+    generate = getattr(levels, "generate", None) if levels else None
+    if generate is None:
+        return None
+    try:
+        level, solution = generate(width, height, boxes, seed)
+    except Exception:   # noqa: BLE001 - a generator bug is not the target's fault
+        return None
+    scene = _from_level(level, f"generated {width}x{height} {boxes} boxes seed {seed}", soko)
+    if scene is None:
+        return None
+    return Scene(scene.walls, scene.boxes, scene.goals, scene.player,
+                 solution=solution, desc=scene.desc, source=scene.source)
+
+
+def generated_available() -> bool:
+    levels = _levels_module()
+    return levels is not None and getattr(levels, "generate", None) is not None
+
+
+def generated_scenes(min_boxes=1, max_boxes=3, soko=False):
+    """Solvable levels from :func:`levels.generate` (none if it is missing)."""
+    return st.builds(_generated, st.integers(5, 8), st.integers(5, 7),
+                     st.integers(min_boxes, max_boxes), st.integers(0, 10_000),
+                     st.just(soko)).filter(lambda s: s is not None)
+
+
+def scenes(profile: str, *, min_boxes: int = 0, max_boxes: int = 3,
+           bombs: tuple[int, int] = (0, 0)):
+    """Every source of levels for ``profile``, smallest (open) first."""
+    soko = profile == "soko"
+    sources = []
+    if not soko:
+        sources.append(open_scenes(min_boxes, max_boxes))
+    sources.append(enclosed_scenes(min_boxes, max_boxes, extra_boxes=2 if soko else 0, soko=soko))
+    if max_boxes >= 1 and generated_available():
+        sources.append(generated_scenes(max(1, min_boxes), max_boxes, soko))
+    bundled = [s for s in bundled_scenes_list(soko)
+               if min_boxes <= len(s.goals) and (max_boxes > 0 or not s.boxes)]
+    if bundled and max_boxes >= 1:
+        sources.append(st.sampled_from(bundled))
+    strategy = st.one_of(*sources)
+    if bombs != (0, 0):
+        strategy = st.builds(_with_bombs, strategy, st.integers(*bombs))
+    return strategy
+
+
+def _with_bombs(scene: Scene, bombs: int) -> Scene:
+    return Scene(scene.walls, scene.boxes, scene.goals, scene.player, bombs=bombs,
+                 solution=scene.solution, desc=scene.desc, source=scene.source)

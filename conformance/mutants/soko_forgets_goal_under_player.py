@@ -1,0 +1,20 @@
+"""Mistake: the cell the character leaves becomes empty, even when it was a
+goal (``+`` turns into a space instead of ``.``)."""
+from conformance.mutants.student_soko import *  # noqa: F401,F403
+from conformance.mutants.student_soko import _jugador, _poner
+
+
+def mover(grilla, direccion):
+    dx, dy = direccion
+    nueva = [list(fila) for fila in grilla]
+    c, f = _jugador(grilla)
+    c1, f1, c2, f2 = c + dx, f + dy, c + 2 * dx, f + 2 * dy
+    if hay_pared(grilla, c1, f1):
+        return nueva
+    if hay_caja(grilla, c1, f1):
+        if hay_pared(grilla, c2, f2) or hay_caja(grilla, c2, f2):
+            return nueva
+        _poner(nueva, c2, f2, "caja")
+    _poner(nueva, c1, f1, "jugador")
+    nueva[f][c] = " "
+    return nueva

@@ -1,0 +1,7 @@
+"""Mistake: completado as soon as one box is on a goal."""
+from conformance.mutants.student_tad import *  # noqa: F401,F403
+from conformance.mutants.student_tad import CAJAS, DEPOSITOS
+
+
+def completado(juego):
+    return not juego[DEPOSITOS] or bool(juego[CAJAS] & juego[DEPOSITOS])

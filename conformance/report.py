@@ -1,0 +1,200 @@
+"""The human report of a conformance check, and the board drawing it uses.
+
+A board is drawn in XSB characters over a window of the (possibly infinite)
+grid: ``#`` wall, ``$`` box, ``*`` box on a goal, ``.`` goal, ``@`` player,
+``+`` player on a goal, a space for floor, and ``!`` for a cell no valid
+state can hold (a wall with something on it, the player on a box), which
+only a non-conforming target produces.
+
+:func:`format_verdict` prints the verdict; when there is a counterexample it
+draws the level, numbers the actions, shows the expected (spec) and actual
+(target) boards side by side with every differing cell marked ``X`` in a
+third board, and ends with the command line that replays the failure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from conformance.api import Counterexample, Verdict
+
+#: The order the stats are printed in, with their labels.
+STAT_LABELS = (
+    ("examples", "examples"), ("steps", "steps"), ("pushes", "pushes"),
+    ("blocked", "blocked moves"), ("wins", "wins"), ("bombs", "bombs"),
+    ("undos", "undos"), ("advances", "level advances"),
+)
+
+
+@dataclass(frozen=True)
+class Board:
+    """What a state shows, cell by cell (``players`` is a set so that a
+    target with no player, or two, can be drawn too)."""
+
+    walls: frozenset = frozenset()
+    boxes: frozenset = frozenset()
+    goals: frozenset = frozenset()
+    players: frozenset = frozenset()
+
+    def cells(self) -> frozenset:
+        return self.walls | self.boxes | self.goals | self.players
+
+
+def bounds(cells: Iterable[tuple[int, int]], margin: int = 0) -> tuple[int, int, int, int]:
+    """``(x0, y0, x1, y1)`` (inclusive) around ``cells``, grown by ``margin``."""
+    cells = list(cells)
+    if not cells:
+        return (0, 0, 0, 0)
+    xs = [c[0] for c in cells]
+    ys = [c[1] for c in cells]
+    return (min(xs) - margin, min(ys) - margin, max(xs) + margin, max(ys) + margin)
+
+
+def cell_char(board: Board, p: tuple[int, int]) -> str:
+    """The XSB character of cell ``p`` (``!`` for an impossible cell)."""
+    wall, box, goal, player = (p in board.walls, p in board.boxes,
+                               p in board.goals, p in board.players)
+    if wall:
+        return "!" if (box or goal or player) else "#"
+    if box and player:
+        return "!"
+    if box:
+        return "*" if goal else "$"
+    if player:
+        return "+" if goal else "@"
+    return "." if goal else " "
+
+
+def draw(board: Board, window: tuple[int, int, int, int] | None = None,
+         *, trim: bool = False) -> list[str]:
+    """The rows of ``board`` over ``window`` (default: its own bounds).
+    ``trim`` drops trailing floor (XSB style); otherwise every row has the
+    window's width, so two boards over one window line up cell by cell."""
+    x0, y0, x1, y1 = window if window is not None else bounds(board.cells())
+    rows = ["".join(cell_char(board, (x, y)) for x in range(x0, x1 + 1))
+            for y in range(y0, y1 + 1)]
+    return [r.rstrip(" ") for r in rows] if trim else rows
+
+
+def marks(expected: list[str], actual: list[str]) -> list[str]:
+    """A board of ``X`` where the two drawings differ, ``-`` where they agree."""
+    height = max(len(expected), len(actual))
+    width = max((len(r) for r in expected + actual), default=0)
+    out = []
+    for i in range(height):
+        e = expected[i] if i < len(expected) else ""
+        a = actual[i] if i < len(actual) else ""
+        out.append("".join("-" if e[j:j + 1] == a[j:j + 1] else "X" for j in range(width)))
+    return out
+
+
+def _split(block: str) -> tuple[list[str], list[str]]:
+    """A rendered observation: board rows (prefixed ``|``), then value lines."""
+    rows, values = [], []
+    for line in block.splitlines():
+        if line.startswith("|"):
+            rows.append(line[1:])
+        elif line.strip():
+            values.append(line)
+    return rows, values
+
+
+def render_observation(board: Board | None, window, values: Iterable[tuple[str, object]]) -> str:
+    """The text form of one observation (stored in Counterexample.expected /
+    .actual): board rows prefixed ``|`` (so spaces survive JSON and trimming)
+    then ``name: value`` lines."""
+    lines = []
+    if board is not None:
+        lines += ["|" + r for r in draw(board, window)]
+    lines += [f"{name}: {value!r}" for name, value in values]
+    return "\n".join(lines)
+
+
+def side_by_side(columns: list[tuple[str, list[str]]], gap: int = 4) -> list[str]:
+    """Columns of text (title, lines) next to each other."""
+    widths = [max([len(t)] + [len(l) for l in lines]) for t, lines in columns]
+    height = max(len(lines) for _, lines in columns)
+    out = [(" " * gap).join(t.ljust(w) for (t, _), w in zip(columns, widths)).rstrip()]
+    for i in range(height):
+        out.append((" " * gap).join(
+            (lines[i] if i < len(lines) else "").ljust(w)
+            for (_, lines), w in zip(columns, widths)).rstrip())
+    return out
+
+
+def format_comparison(expected: str, actual: str) -> list[str]:
+    """Expected and actual observations with the differing cells and values marked."""
+    e_rows, e_vals = _split(expected)
+    a_rows, a_vals = _split(actual)
+    out: list[str] = []
+    if e_rows or a_rows:
+        # Boards are drawn framed by '|' so that floor at the edges shows.
+        m = marks(e_rows, a_rows)
+        out += side_by_side([
+            ("expected (spec)", [f"|{r}|" for r in e_rows]),
+            ("actual (target)", [f"|{r}|" for r in a_rows]),
+            ("differs (X)", [f"|{r}|" for r in m]),
+        ])
+        diff = sum(r.count("X") for r in m)
+        out.append(f"{diff} cell{'s' if diff != 1 else ''} differ"
+                   if diff else "the boards agree")
+    e_map = dict(v.split(": ", 1) if ": " in v else (v, "") for v in e_vals)
+    a_map = dict(v.split(": ", 1) if ": " in v else (v, "") for v in a_vals)
+    for name in list(dict.fromkeys(list(e_map) + list(a_map))):
+        e, a = e_map.get(name, "(none)"), a_map.get(name, "(none)")
+        flag = "   <-- differs" if e != a else ""
+        out.append(f"{name}: expected {e}, actual {a}{flag}")
+    if not (e_rows or a_rows or e_vals or a_vals):
+        out += ["expected: " + expected, "actual:   " + actual]
+    return out
+
+
+def format_counterexample(c: Counterexample) -> str:
+    """The counterexample part of the report."""
+    out = [f"What went wrong: {c.message}", ""]
+    out.append("Level" + ("s" if "\n\n" in c.level_text.strip() else "") + " (XSB):")
+    out += ["    " + l if l else "" for l in c.level_text.rstrip("\n").splitlines()]
+    out.append("")
+    if c.actions:
+        out.append("Actions:")
+        for i, a in enumerate(c.actions):
+            here = "   <-- departs here" if i == c.step else ""
+            out.append(f"  {i + 1:3}. {a}{here}")
+    else:
+        out.append("Actions: none (it departs right at the start)")
+    out.append("")
+    where = "at the start" if c.step < 0 else f"after action {c.step + 1}"
+    out.append(f"Observer {c.operation!r} {where}:")
+    out += ["  " + l for l in format_comparison(c.expected, c.actual)]
+    if c.replay:
+        out += ["", "Replay exactly this failure with:", "  " + c.replay]
+    return "\n".join(out)
+
+
+def format_stats(stats: dict[str, int]) -> str:
+    """``12 examples, 340 steps, 51 pushes, ...``."""
+    parts = [f"{stats[k]} {label}" for k, label in STAT_LABELS if k in stats]
+    return ", ".join(parts) if parts else "nothing"
+
+
+def format_verdict(verdict: Verdict) -> str:
+    """The human report of one verdict."""
+    seed = f", seed {verdict.seed}" if verdict.seed is not None else ""
+    head = f"{verdict.target} (profile {verdict.profile}{seed})"
+    out = []
+    if verdict.error:
+        out.append(f"{head}: cannot be checked")
+        out.append(verdict.error)
+        if verdict.missing:
+            out.append("missing operations: " + ", ".join(verdict.missing))
+        return "\n".join(out)
+    if verdict.conforms:
+        out.append(f"{head}: CONFORMS ({verdict.seconds:.1f} s)")
+    else:
+        out.append(f"{head}: DOES NOT CONFORM ({verdict.seconds:.1f} s)")
+    if verdict.counterexample is not None:
+        out += ["", format_counterexample(verdict.counterexample), ""]
+    label = "Exercised before the failure" if not verdict.conforms else "Exercised"
+    out.append(f"{label}: {format_stats(verdict.stats)}")
+    return "\n".join(out)

@@ -1,0 +1,116 @@
+"""``python -m conformance selftest``: prove the suite's power.
+
+Runs the conformance check on every mutant of :mod:`conformance.mutants`
+(each must be caught) and on the correct implementations (``impl.tad``,
+``impl.extendido``, our ``soko``, and the mutants' correct student bases:
+none may be flagged), with the default budget, and prints the kill rate.
+Exit status 0 iff every mutant is caught and no correct implementation is
+flagged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from dataclasses import dataclass
+
+from conformance import engine, mutants
+from conformance.api import Verdict
+from conformance.sandbox import open_target
+from conformance.targets import BadTarget, resolve
+
+#: The correct implementations (target, profile) that must conform.
+CORRECT = (("impl.tad", "tad"), ("impl.extendido", "extendido"), ("soko", "soko"))
+DEFAULT_SEED = 0
+
+
+@dataclass
+class Outcome:
+    name: str
+    profile: str
+    should_conform: bool
+    verdict: Verdict | None
+    error: str = ""
+
+    @property
+    def ok(self) -> bool:
+        if self.verdict is None or self.verdict.error:
+            return False
+        return self.verdict.conforms == self.should_conform
+
+
+def subjects(only: str | None = None) -> list[tuple[str, str, bool]]:
+    """``(target, profile, should_conform)`` for every correct implementation
+    and every mutant (``only``: those whose name contains it)."""
+    rows = [(t, p, True) for t, p in CORRECT]
+    rows += [(str(mutants.path(m)), p, True) for m, p in mutants.STUDENTS.items()]
+    rows += [(str(mutants.path(m)), p, False) for m, p in mutants.MUTANTS.items()]
+    return [r for r in rows if only is None or only in r[0]]
+
+
+def run_one(target: str, profile: str, should_conform: bool, *, max_examples: int,
+            seed: int, sandbox: bool = False) -> Outcome:
+    name = target.rsplit("/", 1)[-1].removesuffix(".py")
+    try:
+        t = open_target(resolve(target), in_process=not sandbox)
+    except BadTarget as e:
+        return Outcome(name, profile, should_conform, None, str(e))
+    try:
+        verdict = engine.check(t, profile, max_examples=max_examples, seed=seed)
+    finally:
+        t.close()
+    return Outcome(name, profile, should_conform, verdict)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m conformance selftest",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("--max-examples", type=int, default=100,
+                        help="the budget per target (default: check's default, 100)")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--sandbox", action="store_true",
+                        help="run the mutants in the sandbox (by file path), as a submission would")
+    parser.add_argument("--only", help="only the targets whose name contains this")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="print the full report of every caught mutant")
+    args = parser.parse_args(argv)
+    outcomes = []
+    print(f"{'target':40} {'profile':10} {'expected':9} {'result':12} {'examples':>8} "
+          f"{'seconds':>7}  departs at")
+    for target, profile, should in subjects(args.only):
+        start = time.monotonic()
+        o = run_one(target, profile, should, max_examples=args.max_examples, seed=args.seed,
+                    sandbox=args.sandbox and not should)
+        outcomes.append(o)
+        v = o.verdict
+        result = ("ERROR" if v is None or v.error else "conforms" if v.conforms else "caught")
+        where = ""
+        if v is not None and v.counterexample is not None:
+            where = v.counterexample.operation
+        if v is not None and v.error:
+            where = v.error.splitlines()[0]
+        if o.error:
+            where = o.error
+        mark = "" if o.ok else "  <-- WRONG"
+        examples = v.stats.get("examples", 0) if v else 0
+        print(f"{o.name:40} {profile:10} {'conform' if should else 'caught':9} {result:12} "
+              f"{examples:8} {time.monotonic() - start:7.1f}  {where}{mark}", flush=True)
+        if args.verbose and v is not None and v.counterexample is not None:
+            print(v.counterexample.report + "\n")
+    bad_mutants = [o for o in outcomes if not o.should_conform and not o.ok]
+    false_alarms = [o for o in outcomes if o.should_conform and not o.ok]
+    n = sum(1 for o in outcomes if not o.should_conform)
+    print()
+    if n:
+        print(f"kill rate: {n - len(bad_mutants)}/{n} mutants caught "
+              f"({100 * (n - len(bad_mutants)) / n:.0f}%), budget {args.max_examples} "
+              f"examples, seed {args.seed}")
+    print(f"correct implementations: {sum(1 for o in outcomes if o.should_conform) - len(false_alarms)}"
+          f"/{sum(1 for o in outcomes if o.should_conform)} conform"
+          + (f"; FALSE ALARMS: {', '.join(o.name for o in false_alarms)}" if false_alarms else ""))
+    return 0 if not bad_mutants and not false_alarms else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
