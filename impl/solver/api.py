@@ -8,7 +8,7 @@ from math import comb
 from spec.tipos import BOMBAS, CAJAS, DEPOSITOS, PAREDES, PERSONAJE
 
 from . import verify
-from .board import Board, LevelProblem, pieces_of
+from .board import MARGIN, Board, LevelProblem, pieces_of
 from .bombs import bomb_search
 from .search import Budget, move_search, push_search
 
@@ -17,6 +17,10 @@ from .search import Budget, move_search, push_search
 AUTO_MOVE_STATES = 200_000
 
 METHODS = ("auto", "moves", "pushes")
+
+#: Largest window (bounding box plus margin, in cells) the solver accepts; a
+#: level spread wider gives up with limit "size" instead of exhausting memory.
+MAX_CELLS = 1_000_000
 DEFAULT_TIME_LIMIT = 60.0
 
 
@@ -28,7 +32,8 @@ class Result:
     ``spec``), "unsolvable" (the search space was exhausted on a closed board:
     a proof) or "gave_up" (``limit`` says which: "time", "nodes", or "window"
     when the level is open and only a finite window of the infinite grid was
-    searched).  ``optimal`` is "moves" when the solution is move-optimal
+    searched, or "size" when the level spans more than ``MAX_CELLS``
+    cells).  ``optimal`` is "moves" when the solution is move-optimal
     (``bombs`` when optimal in actions, bombs included)."""
 
     status: str
@@ -71,7 +76,16 @@ class Result:
             parts.append(f"optimal={self.optimal}")
         parts.append(f"nodes={self.nodes} time={self.time:.3f}s "
                      f"nodes/s={self.nodes_per_second:.0f}")
+        parts.extend(f"({note})" for note in self.notes)
         return " ".join(parts)
+
+
+def board_cells(pieces) -> int:
+    every = pieces.walls | pieces.boxes | pieces.goals | {pieces.player}
+    xs = [p[0] for p in every]
+    ys = [p[1] for p in every]
+    return ((max(xs) - min(xs) + 1 + 2 * MARGIN)
+            * (max(ys) - min(ys) + 1 + 2 * MARGIN))
 
 
 def to_nivel(pieces, bombs: bool = False) -> dict:
@@ -103,6 +117,11 @@ def solve(level, *, time_limit: float | None = DEFAULT_TIME_LIMIT,
     if not verify.nivel_valido(nivel):
         raise LevelProblem(_why_invalid(pieces))
     budget = Budget(time_limit, node_limit, progress)
+    cells = board_cells(pieces)
+    if cells > MAX_CELLS:
+        return Result("gave_up", None, method, 0, budget.elapsed(), limit="size",
+                      notes=(f"the level spans {cells} cells; the solver handles "
+                             f"at most {MAX_CELLS}",))
     board = Board(pieces)
     if method == "auto":
         cells = len(board.floor)

@@ -17,6 +17,10 @@ import tempfile
 
 from .api import DEFAULT_TIME_LIMIT, METHODS, solve
 from .board import LevelProblem
+from .verify import BOMB
+
+#: SOK metadata key for a solution of the extended game (it contains ``B``).
+BOMB_KEY = "Bomb-Solution"
 
 
 class UsageError(Exception):
@@ -84,7 +88,24 @@ def _progress_printer(label: str):
 
 def _label(level, number: int) -> str:
     title = getattr(level, "title", None)
-    return f"level {number}" + (f" ({title})" if title else "")
+    if title is None or title.strip() in ("", str(number)):
+        return f"level {number}"
+    return f"level {number} ({title})"
+
+
+def _with_solution(level, solution: str):
+    """The level with ``solution`` added (once).  A solution with bombs uses
+    the letter ``B``, which SOK's ``Solution:`` lines cannot hold (``B`` is a
+    box on a goal there), so it goes under the ``Bomb-Solution`` key."""
+    if not dataclasses.is_dataclass(level):
+        return level
+    if BOMB in solution:
+        metadata = dict(level.metadata)
+        metadata[BOMB_KEY] = solution
+        return dataclasses.replace(level, metadata=metadata)
+    if solution in level.solutions:
+        return level
+    return dataclasses.replace(level, solutions=tuple(level.solutions) + (solution,))
 
 
 def _check_output(out: str, force: bool, source: str | None) -> None:
@@ -159,9 +180,7 @@ def run(args) -> int:
         if result.status == "solved":
             if not args.quiet:
                 print(result.solution if result.solution else "(already solved: empty solution)")
-            if hasattr(level, "solutions") and dataclasses.is_dataclass(level):
-                level = dataclasses.replace(
-                    level, solutions=tuple(level.solutions) + (result.solution,))
+            level = _with_solution(level, result.solution)
         else:
             worst = max(worst, 1)
         written.append(level)

@@ -29,7 +29,10 @@ from dataclasses import dataclass
 from .board import INF, LETTERS, Board
 
 #: Weight of the lower bound in the push search's ordering ``g + w * h``.
-PUSH_WEIGHT = 3
+PUSH_WEIGHT = 6
+
+#: Seconds between two calls of the progress callback.
+PROGRESS_INTERVAL = 1.0
 
 #: How often (in expanded nodes) the limits and the progress callback are polled.
 POLL = 512
@@ -47,7 +50,9 @@ class Outcome:
 class Budget:
     """Time and node limits, plus the optional progress callback."""
 
-    def __init__(self, time_limit, node_limit, progress, interval=1.0):
+    def __init__(self, time_limit, node_limit, progress, interval=None):
+        if interval is None:
+            interval = PROGRESS_INTERVAL
         self.start = time.perf_counter()
         self.deadline = None if time_limit is None else self.start + time_limit
         self.node_limit = node_limit

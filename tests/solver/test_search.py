@@ -270,3 +270,9 @@ def test_push_search_never_prunes_a_solvable_level(nivel):
     assert r.status == ("unsolvable" if best is None else "solved")
     if best is not None:
         assert replays(nivel, r.solution)
+
+
+def test_a_level_spread_too_wide_gives_up_instead_of_exhausting_memory():
+    n = {**CORRIDOR, PAREDES: CORRIDOR[PAREDES] | {(100_000, 100_000)}}
+    r = solve(n)
+    assert r.status == "gave_up" and r.limit == "size" and r.notes
