@@ -1,0 +1,73 @@
+"""Small Hypothesis strategies for the spec's own tests.
+
+They build seed-000 levels directly as dicts, so the spec's tests depend on
+nothing but :mod:`spec` (``levels.strategies`` serves everybody else).
+
+* :func:`niveles`: valid ``Nivel`` dicts on the infinite grid: coordinates in
+  a small window, shifted by an offset (so negative and large coordinates
+  occur), ``k`` boxes and ``k`` depots, walls disjoint from boxes, depots and
+  the character. Levels are open (not enclosed) and dense, so pushes, blocked
+  moves and boxes against walls all happen often.
+* :func:`niveles_extendidos`: the same plus ``"bombas"``.
+* :data:`acciones`, :data:`planes`: one action, a short list of actions.
+* :func:`fisicas`: a física reachable from a valid level by some actions.
+* :func:`nivel`, :func:`extendido_de`: hand-written levels in examples.
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from spec import fisica
+from spec.tipos import ACCIONES, BOMBAS, CAJAS, DEPOSITOS, PAREDES, PERSONAJE
+
+#: Levels are drawn in ``-RADIO..RADIO`` (before the offset).
+RADIO = 3
+
+acciones = st.sampled_from(ACCIONES)
+planes = st.lists(acciones, max_size=12)
+
+
+def nivel(personaje, cajas=(), depositos=(), paredes=()):
+    """A ``Nivel`` dict from positions (for hand-written examples)."""
+    return {
+        PERSONAJE: frozenset({personaje}),
+        CAJAS: frozenset(cajas),
+        PAREDES: frozenset(paredes),
+        DEPOSITOS: frozenset(depositos),
+    }
+
+
+def extendido_de(n, bombas=0):
+    """The ``NivelExtendido`` of a ``Nivel`` with ``bombas`` bombs."""
+    return {**n, BOMBAS: bombas}
+
+
+@st.composite
+def niveles(draw, max_cajas: int = 3, max_paredes: int = 12, desplazar: bool = True):
+    """A valid ``Nivel`` (``fisica.nivel_valido`` holds by construction)."""
+    dx, dy = draw(st.tuples(st.integers(-50, 50), st.integers(-50, 50))) if desplazar else (0, 0)
+    pos = st.tuples(st.integers(-RADIO + dx, RADIO + dx), st.integers(-RADIO + dy, RADIO + dy))
+    k = draw(st.integers(0, max_cajas))
+    celdas = draw(st.lists(pos, unique=True, min_size=1 + k, max_size=1 + k + max_paredes))
+    personaje, cajas, paredes = celdas[0], celdas[1:1 + k], frozenset(celdas[1 + k:])
+    # Depots: any k cells that are not walls (on a box or the character is fine).
+    libres = celdas[:1 + k] + draw(st.lists(pos, max_size=k))
+    libres = [p for p in dict.fromkeys(libres) if p not in paredes]
+    depositos = draw(st.permutations(libres))[:k]
+    return nivel(personaje, cajas, depositos, paredes)
+
+
+@st.composite
+def niveles_extendidos(draw, max_bombas: int = 2, **kwargs):
+    """A valid ``NivelExtendido``."""
+    return extendido_de(draw(niveles(**kwargs)), draw(st.integers(0, max_bombas)))
+
+
+@st.composite
+def fisicas(draw):
+    """A física reachable from a valid level by a few actions."""
+    f = fisica.crear_fisica(draw(niveles()))
+    for a in draw(planes):
+        f = fisica.simular_accion(f, a)
+    return f
