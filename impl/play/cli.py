@@ -1,0 +1,117 @@
+"""``python -m impl play [FILE|COLLECTION] [--level N] [--fast]``.
+
+Exit status: 0 the player quit; 1 an unexpected error (the terminal is
+restored and the error printed in one line); 2 bad arguments, a bad file or
+level number, or no terminal to play in; 130 interrupted (Ctrl-C).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import traceback
+
+PROG = "python -m impl play"
+DEFAULT_COLLECTION = "tutorial"
+
+
+class UsageError(Exception):
+    """Bad input from the user: one line on stderr, exit status 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from .hint import DEFAULT_HINT_TIME
+
+    p = argparse.ArgumentParser(
+        prog=PROG,
+        description="Play Sokoban in the terminal on impl (seed 001's game: "
+                    "winning a level moves on to the next). Contracts are on "
+                    "(teaching mode) unless --fast.")
+    p.add_argument("file", metavar="FILE|COLLECTION", nargs="?", default=DEFAULT_COLLECTION,
+                   help="a level file (XSB/SOK or Prolog facts) or a bundled collection "
+                        f"(microban, seed003, seed002, tutorial; default {DEFAULT_COLLECTION})")
+    p.add_argument("--level", "-l", type=int, metavar="N", default=1,
+                   help="start at level N (1-based; default 1)")
+    p.add_argument("--fast", action="store_true",
+                   help="contracts off (SOKOBAN_CONTRACTS=0); default: on")
+    p.add_argument("--hint-time", type=float, metavar="S", default=DEFAULT_HINT_TIME,
+                   help=f"seconds the solver may take for a hint (default {DEFAULT_HINT_TIME:g})")
+    return p
+
+
+def load(name: str) -> list:
+    """The levels of a file or bundled collection (``UsageError`` if none)."""
+    from impl.solver.cli import UsageError as SolverUsage
+    from impl.solver.cli import load_levels
+
+    try:
+        found, _ = load_levels(name)
+    except SolverUsage as exc:
+        raise UsageError(str(exc)) from None
+    if not found:
+        raise UsageError(f"{name}: holds no levels")
+    return found
+
+
+def check_start(all_levels: list, number: int, name: str) -> None:
+    """``UsageError`` unless level ``number`` (1-based) exists and is playable."""
+    if not 1 <= number <= len(all_levels):
+        raise UsageError(f"{name}: no level {number} (it has {len(all_levels)} level"
+                         f"{'s' if len(all_levels) != 1 else ''}, numbered from 1)")
+    import levels
+
+    problems = levels.validate(all_levels[number - 1])
+    if problems:
+        raise UsageError(f"{name}: level {number} cannot be played: {'; '.join(problems)}")
+
+
+def curses_error() -> type:
+    import curses
+
+    return curses.error
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:  # argparse printed its message
+        return int(exc.code or 0)
+    try:
+        if args.hint_time <= 0:
+            raise UsageError("--hint-time must be positive")
+        all_levels = load(args.file)
+        check_start(all_levels, args.level, args.file)
+        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+            raise UsageError("needs a terminal (stdin and stdout must be a tty)")
+        # Before impl's modules are imported: impl.contracts decides once.
+        os.environ["SOKOBAN_CONTRACTS"] = "0" if args.fast else "1"
+        from .game import Session
+        from .tui import run
+        from spec import PreconditionError
+
+        try:
+            session = Session(all_levels, args.level - 1, hint_time=args.hint_time)
+        except (ValueError, PreconditionError) as exc:
+            raise UsageError(f"{args.file}: level {args.level} cannot be played: {exc}") from None
+        run(session)
+    except UsageError as exc:
+        print(f"{PROG}: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except curses_error() as exc:
+        print(f"{PROG}: the terminal cannot be used: {exc} (TERM={os.environ.get('TERM')!r})",
+              file=sys.stderr)
+        return 1
+    except Exception as exc:  # the terminal is already restored by curses.wrapper
+        frame = traceback.extract_tb(exc.__traceback__)[-1]
+        print(f"{PROG}: internal error: {type(exc).__name__}: {exc} "
+              f"(at {frame.filename}:{frame.lineno}); please report it",
+              file=sys.stderr)
+        return 1
+    from .words import plural
+
+    print(f"{PROG}: solved {plural(session.solved, 'level')}; bye.")
+    return 0

@@ -1,0 +1,53 @@
+"""Keys to commands (pure: no terminal needed).
+
+A command is one of the strings in :data:`COMMANDS`; the four moves are
+``"up"``, ``"down"``, ``"left"`` and ``"right"`` (see :data:`MOVES` for their
+:class:`spec.tipos.Accion`).
+"""
+
+from __future__ import annotations
+
+import curses  # only for the key-code constants; nothing is initialised
+
+from spec.tipos import Accion
+
+#: The action of each move command.
+MOVES = {
+    "up": Accion.ARRIBA,
+    "down": Accion.ABAJO,
+    "left": Accion.IZQUIERDA,
+    "right": Accion.DERECHA,
+}
+
+COMMANDS = tuple(MOVES) + ("undo", "bomb", "restart", "next", "prev", "hint", "quit")
+
+_KEYS: dict[int, str] = {
+    curses.KEY_UP: "up", curses.KEY_DOWN: "down",
+    curses.KEY_LEFT: "left", curses.KEY_RIGHT: "right",
+}
+for _chars, _command in (("wW", "up"), ("sS", "down"), ("aA", "left"), ("dD", "right"),
+                         ("uU", "undo"), ("bB", "bomb"), ("rR", "restart"),
+                         ("nN", "next"), ("pP", "prev"), ("hH", "hint"),
+                         ("qQ", "quit")):
+    for _c in _chars:
+        _KEYS[ord(_c)] = _command
+del _chars, _command, _c
+
+
+def command_for_key(key: int | str) -> str | None:
+    """The command of a key (a curses key code, or a one-character string),
+    or ``None`` for a key that does nothing."""
+    if isinstance(key, str):
+        if len(key) != 1:
+            return None
+        key = ord(key)
+    return _KEYS.get(key)
+
+
+def help_text(bombs: bool) -> str:
+    """The help line; ``bombs`` says whether to list the bomb key."""
+    parts = ["arrows/WASD move", "u undo"]
+    if bombs:
+        parts.append("b bomb")
+    parts += ["r restart", "n/p next/prev level", "h hint", "q quit"]
+    return "  ".join(parts)

@@ -1,0 +1,95 @@
+"""The curses front end: reads keys, draws :func:`impl.play.view.render`'s
+frames. Everything it shows is decided in :mod:`impl.play.view` and
+:mod:`impl.play.game`; this module only talks to the terminal."""
+
+from __future__ import annotations
+
+import curses
+import os
+
+from .keys import command_for_key
+from .view import Frame, Viewport, render, too_small
+
+# style -> (foreground colour, extra attribute)
+_COLOURS = {
+    "wall": (curses.COLOR_BLUE, curses.A_BOLD),
+    "box": (curses.COLOR_YELLOW, curses.A_BOLD),
+    "box_on_goal": (curses.COLOR_GREEN, curses.A_BOLD),
+    "goal": (curses.COLOR_RED, curses.A_BOLD),
+    "player": (curses.COLOR_CYAN, curses.A_BOLD),
+    "hint_path": (curses.COLOR_MAGENTA, curses.A_BOLD),
+    "hint": (curses.COLOR_MAGENTA, curses.A_REVERSE | curses.A_BOLD),
+    "win": (curses.COLOR_GREEN, curses.A_BOLD),
+    "warn": (curses.COLOR_YELLOW, 0),
+    "contract": (curses.COLOR_RED, curses.A_BOLD),
+    "info": (-1, 0),
+}
+_PLAIN = {"status": curses.A_REVERSE, "help": curses.A_DIM, "hint": curses.A_REVERSE}
+
+
+def _attributes() -> dict[str, int]:
+    attrs = dict(_PLAIN)
+    try:
+        if not curses.has_colors():
+            return attrs
+        curses.start_color()
+        curses.use_default_colors()
+    except curses.error:
+        return attrs
+    for i, (style, (fg, extra)) in enumerate(_COLOURS.items(), start=1):
+        try:
+            curses.init_pair(i, fg, -1)
+        except curses.error:
+            continue
+        attrs[style] = curses.color_pair(i) | extra
+    return attrs
+
+
+def draw(screen, frame: Frame, attrs: dict[str, int]) -> None:
+    screen.erase()
+    for row, line in enumerate(frame.lines):
+        try:
+            screen.addstr(row, 0, line)
+        except curses.error:
+            pass  # writing the bottom-right cell moves the cursor off screen
+    for row, col, length, style in frame.marks:
+        attr = attrs.get(style)
+        if attr:
+            try:
+                screen.chgat(row, col, length, attr)
+            except curses.error:
+                pass
+    screen.refresh()
+
+
+def _loop(screen, session) -> None:
+    try:
+        curses.curs_set(0)
+    except curses.error:
+        pass
+    screen.keypad(True)
+    attrs = _attributes()
+    viewport = Viewport()
+    while True:
+        height, width = screen.getmaxyx()
+        draw(screen, render(session, width, height, viewport), attrs)
+        key = screen.getch()
+        if key == curses.KEY_RESIZE:
+            continue
+        command = command_for_key(key)
+        if command is None:
+            continue
+        if too_small(width, height) and command != "quit":
+            continue
+        if command == "hint":
+            session.say([f"Thinking (at most {session.hint_time:g} s)..."])
+            draw(screen, render(session, width, height, viewport), attrs)
+        if not session.do(command):
+            return
+
+
+def run(session) -> None:
+    """Play ``session`` in the terminal until the player quits. The terminal
+    is restored however this ends (``curses.wrapper``)."""
+    os.environ.setdefault("ESCDELAY", "25")
+    curses.wrapper(_loop, session)

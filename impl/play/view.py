@@ -1,0 +1,166 @@
+"""What the screen shows, as text (pure: no terminal needed).
+
+:func:`render` lays a :class:`~impl.play.game.Session` out on a screen of a
+given size and returns a :class:`Frame`: one string per screen row plus
+*marks* (row, column, length, style) for the terminal to colour. The board
+is drawn in XSB characters (``#`` wall, ``$`` box, ``*`` box on a goal,
+``.`` goal, ``@`` the character, ``+`` the character on a goal); the cells of
+a hint's path are ``:`` and its box is marked ``"hint"``.
+
+Layout, top to bottom: the status line; the board (scrolled by a
+:class:`Viewport` to keep the character in view when the level is larger);
+the message pane (only as tall as its message, below a rule); the help line.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass, field
+
+#: The smallest screen the game draws on.
+MIN_WIDTH, MIN_HEIGHT = 32, 10
+
+#: The message pane takes at most this share of the rows left for board and pane.
+MAX_PANE_SHARE = 0.5
+
+#: Cells kept between the character and the edge of the board area when scrolling.
+SCROLL_MARGIN = 3
+
+PATH_CHAR = ":"
+
+
+@dataclass
+class Frame:
+    """A screen's worth of text: ``lines`` (exactly ``height`` strings, none
+    longer than ``width``) and ``marks``: ``(row, column, length, style)``."""
+
+    lines: list[str]
+    marks: list[tuple[int, int, int, str]] = field(default_factory=list)
+    board_rows: range = range(0)  # the screen rows showing the board
+
+    def text(self) -> str:
+        return "\n".join(line.rstrip() for line in self.lines)
+
+
+def scroll(offset: int, size: int, lo: int, hi: int, pos: int,
+           margin: int = SCROLL_MARGIN) -> int:
+    """The new first coordinate shown along one axis.
+
+    ``size`` cells are visible from ``offset`` on; the level spans
+    ``lo..hi`` and the character is at ``pos``. A level that fits is
+    centred; a larger one scrolls only as needed to keep ``pos`` at least
+    ``margin`` cells from either edge, and never further than the level's
+    edges allow."""
+    extent = hi - lo + 1
+    if extent <= size:
+        return lo - (size - extent) // 2
+    margin = max(0, min(margin, (size - 1) // 2))
+    if pos < offset + margin:
+        offset = pos - margin
+    elif pos > offset + size - 1 - margin:
+        offset = pos - (size - 1 - margin)
+    return max(lo, min(offset, hi - size + 1))
+
+
+class Viewport:
+    """The board's scroll position, kept from one frame to the next."""
+
+    def __init__(self) -> None:
+        self.x = self.y = 0
+
+    def follow(self, bounds: tuple[int, int, int, int], player, width: int,
+               height: int) -> tuple[int, int]:
+        """Scroll to keep ``player`` in a ``width`` x ``height`` area showing
+        a level within ``bounds``; returns the world position of the area's
+        top-left cell."""
+        x0, y0, x1, y1 = bounds
+        self.x = scroll(self.x, width, x0, x1, player[0])
+        self.y = scroll(self.y, height, y0, y1, player[1])
+        return self.x, self.y
+
+
+def wrap(lines: list[str], width: int) -> list[str]:
+    """The message lines wrapped to ``width`` (long words broken)."""
+    out: list[str] = []
+    for line in lines:
+        out.extend(textwrap.wrap(line, width, break_long_words=True,
+                                 replace_whitespace=False) or [""])
+    return out
+
+
+def too_small(width: int, height: int) -> bool:
+    return width < MIN_WIDTH or height < MIN_HEIGHT
+
+
+def too_small_frame(width: int, height: int) -> Frame:
+    """What a screen smaller than the minimum shows."""
+    text = [f"Terminal too small: {width}x{height}.",
+            f"The game needs at least {MIN_WIDTH}x{MIN_HEIGHT}.",
+            "Enlarge it (or q quits)."]
+    lines = wrap(text, max(width, 1))[:max(height, 0)]
+    lines = [line[:width].ljust(width) for line in lines]
+    lines += [" " * width] * (height - len(lines))
+    return Frame(lines, [(r, 0, width, "warn") for r in range(min(len(text), height))])
+
+
+def board_cell(board, p, path: frozenset) -> str:
+    """The character drawn at world position ``p``."""
+    if p in board.walls:
+        return "#"
+    if p in board.boxes:
+        return "*" if p in board.goals else "$"
+    if p == board.player:
+        return "+" if p in board.goals else "@"
+    if p in board.goals:
+        return "."
+    return PATH_CHAR if p in path else " "
+
+
+_STYLE = {"#": "wall", "$": "box", "*": "box_on_goal", ".": "goal", "@": "player",
+          "+": "player", PATH_CHAR: "hint_path"}
+
+
+def render(session, width: int, height: int, viewport: Viewport) -> Frame:
+    """The frame for ``session`` on a ``width`` x ``height`` screen."""
+    if too_small(width, height):
+        return too_small_frame(width, height)
+    status = session.status_text()[:width]
+    help_line = session.help_text()[:width]
+    marks = [(0, 0, width, "status"), (height - 1, 0, width, "help")]
+    rows_left = height - 2
+    pane = wrap(session.message, width) if session.message else []
+    max_pane = max(1, int(rows_left * MAX_PANE_SHARE) - 1)
+    if len(pane) > max_pane:
+        pane = pane[:max_pane - 1] + ["..."]
+    pane_rows = len(pane) + 1 if pane else 0  # a rule above the message
+    map_rows = rows_left - pane_rows
+
+    board = session.board()
+    hint = session.hint
+    path = frozenset(hint.path) if hint is not None else frozenset()
+    ox, oy = viewport.follow(board.bounds(), board.player, width, map_rows)
+    lines = [status.ljust(width)]
+    for r in range(map_rows):
+        y = oy + r
+        row = "".join(board_cell(board, (ox + c, y), path) for c in range(width))
+        lines.append(row)
+        run_start = None
+        for c, ch in enumerate(row + " "):
+            style = _STYLE.get(ch)
+            if run_start is not None and (style != run_style or c == width):
+                marks.append((r + 1, run_start, c - run_start, run_style))
+                run_start = None
+            if style is not None and run_start is None:
+                run_start, run_style = c, style
+    if hint is not None and hint.box is not None:
+        bx, by = hint.box[0] - ox, hint.box[1] - oy
+        if 0 <= bx < width and 0 <= by < map_rows:
+            marks.append((by + 1, bx, 1, "hint"))
+    if pane:
+        lines.append("-" * width)
+        kind = session.message_kind
+        for line in pane:
+            marks.append((len(lines), 0, width, kind))
+            lines.append(line.ljust(width))
+    lines.append(help_line.ljust(width))
+    return Frame(lines, marks, range(1, 1 + map_rows))
