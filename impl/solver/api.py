@@ -149,7 +149,8 @@ def solve(level, *, time_limit: float | None = DEFAULT_TIME_LIMIT,
     if outcome.kind == "exhausted" and board.open:
         return Result("gave_up", None, used, nodes, elapsed, limit="window")
     if outcome.kind == "exhausted":
-        return Result("unsolvable", None, used, nodes, elapsed)
+        return Result("unsolvable", None, used, nodes, elapsed,
+                      notes=_why_unsolvable(board))
     return Result("gave_up", None, used, nodes, elapsed, limit=outcome.kind)
 
 
@@ -158,6 +159,15 @@ def _verify(pieces, lurd: str) -> None:
         verify.replay_juego(to_nivel(pieces), lurd)
     if pieces.bombs > 0:
         verify.replay_sokoban(to_nivel(pieces, bombs=True), lurd)
+
+
+def _why_unsolvable(board) -> tuple:
+    """An easy-to-check reason, when the start already shows one."""
+    stuck = [board.position(b) for b in board.boxes if board.dead[b]]
+    if stuck:
+        where = ", ".join(str(p) for p in stuck)
+        return (f"no goal can ever be reached by the box at {where}",)
+    return ()
 
 
 def _why_invalid(pieces) -> str:

@@ -121,6 +121,19 @@ def freeze_deadlock(board: Board, occ, c: int) -> bool:
     return False
 
 
+def push_allowed(board: Board, occ, b: int, t: int) -> bool:
+    """May the box on ``b`` be pushed onto the neighbouring ``t``?  Not into a
+    wall, a box or a dead square, nor into a freeze deadlock."""
+    if board.wall[t] or occ[t] or board.dead[t]:
+        return False
+    occ[b] = 0
+    occ[t] = 1
+    blocked = freeze_deadlock(board, occ, t)
+    occ[t] = 0
+    occ[b] = 1
+    return not blocked
+
+
 # -- lower bound ---------------------------------------------------------------
 
 def matching_bound(board: Board, boxes) -> int:
@@ -267,7 +280,7 @@ def push_search(board: Board, budget: Budget, weight: int | None = None,
     start_boxes = board.boxes
     if set(start_boxes) == goals:
         return Outcome("solved", "", 0)
-    wall, dead, offs, n = board.wall, board.dead, board.offsets, board.size
+    wall, offs, n = board.wall, board.offsets, board.size
     h0 = matching_bound(board, start_boxes)
     if h0 >= INF:
         return Outcome("exhausted", None, 0)
@@ -309,34 +322,25 @@ def push_search(board: Board, budget: Budget, weight: int | None = None,
             candidates = [(i, b, d) for i, b in enumerate(boxes)
                           for d, o in enumerate(offs) if seen[b - o]]
         for i, b, d in candidates:
-            if True:
-                o = offs[d]
-                t = b + o
-                if wall[t] or occ[t] or dead[t]:
-                    continue
-                occ[b] = 0
-                occ[t] = 1
-                blocked = freeze_deadlock(board, occ, t)
-                occ[t] = 0
-                occ[b] = 1
-                if blocked:
-                    continue
-                child = boxes[:i] + boxes[i + 1:]
-                child = tuple(sorted(child + (t,)))
-                h = hcache.get(child)
-                if h is None:
-                    h = matching_bound(board, child)
-                    hcache[child] = h
-                if h >= INF:
-                    continue
-                if h == 0 and set(child) == goals:
-                    for c in boxes:
-                        occ[c] = 0
-                    pushes = _pushes_to(closed, key) + [(b, d)]
-                    return Outcome("solved", _pushes_to_lurd(board, pushes), nodes)
-                heapq.heappush(heap, (g1 + weight * h, counter, g1, child, b,
-                                      key, b, d))
-                counter += 1
+            t = b + offs[d]
+            if not push_allowed(board, occ, b, t):
+                continue
+            child = boxes[:i] + boxes[i + 1:]
+            child = tuple(sorted(child + (t,)))
+            h = hcache.get(child)
+            if h is None:
+                h = matching_bound(board, child)
+                hcache[child] = h
+            if h >= INF:
+                continue
+            if h == 0 and set(child) == goals:
+                for c in boxes:
+                    occ[c] = 0
+                pushes = _pushes_to(closed, key) + [(b, d)]
+                return Outcome("solved", _pushes_to_lurd(board, pushes), nodes)
+            heapq.heappush(heap, (g1 + weight * h, counter, g1, child, b,
+                                  key, b, d))
+            counter += 1
         for b in boxes:
             occ[b] = 0
     return Outcome("exhausted", None, nodes)
@@ -378,7 +382,7 @@ def _pushes_to_lurd(board: Board, pushes) -> str:
 def move_search(board: Board, budget: Budget) -> Outcome:
     """A* over single moves; the solution found is move-optimal."""
     goals = board.goals
-    wall, dead, offs, n = board.wall, board.dead, board.offsets, board.size
+    wall, offs, n = board.wall, board.offsets, board.size
     nearest = board.nearest
     start = (board.player, board.boxes)
     h0 = sum(nearest[b] for b in board.boxes)
@@ -414,14 +418,7 @@ def move_search(board: Board, budget: Budget) -> Outcome:
                 continue
             if occ[m]:
                 t = m + o
-                if wall[t] or occ[t] or dead[t]:
-                    continue
-                occ[m] = 0
-                occ[t] = 1
-                blocked = freeze_deadlock(board, occ, t)
-                occ[t] = 0
-                occ[m] = 1
-                if blocked:
+                if not push_allowed(board, occ, m, t):
                     continue
                 child_boxes = tuple(sorted([t if c == m else c for c in boxes]))
                 h = hbase - nearest[m] + nearest[t]

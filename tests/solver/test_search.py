@@ -152,25 +152,23 @@ def test_open_level_is_never_claimed_unsolvable():
     assert r.status == "solved" and replays(m, r.solution)
 
 
+THREE_BOXES = drawn("########",
+                    "#      #",
+                    "# $$$  #",
+                    "#  @   #",
+                    "# ...  #",
+                    "########")
+
+
 def test_node_limit_gives_up_and_says_so():
-    n = drawn("########",
-              "#      #",
-              "# $$$  #",
-              "#  @   #",
-              "# ...  #",
-              "########")
+    n = THREE_BOXES
     r = solve(n, node_limit=100, method="moves")
     assert r.nodes == 100
     assert r.status == "gave_up" and r.limit == "nodes" and r.solution is None
 
 
 def test_progress_is_reported():
-    n = drawn("########",
-              "#      #",
-              "# $$$  #",
-              "#  @   #",
-              "# ...  #",
-              "########")
+    n = THREE_BOXES
     seen = []
     solve(n, node_limit=5000, method="moves", progress=seen.append)
     # the callback is rate-limited to one call a second: it may not fire on a
