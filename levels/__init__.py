@@ -1,1 +1,26 @@
-"""levels: see docs/INTERFACES.md."""
+"""Level files in and out: XSB/SOK, seed 002's descriptions, seed 003's Prolog
+facts and the spec's ``Nivel``; validation, bundled collections and a
+generator of solvable levels.  See ``docs/levels.md`` and ``docs/INTERFACES.md``.
+"""
+
+from . import lurd
+from .files import COLLECTIONS, load, parse_text, read_file
+from .generate import generate
+from .model import Level, LevelError
+from .prolog import format_prolog, parse_prolog
+from .validate import validate
+from .xsb import format_xsb, from_soko_desc, parse_xsb, to_soko_desc
+
+__all__ = [
+    "Level", "LevelError", "read_file", "parse_text", "parse_xsb", "format_xsb",
+    "parse_prolog", "format_prolog", "from_soko_desc", "to_soko_desc", "load",
+    "COLLECTIONS", "validate", "lurd", "generate", "strategies",
+]
+
+
+def __getattr__(name):
+    # ``levels.strategies`` imports Hypothesis: load it only when asked for.
+    if name == "strategies":
+        from . import strategies
+        return strategies
+    raise AttributeError(f"module 'levels' has no attribute {name!r}")

@@ -1,0 +1,180 @@
+"""The :class:`Level` value and the one exception of every reader.
+
+A :class:`Level` is what every reader returns and every writer takes.  Its
+positions are the project's ``(x, y)`` (x the column growing east, y the row
+growing south, see ``docs/INTERFACES.md``) and are kept exactly as read: a
+level drawn as text has the character at row ``r``, column ``c`` (0-based) at
+``(c, r)``; nothing is shifted or normalised.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Mapping
+
+from spec.tipos import BOMBAS, CAJAS, DEPOSITOS, PAREDES, PERSONAJE, Posicion
+
+__all__ = ["Level", "LevelError"]
+
+
+class LevelError(ValueError):
+    """Raised by every reader (and writer) of :mod:`levels` on bad input.
+
+    The message names, when known, the file, the level (number and title), the
+    line and column, and what is wrong; the parts are also attributes:
+    ``source``, ``level_number``, ``level_title``, ``line``, ``column``,
+    ``problem``.
+    """
+
+    def __init__(self, problem: str, *, source: str | None = None,
+                 line: int | None = None, column: int | None = None,
+                 level_number: int | None = None, level_title: str | None = None):
+        self.problem = problem
+        self.source = source
+        self.line = line
+        self.column = column
+        self.level_number = level_number
+        self.level_title = level_title
+        super().__init__(self._message())
+
+    def _message(self) -> str:
+        where = []
+        if self.source is not None:
+            place = str(self.source)
+            if self.line is not None:
+                place += f":{self.line}"
+                if self.column is not None:
+                    place += f":{self.column}"
+            where.append(place)
+        elif self.line is not None:
+            where.append(f"line {self.line}" + (f", column {self.column}"
+                                                 if self.column is not None else ""))
+        if self.level_number is not None or self.level_title is not None:
+            lvl = "level"
+            if self.level_number is not None:
+                lvl += f" {self.level_number}"
+            if self.level_title:
+                lvl += f" ({self.level_title!r})"
+            where.append(lvl)
+        return (": ".join(where) + ": " if where else "") + self.problem
+
+
+def _frozen(ps) -> frozenset:
+    return ps if isinstance(ps, frozenset) else frozenset(ps)
+
+
+@dataclass(frozen=True)
+class Level:
+    """One Sokoban level, on the infinite grid of the TAD.
+
+    ``source`` and ``line`` (where it was read from: file name and the 1-based
+    line of the board's first row) are informative only and take no part in
+    equality.
+    """
+
+    walls: frozenset[Posicion] = frozenset()
+    boxes: frozenset[Posicion] = frozenset()
+    goals: frozenset[Posicion] = frozenset()
+    player: Posicion | None = None
+    bombs: int = 0
+    title: str | None = None
+    number: int | None = None
+    metadata: Mapping[str, str] = field(default_factory=dict, hash=False)
+    solutions: tuple[str, ...] = ()
+    source: str | None = field(default=None, compare=False, repr=False)
+    line: int | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "walls", _frozen(self.walls))
+        object.__setattr__(self, "boxes", _frozen(self.boxes))
+        object.__setattr__(self, "goals", _frozen(self.goals))
+        object.__setattr__(self, "solutions", tuple(self.solutions))
+        object.__setattr__(self, "metadata", dict(self.metadata))
+
+    # -- the spec's shapes -------------------------------------------------
+
+    def to_nivel(self) -> dict:
+        """Seed 000's ``Nivel``: the dict with exactly the four keys."""
+        return {
+            PERSONAJE: frozenset() if self.player is None else frozenset({self.player}),
+            CAJAS: self.boxes,
+            PAREDES: self.walls,
+            DEPOSITOS: self.goals,
+        }
+
+    def to_nivel_extendido(self) -> dict:
+        """Seed 001's level: the ``Nivel`` plus ``"bombas"``."""
+        n = self.to_nivel()
+        n[BOMBAS] = self.bombs
+        return n
+
+    @classmethod
+    def from_nivel(cls, n: Mapping, **extra) -> "Level":
+        """A Level from a ``Nivel`` or ``NivelExtendido`` (``"bombas"`` optional).
+
+        ``n["personaje"]`` must hold at most one position (a Level has one
+        player or none); raises :class:`LevelError` otherwise.
+        """
+        try:
+            personaje = frozenset(n[PERSONAJE])
+            walls, boxes, goals = (frozenset(n[k]) for k in (PAREDES, CAJAS, DEPOSITOS))
+            bombs = int(n.get(BOMBAS, 0))
+        except (KeyError, TypeError, ValueError) as e:
+            raise LevelError(f"not a Nivel: {e!r}") from None
+        if len(personaje) > 1:
+            raise LevelError(f"a Nivel with {len(personaje)} characters cannot be a Level")
+        player = next(iter(personaje)) if personaje else None
+        return cls(walls=walls, boxes=boxes, goals=goals, player=player,
+                   bombs=bombs, **extra)
+
+    # -- geometry ------------------------------------------------------------
+
+    def positions(self) -> frozenset[Posicion]:
+        """Every position that holds something."""
+        ps = self.walls | self.boxes | self.goals
+        return ps | {self.player} if self.player is not None else ps
+
+    @property
+    def width(self) -> int:
+        """Columns from column 0 to the rightmost occupied one (0 if empty)."""
+        return max((x for x, _ in self.positions()), default=-1) + 1
+
+    @property
+    def height(self) -> int:
+        """Rows from row 0 to the lowest occupied one (0 if empty)."""
+        return max((y for _, y in self.positions()), default=-1) + 1
+
+    def translated(self, dx: int, dy: int) -> "Level":
+        """The same level moved by ``(dx, dy)`` (solutions are unaffected)."""
+        def mv(ps):
+            return frozenset((x + dx, y + dy) for x, y in ps)
+        player = None if self.player is None else (self.player[0] + dx, self.player[1] + dy)
+        return replace(self, walls=mv(self.walls), boxes=mv(self.boxes),
+                       goals=mv(self.goals), player=player)
+
+    def rows(self) -> list[str]:
+        """The XSB drawing: row ``y`` is line ``y``, column ``x`` is character
+        ``x``; floor is a space, trailing floor is dropped (rows are ragged).
+
+        Raises :class:`LevelError` if a position is negative (it cannot be
+        drawn without moving the level: see :meth:`translated`).
+        """
+        if any(x < 0 or y < 0 for x, y in self.positions()):
+            raise LevelError("the level has negative coordinates and cannot be "
+                             "drawn as text without moving it (Level.translated)")
+        grid = [[" "] * self.width for _ in range(self.height)]
+        for x, y in self.walls:
+            grid[y][x] = "#"
+        for x, y in self.goals:
+            grid[y][x] = "."
+        for x, y in self.boxes:
+            grid[y][x] = "*" if (x, y) in self.goals else "$"
+        if self.player is not None:
+            x, y = self.player
+            grid[y][x] = "+" if (x, y) in self.goals else "@"
+        return ["".join(r).rstrip(" ") for r in grid]
+
+    def describe(self) -> str:
+        """``level N ('title')`` for messages."""
+        s = "level" + (f" {self.number}" if self.number is not None else "")
+        return s + (f" ({self.title!r})" if self.title else "")

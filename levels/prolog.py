@@ -1,0 +1,198 @@
+"""Seed 003's Prolog facts: ``filas(N).``, ``columnas(M).``,
+``pista(F, C, j|c|x|o).`` and the ``:- consult('sokoban.pro').`` line.
+
+Coordinate mapping: ``pista(F, C, _)`` is the position ``(x=C, y=F)``.  The
+board (rows ``1..N``, columns ``1..M``) is bounded by its edge; on the infinite
+grid of the TAD that edge becomes a ring of walls at rows ``0`` and ``N+1``
+and columns ``0`` and ``M+1``.  So every number in the file keeps its value.
+
+``j`` is the player (jugador), ``c`` a box (caja), ``x`` a goal (destino),
+``o`` a wall (obstáculo).  Several facts may name one cell (a box on a goal).
+``% Key: value`` comment lines carry the level's title and metadata (our
+writer puts them there; the reader takes them back).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .model import Level, LevelError
+
+__all__ = ["parse_prolog", "format_prolog", "looks_like_prolog", "ring"]
+
+_WS = re.compile(r"(?:\s+|%[^\r\n]*|/\*.*?\*/)*", re.S)
+_INT = r"\s*([0-9]{1,6})\s*"
+_CLAUSES = [
+    ("filas", re.compile(r"filas\s*\(" + _INT + r"\)\s*\.")),
+    ("columnas", re.compile(r"columnas\s*\(" + _INT + r"\)\s*\.")),
+    ("pista", re.compile(r"pista\s*\(" + _INT + "," + _INT + r",\s*([a-z]\w*)\s*\)\s*\.")),
+    ("consult", re.compile(r":-\s*(?:consult\s*\(\s*(?:'[^'\r\n]*'|\"[^\"\r\n]*\"|[a-z]\w*)\s*\)"
+                           r"|\[\s*(?:'[^'\r\n]*'|[a-z]\w*)\s*\])\s*\.")),
+]
+_META = re.compile(r"^%\s*([A-Za-z][A-Za-z0-9_\-]*)\s*:\s?(.*?)\s*$", re.M)
+_ELEMENTS = {"j": "player", "c": "box", "x": "goal", "o": "wall"}
+_FIRST = re.compile(r"(?:\s+|%[^\r\n]*|/\*.*?\*/)*(?:filas|columnas|pista|:-)", re.S)
+
+
+def looks_like_prolog(text: str) -> bool:
+    """True when the first thing after comments is a fact of seed 003."""
+    return _FIRST.match(text.lstrip("\ufeff")) is not None
+
+
+def _where(text: str, pos: int) -> tuple[int, int]:
+    line = text.count("\n", 0, pos) + text.count("\r", 0, pos) - text.count("\r\n", 0, pos) + 1
+    start = max(text.rfind("\n", 0, pos), text.rfind("\r", 0, pos)) + 1
+    return line, pos - start + 1
+
+
+def ring(columns: int, rows: int) -> frozenset:
+    """The walls around a board of ``rows`` x ``columns`` cells at 1..rows,
+    1..columns: rows 0 and rows+1, columns 0 and columns+1."""
+    top = {(x, y) for x in range(columns + 2) for y in (0, rows + 1)}
+    side = {(x, y) for y in range(rows + 2) for x in (0, columns + 1)}
+    return frozenset(top | side)
+
+
+def parse_prolog(text: str, source: str = "<string>") -> Level:
+    """The level described by seed 003's facts; raises :class:`LevelError`."""
+    if not isinstance(text, str):
+        raise LevelError("expected text, got " + type(text).__name__, source=source)
+    text = text.lstrip("\ufeff")
+    pos, n = 0, len(text)
+    size: dict[str, tuple[int, int]] = {}
+    facts: list[tuple[int, int, str, int]] = []  # (F, C, element, pos)
+    while True:
+        m = _WS.match(text, pos)
+        pos = m.end()
+        if pos >= n:
+            break
+        if text.startswith("/*", pos):
+            raise LevelError("unterminated /* comment", source=source,
+                             line=_where(text, pos)[0], column=_where(text, pos)[1])
+        for name, rx in _CLAUSES:
+            m = rx.match(text, pos)
+            if m:
+                break
+        else:
+            line, col = _where(text, pos)
+            snippet = re.split(r"[\r\n]", text[pos:pos + 40])[0]
+            raise LevelError(f"expected filas(N)., columnas(M)., pista(F, C, j|c|x|o). "
+                             f"or :- consult(...).; found {snippet!r}",
+                             source=source, line=line, column=col)
+        if name in ("filas", "columnas"):
+            value = int(m.group(1))
+            if name in size and size[name][0] != value:
+                line, col = _where(text, pos)
+                raise LevelError(f"{name} given twice ({size[name][0]} and {value})",
+                                 source=source, line=line, column=col)
+            size[name] = (value, pos)
+        elif name == "pista":
+            el = m.group(3)
+            if el not in _ELEMENTS:
+                line, col = _where(text, m.start(3))
+                raise LevelError(f"unknown element {el!r} in pista (expected j "
+                                 "jugador, c caja, x destino, o obstáculo)",
+                                 source=source, line=line, column=col)
+            facts.append((int(m.group(1)), int(m.group(2)), el, pos))
+        pos = m.end()
+    for name in ("filas", "columnas"):
+        if name not in size:
+            raise LevelError(f"missing {name}(N).", source=source)
+    rows, cols = size["filas"][0], size["columnas"][0]
+    if rows < 1 or cols < 1:
+        raise LevelError(f"the board must have at least one row and one column, "
+                         f"not {rows} x {cols}", source=source)
+    walls, boxes, goals = set(ring(cols, rows)), set(), set()
+    player = None
+    for f, c, el, at in facts:
+        if not (1 <= f <= rows and 1 <= c <= cols):
+            line, col = _where(text, at)
+            raise LevelError(f"pista({f}, {c}, {el}) is off the board ({rows} rows "
+                             f"x {cols} columns, numbered from 1)",
+                             source=source, line=line, column=col)
+        p = (c, f)
+        if el == "j":
+            if player is not None and player != p:
+                line, col = _where(text, at)
+                raise LevelError(f"a second player pista({f}, {c}, j); the first is "
+                                 f"pista({player[1]}, {player[0]}, j)",
+                                 source=source, line=line, column=col)
+            player = p
+        else:
+            {"c": boxes, "x": goals, "o": walls}[el].add(p)
+    found = _META.findall(text.replace("\r\n", "\n").replace("\r", "\n"))
+    meta = {k: v for k, v in found}
+    title = meta.pop("Title", None) or None
+    bombs_text = meta.pop("Bombs", "0")
+    if not re.fullmatch(r"[0-9]{1,9}", bombs_text):
+        raise LevelError(f"Bombs must be a whole number >= 0, not {bombs_text!r}",
+                         source=source)
+    solutions = tuple(v for k, v in found if k.lower().startswith("solution"))
+    for k in [k for k in meta if k.lower().startswith("solution")]:
+        del meta[k]
+    if solutions:
+        from .lurd import parse_moves
+        for s in solutions:
+            parse_moves(s, source)
+    return Level(walls=frozenset(walls), boxes=frozenset(boxes),
+                 goals=frozenset(goals), player=player, bombs=int(bombs_text),
+                 title=title, number=1, metadata=meta, solutions=solutions,
+                 source=source, line=None)
+
+
+def _has_ring(level: Level) -> bool:
+    w, h = level.width, level.height
+    if w < 3 or h < 3 or any(x < 0 or y < 0 for x, y in level.positions()):
+        return False
+    return ring(w - 2, h - 2) <= level.walls and not (
+        ring(w - 2, h - 2) & (level.boxes | level.goals
+                              | ({level.player} if level.player else set())))
+
+
+def format_prolog(level: Level) -> str:
+    """Seed 003's facts for ``level``.
+
+    If the level is already bounded by the ring of walls around
+    ``(0, 0)..(width-1, height-1)`` (as every level read from Prolog is),
+    that ring is the board's edge and ``parse_prolog(format_prolog(l)) == l``.
+    Otherwise the whole bounding box becomes the board, moved so that its
+    corner is ``pista(1, 1, _)``; reading it back gives the level moved and
+    enclosed (documented in ``docs/levels.md``).
+    """
+    if _has_ring(level):
+        cols, rows = level.width - 2, level.height - 2
+        dx = dy = 0
+        inner_walls = level.walls - ring(cols, rows)
+    else:
+        ps = level.positions() or {(0, 0)}
+        minx, miny = min(x for x, _ in ps), min(y for _, y in ps)
+        maxx, maxy = max(x for x, _ in ps), max(y for _, y in ps)
+        cols, rows = maxx - minx + 1, maxy - miny + 1
+        dx, dy = 1 - minx, 1 - miny
+        inner_walls = level.walls
+
+    def facts(ps, el):
+        return [f"pista({y + dy}, {x + dx}, {el})." for x, y in sorted(ps, key=lambda p: (p[1], p[0]))]
+
+    out = []
+    for key, value in ([("Title", level.title)] if level.title else []) + list(level.metadata.items()):
+        if "\n" in value or "\r" in value:
+            raise LevelError(f"metadata {key!r} spans lines; the Prolog format keeps "
+                             "one line per key", level_number=level.number)
+        out.append(f"% {key}: {value}")
+    if level.bombs:
+        out.append(f"% Bombs: {level.bombs}")
+    out.extend(f"% Solution: {s}" for s in level.solutions)
+    out.append("% Board size (the edge of the board is its boundary)")
+    out.append(f"filas({rows}).")
+    out.append(f"columnas({cols}).")
+    out.append("")
+    out.append("% j = jugador, c = caja, x = destino, o = obstáculo")
+    if level.player is not None:
+        out.extend(facts([level.player], "j"))
+    out.extend(facts(level.boxes, "c"))
+    out.extend(facts(level.goals, "x"))
+    out.extend(facts(inner_walls, "o"))
+    out.append("")
+    out.append(":- consult('sokoban.pro').")
+    return "\n".join(out) + "\n"

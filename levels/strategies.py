@@ -1,0 +1,106 @@
+"""Hypothesis strategies over levels, for the conformance suite and tests.
+
+* :func:`generated_levels`: enclosed levels made by :func:`levels.generate`,
+  each with its known solution in ``level.solutions[0]``.
+* :func:`open_levels`: cheap random levels on the infinite grid, not enclosed
+  (coordinates may be negative), valid under the TAD's ``nivelVálido?``.
+* :func:`drawable_levels`: arbitrary levels that XSB can draw (no overlaps,
+  non-negative coordinates), with title, metadata, bombs and solutions: the
+  round-trip properties use it.
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from .generate import generate
+from .model import Level
+
+__all__ = ["generated_levels", "open_levels", "drawable_levels", "lurd_strings"]
+
+
+def generated_levels(min_size: int = 4, max_size: int = 10, min_boxes: int = 0,
+                     max_boxes: int = 4) -> st.SearchStrategy[Level]:
+    """Levels from :func:`levels.generate` (solvable; solution attached)."""
+
+    @st.composite
+    def build(draw):
+        w = draw(st.integers(min_size, max_size))
+        h = draw(st.integers(min_size, max_size))
+        cap = max(0, (w - 2) * (h - 2) - 1)
+        b = draw(st.integers(min(min_boxes, cap), min(max_boxes, cap)))
+        seed = draw(st.integers(0, 2**32 - 1))
+        return generate(w, h, b, seed)[0]
+
+    return build()
+
+
+def _positions(lo: int, hi: int):
+    return st.tuples(st.integers(lo, hi), st.integers(lo, hi))
+
+
+def open_levels(max_coord: int = 4, max_boxes: int = 3, max_walls: int = 8,
+                max_bombs: int = 2) -> st.SearchStrategy[Level]:
+    """Random levels on the infinite grid (not enclosed), coordinates in
+    ``-max_coord..max_coord``; valid under ``validate(level, "tad")``."""
+
+    @st.composite
+    def build(draw):
+        pos = _positions(-max_coord, max_coord)
+        cells = draw(st.lists(pos, unique=True, min_size=1,
+                              max_size=1 + 2 * max_boxes + max_walls))
+        player, rest = cells[0], cells[1:]
+        nb = draw(st.integers(0, min(max_boxes, len(rest) // 2)))
+        boxes = frozenset(rest[:nb])
+        walls = frozenset(rest[nb:nb + draw(st.integers(0, max_walls))])
+        free_for_goals = [p for p in rest[nb:] if p not in walls] + list(boxes) + [player]
+        goals = frozenset(draw(st.permutations(free_for_goals))[:nb])
+        bombs = draw(st.integers(0, max_bombs))
+        return Level(walls=walls, boxes=boxes, goals=goals, player=player, bombs=bombs)
+
+    return build()
+
+
+def lurd_strings(max_size: int = 20) -> st.SearchStrategy[str]:
+    return st.text(alphabet="lurdLURD", min_size=1, max_size=max_size)
+
+
+_LINE = st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")),
+                min_size=1, max_size=20).map(str.strip).filter(bool)
+_KEYS = st.from_regex(r"[A-Z][a-z]{1,8}", fullmatch=True).filter(
+    lambda k: k.lower() not in ("title", "bombs") and not k.lower().startswith("solution"))
+
+
+def drawable_levels(max_coord: int = 7, with_text: bool = True) -> st.SearchStrategy[Level]:
+    """Arbitrary levels with no two pieces on a cell that cannot share it
+    (so XSB can draw them), coordinates ``0..max_coord``."""
+
+    @st.composite
+    def build(draw):
+        cells = draw(st.lists(_positions(0, max_coord), unique=True, max_size=30))
+        kinds = draw(st.lists(st.sampled_from("#$.*@+"), min_size=len(cells),
+                              max_size=len(cells)))
+        walls, boxes, goals, player = set(), set(), set(), None
+        for p, k in zip(cells, kinds):
+            if k in "@+":
+                if player is not None:
+                    k = "."
+                else:
+                    player = p
+            if k == "#":
+                walls.add(p)
+            if k in ".*+":
+                goals.add(p)
+            if k in "$*":
+                boxes.add(p)
+        extra = {}
+        if with_text:
+            extra = dict(
+                title=draw(st.none() | _LINE),
+                metadata=draw(st.dictionaries(_KEYS, _LINE, max_size=3)),
+                bombs=draw(st.integers(0, 5)),
+                solutions=tuple(draw(st.lists(lurd_strings(), max_size=2))),
+            )
+        return Level(walls=walls, boxes=boxes, goals=goals, player=player, **extra)
+
+    return build()

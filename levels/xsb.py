@@ -1,0 +1,338 @@
+"""XSB / SOK reader and writer, and seed 002's list-of-strings descriptions.
+
+Reading rules (see ``docs/levels.md`` for the full account):
+
+* Lines end with LF, CRLF or a lone CR.  Lines starting with ``::`` are SOK
+  comments and are ignored.
+* A *board line* is made only of piece characters (``# @ + $ * .``, the
+  alternatives ``p P b B`` and ``W`` for a wall, floor as space ``-`` ``_``) and
+  run-length characters (digits, ``( )`` and ``|`` joining rows), with at least
+  one piece character.  Consecutive board lines form one level's board.
+* Right after a board come its ``Key: value`` lines (``Title``, ``Author``,
+  ``Bombs``, ``Solution``..., a ``Comment:`` ... ``Comment-End:`` block); the
+  first other line ends them.
+* Between that and the next board: ``Key: value`` lines are that next level's
+  metadata; the text line nearest the board (a ``;`` comment or a plain line)
+  is its title, unless a ``Title:`` key gives one; other text lines are kept
+  as its ``Comment``.
+* A line that starts with ``#`` next to a board line and is mostly made of
+  board characters is taken as a damaged board row: it is reported, with the
+  column of the first character that does not belong.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .lurd import parse_moves
+from .model import Level, LevelError
+from .rle import RLEError, expand, has_rle
+
+__all__ = ["parse_xsb", "format_xsb", "from_soko_desc", "to_soko_desc",
+           "split_lines", "PIECES"]
+
+WALL, PLAYER, PLAYER_GOAL, BOX, BOX_GOAL, GOAL, FLOOR = "wall player player+goal box box+goal goal floor".split()
+
+#: Every accepted piece character and what it is.
+PIECES = {
+    "#": WALL, "W": WALL,
+    "@": PLAYER, "p": PLAYER,
+    "+": PLAYER_GOAL, "P": PLAYER_GOAL,
+    "$": BOX, "b": BOX,
+    "*": BOX_GOAL, "B": BOX_GOAL,
+    ".": GOAL,
+    " ": FLOOR, "-": FLOOR, "_": FLOOR,
+}
+_RLE_CHARS = set("0123456789()|")
+_BOARD_CHARS = set(PIECES) | _RLE_CHARS
+_PIECE_MARKS = set(PIECES) - {" "}
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_KEY = re.compile(r"^([A-Za-z][A-Za-z0-9_\-]*(?: [A-Za-z0-9_\-()]+){0,3})\s*:(.*)$")
+_LURD_LINE = re.compile(r"^[lurdLURD0-9()\s]+$")
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines of ``text`` whatever its line endings (LF, CRLF, lone CR)."""
+    lines = _LINE_BREAK.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def _is_board_line(line: str) -> bool:
+    return (not line.startswith("::") and bool(line.strip())
+            and all(c in _BOARD_CHARS for c in line)
+            and any(c in _PIECE_MARKS for c in line))
+
+
+def _looks_like_damaged_row(line: str) -> bool:
+    s = line.strip()
+    if not s.startswith("#"):
+        return False
+    good = sum(c in _BOARD_CHARS for c in s)
+    return good >= 0.75 * len(s)
+
+
+class _Board:
+    """Decodes board rows into the sets of a level."""
+
+    def __init__(self, source: str):
+        self.source = source
+        self.walls: set = set()
+        self.boxes: set = set()
+        self.goals: set = set()
+        self.player = None
+        self.player_at = None
+
+    def add_row(self, row: str, y: int, lineno: int | None, colmap=None):
+        for x, ch in enumerate(row):
+            kind = PIECES.get(ch)
+            col = colmap(x) if colmap else x + 1
+            if kind is None:
+                raise LevelError(f"unexpected character {ch!r} in a board row "
+                                 f"(pieces are # @ + $ * . p P b B W, floor is "
+                                 f"space - _)", source=self.source, line=lineno,
+                                 column=col)
+            if kind == FLOOR:
+                continue
+            p = (x, y)
+            if kind == WALL:
+                self.walls.add(p)
+            if kind in (GOAL, BOX_GOAL, PLAYER_GOAL):
+                self.goals.add(p)
+            if kind in (BOX, BOX_GOAL):
+                self.boxes.add(p)
+            if kind in (PLAYER, PLAYER_GOAL):
+                if self.player is not None:
+                    first = self.player_at
+                    raise LevelError(
+                        f"a second player (the first is at line {first[0]}, "
+                        f"column {first[1]}); a level has one character"
+                        if first[0] is not None else
+                        "a second player; a level has one character",
+                        source=self.source, line=lineno, column=col)
+                self.player = p
+                self.player_at = (lineno, col)
+
+
+def _decode_board(lines: list[tuple[int, str]], source: str) -> tuple[_Board, bool]:
+    board = _Board(source)
+    y = 0
+    rle_used = False
+    for lineno, line in lines:
+        if has_rle(line):
+            rle_used = True
+            try:
+                flat = expand(line)
+            except RLEError as e:
+                raise LevelError(f"bad run-length encoding: {e}", source=source,
+                                 line=lineno, column=e.index + 1) from None
+            for row in flat.split("|"):
+                board.add_row(row, y, lineno, colmap=lambda x: None)
+                y += 1
+        else:
+            board.add_row(line, y, lineno)
+            y += 1
+    return board, rle_used
+
+
+def parse_xsb(text: str, source: str = "<string>") -> list[Level]:
+    """Every level in an XSB/SOK text, numbered from 1 in file order.
+
+    Raises :class:`LevelError` (and nothing else) on malformed input.
+    """
+    if not isinstance(text, str):
+        raise LevelError("expected text, got " + type(text).__name__, source=source)
+    text = text.lstrip("\ufeff")
+    lines = split_lines(text)
+    kinds = ["board" if _is_board_line(ln) else
+             "blank" if not ln.strip() else
+             "ignore" if ln.startswith("::") else "text" for ln in lines]
+    # Damaged rows next to a board: report them instead of reading them as text.
+    starts = [j for j, k in enumerate(kinds) if k == "board" and (j == 0 or kinds[j - 1] != "board")]
+    for i, k in enumerate(kinds):
+        if k == "text" and _looks_like_damaged_row(lines[i]) and (
+                (i > 0 and kinds[i - 1] == "board")
+                or (i + 1 < len(kinds) and kinds[i + 1] == "board")):
+            line = lines[i]
+            col = next(j for j, c in enumerate(line) if c not in _BOARD_CHARS)
+            above = i > 0 and kinds[i - 1] == "board"
+            number = sum(1 for j in starts if j <= (i - 1 if above else i + 1))
+            raise LevelError(f"unexpected character {line[col]!r} in a board row "
+                             "(pieces are # @ + $ * . p P b B W, floor is space - _)",
+                             source=source, line=i + 1, column=col + 1,
+                             level_number=number)
+    levels: list[Level] = []
+    i = 0
+    n = len(lines)
+    pending: list[int] = []  # indices of lines before the next board
+    while i < n:
+        if kinds[i] != "board":
+            pending.append(i)
+            i += 1
+            continue
+        start = i
+        while i < n and kinds[i] == "board":
+            i += 1
+        board_lines = [(j + 1, lines[j]) for j in range(start, i)]
+        number = len(levels) + 1
+        meta: dict[str, str] = {}
+        info = {"title": None, "bombs": 0, "solutions": [], "comments": []}
+        for j in pending:
+            if kinds[j] == "text":
+                _pre_line(lines[j], j + 1, meta, info, source, number)
+        pending = []
+        i = _after_block(lines, kinds, i, meta, info, source, number)
+        try:
+            board, rle_used = _decode_board(board_lines, source)
+        except LevelError as e:
+            raise LevelError(e.problem, source=source, line=e.line, column=e.column,
+                             level_number=number, level_title=info["title"]) from None
+        if info["comments"]:
+            joined = "\n".join(info["comments"])
+            meta["Comment"] = meta["Comment"] + "\n" + joined if "Comment" in meta else joined
+        levels.append(Level(
+            walls=frozenset(board.walls), boxes=frozenset(board.boxes),
+            goals=frozenset(board.goals), player=board.player,
+            bombs=info["bombs"], title=info["title"], number=number,
+            metadata=meta, solutions=tuple(info["solutions"]),
+            source=source, line=None if rle_used else start + 1))
+    return levels
+
+
+def _text_of(line: str) -> str:
+    s = line.strip()
+    return s[1:].strip() if s.startswith(";") else s
+
+
+def _pre_line(line, lineno, meta, info, source, number):
+    """A text line before a board: metadata, title candidate or comment."""
+    m = None if line.lstrip().startswith(";") else _KEY.match(line.strip())
+    if m:
+        _key_value(m.group(1), m.group(2).strip(), lineno, meta, info, source, number)
+        return
+    t = _text_of(line)
+    if not t:
+        return
+    if info.get("title_from_key"):
+        info["comments"].append(t)
+        return
+    if info["title"] is not None:
+        info["comments"].append(info["title"])
+    info["title"] = t
+
+
+def _key_value(key, value, lineno, meta, info, source, number):
+    low = key.lower()
+    if low == "title":
+        if info["title"] is not None and not info.get("title_from_key"):
+            info["comments"].append(info["title"])
+        info["title"] = value or None
+        info["title_from_key"] = True
+    elif low == "bombs":
+        if not re.fullmatch(r"[0-9]{1,9}", value):
+            raise LevelError(f"Bombs must be a whole number >= 0, not {value!r}",
+                             source=source, line=lineno, level_number=number,
+                             level_title=info["title"])
+        info["bombs"] = int(value)
+    elif low.startswith("solution"):
+        if value:
+            _check_lurd(value, lineno, source, number, info)
+        info["solutions"].append(value.replace(" ", "").replace("\t", ""))
+    elif key in meta:
+        meta[key] = meta[key] + "\n" + value
+    else:
+        meta[key] = value
+
+
+def _check_lurd(text, lineno, source, number, info):
+    try:
+        parse_moves(text)
+    except LevelError as e:
+        raise LevelError("bad solution: " + e.problem, source=source, line=lineno,
+                         level_number=number, level_title=info["title"]) from None
+
+
+def _after_block(lines, kinds, i, meta, info, source, number) -> int:
+    """Read the ``Key: value`` lines right after a board; return the index of
+    the first line that is not part of them."""
+    n = len(lines)
+    while i < n and kinds[i] == "text":
+        line = lines[i].strip()
+        if line.startswith(";"):
+            break
+        m = _KEY.match(line)
+        if not m:
+            if info["solutions"] and _LURD_LINE.match(line):
+                _check_lurd(line, i + 1, source, number, info)
+                info["solutions"][-1] += "".join(line.split())
+                i += 1
+                continue
+            break
+        key, value = m.group(1), m.group(2).strip()
+        if not value and not key.lower().startswith("solution"):
+            end = next((j for j in range(i + 1, n)
+                        if lines[j].strip().lower() == f"{key.lower()}-end:"), None)
+            if end is not None:
+                block = "\n".join(lines[i + 1:end])
+                if key.lower() == "title":
+                    _key_value(key, block.strip(), i + 1, meta, info, source, number)
+                else:
+                    meta[key] = meta[key] + "\n" + block if key in meta else block
+                i = end + 1
+                continue
+        _key_value(key, value, i + 1, meta, info, source, number)
+        i += 1
+    return i
+
+
+def format_xsb(levels_) -> str:
+    """SOK text of the levels: for each, ``; title``, the board, its metadata
+    (multi-line values as ``Key:`` ... ``Key-End:`` blocks), ``Bombs: N`` when
+    non-zero, one ``Solution:`` line per solution, then a blank line.
+
+    ``parse_xsb(format_xsb(ls))`` gives back ``ls`` (renumbered from 1).
+    """
+    if isinstance(levels_, Level):
+        levels_ = [levels_]
+    out: list[str] = []
+    for lv in levels_:
+        if lv.title:
+            if "\n" in lv.title or "\r" in lv.title:
+                raise LevelError("a title cannot span lines", level_number=lv.number)
+            out.append(f"; {lv.title}")
+        rows = lv.rows()
+        out.extend(r if r else "-" for r in rows)
+        if not rows:
+            out.append("-")
+        for key, value in lv.metadata.items():
+            if "\n" in value or "\r" in value:
+                out.append(f"{key}:")
+                out.extend(value.splitlines())
+                out.append(f"{key}-End:")
+            else:
+                out.append(f"{key}: {value}")
+        if lv.bombs:
+            out.append(f"Bombs: {lv.bombs}")
+        out.extend(f"Solution: {s}" for s in lv.solutions)
+        out.append("")
+    return "\n".join(out) + ("\n" if out else "")
+
+
+def from_soko_desc(desc: list[str]) -> Level:
+    """A level from seed 002's description (a list of strings, one per row)."""
+    if isinstance(desc, str) or not all(isinstance(r, str) for r in desc):
+        raise LevelError("a description is a list of strings", source="<desc>")
+    board = _Board("<desc>")
+    for y, row in enumerate(desc):
+        board.add_row(row, y, y + 1)
+    return Level(walls=frozenset(board.walls), boxes=frozenset(board.boxes),
+                 goals=frozenset(board.goals), player=board.player)
+
+
+def to_soko_desc(level: Level) -> list[str]:
+    """Seed 002's description of ``level``: its rows, padded to one width."""
+    rows = level.rows()
+    w = max(map(len, rows), default=0)
+    return [r.ljust(w) for r in rows]

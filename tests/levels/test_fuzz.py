@@ -1,0 +1,70 @@
+"""No exception but LevelError escapes the readers, on any text or bytes."""
+
+from hypothesis import example, given, settings, strategies as st
+
+import levels
+from levels import LevelError, lurd
+
+# Text biased towards the formats' own characters, so the fuzzing reaches deep.
+_PIECES = st.sampled_from(list("#@+$*.pPbBW -_0123456789()|;:\r\n\t%x") + [
+    "Title: ", "Bombs: ", "Solution: ", "Comment:", "Comment-End:", "::",
+    "filas(", "columnas(", "pista(", ")", ", ", ".", " j", " c", " x", " o",
+    ":- consult('sokoban.pro').", "/*", "*/", "\ufeff", "lurd", "LURD"])
+_TEXTS = st.one_of(st.text(), st.lists(_PIECES, max_size=60).map("".join))
+
+
+def _only_level_errors(fn, *args):
+    try:
+        result = fn(*args)
+    except LevelError as e:
+        assert str(e)  # a message, always
+        return None
+    return result
+
+
+@settings(max_examples=300)
+@given(_TEXTS)
+def test_xsb_reader_raises_only_level_error(text):
+    out = _only_level_errors(levels.parse_xsb, text, "fuzz.xsb")
+    if out is not None:
+        for lv in out:
+            levels.validate(lv, "tad")
+            levels.validate(lv, "soko")
+
+
+@settings(max_examples=300)
+@given(_TEXTS)
+def test_prolog_reader_raises_only_level_error(text):
+    out = _only_level_errors(levels.parse_prolog, text, "fuzz.pro")
+    if out is not None:
+        levels.validate(out)
+
+
+@settings(max_examples=200)
+@given(_TEXTS)
+@example("\u00b2r")  # a Unicode digit is not a run-length count
+def test_lurd_reader_raises_only_level_error(text):
+    _only_level_errors(lurd.parse, text)
+
+
+@settings(max_examples=200)
+@given(st.binary() | _TEXTS.map(lambda t: t.encode("utf-8", "surrogatepass")))
+def test_read_file_on_arbitrary_bytes(tmp_path_factory, data):
+    path = tmp_path_factory.mktemp("fuzz") / "level.sok"
+    path.write_bytes(data)
+    _only_level_errors(levels.read_file, path)
+
+
+@given(st.lists(st.text(), max_size=5))
+def test_soko_desc_reader_raises_only_level_error(desc):
+    _only_level_errors(levels.from_soko_desc, desc)
+
+
+def test_unreadable_paths_are_level_errors(tmp_path):
+    for path in (tmp_path / "missing.xsb", tmp_path):
+        try:
+            levels.read_file(path)
+        except LevelError as e:
+            assert str(path) in str(e)
+        else:
+            raise AssertionError("expected LevelError")

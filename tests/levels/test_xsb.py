@@ -1,0 +1,176 @@
+"""The XSB/SOK reader and writer."""
+
+import pytest
+from hypothesis import given, strategies as st
+
+import levels
+from levels import Level, LevelError, format_xsb, parse_xsb
+from levels.strategies import drawable_levels
+
+SIMPLE = "#####\n#@$.#\n#####\n"
+
+
+def only(text):
+    (lv,) = parse_xsb(text)
+    return lv
+
+
+def test_positions_are_column_row_as_read():
+    lv = only("  ###\n  #@$.#\n  ###\n")
+    assert lv.player == (3, 1)
+    assert lv.boxes == {(4, 1)}
+    assert lv.goals == {(5, 1)}
+    assert (2, 0) in lv.walls and (0, 0) not in lv.walls
+    assert lv.width == 7 and lv.height == 3
+
+
+def test_alternative_letters_mean_the_same_pieces():
+    std = only("#####\n#@$.#\n# * #\n#####")
+    alt = only("WWWWW\nWpb.W\nW-B_W\nWWWWW")
+    assert alt == std
+    on_goal = only("####\n#P #\n####")
+    assert on_goal.player == (1, 1) and on_goal.goals == {(1, 1)}
+    with pytest.raises(LevelError, match="second player"):
+        only("#@ +#")
+
+
+@pytest.mark.parametrize("eol", ["\n", "\r\n", "\r"])
+def test_line_endings(eol):
+    text = eol.join(["; one", "#####", "#@$.#", "#####", "", "; two", "####", "#+*#", "####", ""])
+    a, b = parse_xsb(text)
+    assert (a.title, a.number, b.title, b.number) == ("one", 1, "two", 2)
+    assert a.boxes == {(2, 1)} and b.boxes == {(2, 1)} and b.goals == {(1, 1), (2, 1)}
+
+
+def test_ragged_rows_and_missing_trailing_newline():
+    lv = only("####\n#@$.#\n#####")
+    assert lv.rows() == ["####", "#@$.#", "#####"]
+
+
+def test_run_length_encoding():
+    plain = only("#####\n#@$.#\n#   #\n#####")
+    assert only("5#\n#@$.#\n#3-#\n5#") == plain
+    assert only("5#|#@$.#|#3 #|5#") == plain
+    assert only("5#|#@$.#\n#3_#|5#") == plain
+    nested = only("2(3(#-)#)")
+    assert nested.rows() == ["#-#-#-##-#-#-#".replace("-", " ")]
+    lv = only("3#4-p.#")
+    assert lv.player == (7, 0) and lv.goals == {(8, 0)} and lv.walls == {(0, 0), (1, 0), (2, 0), (9, 0)}
+
+
+@pytest.mark.parametrize("bad, problem", [
+    ("2(#", "'(' without a matching ')'"),
+    ("#)#", "')' without"),
+    ("#3", "must be followed"),
+    ("99999999#", "too large"),
+    ("999999(999999(#))", "too large"),
+])
+def test_bad_run_length_encoding(bad, problem):
+    with pytest.raises(LevelError, match="run-length") as e:
+        parse_xsb(f"; t\n{bad}\n#@#\n", source="f.xsb")
+    assert problem in str(e.value)
+    assert e.value.source == "f.xsb" and e.value.line == 2 and e.value.level_number == 1
+
+
+def test_titles_comments_and_sok_metadata():
+    text = """:: a SOK file
+:: with :: comments that are ignored
+Intro line of the collection
+
+; a comment
+Level One
+#####
+#@$.#
+#####
+Author: Someone
+Difficulty: easy
+Comment:
+first line
+second line
+Comment-End:
+Solution: rR
+Bombs: 2
+
+Title: Two
+#####
+#@$.#
+#####
+"""
+    a, b = parse_xsb(text)
+    assert a.title == "Level One" and a.number == 1
+    assert a.metadata["Author"] == "Someone" and a.metadata["Difficulty"] == "easy"
+    assert a.metadata["Comment"].startswith("first line\nsecond line")
+    assert "Intro line of the collection" in a.metadata["Comment"]
+    assert "a comment" in a.metadata["Comment"]
+    assert a.solutions == ("rR",) and a.bombs == 2
+    assert b.title == "Two" and b.number == 2 and b.bombs == 0 and b.solutions == ()
+
+
+def test_title_key_after_board_wins_and_solutions_continue_on_lines():
+    lv = only("; old\n#####\n#@$.#\n#####\nTitle: new\nSolution:\nr\n3(R)\n")
+    assert lv.title == "new" and lv.metadata["Comment"] == "old"
+    assert lv.solutions == ("r3(R)",)
+
+
+def test_microban_style_titles_with_blank_lines():
+    text = "\r; 1\r\r####\r#@$.#\r####\r\r; 2 'Duh!'\r\r###\r#+#\r###\r"
+    a, b = parse_xsb(text)
+    assert (a.title, a.number, b.title, b.number) == ("1", 1, "2 'Duh!'", 2)
+
+
+@pytest.mark.parametrize("text, line, column, what", [
+    ("; t\n#####\n#@$x#\n#####\n", 3, 4, "'x'"),
+    ("#####\n#@$.#\n#\t  #\n", 3, 2, "'\\t'"),
+    ("#x###\n#@$.#\n#####\n", 1, 2, "'x'"),
+    ("#####\n#@@.#\n#####\n", 2, 3, "second player"),
+    ("#####\n#@$.#\n#####\nBombs: many\n", 4, None, "Bombs"),
+    ("#####\n#@$.#\n#####\nSolution: rXr\n", 4, None, "bad solution"),
+])
+def test_errors_name_file_level_line_and_column(text, line, column, what):
+    with pytest.raises(LevelError) as e:
+        parse_xsb(text, source="x.sok")
+    err = e.value
+    assert err.source == "x.sok" and err.line == line and err.column == column
+    assert what in str(err)
+    assert str(err).startswith(f"x.sok:{line}")
+    assert err.level_number == 1 and "level 1" in str(err)
+
+
+def test_no_levels_is_an_empty_list():
+    assert parse_xsb("; just a comment\n\nhello\n") == []
+    assert parse_xsb("") == []
+
+
+def test_format_writes_sok():
+    lv = Level(walls={(0, 0), (1, 0), (2, 0)}, boxes={(1, 2)}, goals={(1, 2)},
+               player=(0, 2), title="T", metadata={"Author": "me"}, bombs=1,
+               solutions=("rL",))
+    assert format_xsb([lv]) == "; T\n###\n-\n@*\nAuthor: me\nBombs: 1\nSolution: rL\n\n"
+
+
+@given(st.lists(drawable_levels(), max_size=4))
+def test_round_trip_format_then_parse(lvs):
+    lvs = [Level(**{**lv.__dict__, "number": i + 1}) for i, lv in enumerate(lvs)]
+    assert parse_xsb(format_xsb(lvs)) == lvs
+
+
+@given(drawable_levels(with_text=False), st.sampled_from(["\r\n", "\r"]))
+def test_round_trip_with_other_line_endings(lv, eol):
+    lv = Level(**{**lv.__dict__, "number": 1})
+    assert parse_xsb(format_xsb([lv]).replace("\n", eol)) == [lv]
+
+
+def test_soko_desc_round_trip():
+    desc = ["#####", "#.$ #", "#@  #", "#####"]
+    lv = levels.from_soko_desc(desc)
+    assert lv.player == (1, 2) and lv.boxes == {(2, 1)} and lv.goals == {(1, 1)}
+    assert levels.to_soko_desc(lv) == desc
+    with pytest.raises(LevelError, match="<desc>:2:3: unexpected character"):
+        levels.from_soko_desc(["###", "#@?"])
+
+
+@given(drawable_levels(with_text=False))
+def test_soko_desc_round_trip_property(lv):
+    back = levels.from_soko_desc(levels.to_soko_desc(lv))
+    assert back == lv
+    assert len(set(map(len, levels.to_soko_desc(lv)))) <= 1  # rectangular
