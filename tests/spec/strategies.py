@@ -11,6 +11,8 @@ nothing but :mod:`spec` (``levels.strategies`` serves everybody else).
 * :func:`niveles_extendidos`: the same plus ``"bombas"``.
 * :data:`acciones`, :data:`planes`: one action, a short list of actions.
 * :func:`fisicas`: a física reachable from a valid level by some actions.
+* :func:`sokos`: a soko reached from a valid level by moves, bombs and undos.
+* :func:`juegos`: an extended game over 1-3 levels after some operations.
 * :func:`nivel`, :func:`extendido_de`: hand-written levels in examples.
 """
 
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from spec import fisica
+from spec import extendido, fisica, sokoban
 from spec.tipos import ACCIONES, BOMBAS, CAJAS, DEPOSITOS, PAREDES, PERSONAJE
 
 #: Levels are drawn in ``-RADIO..RADIO`` (before the offset).
@@ -71,3 +73,40 @@ def fisicas(draw):
     for a in draw(planes):
         f = fisica.simular_accion(f, a)
     return f
+
+
+#: Operations on a soko: a move (total), a bomb (when one is left), an undo.
+operaciones = st.lists(st.one_of(
+    acciones.map(lambda a: ("mover", a)),
+    st.just(("bomba",)),
+    st.just(("deshacer",)),
+), max_size=12)
+
+
+def aplicar(s, ops, tad=sokoban):
+    """``s`` after ``ops`` (a bomb with none left is skipped); ``tad`` is
+    :mod:`spec.sokoban` or :mod:`spec.extendido`, which share these names."""
+    for op in ops:
+        if op[0] == "mover":
+            s = tad.mover_total(s, op[1])
+        elif op[0] == "bomba":
+            if tad.bombas(s) > 0:
+                s = tad.tirar_bomba(s)
+        else:
+            s = tad.deshacer(s)
+    return s
+
+
+@st.composite
+def sokos(draw, **kwargs):
+    """A soko reachable from a valid level (so it may carry a history)."""
+    return aplicar(sokoban.nuevo_soko(draw(niveles_extendidos(**kwargs))), draw(operaciones))
+
+
+@st.composite
+def juegos(draw, max_niveles: int = 3):
+    """An extended game over 1..max_niveles levels, after some operations.
+    Levels with few boxes are often won by a move or two, so the sequence
+    does advance."""
+    ns = draw(st.lists(niveles_extendidos(max_cajas=1), min_size=1, max_size=max_niveles))
+    return aplicar(extendido.nuevo_juego(ns), draw(operaciones), tad=extendido)
