@@ -68,6 +68,24 @@ def run(collection: str, numbers, time_limit: float, method: str) -> dict:
     return summary
 
 
+def compare_methods(collection: str, time_limit: float) -> None:
+    """Move-optimal A* and the push search side by side on a small collection:
+    solution lengths and times, with their ratios."""
+    print(f"\n## {collection}: move-optimal search vs push search\n")
+    print(f"{'level':>6} {'moves(A*)':>9} {'moves(push)':>11} {'len ratio':>9} "
+          f"{'time A* s':>9} {'time push s':>11} {'time ratio':>10}")
+    for n, level in enumerate(levels.load(collection), start=1):
+        a = solve(level, time_limit=time_limit, method="moves")
+        b = solve(level, time_limit=time_limit, method="pushes")
+        if a.status != "solved" or b.status != "solved":
+            print(f"{n:>6} {a.status:>9} {b.status:>11}")
+            continue
+        len_ratio = b.moves / a.moves if a.moves else 1.0
+        time_ratio = a.time / b.time if b.time else float("nan")
+        print(f"{n:>6} {a.moves:>9} {b.moves:>11} {len_ratio:>9.2f} "
+              f"{a.time:>9.4f} {b.time:>11.4f} {time_ratio:>10.2f}")
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--time-limit", type=float, default=60.0,
@@ -78,8 +96,10 @@ def main(argv=None) -> int:
     p.add_argument("--method", default="auto", choices=("auto", "moves", "pushes"))
     args = p.parse_args(argv)
     started = time.perf_counter()
-    summaries = [run(c, args.levels, args.time_limit, args.method)
-                 for c in (args.collection or COLLECTIONS)]
+    chosen = args.collection or COLLECTIONS
+    summaries = [run(c, args.levels, args.time_limit, args.method) for c in chosen]
+    if "seed003" in chosen:
+        compare_methods("seed003", args.time_limit)
     print("\n## Summary\n")
     print(f"{'collection':<10} {'solved':>9} {'unsolv.':>7} {'gave up':>7} "
           f"{'total s':>8} {'median s':>9} {'max s':>7} {'nodes/s':>9}")

@@ -1,17 +1,18 @@
 """The two searches over a :class:`~impl.solver.board.Board`.
 
 * :func:`move_search`: A* over (player, boxes), one step per move, with a
-  transposition table and a consistent heuristic (the sum, over boxes, of the
-  push distance to the nearest goal; one move changes it by at most one).  The
-  first goal state popped is move-optimal.  This is what seed 003's iterative
+  transposition table and a consistent heuristic (the minimum-cost matching
+  of boxes to goals under push distances: one move lowers it by at most one,
+  because a legal push from c to t has dist(c) <= 1 + dist(t)).  The first
+  goal state popped is move-optimal.  This is what seed 003's iterative
   deepening attempts, done right: each state is expanded once.
 * :func:`push_search`: best-first search over pushes.  A state is the box set
   plus the *normalised* player position (the smallest cell of the region the
   player can reach), so every walk between pushes collapses into one state.
-  Pruning: dead squares, freeze deadlocks, and boxes that cannot be matched to
-  distinct goals.  Ordering: ``g + weight * h`` with ``h`` the minimum-cost
-  perfect matching of boxes to goals under push distances (Hungarian
-  algorithm).  Solutions are not push-optimal unless ``weight == 1``.
+  Pruning: dead squares, freeze deadlocks, boxes that cannot be matched to
+  distinct goals, and PI-corrals.  Ordering: ``g + weight * h`` with ``h`` the
+  minimum-cost perfect matching of boxes to goals under push distances
+  (Hungarian algorithm).  Solutions are not push-optimal.
 
 Both return a :class:`Outcome`; an exhausted search is a proof of
 unsolvability only on a closed board (see ``Board.open``).
@@ -383,9 +384,16 @@ def move_search(board: Board, budget: Budget) -> Outcome:
     """A* over single moves; the solution found is move-optimal."""
     goals = board.goals
     wall, offs, n = board.wall, board.offsets, board.size
-    nearest = board.nearest
     start = (board.player, board.boxes)
-    h0 = sum(nearest[b] for b in board.boxes)
+    hcache = {}
+
+    def bound(boxes):
+        h = hcache.get(boxes)
+        if h is None:
+            h = hcache[boxes] = matching_bound(board, boxes)
+        return h
+
+    h0 = bound(board.boxes)
     if h0 >= INF:
         return Outcome("exhausted", None, 0)
     best_g = {start: 0}
@@ -421,7 +429,9 @@ def move_search(board: Board, budget: Budget) -> Outcome:
                 if not push_allowed(board, occ, m, t):
                     continue
                 child_boxes = tuple(sorted([t if c == m else c for c in boxes]))
-                h = hbase - nearest[m] + nearest[t]
+                h = bound(child_boxes)
+                if h >= INF:
+                    continue
                 letter = upper[d]
             else:
                 child_boxes = boxes
