@@ -6,8 +6,9 @@ On generated open levels (a walled room, boxes and depots scattered at
 random, a quarter of the floor covered by boxes) with 10, 100 and 1,000 boxes,
 each target plays the same seeded random walk with ``mover_total`` (blocked
 moves included, pushes whenever a box is in the way), then undoes every
-recorded action with ``deshacer``. Rates are the best of three timing
-windows of ``--seconds`` each (default 0.25 s).
+recorded action with ``deshacer``. Rates are the best of five timing
+windows of ``--seconds`` each (default 0.15 s), the sizes interleaved so that
+the load of a shared machine hits them alike.
 
 * ``impl off``: :class:`impl.sokoban.Sokoban` with contracts off
   (``SOKOBAN_CONTRACTS=0``: no decorator applied);
@@ -54,20 +55,19 @@ def _walk(n: int, seed: int = 1) -> list:
     return [rng.choice(ACCIONES) for _ in range(n)]
 
 
-def _best_rate(run, seconds: float) -> float:
-    """Operations per second: best of three windows of ``seconds``."""
-    best = 0.0
-    for _ in range(3):
-        done, start = 0, time.perf_counter()
-        end = start + seconds
-        while time.perf_counter() < end:
-            done += run()
-        best = max(best, done / (time.perf_counter() - start))
-    return best
+def _timed(run, seconds: float) -> float:
+    """Operations per second of ``run`` (which returns how many it did) over
+    one window of ``seconds``."""
+    done, start = 0, time.perf_counter()
+    end = start + seconds
+    while time.perf_counter() < end:
+        done += run()
+    return done / (time.perf_counter() - start)
 
 
-def measure(target: str, boxes: int, seconds: float) -> dict:
-    """Moves/s and undos/s of one target on the ``boxes`` level."""
+def _player(target: str, boxes: int):
+    """``(moves, undos)``: two callables that each do a chunk of operations
+    on the ``boxes`` level and return how many they did."""
     level = open_level(boxes)
     walk = _walk(4096)
     chunk = 64  # operations per timed call
@@ -79,8 +79,7 @@ def measure(target: str, boxes: int, seconds: float) -> dict:
         def moves() -> int:
             s, i = state["s"], state["i"]
             for k in range(chunk):
-                t = ss.mover_total(s, walk[(i + k) % len(walk)])
-                s = t
+                s = ss.mover_total(s, walk[(i + k) % len(walk)])
             state["s"], state["i"] = s, i + chunk
             return chunk
 
@@ -89,16 +88,11 @@ def measure(target: str, boxes: int, seconds: float) -> dict:
             while n < chunk and s.anterior is not None:
                 s = ss.deshacer(s)
                 n += 1
+            if n < chunk:            # out of history: play some more (a small untimed share)
+                for d in walk[:1024]:
+                    s = ss.mover_total(s, d)
             state["s"] = s
-            if n < chunk:            # ran out of history: refill it (untimed share is small)
-                _refill()
             return n
-
-        def _refill() -> None:
-            s = state["s"]
-            for d in walk[:1024]:
-                s = ss.mover_total(s, d)
-            state["s"] = s
     else:
         from impl.sokoban import Sokoban
         soko = Sokoban(level)
@@ -120,16 +114,28 @@ def measure(target: str, boxes: int, seconds: float) -> dict:
                     soko.mover_total(d)
             return n
 
-    move_rate = _best_rate(moves, seconds)
-    undo_rate = _best_rate(undos, seconds)
-    return {"target": target, "boxes": boxes, "moves": move_rate, "undos": undo_rate}
+    return moves, undos
+
+
+def measure(target: str, sizes: list[int], seconds: float, rounds: int = 5) -> list[dict]:
+    """Moves/s and undos/s of one target on each level size: the best of
+    ``rounds`` windows, the sizes interleaved within each round so that a
+    change in the machine's load hits every size alike."""
+    players = {b: _player(target, b) for b in sizes}
+    best = {b: {"moves": 0.0, "undos": 0.0} for b in sizes}
+    for _ in range(rounds):
+        for b in sizes:
+            moves, undos = players[b]
+            best[b]["moves"] = max(best[b]["moves"], _timed(moves, seconds))
+            best[b]["undos"] = max(best[b]["undos"], _timed(undos, seconds))
+    return [{"target": target, "boxes": b, **best[b]} for b in sizes]
 
 
 def _worker(target: str, sizes: list[int], seconds: float) -> list[dict]:
     env = dict(os.environ, SOKOBAN_CONTRACTS="1" if target == "impl-on" else "0")
     code = ("import json, sys; sys.path.insert(0, %r); import moves; "
-            "print(json.dumps([moves.measure(%r, b, %r) for b in %r]))"
-            % (os.path.dirname(os.path.abspath(__file__)), target, seconds, sizes))
+            "print(json.dumps(moves.measure(%r, %r, %r)))"
+            % (os.path.dirname(os.path.abspath(__file__)), target, sizes, seconds))
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                          text=True)
     if out.returncode != 0:
@@ -143,8 +149,8 @@ def _fmt(rate: float) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--seconds", type=float, default=0.25,
-                    help="length of each timing window (best of three)")
+    ap.add_argument("--seconds", type=float, default=0.15,
+                    help="length of each timing window (best of five per size)")
     ap.add_argument("--sizes", default="10,100,1000", help="box counts, comma-separated")
     ap.add_argument("--json", help="also write the raw results to this file")
     args = ap.parse_args(argv)

@@ -10,12 +10,17 @@ Representation (ours)::
                           cantidad_cajas: nat          -- #cajas at creation
                           en_deposito:   nat >         -- #(cajas ∩ depósitos(mapa))
 
-    Rep (the class invariants, checked when contracts are on):
-      ¬hayPared?(mapa, persona) ∧ persona ∉ cajas
-      (∀ c ∈ cajas) ¬hayPared?(mapa, c)
+    Rep (checked when contracts are on):
+      ¬hayPared?(mapa, persona) ∧ persona ∉ cajas      -- O(1): Nivel's invariants
       #cajas = cantidad_cajas                          -- boxes are never lost
-      en_deposito = #{c ∈ cajas | hayDepósito?(mapa, c)}
       bombas ≥ 0
+      (∀ c ∈ cajas) ¬hayPared?(mapa, c)                 -- O(C): checked by the
+      en_deposito = #{c ∈ cajas | hayDepósito?(mapa, c)}   Sokoban that owns it
+
+The two O(C) parts are class invariants of :class:`~impl.sokoban.Sokoban`,
+the only one who changes a Nivel: icontract checks a class's invariants
+around *every* public call, and a Sokoban operation makes dozens of calls to
+its Nivel, but only one (outermost) call to itself.
 
 Seed 001 keeps the boxes in a linked list and finds one by walking it; the
 Sokoban then remembers an iterator to the box it pushed so that undo is O(1).
@@ -33,8 +38,6 @@ Complexity (C boxes, D depots)::
     modificarPersona               O(1)          O(1)
     nuevoN                         O(1) (aliases its arguments)  O(C) (copies the boxes)
 
-Invariants that mention every box are O(C): with contracts on, each public
-call pays O(C) twice (icontract checks invariants before and after).
 """
 
 from __future__ import annotations
@@ -94,21 +97,18 @@ def problemas(n: object) -> list[str]:
     return out
 
 
-def _pared_en_pie(m: Mapa, c: Posicion) -> bool:
-    # The Mapa's own test without going through its public (contracted) method.
+def pared_en_pie(m: Mapa, c: Posicion) -> bool:
+    """The Mapa's own test, without going through its public (contracted)
+    method: for the invariants."""
     return (c in m._paredes and c[0] not in m._columnas_voladas
             and c[1] not in m._filas_voladas)
 
 
-@invariant(lambda self: not _pared_en_pie(self._mapa, self._persona),
+@invariant(lambda self: not pared_en_pie(self._mapa, self._persona),
            "the character is not on a standing wall")
 @invariant(lambda self: self._persona not in self._cajas, "the character is not on a box")
-@invariant(lambda self: not any(_pared_en_pie(self._mapa, c) for c in self._cajas),
-           "no box is on a standing wall")
 @invariant(lambda self: len(self._cajas) == self._cantidad_cajas,
            "the number of boxes never changes")
-@invariant(lambda self: self._en_deposito == len(self._mapa._depositos.intersection(self._cajas)),
-           "the counter of boxes on depots is the number of boxes on depots")
 @invariant(lambda self: self._bombas >= 0, "the bombs left are a natural number")
 class Nivel:
     """One level being played: mutable, changed only through its operations."""

@@ -13,6 +13,8 @@ Representation (ours)::
 
     Rep: bombas_iniciales - #bombas(nivel) = #explosiones(mapa(nivel))
          = #{e ∈ historial | e = bomba}   (checked as the first equality)
+         and the two O(C) parts of Nivel's Rep (no box on a standing wall; the
+         counter of boxes on depots), checked here, once per operation.
 
 Seed 001 keeps three parallel lists (``acciónFue``, ``acciónMovióCaja``,
 ``cajaMovida``: an iterator to the pushed box); a box is named by its
@@ -40,8 +42,8 @@ history; "O(1)" is expected time of a hash look-up; the list append behind
     cajas, paredes, depósitos (whole sets)  --      O(C), O(P) after a bomb else O(1), O(1)
 
 None of ours depends on P, C, D, B or H. With contracts on (the default
-under plain ``python``), every public call also checks the class invariants
-of :class:`~impl.nivel.Nivel` (O(C)) and the postconditions below (some
+under plain ``python``), every public call also checks this class's
+invariants (O(C), before and after) and the postconditions below (some
 snapshot the boxes: O(C); ``tirar_bomba``'s is O(P)): teaching mode.
 """
 
@@ -52,7 +54,7 @@ from collections.abc import Iterable, Mapping
 from impl import direccion
 from impl.contracts import ensure, invariant, require, snapshot
 from impl.mapa import Mapa
-from impl.nivel import Nivel
+from impl.nivel import Nivel, pared_en_pie
 from spec.tipos import Accion, Posicion
 
 #: The record of a bomb in the history (and what :meth:`Sokoban.ultima_accion`
@@ -76,6 +78,11 @@ def _linea_despejada(s: "Sokoban") -> bool:
                    if w[0] == x or w[1] == y)
 
 
+@invariant(lambda self: not any(pared_en_pie(self._nivel._mapa, c) for c in self._nivel._cajas),
+           "no box is on a standing wall")
+@invariant(lambda self: self._nivel._en_deposito
+           == len(self._nivel._mapa._depositos.intersection(self._nivel._cajas)),
+           "the counter of boxes on depots is the number of boxes on depots")
 @invariant(lambda self: self._bombas_iniciales - self._nivel._bombas
            == len(self._nivel._mapa._explosiones),
            "every bomb used is one explosion on the map")

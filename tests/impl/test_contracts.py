@@ -246,8 +246,8 @@ def test_invariant_names_values():
     with pytest.raises(InvariantViolation) as e:
         s.gano()
     msg = str(e.value)
-    assert "self._en_deposito was 5" in msg
-    assert "len(self._mapa._depositos.intersection(self._cajas)) was 0" in msg
+    assert "self._nivel._en_deposito was 5" in msg
+    assert "len(self._nivel._mapa._depositos.intersection(self._nivel._cajas)) was 0" in msg
 
 
 def test_juego_invariant_fires():

@@ -198,3 +198,43 @@ def test_python_m_soko_usage_errors(tmp_path):
                              env=_env(), capture_output=True, text=True)
     assert missing.returncode == 2 and "nope.py: no such file" in missing.stderr
     assert "Traceback" not in missing.stderr
+
+
+# -- contracts off: the very same behaviour, minus the checks ---------------------------
+
+_OFF_PROBE = r"""
+import random
+import impl.contracts as c
+assert not c.ENABLED
+from impl.sokoban import Sokoban
+from spec import sokoban as ss
+from spec.tipos import ACCIONES
+rng = random.Random(7)
+for k in range(40):
+    cells = rng.sample([(x, y) for x in range(-3, 4) for y in range(-3, 4)], 12)
+    nb = rng.randint(0, 3)
+    n = {"personaje": frozenset(cells[:1]), "cajas": frozenset(cells[1:1 + nb]),
+         "paredes": frozenset(cells[1 + nb:8]), "depósitos": frozenset(cells[8:8 + nb]),
+         "bombas": rng.randint(0, 2)}
+    s, r = Sokoban(n), ss.nuevo_soko(n)
+    for _ in range(60):
+        op = rng.random()
+        if op < 0.7:
+            a = rng.choice(ACCIONES)
+            s.mover_total(a); r = ss.mover_total(r, a)
+        elif op < 0.8 and r.bombas > 0:
+            s.tirar_bomba(); r = ss.tirar_bomba(r)
+        else:
+            s.deshacer(); r = ss.deshacer(r)
+        assert (s.persona(), s.cajas(), s.paredes(), s.bombas(), s.gano()) == (
+            r.persona, r.cajas, r.paredes, r.bombas, ss.gano(r)), k
+print("ok")
+"""
+
+
+def test_contracts_off_behaves_the_same():
+    env = dict(_env(), SOKOBAN_CONTRACTS="0")
+    out = subprocess.run([sys.executable, "-c", _OFF_PROBE], env=env, capture_output=True,
+                         text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
