@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import curses
 import os
+import sys
 
 from .keys import command_for_key
 from .view import Frame, Viewport, render, too_small
@@ -62,18 +63,44 @@ def draw(screen, frame: Frame, attrs: dict[str, int]) -> None:
     screen.refresh()
 
 
+#: Milliseconds between checks of the terminal's size while no key comes.
+POLL_MS = 300
+
+
+def _sync_size(screen) -> None:
+    """Adopt the terminal's real size if curses missed a resize (a SIGWINCH
+    that arrived before curses was listening)."""
+    try:
+        cols, rows = os.get_terminal_size(sys.__stdout__.fileno())
+    except (OSError, ValueError, AttributeError):
+        return
+    if (rows, cols) != screen.getmaxyx():
+        try:
+            curses.resizeterm(rows, cols)
+        except curses.error:
+            pass
+
+
 def _loop(screen, session) -> None:
     try:
         curses.curs_set(0)
     except curses.error:
         pass
     screen.keypad(True)
+    screen.timeout(POLL_MS)
     attrs = _attributes()
     viewport = Viewport()
+    drawn_size = None
     while True:
         height, width = screen.getmaxyx()
-        draw(screen, render(session, width, height, viewport), attrs)
+        if drawn_size != (height, width):
+            draw(screen, render(session, width, height, viewport), attrs)
+            drawn_size = (height, width)
         key = screen.getch()
+        if key == -1:  # no key within POLL_MS: nothing changed but maybe the size
+            _sync_size(screen)
+            continue
+        drawn_size = None
         if key == curses.KEY_RESIZE:
             continue
         command = command_for_key(key)

@@ -14,6 +14,7 @@ the message pane (only as tall as its message, below a rule); the help line.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from dataclasses import dataclass, field
 
@@ -23,7 +24,8 @@ MIN_WIDTH, MIN_HEIGHT = 32, 10
 #: The message pane takes at most this share of the rows left for board and pane.
 MAX_PANE_SHARE = 0.5
 
-#: Cells kept between the character and the edge of the board area when scrolling.
+#: Cells kept between the character and the edge of the board area when
+#: scrolling: at least this many, and a quarter of the area.
 SCROLL_MARGIN = 3
 
 PATH_CHAR = ":"
@@ -42,19 +44,23 @@ class Frame:
         return "\n".join(line.rstrip() for line in self.lines)
 
 
-def scroll(offset: int, size: int, lo: int, hi: int, pos: int,
-           margin: int = SCROLL_MARGIN) -> int:
+def margin_for(size: int) -> int:
+    """The scrolling margin for an area ``size`` cells long."""
+    return max(0, min(max(SCROLL_MARGIN, size // 4), (size - 1) // 2))
+
+
+def scroll(offset: int, size: int, lo: int, hi: int, pos: int) -> int:
     """The new first coordinate shown along one axis.
 
     ``size`` cells are visible from ``offset`` on; the level spans
     ``lo..hi`` and the character is at ``pos``. A level that fits is
     centred; a larger one scrolls only as needed to keep ``pos`` at least
-    ``margin`` cells from either edge, and never further than the level's
-    edges allow."""
+    :func:`margin_for` cells from either edge (so the player sees what lies
+    ahead), and never further than the level's edges allow."""
     extent = hi - lo + 1
     if extent <= size:
         return lo - (size - extent) // 2
-    margin = max(0, min(margin, (size - 1) // 2))
+    margin = margin_for(size)
     if pos < offset + margin:
         offset = pos - margin
     elif pos > offset + size - 1 - margin:
@@ -103,18 +109,29 @@ def too_small_frame(width: int, height: int) -> Frame:
     return Frame(lines, [(r, 0, width, "warn") for r in range(min(len(text), height))])
 
 
-def board_cell(board, p, path: frozenset) -> str:
-    """The character drawn at world position ``p``."""
-    if p in board.walls:
-        return "#"
-    if p in board.boxes:
-        return "*" if p in board.goals else "$"
-    if p == board.player:
-        return "+" if p in board.goals else "@"
-    if p in board.goals:
-        return "."
-    return PATH_CHAR if p in path else " "
+def board_rows(board, path, ox: int, oy: int, width: int, height: int) -> list[str]:
+    """The ``height`` rows of ``width`` characters showing the board from
+    world position ``(ox, oy)`` on, the hint's ``path`` drawn as ``:``.
+    O(width x height + pieces)."""
+    grid = [[" "] * width for _ in range(height)]
 
+    def put(cells, char):
+        for x, y in cells:
+            c, r = x - ox, y - oy
+            if 0 <= c < width and 0 <= r < height:
+                grid[r][c] = char
+
+    put(path, PATH_CHAR)
+    put(board.goals, ".")
+    put(board.goals & {board.player}, "+")
+    put({board.player} - board.goals, "@")
+    put(board.boxes - board.goals, "$")
+    put(board.boxes & board.goals, "*")
+    put(board.walls, "#")
+    return ["".join(row) for row in grid]
+
+
+_RUNS = re.compile(r"#+|\$+|\*+|\.+|[@+]|:+")
 
 _STYLE = {"#": "wall", "$": "box", "*": "box_on_goal", ".": "goal", "@": "player",
           "+": "player", PATH_CHAR: "hint_path"}
@@ -140,18 +157,10 @@ def render(session, width: int, height: int, viewport: Viewport) -> Frame:
     path = frozenset(hint.path) if hint is not None else frozenset()
     ox, oy = viewport.follow(board.bounds(), board.player, width, map_rows)
     lines = [status.ljust(width)]
-    for r in range(map_rows):
-        y = oy + r
-        row = "".join(board_cell(board, (ox + c, y), path) for c in range(width))
+    for r, row in enumerate(board_rows(board, path, ox, oy, width, map_rows), start=1):
         lines.append(row)
-        run_start = None
-        for c, ch in enumerate(row + " "):
-            style = _STYLE.get(ch)
-            if run_start is not None and (style != run_style or c == width):
-                marks.append((r + 1, run_start, c - run_start, run_style))
-                run_start = None
-            if style is not None and run_start is None:
-                run_start, run_style = c, style
+        for m in _RUNS.finditer(row):
+            marks.append((r, m.start(), m.end() - m.start(), _STYLE[m.group()[0]]))
     if hint is not None and hint.box is not None:
         bx, by = hint.box[0] - ox, hint.box[1] - oy
         if 0 <= bx < width and 0 <= by < map_rows:

@@ -139,15 +139,19 @@ def test_scroll_keeps_the_character_in_view(offset, size, lo, extent, data):
         assert abs((lo - new) - (new + size - 1 - hi)) <= 1
     else:  # never past the level's edges; the margin kept when the edge allows
         assert lo <= new <= hi - size + 1
-        margin = min(view.SCROLL_MARGIN, (size - 1) // 2)
+        margin = view.margin_for(size)
         assert pos - new >= margin or new == lo
         assert new + size - 1 - pos >= margin or new == hi - size + 1
+
+
+def test_the_margin_is_a_quarter_of_the_area_and_at_least_three_cells():
+    assert [view.margin_for(n) for n in (1, 2, 3, 7, 8, 16, 80)] == [0, 0, 1, 3, 3, 4, 20]
 
 
 @given(size=st.integers(8, 40), extent=st.integers(41, 100), data=st.data())
 def test_scroll_does_not_move_while_the_character_is_inside_the_margins(size, extent, data):
     offset = data.draw(st.integers(0, extent - size))
-    margin = min(view.SCROLL_MARGIN, (size - 1) // 2)
+    margin = view.margin_for(size)
     pos = data.draw(st.integers(offset + margin, offset + size - 1 - margin))
     assert view.scroll(offset, size, 0, extent - 1, pos) == offset
 
@@ -159,22 +163,32 @@ def _player_cells(frame):
             for c, ch in enumerate(frame.lines[r]) if ch in "@+"]
 
 
-@settings(max_examples=10)
-@given(width=st.integers(view.MIN_WIDTH, 60), height=st.integers(view.MIN_HEIGHT, 24),
-       seed=st.integers(0, 10_000))
-def test_a_large_level_scrolls_with_the_character(width, height, seed):
-    level, solution = levels.generate(40, 20, 2, seed)
-    s = game.Session([level], hint=no_solver)
+def room(width: int, height: int):
+    """An empty walled room with the character in a corner and one box."""
+    rows = ["#" * width] + ["#" + " " * (width - 2) + "#"] * (height - 2) + ["#" * width]
+    rows[1] = "#@$." + " " * (width - 5) + "#"
+    return parse("\n".join(rows) + "\n")[0]
+
+
+@settings(max_examples=15)
+@given(width=st.integers(view.MIN_WIDTH, 90), height=st.integers(view.MIN_HEIGHT, 30),
+       size=st.tuples(st.integers(5, 120), st.integers(5, 50)),
+       runs=st.lists(st.tuples(st.sampled_from(list(keys.MOVES)), st.integers(1, 60)),
+                     max_size=6))
+def test_the_character_is_always_on_screen(width, height, size, runs):
+    s = game.Session([room(*size)], hint=no_solver)
     vp = view.Viewport()
-    for letter in solution:
-        s.do({"u": "up", "d": "down", "l": "left", "r": "right"}[letter.lower()])
-        frame = view.render(s, width, height, vp)
-        assert len(frame.lines) == height
-        assert all(len(line) == width for line in frame.lines)
-        assert len(_player_cells(frame)) == 1
-        assert frame.lines[0].startswith("Level 1/1")
-        assert frame.lines[-1].startswith("arrows/WASD move")
-    assert s.finished()
+    for command, n in runs:
+        for _ in range(n):
+            s.do(command)
+            frame = view.render(s, width, height, vp)
+            assert len(frame.lines) == height
+            assert all(len(line) == width for line in frame.lines)
+            [(r, c)] = _player_cells(frame)
+            x, y = s.board().player
+            assert (c, r) == (x - vp.x, y - vp.y + frame.board_rows[0])
+            assert frame.lines[0].startswith("Level 1/1")
+            assert frame.lines[-1].startswith("arrows/WASD move")
 
 
 def test_frame_draws_the_board_in_xsb_characters_and_the_hint_path():

@@ -1,0 +1,209 @@
+"""``python -m impl play`` driven end to end in a real terminal: tmux.
+
+Each test starts its own tmux server (a private socket in ``tmp_path``),
+runs the game in an 80x24 (or smaller) window, types with ``send-keys`` and
+reads the screen with ``capture-pane``, polling until the expected text shows
+up (bounded by :data:`TIMEOUT`).
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+TMUX = shutil.which("tmux")
+pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
+
+TIMEOUT = 15.0  # seconds; a passing run takes a fraction of it
+ROOT = Path(__file__).resolve().parents[2]
+
+GAME = """\
+; Push twice
+######
+#@$ .#
+######
+
+; Bomb
+#######
+#@$ #.#
+#######
+Comment: Throw the bomb, then push.
+Bombs: 1
+
+; Last
+#####
+#@$.#
+#####
+"""
+
+
+class Terminal:
+    """A tmux window running one command."""
+
+    def __init__(self, tmp_path: Path, command: str, width: int = 80, height: int = 24):
+        self.socket = str(tmp_path / "tmux.sock")
+        env = os.environ.copy()
+        env.pop("TMUX", None)
+        env["TERM"] = "xterm-256color"
+        # Keep the shell open after the game ends so its exit status can be read.
+        script = f"cd {shlex.quote(str(ROOT))} && {command}; echo \"EXIT=$?\"; sleep 60"
+        self._tmux("new-session", "-d", "-x", str(width), "-y", str(height),
+                   "sh", "-c", script, env=env)
+
+    def _tmux(self, *args, env=None) -> str:
+        out = subprocess.run([TMUX, "-S", self.socket, "-f", os.devnull, *args],
+                             capture_output=True, text=True, timeout=TIMEOUT, env=env)
+        if out.returncode != 0:
+            raise RuntimeError(f"tmux {' '.join(args)}: {out.stderr.strip()}")
+        return out.stdout
+
+    def screen(self) -> str:
+        return self._tmux("capture-pane", "-p")
+
+    def keys(self, *keys: str) -> None:
+        self._tmux("send-keys", *keys)
+
+    def resize(self, width: int, height: int) -> None:
+        self._tmux("resize-window", "-x", str(width), "-y", str(height))
+
+    def wait_for(self, *texts: str, absent: str | None = None) -> str:
+        """The screen once it shows every one of ``texts`` (and not
+        ``absent``); fails with the last screen after :data:`TIMEOUT`."""
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            screen = self.screen()
+            if all(t in screen for t in texts) and (absent is None or absent not in screen):
+                return screen
+            if time.monotonic() > deadline:
+                pytest.fail(f"timed out waiting for {texts!r}; the screen:\n{screen}")
+            time.sleep(0.05)
+
+    def close(self) -> None:
+        subprocess.run([TMUX, "-S", self.socket, "kill-server"], capture_output=True,
+                       timeout=TIMEOUT)
+
+
+@pytest.fixture
+def terminal(tmp_path):
+    opened: list[Terminal] = []
+
+    def open_(command: str, width: int = 80, height: int = 24) -> Terminal:
+        t = Terminal(tmp_path, command, width, height)
+        opened.append(t)
+        return t
+
+    yield open_
+    for t in opened:
+        t.close()
+
+
+def play(*args: str) -> str:
+    return " ".join([shlex.quote(sys.executable), "-m", "impl", "play",
+                     *map(shlex.quote, args)])
+
+
+def board(screen: str) -> list[str]:
+    """The board's rows on the screen (walls start them), stripped."""
+    return [line.strip() for line in screen.splitlines() if line.strip().startswith("#")]
+
+
+def player_row(screen: str) -> str:
+    """The screen row holding the character, stripped."""
+    [row] = [line.strip() for line in screen.splitlines() if "@" in line]
+    return row
+
+
+def test_a_game_move_push_undo_win_bomb_contract_quit(terminal, tmp_path):
+    game = tmp_path / "game.sok"
+    game.write_text(GAME)
+    t = terminal(play(str(game)))
+    screen = t.wait_for("Level 1/3: Push twice  Moves 0  Pushes 0  Bombs 0  [contracts on]",
+                        "q quit")
+    assert board(screen) == ["######", "#@$ .#", "######"]
+    assert "b bomb" not in screen  # level 1 has no bombs
+
+    t.keys("Right")  # a push
+    screen = t.wait_for("Moves 1  Pushes 1")
+    assert board(screen)[1] == "# @$.#"
+    t.keys("u")  # undo
+    screen = t.wait_for("Moves 0  Pushes 0", "Undone.")
+    assert board(screen)[1] == "#@$ .#"
+    t.keys("Up")  # into a wall: nothing happens
+    t.wait_for("Blocked")
+    t.keys("d", "Right")  # WASD and an arrow: the box reaches the goal
+    screen = t.wait_for("Solved level 1 (Push twice) in 2 moves, 2 pushes! Now level 2 (Bomb).",
+                        "Level 2/3: Bomb  Moves 0  Pushes 0  Bombs 1", "b bomb")
+    assert "Throw the bomb, then push." in screen
+    assert board(screen) == ["#######", "#@$ #.#", "#######"]
+
+    t.keys("b")  # the walls in row 1 and column 1 go
+    screen = t.wait_for("Boom", "Bombs 0")
+    # every wall in row 1 and in column 1 is gone
+    assert board(screen) == ["# #####", "# #####"]
+    assert player_row(screen) == "@$  ."
+    t.keys("Right", "Right", "Right")
+    screen = t.wait_for("Now level 3 (Last).", "Level 3/3: Last")
+
+    t.keys("b")  # no bomb left: the precondition refuses, shown in the game
+    screen = t.wait_for("Contract broken (PreconditionViolation)", "bombas() > 0")
+    assert "Level 3/3: Last  Moves 0" in screen
+    t.keys("Right")
+    screen = t.wait_for("That was the last level", absent="Contract broken")
+
+    t.keys("q")
+    screen = t.wait_for("EXIT=0")
+    assert "solved 3 levels; bye." in screen
+
+
+def test_hint_and_fast_mode_on_a_bundled_collection(terminal):
+    t = terminal(play("tutorial", "--level", "2", "--fast"))
+    t.wait_for("Level 2/6: Around the corner", "[contracts off]")
+    t.keys("h")
+    screen = t.wait_for("Hint: walk 1 down, 1 right, then push the box right")
+    assert "#::$ #" in board(screen)
+    t.keys("n")
+    t.wait_for("Level 3/6: Undo")
+    t.keys("p", "p")
+    t.wait_for("Level 1/6: Walk and push")
+    t.keys("q")
+    t.wait_for("EXIT=0")
+
+
+def test_a_level_larger_than_the_screen_scrolls(terminal, tmp_path):
+    wide = tmp_path / "wide.xsb"
+    wide.write_text("#" * 120 + "\n#@" + " " * 110 + "$.#\n" + "#" * 120 + "\n")
+    t = terminal(play(str(wide)))
+    screen = t.wait_for("Level 1/1", "#@")
+    assert player_row(screen) == "#@" and "$" not in screen  # the box is off screen
+    t.keys(*["Right"] * 100)
+    screen = t.wait_for("Moves 100")
+    assert player_row(screen) == "@" + " " * 10 + "$.#"  # scrolled to the right end
+
+
+def test_a_terminal_too_small_says_so_and_recovers(terminal):
+    t = terminal(play("tutorial"), width=24, height=8)
+    t.wait_for("Terminal too small")
+    t.keys("Right")  # ignored while too small
+    t.resize(80, 24)
+    screen = t.wait_for("Level 1/6: Walk and push  Moves 0")
+    assert "#@  $.#" in board(screen)
+    t.keys("q")
+    t.wait_for("EXIT=0")
+
+
+@pytest.mark.parametrize("args, message", [
+    (("/no/such/file.sok",), "/no/such/file.sok: no such file"),
+    (("tutorial", "--level", "7"), "tutorial: no level 7 (it has 6 levels"),
+])
+def test_bad_input_exits_2_without_entering_the_game(terminal, args, message):
+    t = terminal(play(*args))
+    screen = t.wait_for("EXIT=2")
+    assert message in screen
+    assert "Traceback" not in screen
