@@ -18,7 +18,7 @@ import re
 
 from .model import Level, LevelError
 
-__all__ = ["parse_prolog", "format_prolog", "looks_like_prolog", "ring"]
+__all__ = ["parse_prolog", "format_prolog", "looks_like_prolog", "ring", "has_board_edge"]
 
 _WS = re.compile(r"(?:\s+|%[^\r\n]*|/\*.*?\*/)*", re.S)
 _INT = r"\s*([0-9]{1,6})\s*"
@@ -140,7 +140,10 @@ def parse_prolog(text: str, source: str = "<string>") -> Level:
                  source=source, line=None)
 
 
-def _has_ring(level: Level) -> bool:
+def has_board_edge(level: Level) -> bool:
+    """True when ``level`` is bounded by the ring of walls around
+    ``(0, 0)..(width-1, height-1)`` and nothing else sits on that ring, as
+    every level read from Prolog facts is."""
     w, h = level.width, level.height
     if w < 3 or h < 3 or any(x < 0 or y < 0 for x, y in level.positions()):
         return False
@@ -159,7 +162,7 @@ def format_prolog(level: Level) -> str:
     corner is ``pista(1, 1, _)``; reading it back gives the level moved and
     enclosed (documented in ``docs/levels.md``).
     """
-    if _has_ring(level):
+    if has_board_edge(level):
         cols, rows = level.width - 2, level.height - 2
         dx = dy = 0
         inner_walls = level.walls - ring(cols, rows)
