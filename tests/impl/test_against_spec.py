@@ -20,7 +20,7 @@ from spec import sokoban as ss
 from spec.tipos import ACCIONES, BOMBAS, CLAVES, Accion
 
 R = 2  # levels live in -R..R (the grid is infinite: they are not enclosed)
-PROBES = [(x, y) for x in range(-R - 2, R + 3) for y in range(-R - 2, R + 3)]
+PROBES = [(x, y) for x in range(-R - 1, R + 2) for y in range(-R - 1, R + 2)]
 
 
 @st.composite
@@ -62,7 +62,7 @@ def assert_same_soko(s: Sokoban, r: ss.Soko) -> None:
         assert s.no_hay_pared_ni_caja(p) == ss.no_hay_pared_ni_caja(r, p), p
 
 
-@settings(max_examples=150)
+@settings(max_examples=120)
 @given(niveles(), operaciones)
 def test_sokoban_behaves_as_spec(n, ops):
     s, r = Sokoban(n), ss.nuevo_soko(n)
@@ -111,15 +111,18 @@ def assert_same_juego(j, r) -> None:
     assert ie.niveles_pendientes(j) == se.niveles_pendientes(r)
     assert j.niveles_pendientes() == se.niveles_pendientes(r)
     assert len(j.niveles_pendientes()) == len(se.niveles_pendientes(r))
-    assert_same_soko(ie.nivel_actual(j), se.nivel_actual(r))
+    actual = ie.nivel_actual(j)
+    assert isinstance(actual, Sokoban) and actual.persona() == ss.persona(se.nivel_actual(r))
+    for a in ACCIONES:
+        assert ie.puede_mover(j, a) == se.puede_mover(r, a), a
     for f in ("persona", "cajas", "paredes", "depositos", "bombas", "gano"):
         assert getattr(ie, f)(j) == getattr(se, f)(r), f
-    for p in PROBES[::3]:
+    for p in PROBES[::2]:
         for f in ("hay_pared", "hay_caja", "hay_deposito"):
             assert getattr(ie, f)(j, p) == getattr(se, f)(r, p), (f, p)
 
 
-@settings(max_examples=150)
+@settings(max_examples=120)
 @given(st.lists(niveles(max_cajas=1, max_paredes=4), min_size=1, max_size=3), operaciones)
 def test_extendido_behaves_as_spec(ns, ops):
     j, r = ie.nuevo_juego(ns), se.nuevo_juego(ns)
@@ -204,22 +207,22 @@ def descripciones(draw):
     return [fila + " " * draw(st.integers(0, 2)) for fila in filas]
 
 
-def assert_same_grilla(g, r) -> None:
+def assert_same_grilla(g, r, margen: int = 0) -> None:
     assert soko.dimensiones(g) == sg.dimensiones(r)
     assert soko.juego_ganado(g) == sg.juego_ganado(r)
     columnas, filas = sg.dimensiones(r)
-    for c in range(-1, columnas + 1):
-        for f in range(-1, filas + 1):
+    for c in range(-margen, columnas + margen):
+        for f in range(-margen, filas + margen):
             for nombre in ("hay_pared", "hay_objetivo", "hay_caja", "hay_jugador"):
                 assert getattr(soko, nombre)(g, c, f) == getattr(sg, nombre)(r, c, f), (nombre, c, f)
 
 
-@settings(max_examples=150)
+@settings(max_examples=120)
 @given(descripciones(), st.lists(st.sampled_from([(0, -1), (0, 1), (-1, 0), (1, 0)]), max_size=30))
 def test_soko_behaves_as_spec_grilla(desc, direcciones):
     g, r = soko.crear_grilla(desc), sg.crear_grilla(desc)
     assert g == soko.crear_grilla(list(desc)) and hash(g) == hash(soko.crear_grilla(desc))
-    assert_same_grilla(g, r)
+    assert_same_grilla(g, r, margen=1)
     for d in direcciones:
         antes = repr(g)
         g2, r2 = soko.mover(g, d), sg.mover(r, d)
@@ -242,7 +245,7 @@ def test_soko_refuses_what_spec_grilla_refuses(desc):
         with pytest.raises(PreconditionError):
             soko.crear_grilla(desc)
     else:
-        assert_same_grilla(soko.crear_grilla(desc), sg.crear_grilla(desc))
+        assert_same_grilla(soko.crear_grilla(desc), sg.crear_grilla(desc), margen=1)
 
 
 def test_soko_error_messages_say_what_and_where():
