@@ -11,7 +11,6 @@ same level and solution.
 from __future__ import annotations
 
 import random
-from collections import deque
 
 from .lurd import LETTERS
 from .model import Level
@@ -23,40 +22,88 @@ _DIRS = ((0, -1), (0, 1), (-1, 0), (1, 0))
 _LETTER = {(a.value[0], a.value[1]): l for a, l in LETTERS.items()}
 
 
-def _path(start, goal, blocked, inside):
-    """Shortest walk (list of steps) from start to goal avoiding blocked."""
-    if start == goal:
-        return []
-    prev = {start: None}
-    q = deque([start])
-    while q:
-        p = q.popleft()
-        for d in _DIRS:
-            n = (p[0] + d[0], p[1] + d[1])
-            if n in prev or n in blocked or n not in inside:
-                continue
-            prev[n] = (p, d)
-            if n == goal:
-                steps = []
-                while prev[n] is not None:
-                    n, d = prev[n]
-                    steps.append(d)
-                return steps[::-1]
-            q.append(n)
-    return None
+class _Grid:
+    """Cells of a width x height room as ints ``y * width + x``, with the
+    floor's neighbour lists precomputed (the reverse play's hot loop)."""
+
+    def __init__(self, width, height, floor):
+        self.width = width
+        self.floor = frozenset(y * width + x for x, y in floor)
+        self.steps = [(dy * width + dx, _LETTER[(dx, dy)]) for dx, dy in _DIRS]
+        self.nbrs = {i: [(i + o, o) for o, _ in self.steps if i + o in self.floor]
+                     for i in self.floor}
+        self.letter = {o: l for o, l in self.steps}
+
+    def pos(self, i):
+        return (i % self.width, i // self.width)
+
+    def search(self, start, blocked):
+        """Breadth-first search from ``start`` avoiding ``blocked``: returns
+        ``{cell: (previous cell, step)}`` for every reachable cell."""
+        prev = {start: None}
+        frontier = [start]
+        nbrs = self.nbrs
+        while frontier:
+            nxt = []
+            for i in frontier:
+                for j, o in nbrs[i]:
+                    if j not in prev and j not in blocked:
+                        prev[j] = (i, o)
+                        nxt.append(j)
+            frontier = nxt
+        return prev
+
+    @staticmethod
+    def walk(prev, goal):
+        """Steps (offsets) from the search's start to ``goal``."""
+        steps = []
+        while prev[goal] is not None:
+            goal, o = prev[goal]
+            steps.append(o)
+        return steps[::-1]
 
 
-def _region(start, blocked, inside):
+def _connected(cells):
+    if not cells:
+        return True
+    start = next(iter(cells))
     seen = {start}
     stack = [start]
     while stack:
-        p = stack.pop()
-        for d in _DIRS:
-            n = (p[0] + d[0], p[1] + d[1])
-            if n not in seen and n not in blocked and n in inside:
+        x, y = stack.pop()
+        for dx, dy in _DIRS:
+            n = (x + dx, y + dy)
+            if n in cells and n not in seen:
                 seen.add(n)
                 stack.append(n)
-    return seen
+    return len(seen) == len(cells)
+
+
+_RING = ((-1, -1), (0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0))
+
+
+def _locally_removable(floor, p):
+    """True when the floor around ``p`` stays connected without ``p`` through
+    its 8 neighbours alone (then the whole floor does too): the floor cells of
+    the ring around ``p`` that touch ``p`` all lie in one run of the ring."""
+    x, y = p
+    on = [(x + dx, y + dy) in floor for dx, dy in _RING]
+    if all(on):
+        return True
+    k = on.index(False)
+    runs, in_run = 0, False  # count runs of floor, starting after a gap
+    touching_runs = set()
+    for step in range(1, 9):
+        i = (k + step) % 8
+        if on[i]:
+            if not in_run:
+                runs += 1
+                in_run = True
+            if i % 2 == 1:  # odd ring indices are the 4 neighbours
+                touching_runs.add(runs)
+        else:
+            in_run = False
+    return len(touching_runs) <= 1
 
 
 def _room(rng, width, height, boxes):
@@ -68,10 +115,9 @@ def _room(rng, width, height, boxes):
     for p in rng.sample(interior, len(interior)):
         if len(walls) >= target:
             break
-        rest = floor - {p}
-        if rest and len(_region(next(iter(rest)), set(), rest)) == len(rest):
+        if _locally_removable(floor, p) or _connected(floor - {p}):
             walls.add(p)
-            floor = rest
+            floor.discard(p)
     return walls, floor
 
 
@@ -111,36 +157,37 @@ def generate(width: int, height: int, boxes: int, seed=0, *,
 def _reverse_play(rng, floor, goals, player, pulls):
     """Pull boxes away from the goals; returns (boxes, start, solution,
     number of boxes off their goal)."""
-    boxes = set(goals)
+    g = _Grid(max(x for x, _ in floor) + 2, 0, floor)
+    cell = lambda p: p[1] * g.width + p[0]  # noqa: E731
+    boxes = {cell(b) for b in goals}
+    here = cell(player)
+    letter = g.letter
     forward: list[str] = []  # the solution, built backwards (reversed at the end)
     for _ in range(pulls):
-        reach = _region(player, boxes, floor)
+        prev = g.search(here, boxes)
         options = []
-        for b in boxes:
-            for d in _DIRS:
-                stand = (b[0] + d[0], b[1] + d[1])
-                to = (stand[0] + d[0], stand[1] + d[1])
-                if stand in reach and to in floor and to not in boxes:
-                    options.append((b, d, stand, to))
+        for b in sorted(boxes):
+            for o, _l in g.steps:
+                stand, to = b + o, b + 2 * o
+                if stand in prev and to in g.floor and to not in boxes:
+                    options.append((b, o))
         if not options:
             break
-        options.sort()
-        b, d, stand, to = rng.choice(options)
-        walk = _path(player, stand, boxes, floor)
-        # Backwards: walk to `stand`, then pull: character to `to`, box to `stand`.
-        # Forwards (read from the end): push from `to` towards `b`, then walk the
-        # reverse of `walk` back to where the reverse play was.
+        b, o = rng.choice(options)
+        stand, to = b + o, b + 2 * o
+        walk = g.walk(prev, stand)
+        # Backwards: walk to `stand`, then pull: character to `to`, box to
+        # `stand`.  Forwards (read from the end): push from `to` towards `b`,
+        # then walk the reverse of `walk` back to where the reverse play was.
         boxes.remove(b)
         boxes.add(stand)
-        push = _LETTER[(-d[0], -d[1])].upper()
-        back = "".join(_LETTER[(-s[0], -s[1])] for s in reversed(walk))
-        forward.append(push + back)
-        player = to
-    # A final random walk so the character does not always start next to a box.
-    reach = sorted(_region(player, boxes, floor))
-    start = rng.choice(reach)
-    walk = _path(start, player, boxes, floor)
-    forward.append("".join(_LETTER[s] for s in walk))
+        forward.append(letter[-o].upper() + "".join(letter[-s] for s in reversed(walk)))
+        here = to
+    # Where the character starts: anywhere it can reach from the last pull.
+    prev = g.search(here, boxes)
+    start = rng.choice(sorted(prev))
+    back = g.search(start, boxes)
+    forward.append("".join(letter[s] for s in g.walk(back, here)))
     solution = "".join(reversed(forward))
-    moved = len(boxes - goals)
-    return frozenset(boxes), start, solution, moved
+    final = frozenset(g.pos(b) for b in boxes)
+    return final, g.pos(start), solution, len(final - goals)
