@@ -20,8 +20,10 @@ from impl.sokoban import Sokoban
 from spec import PreconditionError
 from spec.tipos import Accion
 
-pytestmark = pytest.mark.skipif(not contracts.ENABLED,
-                                reason="contracts are off in this interpreter (-O or SOKOBAN_CONTRACTS=0)")
+#: The tests that break contracts in this process need them on (the switch
+#: tests below run their own interpreters and always run).
+needs_on = pytest.mark.skipif(not contracts.ENABLED,
+                              reason="contracts are off in this interpreter (-O or SOKOBAN_CONTRACTS=0)")
 
 A = Accion
 
@@ -95,6 +97,7 @@ def test_off_means_not_applied_at_all(flags, env, on):
 
 # -- preconditions --------------------------------------------------------------
 
+@needs_on
 def test_mover_precondition_names_condition_and_values():
     s = Sokoban(nivel())
     with pytest.raises(PreconditionViolation) as e:
@@ -110,12 +113,14 @@ def test_mover_precondition_names_condition_and_values():
     assert s.persona() == (1, 1) and s.history_length() == 0
 
 
+@needs_on
 def test_mover_precondition_box_against_box():
     s = Sokoban(nivel(cajas=((2, 1), (3, 1)), depositos=((2, 2), (3, 2))))
     with pytest.raises(PreconditionViolation, match="self.puede_mover"):
         s.mover(A.DERECHA)
 
 
+@needs_on
 def test_tirar_bomba_precondition():
     s = Sokoban(nivel(bombas=0))
     with pytest.raises(PreconditionViolation) as e:
@@ -124,6 +129,7 @@ def test_tirar_bomba_precondition():
     assert "self.bombas() was 0" in str(e.value)
 
 
+@needs_on
 def test_juego_preconditions():
     with pytest.raises(PreconditionViolation) as e:
         Juego([])
@@ -135,6 +141,7 @@ def test_juego_preconditions():
         j.tirar_bomba()
 
 
+@needs_on
 def test_nivel_preconditions_of_seed_001():
     n = Nivel.desde(nivel())
     with pytest.raises(PreconditionViolation, match="there is a box at vieja"):
@@ -149,6 +156,7 @@ def test_nivel_preconditions_of_seed_001():
         Mapa(frozenset(), frozenset()).borrar_ultima_explosion()
 
 
+@needs_on
 def test_kept_preconditions_are_silent():
     s = Sokoban(nivel())
     s.mover(A.DERECHA)            # push onto the depot
@@ -162,6 +170,7 @@ def test_kept_preconditions_are_silent():
 
 # -- postconditions (an impl broken on purpose) ---------------------------------
 
+@needs_on
 def test_mover_postcondition_fires(monkeypatch):
     monkeypatch.setattr(Nivel, "modificar_persona", lambda self, nueva: None)
     s = Sokoban(nivel())
@@ -172,6 +181,7 @@ def test_mover_postcondition_fires(monkeypatch):
     assert "OLD.persona was (1, 1)" in msg and "self.persona() was (1, 1)" in msg
 
 
+@needs_on
 def test_mover_postcondition_on_boxes_fires(monkeypatch):
     def mueve_mal(self, vieja, nueva):
         self._cajas.remove(vieja)
@@ -182,6 +192,7 @@ def test_mover_postcondition_on_boxes_fires(monkeypatch):
         s.mover(A.DERECHA)
 
 
+@needs_on
 def test_tirar_bomba_postcondition_fires(monkeypatch):
     monkeypatch.setattr(Mapa, "tirar_bomba", lambda self, c: None)
     s = Sokoban(nivel())
@@ -189,6 +200,7 @@ def test_tirar_bomba_postcondition_fires(monkeypatch):
         s.tirar_bomba()
 
 
+@needs_on
 def test_deshacer_postcondition_fires(monkeypatch):
     monkeypatch.setattr(Nivel, "devolver_bomba", lambda self: None)
     s = Sokoban(nivel())
@@ -199,6 +211,7 @@ def test_deshacer_postcondition_fires(monkeypatch):
     assert "OLD.bombas was 0" in str(e.value)
 
 
+@needs_on
 def test_mover_total_postcondition_fires(monkeypatch):
     monkeypatch.setattr(Sokoban, "mover", lambda self, a: None)   # forgets to move
     s = Sokoban(nivel())
@@ -208,6 +221,7 @@ def test_mover_total_postcondition_fires(monkeypatch):
     assert "result was True" in str(e.value)
 
 
+@needs_on
 def test_juego_postcondition_fires(monkeypatch):
     # A Juego that forgets to go on after a win.
     monkeypatch.setattr(Juego, "hay_pendientes", lambda self: True)
@@ -229,6 +243,7 @@ def test_juego_postcondition_fires(monkeypatch):
     (lambda s: setattr(s._nivel, "_bombas", 0), "every bomb used is one explosion"),
     (lambda s: s._nivel._mapa._columnas_voladas.update({9: 1}), "counters match the explosions"),
 ])
+@needs_on
 def test_invariants_fire_with_values(corrupt, words):
     s = Sokoban(nivel())
     corrupt(s)
@@ -240,6 +255,7 @@ def test_invariants_fire_with_values(corrupt, words):
     assert " was " in str(e.value)
 
 
+@needs_on
 def test_invariant_names_values():
     s = Sokoban(nivel())
     s._nivel._en_deposito = 5
@@ -250,6 +266,7 @@ def test_invariant_names_values():
     assert "len(self._nivel._mapa._depositos.intersection(self._nivel._cajas)) was 0" in msg
 
 
+@needs_on
 def test_juego_invariant_fires():
     j = Juego([nivel()])
     j._indice = 3
