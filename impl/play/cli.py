@@ -67,8 +67,11 @@ def check_start(all_levels: list, number: int, name: str) -> None:
 
 
 def curses_error() -> type:
-    import curses
-
+    """``curses.error`` (a class no code raises when curses is missing)."""
+    try:
+        import curses
+    except ImportError:
+        return type("NoCurses", (Exception,), {})
     return curses.error
 
 
@@ -86,6 +89,12 @@ def main(argv: list[str] | None = None) -> int:
             raise UsageError("needs a terminal (stdin and stdout must be a tty)")
         # Before impl's modules are imported: impl.contracts decides once.
         os.environ["SOKOBAN_CONTRACTS"] = "0" if args.fast else "1"
+        try:
+            import curses  # noqa: F401
+        except ImportError:
+            raise UsageError("the terminal game needs Python's curses module, which this "
+                             "Python does not have (on Windows: pip install windows-curses)"
+                             ) from None
         from .game import Session
         from .tui import run
         from spec import PreconditionError

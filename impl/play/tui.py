@@ -5,6 +5,7 @@ frames. Everything it shows is decided in :mod:`impl.play.view` and
 from __future__ import annotations
 
 import curses
+import locale
 import os
 import sys
 
@@ -46,11 +47,32 @@ def _attributes() -> dict[str, int]:
     return attrs
 
 
+def printable(line: str, encoding: str) -> str:
+    """``line`` with every character the terminal's encoding cannot show
+    replaced by ``?`` (a level title in a C locale must not crash the game)."""
+    try:
+        line.encode(encoding)
+        return line
+    except UnicodeEncodeError:
+        return "".join(c if _encodable(c, encoding) else "?" for c in line)
+    except LookupError:
+        return line.encode("ascii", "replace").decode("ascii")
+
+
+def _encodable(c: str, encoding: str) -> bool:
+    try:
+        c.encode(encoding)
+        return True
+    except UnicodeEncodeError:
+        return False
+
+
 def draw(screen, frame: Frame, attrs: dict[str, int]) -> None:
+    encoding = getattr(screen, "encoding", None) or "ascii"
     screen.erase()
     for row, line in enumerate(frame.lines):
         try:
-            screen.addstr(row, 0, line)
+            screen.addstr(row, 0, printable(line, encoding))
         except curses.error:
             pass  # writing the bottom-right cell moves the cursor off screen
     for row, col, length, style in frame.marks:
@@ -119,4 +141,5 @@ def run(session) -> None:
     """Play ``session`` in the terminal until the player quits. The terminal
     is restored however this ends (``curses.wrapper``)."""
     os.environ.setdefault("ESCDELAY", "25")
+    locale.setlocale(locale.LC_ALL, "")  # so curses writes UTF-8 when the terminal does
     curses.wrapper(_loop, session)

@@ -352,3 +352,13 @@ def test_hints_are_asked_once_per_position():
     s.do("right")
     s.do("hint")
     assert calls == [0.5, 0.5]
+
+
+@given(st.text(max_size=40), st.sampled_from(["ascii", "latin-1", "utf-8", "no-such-codec"]))
+def test_printable_keeps_the_length_and_only_what_the_encoding_shows(line, encoding):
+    from impl.play.tui import printable
+
+    shown = printable(line, encoding)
+    assert len(shown) == len(line)
+    shown.encode("ascii" if encoding == "no-such-codec" else encoding, errors="strict")
+    assert all(a == b or b == "?" for a, b in zip(line, shown))

@@ -37,7 +37,7 @@ GAME = """\
 Comment: Throw the bomb, then push.
 Bombs: 1
 
-; Last
+; Último
 #####
 #@$.#
 #####
@@ -149,11 +149,11 @@ def test_a_game_move_push_undo_win_bomb_contract_quit(terminal, tmp_path):
     assert board(screen) == ["# #####", "# #####"]
     assert player_row(screen) == "@$  ."
     t.keys("Right", "Right", "Right")
-    screen = t.wait_for("Now level 3 (Last).", "Level 3/3: Last")
+    screen = t.wait_for("Now level 3 (Último).", "Level 3/3: Último")
 
     t.keys("b")  # no bomb left: the precondition refuses, shown in the game
     screen = t.wait_for("Contract broken (PreconditionViolation)", "bombas() > 0")
-    assert "Level 3/3: Last  Moves 0" in screen
+    assert "Level 3/3: Último  Moves 0" in screen
     t.keys("Right")
     screen = t.wait_for("That was the last level", absent="Contract broken")
 
@@ -207,3 +207,12 @@ def test_bad_input_exits_2_without_entering_the_game(terminal, args, message):
     screen = t.wait_for("EXIT=2")
     assert message in screen
     assert "Traceback" not in screen
+
+
+def test_a_title_the_terminal_cannot_show_does_not_crash(terminal, tmp_path):
+    level = tmp_path / "accents.xsb"
+    level.write_text("; Último ñ\n#####\n#@$.#\n#####\n", encoding="utf-8")
+    t = terminal("env LC_ALL=C LANG=C " + play(str(level)))  # an ASCII-only terminal
+    t.wait_for("Level 1/1: ?ltimo ?  Moves 0")
+    t.keys("q")
+    t.wait_for("EXIT=0")
