@@ -32,6 +32,11 @@ hash look-up)::
     paredes(m) (standing)        --                    O(1) with no bomb, else O(P)
     building the map             O(P² + D²)            O(1) from frozensets
                                  (P agParedOrd, D agDepósitoOrd)  (else O(P + D))
+
+Seed 001's ``agParedOrd``, ``agDepósitoOrd``, ``buscarPosición`` and
+``búsquedaBinaria`` are the machinery of its sorted vectors; with hash sets
+there is nothing to keep sorted, and the map is built at once from the
+level's sets (``Mapa(paredes, depositos)``), which never change afterwards.
 """
 
 from __future__ import annotations

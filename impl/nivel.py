@@ -127,8 +127,8 @@ class Nivel:
     @classmethod
     def desde(cls, n: Mapping) -> "Nivel":
         """The Nivel of a level dict (a ``NivelExtendido``, or seed 000's
-        ``Nivel`` with no ``"bombas"``: 0 bombs). O(C) when its sets are
-        frozensets (they are shared, never changed), else O(P + C + D).
+        ``Nivel`` with no ``"bombas"``: 0 bombs). O(P + C + D): the level is
+        validated; frozen walls and depots are then shared, not copied.
         Raises :class:`spec.PreconditionError` naming the problems if ``n``
         is not a valid level."""
         errores = problemas(n)

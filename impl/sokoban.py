@@ -26,7 +26,8 @@ history; "O(1)" is expected time of a hash look-up; the list append behind
 ``mover``/``tirar_bomba`` is amortized O(1))::
 
     operation              seed 001                 ours
-    nuevoS(n)              O(1) (aliases the level)  O(C) from a dict, O(1) from a Nivel
+    nuevoS(n)              O(1) (aliases the level)  O(1) from a Nivel; from a dict
+                                                    O(P + C + D) (validates it)
     persona, #bombas       O(1)                     O(1)
     hayCaja?(s, c)         O(C)                     O(1)
     hayPared?(s, c)        O(B + log P)             O(1)

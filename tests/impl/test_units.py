@@ -238,3 +238,15 @@ def test_contracts_off_behaves_the_same():
                          text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+def test_grids_survive_deepcopy_and_pickle():
+    import copy
+    import pickle
+
+    import soko
+    g = soko.crear_grilla(["#####", "#@$.#", "#####"])
+    for h in (copy.deepcopy(g), pickle.loads(pickle.dumps(g))):
+        assert h == g and hash(h) == hash(g) and h is not g
+        assert soko.juego_ganado(soko.mover(h, (1, 0)))
+    assert not soko.juego_ganado(g)
