@@ -24,7 +24,9 @@ Complexity (L levels, N the total size of all levels)::
     nivelActual(j)         O(1)                           O(1)
     nivelesPendientes(j)   O(1) (an iterator)             O(1) (a read-only view)
     índiceNivel(j)         --                             O(1)
-    mover(j, d)            O(B + C + log P + log D)       O(1) amortized, also when it wins
+    mover(j, d)            O(C²): it asks ganó? (O(C²))    O(1) amortized, also when it wins
+                           after each move (it states
+                           O(B + C + log P + log D))
     tirarBomba(j)          O(1)                           O(1) amortized
     deshacer(j)            O(1)                           O(1)
     observers of the current level: as in :mod:`impl.sokoban` (O(1) each)
