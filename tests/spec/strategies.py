@@ -18,10 +18,23 @@ nothing but :mod:`spec` (``levels.strategies`` serves everybody else).
 
 from __future__ import annotations
 
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from spec import extendido, fisica, sokoban
 from spec.tipos import ACCIONES, BOMBAS, CAJAS, DEPOSITOS, PAREDES, PERSONAJE
+
+def menos_ejemplos(divisor: int) -> settings:
+    """The active profile's settings with ``max_examples`` divided by
+    ``divisor`` (at least 10): the spec's functions are small, and the whole
+    spec suite must stay fast under ``ci`` while ``thorough`` still scales."""
+    return settings(max_examples=max(10, settings.default.max_examples // divisor))
+
+
+#: For properties of small pure helpers (sums, set recursions).
+POCOS = menos_ejemplos(4)
+#: For the axioms and properties over random levels and play.
+MITAD = menos_ejemplos(2)
 
 #: Levels are drawn in ``-RADIO..RADIO`` (before the offset).
 RADIO = 3

@@ -7,7 +7,8 @@ from hypothesis import strategies as st
 
 from spec import PreconditionError, extendido, obs, sokoban
 from spec.tipos import ACCIONES, BOMBAS, Accion
-from tests.spec.strategies import acciones, extendido_de, juegos, nivel, niveles_extendidos
+from tests.spec.strategies import (MITAD, POCOS, acciones, extendido_de, juegos, nivel,
+                                   niveles_extendidos)
 
 A, B, I, D = Accion.ARRIBA, Accion.ABAJO, Accion.IZQUIERDA, Accion.DERECHA
 celdas = st.tuples(st.integers(-60, 60), st.integers(-60, 60))
@@ -29,6 +30,7 @@ def condicion_de_avance(j, a):
 # nuevoJ
 
 
+@POCOS
 @given(st.lists(niveles_extendidos(max_cajas=1), min_size=1, max_size=3))
 def test_observadores_de_nuevo_juego(ns):
     """nivelActual(nuevoJ(ns)) ≡ nuevoS(prim(ns))
@@ -55,6 +57,7 @@ def test_nuevo_juego_requiere_niveles_validos():
 # mover, moverTotal
 
 
+@MITAD
 @given(juegos(), acciones)
 def test_observadores_de_mover(j, a):
     """nivelActual(mover(j, a)) ≡ if ganó?(mover(nivelActual(j), a)) ∧
@@ -78,6 +81,7 @@ def test_observadores_de_mover(j, a):
         assert extendido.indice_nivel(m) == extendido.indice_nivel(j)
 
 
+@MITAD
 @given(juegos(), acciones)
 def test_mover_requiere_puede_mover(j, a):
     """mover : juego j × Acción a → juego   { puedeMover?(nivelActual(j), a) }"""
@@ -87,6 +91,7 @@ def test_mover_requiere_puede_mover(j, a):
             extendido.mover(j, a)
 
 
+@MITAD
 @given(juegos(), acciones)
 def test_mover_total(j, a):
     """moverTotal(j, a) ≡ if puedeMover?(j, a) then mover(j, a) else j fi"""
@@ -101,6 +106,7 @@ def test_mover_total(j, a):
 # tirarBomba, deshacer
 
 
+@MITAD
 @given(juegos())
 def test_tirar_bomba(j):
     """nivelActual(tirarBomba(j)) ≡ tirarBomba(nivelActual(j));
@@ -116,6 +122,7 @@ def test_tirar_bomba(j):
     assert extendido.indice_nivel(t) == extendido.indice_nivel(j)
 
 
+@MITAD
 @given(juegos())
 def test_deshacer(j):
     """nivelActual(deshacer(j)) ≡ deshacer(nivelActual(j));
@@ -130,6 +137,7 @@ def test_deshacer(j):
 # Observers of the current level, delegated
 
 
+@MITAD
 @given(juegos(), st.lists(celdas, max_size=3))
 def test_observadores_delegados(j, otras):
     """persona, cajas, paredes, depósitos, bombas, ganó?, puedeMover?,

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from spec import PreconditionError, fisica
 from spec.fisica import dame_uno, sin_uno
 from spec.tipos import ACCIONES, BOMBAS, CAJAS, DEPOSITOS, PAREDES, PERSONAJE, Accion
-from tests.spec.strategies import acciones, fisicas, nivel, niveles
+from tests.spec.strategies import MITAD, POCOS, acciones, fisicas, nivel, niveles
 
 A, B, I, D = Accion.ARRIBA, Accion.ABAJO, Accion.IZQUIERDA, Accion.DERECHA
 
@@ -83,12 +83,14 @@ def mover_caja_literal(pos, cajas, paso):
 # Basic observer
 
 
+@POCOS
 @given(niveles())
 def test_computar_estado_de_crear_fisica(n):
     """computarEstado(crearFísica(n)) ≡ n"""
     assert fisica.computar_estado(fisica.crear_fisica(n)) == n
 
 
+@MITAD
 @given(fisicas(), acciones)
 def test_computar_estado_de_simular_accion(f, a):
     """computarEstado(simularAcción(f, a)) ≡
@@ -110,6 +112,7 @@ def test_computar_estado_de_simular_accion(f, a):
 # Observers on crearFísica
 
 
+@POCOS
 @given(niveles())
 def test_observadores_de_crear_fisica(n):
     """personaje(crearFisica(n)) ≡ dameUno(n["personaje"])  -- es único
@@ -136,6 +139,7 @@ def test_crear_fisica_requiere_nivel_valido():
 # Observers on simularAcción
 
 
+@MITAD
 @given(fisicas(), acciones)
 def test_paredes_y_depositos_nunca_se_mueven(f, a):
     """-- Estos objetos nunca se mueven
@@ -161,6 +165,7 @@ def _cascada(a):
     raise AssertionError(a)
 
 
+@MITAD
 @given(fisicas(), acciones)
 def test_personaje_de_simular_accion(f, a):
     """personaje(simularAcción(f, a)) ≡ if a = Arriba then
@@ -171,6 +176,7 @@ def test_personaje_de_simular_accion(f, a):
     assert fisica.personaje(g) == fisica.accionar_personaje(f, _cascada(a))
 
 
+@MITAD
 @given(fisicas(), acciones)
 def test_cajas_de_simular_accion(f, a):
     """cajas(simularAcción(f, a)) ≡ if a = Arriba then accionarCaja(f, ⟨0,-1⟩)
@@ -262,6 +268,7 @@ def test_mover_caja_ejemplos():
     assert fisica.mover_caja((1, 0), cajas, (1, 0)) == frozenset({(0, 0), (2, 0), (-5, 2)})
 
 
+@POCOS
 @given(st.data(), st.frozensets(pequenas, min_size=1, max_size=6), vectores)
 def test_mover_caja_es_la_recursion_del_seed(data, cajas, paso):
     """moverCaja(pos, cajas, paso) ≡ if dameUno(cajas) = pos then
@@ -271,6 +278,7 @@ def test_mover_caja_es_la_recursion_del_seed(data, cajas, paso):
     assert fisica.mover_caja(pos, cajas, paso) == mover_caja_literal(pos, cajas, paso)
 
 
+@POCOS
 @given(conjuntos, pequenas)
 def test_mover_caja_fuera_de_cajas_no_tiene_valor(cajas, pos):
     """The recursion reaches ``dameUno(∅)`` when ``pos ∉ cajas``: undefined."""
@@ -286,6 +294,7 @@ def test_mover_caja_fuera_de_cajas_no_tiene_valor(cajas, pos):
 # esPared?, esCaja?, estáLibre?
 
 
+@POCOS
 @given(conjuntos, pequenas)
 def test_es_pared_es_la_recursion_del_seed(c, p):
     """esPared?(c, p) ≡ if ∅?(c) then false else if dameUno(c) = p then true
@@ -293,6 +302,7 @@ def test_es_pared_es_la_recursion_del_seed(c, p):
     assert fisica.es_pared(c, p) is es_pared_literal(c, p)
 
 
+@POCOS
 @given(conjuntos, pequenas)
 def test_es_caja_es_la_recursion_del_seed(c, a):
     """esCaja?(c, a) ≡ if ∅?(c) then false else if dameUno(c) = a then true
@@ -308,6 +318,7 @@ def test_es_pared_y_es_caja_ejemplos():
     assert not fisica.es_pared(c, (0, 1)) and not fisica.es_caja(c, (7, -1))
 
 
+@MITAD
 @given(fisicas(), pequenas)
 def test_esta_libre(f, p):
     """estáLibre?(e, p) ≡ ¬esPared?(e["paredes"], p) ∧ ¬esCaja?(e["cajas"], p)"""
@@ -328,6 +339,7 @@ def test_esta_libre_ejemplos():
 # nivelVálido?, seSolapan?, ningunoDeXenY
 
 
+@POCOS
 @given(niveles())
 def test_nivel_valido_acepta_los_niveles_validos(n):
     """nivelVálido?(n) holds for every level the strategy builds (k boxes, k
@@ -368,6 +380,7 @@ def test_nivel_valido_cada_conjuncion(n, conjunto):
         fisica.crear_fisica(n)
 
 
+@POCOS
 @given(conjuntos, conjuntos)
 def test_ninguno_de_x_en_y_es_la_recursion_del_seed(x, y):
     """ningunoDeXenY(X, Y) ≡ if ∅?(X) ∨ ∅?(Y) then true else if dameUno(X) ∈ Y
@@ -375,6 +388,7 @@ def test_ninguno_de_x_en_y_es_la_recursion_del_seed(x, y):
     assert fisica.ninguno_de_x_en_y(x, y) is ninguno_de_x_en_y_literal(x, y)
 
 
+@POCOS
 @given(conjuntos, conjuntos)
 def test_se_solapan(a, b):
     """seSolapan?(a, b) ≡ ningunoDeXenY(a, b) ∧ ningunoDeXenY(b, a), with the
@@ -389,12 +403,14 @@ def test_se_solapan(a, b):
 # sumar2Tuplas, sumar3Tuplas, dameUno, sinUno
 
 
+@POCOS
 @given(vectores, vectores)
 def test_sumar_2_tuplas(a, b):
     """sumar2Tuplas(a, b) ≡ ⟨π1(a) + π1(b), π2(a) + π2(b)⟩"""
     assert fisica.sumar_2_tuplas(a, b) == (a[0] + b[0], a[1] + b[1])
 
 
+@POCOS
 @given(vectores, vectores, vectores)
 def test_sumar_3_tuplas(a, b, c):
     """sumar3Tuplas(a, b, c) ≡ ⟨π1(a) + π1(b) + π1(c), π2(a) + π2(b) + π2(c)⟩"""
@@ -408,6 +424,7 @@ def test_sumar_tuplas_ejemplos():
     assert fisica.sumar_3_tuplas((1, 2), (-1, 0), (-1, 0)) == (-1, 2)
 
 
+@POCOS
 @given(st.frozensets(pequenas, min_size=1, max_size=6))
 def test_dame_uno_y_sin_uno(c):
     """dameUno(c) ∈ c  (c ≠ ∅);  sinUno(c) ≡ c - {dameUno(c)}"""
@@ -416,6 +433,7 @@ def test_dame_uno_y_sin_uno(c):
     assert len(fisica.sin_uno(c)) == len(c) - 1
 
 
+@MITAD
 @given(fisicas())
 def test_simular_accion_no_modifica_su_argumento(f):
     """Values are immutable: simulating leaves ``f``'s observers as they were."""

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from spec import PreconditionError, grilla
 from spec.tipos import Accion
+from tests.spec.strategies import MITAD
 
 NORTE, SUR, ESTE, OESTE = (0, -1), (0, 1), (1, 0), (-1, 0)
 direcciones = st.sampled_from([NORTE, SUR, ESTE, OESTE])
@@ -140,6 +141,7 @@ SALA = [
 ]
 
 
+@MITAD
 @given(st.lists(direcciones, max_size=20))
 def test_mover_no_modifica_su_argumento(plan):
     """"La grilla recibida NO se modifica": after any sequence of moves, every
@@ -152,6 +154,7 @@ def test_mover_no_modifica_su_argumento(plan):
     assert all(dibujar(h) == dib for h, dib in vistos)
 
 
+@MITAD
 @given(st.lists(direcciones, max_size=20), direcciones)
 def test_mover(plan, d):
     """Seed 002's movement rules: into an empty cell, the player moves; into

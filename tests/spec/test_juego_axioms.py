@@ -5,7 +5,7 @@ from hypothesis import given
 
 from spec import PreconditionError, fisica, juego, obs
 from spec.tipos import CAJAS, DEPOSITOS, Accion
-from tests.spec.strategies import acciones, nivel, niveles, planes
+from tests.spec.strategies import MITAD, POCOS, acciones, nivel, niveles, planes
 
 D, I = Accion.DERECHA, Accion.IZQUIERDA
 
@@ -21,6 +21,7 @@ def _jugar(n, plan):
     return j, f
 
 
+@POCOS
 @given(niveles())
 def test_estado_de_iniciar(n):
     """estado(iniciar(n)) ≡ computarEstado(crearFísica(n))   -- uso de Física"""
@@ -28,6 +29,7 @@ def test_estado_de_iniciar(n):
     assert juego.estado(juego.iniciar(n)) == n
 
 
+@MITAD
 @given(niveles(), planes, acciones)
 def test_estado_de_step(n, plan, a):
     """estado(step(j, a)) ≡ computarEstado(simularAcción(a))   -- uso de Física
@@ -42,12 +44,14 @@ def test_iniciar_requiere_nivel_valido():
         juego.iniciar(nivel((0, 0), cajas=[(1, 0)], depositos=[]))
 
 
+@POCOS
 @given(niveles())
 def test_completado_de_iniciar(n):
     """completado?(iniciar(n)) ≡ todoEnOrden(n)"""
     assert juego.completado(juego.iniciar(n)) is juego.todo_en_orden(n)
 
 
+@MITAD
 @given(niveles(), planes, acciones)
 def test_completado_de_step(n, plan, a):
     """completado?(step(j, a)) ≡ todoEnOrden(estado(step(j, a)))"""
@@ -56,6 +60,7 @@ def test_completado_de_step(n, plan, a):
     assert juego.completado(k) is juego.todo_en_orden(juego.estado(k))
 
 
+@POCOS
 @given(niveles())
 def test_todo_en_orden(n):
     """todoEnOrden(e) ≡ e["cajas"] = e["depósitos"]"""
@@ -82,6 +87,7 @@ def test_una_partida_del_pasillo():
     assert not juego.completado(juego.step(j, D))
 
 
+@MITAD
 @given(niveles(), planes)
 def test_igualdad_observacional_de_juegos(n, plan):
     """j1 =obs j2 ⇔ ((∀n : Nivel)(estado(j1(n)) =obs estado(j2(n)))), read

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from spec import extendido, fisica, obs, sokoban
 from spec.tipos import ACCIONES, CAJAS, PAREDES, PERSONAJE, Accion
-from tests.spec.strategies import (acciones, aplicar, extendido_de, juegos, nivel, niveles,
+from tests.spec.strategies import (MITAD, acciones, aplicar, extendido_de, juegos, nivel, niveles,
                                    niveles_extendidos, operaciones, planes, sokos)
 
 OPUESTA = {Accion.ARRIBA: Accion.ABAJO, Accion.ABAJO: Accion.ARRIBA,
@@ -32,6 +32,7 @@ def observar(s):
 # Seed 000's physics
 
 
+@MITAD
 @given(niveles(), planes)
 def test_paredes_y_depositos_no_cambian(n, plan):
     """Walls and depots never change under simular_accion."""
@@ -40,6 +41,7 @@ def test_paredes_y_depositos_no_cambian(n, plan):
         assert fisica.depositos(f) == n["depósitos"]
 
 
+@MITAD
 @given(niveles(), planes)
 def test_la_cantidad_de_cajas_es_constante(n, plan):
     """The number of boxes is constant (a push never merges or loses a box)."""
@@ -47,6 +49,7 @@ def test_la_cantidad_de_cajas_es_constante(n, plan):
         assert len(fisica.cajas(f)) == len(n[CAJAS])
 
 
+@MITAD
 @given(niveles(), planes)
 def test_el_personaje_no_pisa_paredes_ni_cajas(n, plan):
     """The character never stands on a wall or a box; no box is on a wall."""
@@ -56,6 +59,7 @@ def test_el_personaje_no_pisa_paredes_ni_cajas(n, plan):
         assert fisica.cajas(f).isdisjoint(fisica.paredes(f))
 
 
+@MITAD
 @given(niveles(), planes)
 def test_un_nivel_valido_sigue_valido(n, plan):
     """A valid level stays valid: computarEstado of any reachable física
@@ -66,6 +70,7 @@ def test_un_nivel_valido_sigue_valido(n, plan):
         assert obs.fisicas_iguales(fisica.crear_fisica(e), f)
 
 
+@MITAD
 @given(niveles(), planes, acciones)
 def test_un_paso_mueve_a_lo_sumo_una_celda(n, plan, a):
     """The character moves by exactly the action's vector or not at all, and
@@ -98,6 +103,7 @@ def _acciones_que_cambian(j, tad):
     return ops
 
 
+@MITAD
 @given(sokos(max_bombas=2))
 def test_deshacer_restaura_el_soko(s):
     """deshacer after any move or bomb restores an observationally equal soko."""
@@ -105,6 +111,7 @@ def test_deshacer_restaura_el_soko(s):
         assert obs.sokos_iguales(sokoban.deshacer(op(s)), s)
 
 
+@MITAD
 @given(juegos())
 def test_deshacer_restaura_el_juego(j):
     """In the extended game, deshacer after any action restores an
@@ -134,6 +141,7 @@ def sokos_con_paredes_lejanas(draw):
     return aplicar(sokoban.nuevo_soko(n), draw(operaciones))
 
 
+@MITAD
 @given(sokos_con_paredes_lejanas())
 def test_una_bomba_quita_exactamente_su_fila_y_su_columna(s):
     """A bomb removes exactly the walls of the character's row and column,
@@ -152,6 +160,7 @@ def test_una_bomba_quita_exactamente_su_fila_y_su_columna(s):
 # Observational equality
 
 
+@MITAD
 @given(niveles_extendidos(max_bombas=1), operaciones, operaciones, operaciones)
 def test_igualdad_observacional_es_de_equivalencia(n, o1, o2, o3):
     """sokos_iguales and juegos_extendidos_iguales are reflexive, symmetric
@@ -171,6 +180,7 @@ def test_igualdad_observacional_es_de_equivalencia(n, o1, o2, o3):
     assert obs.juegos_extendidos_iguales(j1, j2) is obs.juegos_extendidos_iguales(j2, j1)
 
 
+@MITAD
 @given(niveles_extendidos(max_bombas=1), operaciones, operaciones, operaciones)
 def test_igualdad_observacional_es_una_congruencia(n, o1, o2, despues):
     """Observationally equal sokos cannot be told apart by any further
@@ -185,6 +195,7 @@ def test_igualdad_observacional_es_una_congruencia(n, o1, o2, despues):
         assert obs.sokos_iguales(t1, t2)
 
 
+@MITAD
 @given(niveles(), planes, planes)
 def test_fisicas_iguales_es_una_congruencia(n, p1, despues):
     """f1 =obs f2 ⇔ computarEstado(f1) = computarEstado(f2); equal físicas
@@ -197,6 +208,7 @@ def test_fisicas_iguales_es_una_congruencia(n, p1, despues):
         assert obs.fisicas_iguales(f1, f2)
 
 
+@MITAD
 @given(sokos(), acciones)
 def test_igualdad_observacional_distingue_historias(s, a):
     """Going there and back gives the same observers now but a different

@@ -7,8 +7,8 @@ from hypothesis import strategies as st
 
 from spec import PreconditionError, fisica, obs, sokoban
 from spec.tipos import ACCIONES, BOMBAS, PERSONAJE, Accion
-from tests.spec.strategies import (acciones, extendido_de, nivel, niveles, niveles_extendidos,
-                                   sokos)
+from tests.spec.strategies import (MITAD, POCOS, acciones, extendido_de, nivel,
+                                   niveles_extendidos, sokos)
 
 A, B, I, D = Accion.ARRIBA, Accion.ABAJO, Accion.IZQUIERDA, Accion.DERECHA
 celdas = st.tuples(st.integers(-60, 60), st.integers(-60, 60))
@@ -38,6 +38,7 @@ def frente(s, a, veces=1):
 # nuevoS
 
 
+@POCOS
 @given(niveles_extendidos())
 def test_observadores_de_nuevo_soko(n):
     """persona(nuevoS(n)) ≡ dameUno(n["personaje"])
@@ -51,6 +52,7 @@ def test_observadores_de_nuevo_soko(n):
     assert sokoban.bombas(s) == n[BOMBAS]
 
 
+@POCOS
 @given(niveles_extendidos())
 def test_deshacer_de_nuevo_soko(n):
     """deshacer(nuevoS(n)) ≡ nuevoS(n)"""
@@ -78,6 +80,7 @@ def test_nuevo_soko_requiere_nivel_valido(n, motivo):
 # mover, puedeMover?, moverTotal
 
 
+@MITAD
 @given(sokos(), acciones)
 def test_observadores_de_mover(s, a):
     """persona(mover(s, a)) ≡ personaje(simularAcción(f(s), a))
@@ -95,6 +98,7 @@ def test_observadores_de_mover(s, a):
     assert sokoban.bombas(m) == sokoban.bombas(s)
 
 
+@MITAD
 @given(sokos(), acciones)
 def test_deshacer_de_mover(s, a):
     """deshacer(mover(s, a)) ≡ s"""
@@ -103,6 +107,7 @@ def test_deshacer_de_mover(s, a):
     assert sokoban.deshacer(sokoban.mover(s, a)) is s
 
 
+@MITAD
 @given(sokos(), acciones)
 def test_mover_requiere_puede_mover(s, a):
     """mover : soko s × Acción a → soko   { puedeMover?(s, a) }"""
@@ -128,6 +133,7 @@ def test_mover_requiere_puede_mover_ejemplos():
         sokoban.mover(contra_pared, B)
 
 
+@MITAD
 @given(sokos(), acciones)
 def test_puede_mover(s, a):
     """puedeMover?(s, d) ≡ noHayParedNiCaja?(s, persona(s) ⊕ d) ∨
@@ -139,6 +145,7 @@ def test_puede_mover(s, a):
     assert sokoban.puede_mover(s, a) is esperado
 
 
+@MITAD
 @given(sokos(), acciones)
 def test_puede_mover_es_que_simular_accion_mueve(s, a):
     """puedeMover?(s, a) ⇔ personaje(simularAcción(f(s), a)) ≠ persona(s): the
@@ -147,6 +154,7 @@ def test_puede_mover_es_que_simular_accion_mueve(s, a):
     assert sokoban.puede_mover(s, a) is se_mueve
 
 
+@MITAD
 @given(sokos(), acciones)
 def test_mover_total(s, a):
     """moverTotal(s, a) ≡ if puedeMover?(s, a) then mover(s, a) else s fi
@@ -164,6 +172,7 @@ def test_mover_total(s, a):
 # tirarBomba
 
 
+@MITAD
 @given(sokos(max_bombas=3))
 def test_observadores_de_tirar_bomba(s):
     """paredes(tirarBomba(s)) ≡ { p ∈ paredes(s) | π1(p) ≠ π1(persona(s)) ∧
@@ -203,6 +212,7 @@ def test_tirar_bomba_abre_paso():
     assert sokoban.persona(sokoban.mover(t, I)) == (0, 0)
 
 
+@MITAD
 @given(sokos(max_bombas=0))
 def test_tirar_bomba_requiere_bombas(s):
     """tirarBomba : soko s → soko   { bombas(s) > 0 }"""
@@ -211,6 +221,7 @@ def test_tirar_bomba_requiere_bombas(s):
         sokoban.tirar_bomba(s)
 
 
+@MITAD
 @given(sokos(max_bombas=3))
 def test_deshacer_de_tirar_bomba(s):
     """deshacer(tirarBomba(s)) ≡ s   (walls and bomb count come back)"""
@@ -246,6 +257,7 @@ def test_deshacer_paso_a_paso():
 # Observers
 
 
+@MITAD
 @given(sokos(), st.lists(celdas, max_size=4))
 def test_hay_pared_hay_deposito_hay_caja(s, otras):
     """hayPared?(s, c) ≡ c ∈ paredes(s);  hayDepósito?(s, c) ≡ c ∈ depósitos(s);
@@ -258,6 +270,7 @@ def test_hay_pared_hay_deposito_hay_caja(s, otras):
         assert sokoban.hay_caja(s, c) is (c in sokoban.cajas(s))
 
 
+@MITAD
 @given(sokos())
 def test_gano(s):
     """ganó?(s) ≡ cajas(s) = depósitos(s)"""
@@ -274,6 +287,7 @@ def test_gano_ejemplos():
     assert sokoban.gano(sokoban.nuevo_soko(extendido_de(nivel((0, 0)))))
 
 
+@MITAD
 @given(sokos(max_bombas=2))
 def test_las_operaciones_no_modifican_su_argumento(s):
     """Values are immutable: every operation returns a new soko."""
