@@ -43,7 +43,8 @@ def parse_text(text: str, source: str = "<string>") -> list[Level]:
 
 
 def read_file(path) -> list[Level]:
-    """Every level in the file at ``path`` (XSB/SOK or Prolog, by content).
+    """Every level in the file at ``path``: Prolog facts for ``.pl``/``.pro``
+    files or when the content starts with a fact, else XSB/SOK.
 
     Raises :class:`LevelError` for a file that cannot be read or parsed.
     """
@@ -57,7 +58,10 @@ def read_file(path) -> list[Level]:
         raise LevelError("is a directory, not a level file", source=source) from None
     except OSError as e:
         raise LevelError(f"cannot read: {e.strerror or e}", source=source) from None
-    return parse_text(decode(data), source)
+    text = decode(data)
+    if os.path.splitext(source)[1].lower() in PROLOG_EXTENSIONS:
+        return [parse_prolog(text, source)]
+    return parse_text(text, source)
 
 
 @functools.lru_cache(maxsize=None)

@@ -48,9 +48,10 @@ def test_lurd_reader_raises_only_level_error(text):
 
 
 @settings(max_examples=200)
-@given(st.binary() | _TEXTS.map(lambda t: t.encode("utf-8", "surrogatepass")))
-def test_read_file_on_arbitrary_bytes(tmp_path_factory, data):
-    path = tmp_path_factory.mktemp("fuzz") / "level.sok"
+@given(st.binary() | _TEXTS.map(lambda t: t.encode("utf-8", "surrogatepass")),
+       st.sampled_from(["level.sok", "level.pro", "level"]))
+def test_read_file_on_arbitrary_bytes(tmp_path_factory, data, name):
+    path = tmp_path_factory.mktemp("fuzz") / name
     path.write_bytes(data)
     _only_level_errors(levels.read_file, path)
 

@@ -122,3 +122,14 @@ def test_a_board_shaped_level_is_written_exactly():
     assert has_board_edge(lv)
     assert not has_board_edge(lv.translated(1, 0))
     assert format_prolog(lv).count("pista(") == 3
+
+
+def test_read_file_takes_pl_and_pro_files_as_prolog(tmp_path):
+    import levels
+    f = tmp_path / "odd.pl"
+    f.write_text("foo(1).\n")
+    with pytest.raises(LevelError, match="expected filas"):
+        levels.read_file(f)
+    g = tmp_path / "nivel1.txt"  # by content, whatever the name
+    g.write_text(NIVEL1)
+    assert levels.read_file(g) == [parse_prolog(NIVEL1)]
