@@ -102,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             session = Session(all_levels, args.level - 1, hint_time=args.hint_time)
         except (ValueError, PreconditionError) as exc:
-            raise UsageError(f"{args.file}: level {args.level} cannot be played: {exc}") from None
+            raise UsageError(f"{args.file}: cannot be played: {exc}") from None
         run(session)
     except UsageError as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)

@@ -50,18 +50,20 @@ class Board:
         return min(xs), min(ys), max(xs), max(ys)
 
 
-def playable(all_levels: Sequence) -> tuple[list[int], list[str]]:
-    """The indexes (0-based) of the levels the game can play, and a sentence
-    for each level it cannot (an :class:`impl.sokoban.Sokoban` refuses it)."""
+def playable(all_levels: Sequence) -> tuple[list[int], dict[int, str]]:
+    """The indexes (0-based) of the levels the game can play, and for each
+    level it cannot (an :class:`impl.sokoban.Sokoban` refuses it) a sentence
+    saying why, by index."""
     import levels
 
-    ok, skipped = [], []
+    ok: list[int] = []
+    skipped: dict[int, str] = {}
     for i, lv in enumerate(all_levels):
         try:
             Sokoban(lv.to_nivel_extendido())
         except PreconditionError as exc:
             reasons = levels.validate(lv) or [str(exc)]
-            skipped.append(f"{level_name(lv, i)}: {'; '.join(reasons)}")
+            skipped[i] = f"{level_name(lv, i)}: {'; '.join(reasons)}"
         else:
             ok.append(i)
     return ok, skipped
@@ -99,7 +101,7 @@ class Session:
         self.all_levels = list(all_levels)
         self.playable, self.skipped = playable(self.all_levels)
         if start not in self.playable:
-            raise ValueError(f"level {start + 1} is not playable")
+            raise ValueError(self.skipped.get(start, f"no level {start + 1}"))
         self.hint_time = hint_time
         self._find_hint = hint
         self.contracts = contracts
@@ -110,9 +112,10 @@ class Session:
         self._hint_cache: tuple | None = None
         self._start(self.playable.index(start))
         if self.skipped:
-            self.message = [f"Skipped {len(self.skipped)} level(s) the game cannot "
-                            "play:"] + self.skipped[:3] + (
-                ["..."] if len(self.skipped) > 3 else []) + self.message
+            reasons = list(self.skipped.values())
+            self.message = [f"Skipped {plural(len(reasons), 'level')} the game cannot "
+                            "play:"] + reasons[:3] + (
+                ["..."] if len(reasons) > 3 else []) + self.message
             self.message_kind = WARN
 
     # -- state ---------------------------------------------------------------

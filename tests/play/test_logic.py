@@ -334,7 +334,7 @@ def test_the_level_comment_is_shown_and_invalid_levels_are_skipped():
     assert any("level 1 (Bad)" in line for line in s.message)
     s.do("next")
     assert s.message == ["Read me."] and s.status_text().startswith("Level 3/3: Second")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^level 1 \(Bad\): .*goal"):
         game.Session(all_levels, 0, hint=no_solver)
 
 

@@ -64,8 +64,9 @@ class Terminal:
             raise RuntimeError(f"tmux {' '.join(args)}: {out.stderr.strip()}")
         return out.stdout
 
-    def screen(self) -> str:
-        return self._tmux("capture-pane", "-p")
+    def screen(self, escapes: bool = False) -> str:
+        """The pane's text (with ``escapes``: with its SGR colour codes)."""
+        return self._tmux("capture-pane", "-p", *(["-e"] if escapes else []))
 
     def keys(self, *keys: str) -> None:
         self._tmux("send-keys", *keys)
@@ -170,6 +171,9 @@ def test_hint_and_fast_mode_on_a_bundled_collection(terminal):
     assert "#::$ #" in board(screen)
     t.keys("n")
     t.wait_for("Level 3/6: Undo")
+    coloured = t.screen(escapes=True)  # reverse status line, a cyan character, a yellow box
+    assert "\x1b[7mLevel 3/6" in coloured
+    assert "\x1b[36m@" in coloured and "\x1b[33m$" in coloured
     t.keys("p", "p")
     t.wait_for("Level 1/6: Walk and push")
     t.keys("q")
