@@ -42,7 +42,9 @@ ESTE = (1, 0)
 
 def es_pared_literal(c, p):
     """esPared?(c, p) ≡ if ∅?(c) then false else if dameUno(c) = p then true
-    else esPared?(sinUno(c), p) fi fi"""
+    else esPared?(sinUno(c), p) fi fi
+
+    esCaja?(c, a) is the same recursion, word for word: :data:`es_caja_literal`."""
     if not c:
         return False
     if dame_uno(c) == p:
@@ -50,14 +52,7 @@ def es_pared_literal(c, p):
     return es_pared_literal(sin_uno(c), p)
 
 
-def es_caja_literal(c, a):
-    """esCaja?(c, a) ≡ if ∅?(c) then false else if dameUno(c) = a then true
-    else esCaja?(sinUno(c), a) fi fi"""
-    if not c:
-        return False
-    if dame_uno(c) == a:
-        return True
-    return es_caja_literal(sin_uno(c), a)
+es_caja_literal = es_pared_literal
 
 
 def ninguno_de_x_en_y_literal(x, y):
