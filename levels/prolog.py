@@ -54,10 +54,25 @@ def ring(columns: int, rows: int) -> frozenset:
 
 
 def parse_prolog(text: str, source: str = "<string>") -> Level:
-    """The level described by seed 003's facts; raises :class:`LevelError`."""
+    """The level described by seed 003's facts; raises :class:`LevelError`
+    (naming the file, line, column and, when the file gives one in a
+    ``% Title:`` comment, the level's title)."""
     if not isinstance(text, str):
         raise LevelError("expected text, got " + type(text).__name__, source=source)
     text = text.lstrip("\ufeff")
+    try:
+        return _parse_prolog(text, source)
+    except LevelError as e:
+        titles = [v for k, v in _META.findall(_unix(text)) if k == "Title"]
+        raise LevelError(e.problem, source=e.source, line=e.line, column=e.column,
+                         level_number=1, level_title=titles[0] if titles else None) from None
+
+
+def _unix(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _parse_prolog(text: str, source: str) -> Level:
     pos, n = 0, len(text)
     size: dict[str, tuple[int, int]] = {}
     facts: list[tuple[int, int, str, int]] = []  # (F, C, element, pos)
@@ -120,7 +135,7 @@ def parse_prolog(text: str, source: str = "<string>") -> Level:
             player = p
         else:
             {"c": boxes, "x": goals, "o": walls}[el].add(p)
-    found = _META.findall(text.replace("\r\n", "\n").replace("\r", "\n"))
+    found = _META.findall(_unix(text))
     meta = {k: v for k, v in found}
     title = meta.pop("Title", None) or None
     bombs_text = meta.pop("Bombs", "0")

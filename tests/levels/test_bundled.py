@@ -75,8 +75,15 @@ def test_seed003_statements_in_the_text_hold():
 
 def test_seed003_short_levels_have_the_solutions_we_found():
     n = levels.load("seed003")
-    for lv, sol in ((n[1], "rdL"), (n[2], "dRldR"), (n[4], "urUdDDDLulD")):
+    nivel5 = "LuuurrrrrdLullddrUdlLLLLdlUrrDurrrDlllDurrDurDlllDurrrDullddLLrrrRRRR"
+    for lv, sol in ((n[1], "rdL"), (n[2], "dRldR"), (n[4], "urUdDDDLulD"), (n[5], nivel5)):
         assert lurd.solves(lv, sol)
+        assert lurd.format(lurd.parse(sol), lurd.push_flags(lv, lurd.parse(sol))) == sol
+
+
+def test_seed003_nivel3_as_printed_cannot_be_solved():
+    nivel3 = levels.load("seed003")[3]
+    assert _solvable_without_bombs(nivel3, limit=200000) is False
 
 
 def test_seed002_is_the_crear_grilla_example():
@@ -110,11 +117,14 @@ def _plays(lv, plan):
 
 
 def _solvable_without_bombs(lv, limit=20000):
-    """Tiny breadth-first search (the levels are a few cells big)."""
+    """Tiny breadth-first search (the levels are a few cells big): True,
+    False (no solution), or None when it gives up after ``limit`` states."""
     from collections import deque
     start = (lv.player, lv.boxes)
     seen, todo = {start}, deque([start])
-    while todo and len(seen) < limit:
+    while todo:
+        if len(seen) > limit:
+            return None  # gave up
         p, bs = todo.popleft()
         if bs == lv.goals:
             return True
@@ -137,11 +147,11 @@ def _solvable_without_bombs(lv, limit=20000):
 def test_tutorial_bomb_levels_need_their_bomb():
     tut = {lv.title: lv for lv in levels.load("tutorial")}
     bomb, where = tut["A bomb"], tut["Where to throw it"]
-    assert not _solvable_without_bombs(bomb) and not _solvable_without_bombs(where)
+    assert _solvable_without_bombs(bomb) is False and _solvable_without_bombs(where) is False
     assert _plays(bomb, "BRRR")
     assert _plays(where, "dBRRR")
     assert not _plays(where, "BdRRR")  # thrown from the wrong row
-    assert all(_solvable_without_bombs(lv) for lv in tut.values() if not lv.bombs)
+    assert all(_solvable_without_bombs(lv) is True for lv in tut.values() if not lv.bombs)
 
 
 def test_unknown_collection_is_a_level_error():

@@ -133,3 +133,9 @@ def test_read_file_takes_pl_and_pro_files_as_prolog(tmp_path):
     g = tmp_path / "nivel1.txt"  # by content, whatever the name
     g.write_text(NIVEL1)
     assert levels.read_file(g) == [parse_prolog(NIVEL1)]
+
+
+def test_errors_name_the_level_title_when_the_file_gives_one():
+    with pytest.raises(LevelError) as e:
+        parse_prolog("% Title: nivel9\nfilas(2).\ncolumnas(2).\npista(3, 1, c).\n", "n9.pro")
+    assert str(e.value).startswith("n9.pro:4:1: level 1 ('nivel9'): pista(3, 1, c) is off the board")
