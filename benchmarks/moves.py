@@ -17,7 +17,8 @@ the load of a shared machine hits them alike.
 * ``spec``: :mod:`spec.sokoban`, the immutable reference.
 
 Each target runs in its own process (contracts are decided at import).
-Prints one table with the ratios side by side, and checks that impl's
+Prints one table with the ratios side by side, what the walk does on each
+level (share of blocked moves and of pushes), and checks that impl's
 (contracts off) 1,000-box move and undo rates stay within 25% of its
 10-box rates; exits 1 if not.
 """
@@ -117,6 +118,24 @@ def _player(target: str, boxes: int):
     return moves, undos
 
 
+def workload(boxes: int, steps: int = 20000) -> dict:
+    """What the walk does on the ``boxes`` level: the share of blocked moves
+    and of pushes over its first ``steps`` steps (the same for every target:
+    they all play the same game)."""
+    from impl.sokoban import Sokoban
+    soko, walk = Sokoban(open_level(boxes)), _walk(4096)
+    blocked = pushes = 0
+    for i in range(steps):
+        a = walk[i % len(walk)]
+        x, y = soko.persona()
+        box_ahead = soko.hay_caja((x + a.value[0], y + a.value[1]))
+        if not soko.mover_total(a):
+            blocked += 1
+        elif box_ahead:
+            pushes += 1
+    return {"blocked": blocked / steps, "pushes": pushes / steps}
+
+
 def measure(target: str, sizes: list[int], seconds: float, rounds: int = 5) -> list[dict]:
     """Moves/s and undos/s of one target on each level size: the best of
     ``rounds`` windows, the sizes interleaved within each round so that a
@@ -128,7 +147,8 @@ def measure(target: str, sizes: list[int], seconds: float, rounds: int = 5) -> l
             moves, undos = players[b]
             best[b]["moves"] = max(best[b]["moves"], _timed(moves, seconds))
             best[b]["undos"] = max(best[b]["undos"], _timed(undos, seconds))
-    return [{"target": target, "boxes": b, **best[b]} for b in sizes]
+    mix = {b: workload(b) if target == "impl-off" else {} for b in sizes}
+    return [{"target": target, "boxes": b, **best[b], **mix[b]} for b in sizes]
 
 
 def _worker(target: str, sizes: list[int], seconds: float) -> list[dict]:
@@ -171,6 +191,11 @@ def main(argv: list[str] | None = None) -> int:
             off, on, sp = (results[t][b][kind] for t in TARGETS)
             print(f"{b:>6} {_fmt(off)} {_fmt(on)} {_fmt(sp)} {off / sp:>8.1f}x"
                   f" {off / on:>7.1f}x {on / sp:>7.2f}x")
+
+    print("\nthe walk (same for every target): share of moves that were blocked / pushes")
+    for b in sizes:
+        r = results["impl-off"][b]
+        print(f"{b:>6} boxes: {r['blocked']:6.1%} blocked, {r['pushes']:6.1%} pushes")
 
     ok = True
     if 10 in sizes and 1000 in sizes:
