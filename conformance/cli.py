@@ -17,6 +17,8 @@ With no TARGET (and no ``SOKOBAN_IMPL``) it checks our own implementation:
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
 import time
 from dataclasses import dataclass, replace
@@ -46,6 +48,7 @@ class RunOptions:
     memory_mb: int = DEFAULT_MEMORY_MB
     in_process: bool | None = None          # None: in-process only for our own impl
     groups: tuple[str, ...] | None = None
+    replay: str | None = None               # replay this recorded failure instead of searching
 
 
 def engine() -> tuple[Callable[..., Verdict], Callable[[Verdict], str]]:
@@ -106,7 +109,11 @@ def _check_profile(target, profile: str, options: RunOptions) -> tuple[Verdict, 
     if options.groups is not None:
         kwargs["groups"] = list(options.groups)
     start = time.perf_counter()
-    verdict = check(judged, profile, **kwargs)
+    if options.replay is not None:
+        from conformance.engine import replay
+        verdict = replay(judged, profile, options.replay, directions=options.directions)
+    else:
+        verdict = check(judged, profile, **kwargs)
     if not verdict.seconds:
         verdict = replace(verdict, seconds=time.perf_counter() - start)
     return verdict, format_verdict(verdict)
@@ -172,6 +179,8 @@ def build_parser() -> argparse.ArgumentParser:
                f"1 does not conform, 2 bad target or arguments.")
     parser.add_argument("target", nargs="?", metavar="TARGET", help="what to check")
     add_run_options(parser)
+    parser.add_argument("--replay", metavar="JSON", help="replay exactly one recorded failure "
+                        "(the JSON a report's replay command gives, or a file holding it)")
     parser.add_argument("--json", metavar="FILE", help="also write the verdicts as JSON")
     parser.add_argument("--junit", metavar="FILE", help="also write the verdicts as JUnit XML")
     return parser
@@ -211,6 +220,22 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     return run(args, out)
 
 
+def _replay_text(value: str) -> str:
+    """The replay JSON: the value itself, or the text of the file it names."""
+    if not value.lstrip().startswith("{") and os.path.isfile(value):
+        with open(value, encoding="utf-8") as f:
+            return f.read()
+    return value
+
+
+def _replay_profile(text: str) -> str | None:
+    try:
+        profile = json.loads(text).get("profile")
+    except (ValueError, AttributeError):
+        return None                 # the engine explains what is wrong with it
+    return profile if profile in PROFILES else None
+
+
 def run(args: argparse.Namespace, out: TextIO) -> int:
     try:
         spec = resolve(args.target)
@@ -218,6 +243,15 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         print(f"error: {e}", file=sys.stderr)
         return EXIT_BAD
     options = options_from(args)
+    if args.replay is not None:
+        try:
+            text = _replay_text(args.replay)
+        except OSError as e:
+            print(f"error: cannot read {args.replay}: {e.strerror}", file=sys.stderr)
+            return EXIT_BAD
+        options = replace(options, replay=text)
+        if args.profile is None:
+            args.profile = _replay_profile(text)
     if spec is None:
         jobs = [(s, p) for s, p in bundled_specs() if args.profile in (None, p)]
         print("checking our own implementation: "

@@ -129,8 +129,21 @@ class _Identity:
         return value
 
     def outgoing(self, op: str, args: tuple) -> tuple:
+        if not self.table:
+            return args
         if op == BATCH:
-            return ([(o, tuple(self.substitute(a) for a in a_)) for o, a_ in args[0]],)
+            table = self.table
+            out = []
+            for o, a_ in args[0]:
+                new = None
+                for i, a in enumerate(a_):
+                    entry = table.get(id(a))
+                    if entry is not None and entry[0] is a:
+                        if new is None:
+                            new = list(a_)
+                        new[i] = entry[1]
+                out.append((o, a_) if new is None else (o, tuple(new)))
+            return (out,)
         return tuple(self.substitute(a) for a in args)
 
     def incoming(self, op: str, value: Any) -> Any:
@@ -268,19 +281,35 @@ class _Host:
         self.operations = operations(namespace)
         self.objects: dict[int, Any] = {}
         self.next_id = id_base
+        self.generation = id_base >> _ID_BITS
+        self.functions: dict[str, Any] = {}
 
     def _resolve(self, handle: Handle) -> Any:
         try:
             return self.objects[handle.id]
         except KeyError:
-            raise TargetError("missing", f"unknown handle {handle.id}") from None
+            if handle.id >> _ID_BITS != self.generation:
+                raise TargetError("crashed", "handle from a target process that has ended "
+                                  "(it timed out or died earlier)") from None
+            raise TargetError("missing", f"unknown handle {handle.id} (forgotten by "
+                              f"{RESET}?)") from None
 
     def _keep(self, value: Any) -> Handle:
         self.next_id += 1
         self.objects[self.next_id] = value
         return Handle(self.next_id, type(value).__qualname__)
 
+    def _arg(self, value: Any) -> Any:
+        t = type(value)
+        if t is Handle:
+            return self._resolve(value)
+        if t in _ATOMS:
+            return value
+        return _copy_plain(value, self._resolve)
+
     def _export(self, value: Any) -> Any:
+        if type(value) in _ATOMS:
+            return value
         try:
             copy = _copy_plain(value)
         except _NotPlain:
@@ -301,11 +330,12 @@ class _Host:
         if op == RESET:
             self.objects.clear()
             return None
-        if op not in self.operations:
-            raise TargetError("missing", "the target has no such operation", op=op)
-        function = getattr(self.namespace, op)
-        real_args = [_copy_plain(a, self._resolve) for a in args]
-        return self._export(function(*real_args))
+        function = self.functions.get(op)
+        if function is None:
+            if op not in self.operations:
+                raise TargetError("missing", "the target has no such operation", op=op)
+            function = self.functions[op] = getattr(self.namespace, op)
+        return self._export(function(*[self._arg(a) for a in args]))
 
     def run(self, op: str, args: tuple) -> tuple:
         """Run one call (or a batch); answer ``("ok", value)`` or
@@ -515,19 +545,9 @@ class SandboxTarget(_TargetBase):
         return data.decode("utf-8", "replace")
 
     # -- Target
-    def _check_handles(self, value: Any, op: str) -> None:
-        if isinstance(value, Handle):
-            if value.id >> _ID_BITS != self.generation:
-                raise TargetError("crashed", "handle from a target process that has ended "
-                                  "(it timed out or died earlier)", op=op)
-        elif isinstance(value, (tuple, list)):
-            for v in value:
-                self._check_handles(v, op)
-
     def _transport(self, op: str, args: tuple) -> tuple:
         if self._proc is None:
             self._start()
-        self._check_handles(args, op)
         self._send(("call", op, args), op)
         timeout = self.timeout
         if op == BATCH:

@@ -189,3 +189,41 @@ def test_command_line_without_traceback():
                              capture_output=True, text=True, timeout=60)
         assert run.returncode == 2, run.stderr
         assert words in run.stderr and "Traceback" not in run.stderr
+
+
+# ------------------------------------------------- end to end, real engine
+
+MUTANTS = Path(cli.__file__).parent / "mutants"
+
+
+def test_real_engine_on_our_implementation(capsys):
+    assert cli.main(["impl-tad", "--max-examples", "5", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "impl.tad (profile tad, seed 1): CONFORMS" in out and "Exercised:" in out
+
+
+def test_real_engine_catches_a_sandboxed_mutant_and_its_replay_replays(tmp_path, capsys):
+    import shlex
+    mutant = str(MUTANTS / "soko_mutates_grid.py")
+    js = tmp_path / "v.json"
+    assert cli.main([mutant, "--max-examples", "30", "--seed", "1", "--json", str(js)]) == 1
+    assert "changed the grid it was given" in capsys.readouterr().out
+    replay = json.loads(js.read_text())["verdicts"][0]["counterexample"]["replay"]
+    argv = shlex.split(replay)
+    assert argv[:4] == ["python", "-m", "conformance", mutant]
+    assert cli.main(argv[3:]) == 1                            # the same failure again
+    assert "changed the grid it was given" in capsys.readouterr().out
+    assert cli.main(["soko"] + argv[4:]) == 0                 # our soko passes that replay
+    replay_file = tmp_path / "replay.json"
+    replay_file.write_text(argv[argv.index("--replay") + 1])
+    assert cli.main([mutant, "--replay", str(replay_file)]) == 1
+
+
+def test_real_engine_directions_adapter(capsys):
+    """A y-grows-north tad implementation fails as is and conforms through
+    ``--directions seed001``."""
+    north_up = str(MUTANTS / "tad_y_grows_north.py")
+    assert cli.main([north_up, "--max-examples", "20", "--seed", "2", "--in-process"]) == 1
+    capsys.readouterr()
+    assert cli.main([north_up, "--max-examples", "20", "--seed", "2", "--in-process",
+                     "--directions", "seed001"]) == 0

@@ -72,8 +72,11 @@ def test_grade_writes_a_summary_beside(fake, submissions, capsys):
     assert sorted(p.name for p in (submissions / "ana").iterdir()) == ["soko.py"]
 
 
-def test_grade_never_overwrites_a_summary(fake, submissions, capsys):
-    argv = ["grade", str(submissions), "--jobs", "1", "--profile", "soko", "--timeout", "0.3"]
+def test_grade_never_overwrites_a_summary(fake, tmp_path, capsys):
+    submissions = tmp_path / "tp1"
+    submissions.mkdir()
+    (submissions / "ana.py").write_text("def crear_grilla(desc):\n    return desc\n")
+    argv = ["grade", str(submissions), "--jobs", "1", "--profile", "soko", "--in-process"]
     assert cli.main(argv) == 0
     first = (submissions.parent / "tp1-grades" / "summary.csv").read_text()
     assert cli.main(argv) == 0                       # a second run goes to a new folder
@@ -111,3 +114,20 @@ def test_grade_empty_folder(tmp_path, capsys):
 def test_find_submissions_order_and_skips(submissions):
     names = [p.name for p in grade.find_submissions(submissions)]
     assert names == ["ana", "bruno", "carla.py", "dario.py", "emma"]
+
+
+def test_grade_in_parallel_with_the_real_engine(tmp_path, capsys):
+    mutants = Path(cli.__file__).parent / "mutants"
+    folder = tmp_path / "class"
+    folder.mkdir()
+    shutil.copy(mutants / "student_soko.py", folder / "good.py")
+    shutil.copy(mutants / "soko_mutates_grid.py", folder / "mutates.py")
+    shutil.copy(FIXTURES / "soko_incomplete.py", folder / "half.py")
+    assert cli.main(["grade", str(folder), "--jobs", "2", "--max-examples", "5",
+                     "--seed", "1"]) == 0
+    rows = {r["name"]: r for r in _rows(tmp_path / "class-grades" / "summary.csv")}
+    assert rows["good.py"]["verdict"] == "conforms"
+    assert rows["mutates.py"]["verdict"] == "does not conform"
+    assert "changed the grid it was given" in rows["mutates.py"]["message"]
+    assert "--replay" in rows["mutates.py"]["replay"]
+    assert rows["half.py"]["verdict"] == "bad target"

@@ -35,7 +35,7 @@ def course(pytester, monkeypatch):
 
 
 def pytest_run(pytester, *args):
-    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", *args)
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "-p", "no:benchmark", *args)
     return result.ret, "\n".join(result.outlines), "\n".join(result.errlines)
 
 
@@ -90,3 +90,17 @@ def test_without_the_option_nothing_is_added(course):
     course.makepyfile(test_mine="def test_mine():\n    pass\n")
     ret, out, _ = pytest_run(course, "-q")
     assert ret == 0 and "1 passed" in out
+
+
+def test_real_engine_in_the_plugin(pytester):
+    pytester.makeini("[pytest]\n")
+    ok = pytester.runpytest_inprocess("-p", "no:cacheprovider", "-p", "no:benchmark",
+                                      "--sokoban-impl=impl-soko", "--sokoban-max-examples=2",
+                                      "--sokoban-seed=1")
+    ok.assert_outcomes(passed=4)
+    mutant = Path(__file__).parents[2] / "conformance" / "mutants" / "soko_mutates_grid.py"
+    bad = pytester.runpytest_inprocess("-p", "no:cacheprovider", "-p", "no:benchmark",
+                                       f"--sokoban-impl={mutant}", "--sokoban-max-examples=5",
+                                       "--sokoban-seed=1", "-k", "immutability")
+    bad.assert_outcomes(failed=1, deselected=3)
+    assert "changed the grid it was given" in "\n".join(bad.outlines)
