@@ -10,7 +10,9 @@ action it compares *every* observer of the target with the spec's:
 * ``extendido``: ``indice_nivel``, ``persona``, ``bombas``, ``gano``,
   ``puede_mover`` in the four directions, and ``hay_pared`` / ``hay_caja`` /
   ``hay_deposito`` on every cell of the bounding box of the level and the
-  current state, one cell beyond (bombs clear whole rows and columns of it);
+  current state, one cell beyond (bombs clear whole rows and columns of it),
+  and on the 5x5 cells around the character (on an open level it may walk
+  far from the rest: the empty plain in between is not scanned);
 * ``soko``: ``dimensiones``, ``juego_ganado`` and ``hay_pared`` /
   ``hay_objetivo`` / ``hay_caja`` / ``hay_jugador`` on every cell; besides,
   ``mover`` must leave its argument unchanged (``__fingerprint__`` before and
@@ -57,6 +59,8 @@ FATAL_KINDS = ("timeout", "crashed", "exited", "output", "memory")
 #: The one-letter action codes (replay strings): moves, bomb, undo.
 ACTION_CODES = {"u": Accion.ARRIBA, "d": Accion.ABAJO, "l": Accion.IZQUIERDA,
                 "r": Accion.DERECHA}
+#: Wall-clock cap on shrinking a failure (the smallest one found by then is reported).
+SHRINK_SECONDS = 10.0
 STAT_KEYS = ("examples", "steps", "pushes", "blocked", "wins", "bombs", "undos", "advances")
 
 
@@ -77,6 +81,11 @@ class _Fatal(BaseException):
         self.counterexample = counterexample
 
 
+class _StopShrinking(BaseException):
+    """Shrinking has run for :data:`SHRINK_SECONDS`: keep the smallest
+    failure found so far (``_Run.last``)."""
+
+
 class _Run:
     """What one check shares between its examples."""
 
@@ -89,6 +98,7 @@ class _Run:
         self.stats = dict.fromkeys(STAT_KEYS, 0)
         self.frozen = False          # stop counting at the first failure (shrinking reruns)
         self.last: Counterexample | None = None
+        self.first_failure: float | None = None
 
     def count(self, key: str, n: int = 1) -> None:
         if not self.frozen:
@@ -108,7 +118,10 @@ class _Machine(RuleBasedStateMachine):
         self.scenes: list[lv.Scene] = []
         self.codes: list[str] = []         # the actions done, as replay letters
         self.path: int | None = None        # steps of the current level's solution walked
-        self.run.count("examples")
+        run = self.run
+        if run.first_failure is not None and time.monotonic() - run.first_failure > SHRINK_SECONDS:
+            raise _StopShrinking
+        run.count("examples")
         self._call(RESET)
 
     # -- the target --------------------------------------------------------
@@ -130,7 +143,11 @@ class _Machine(RuleBasedStateMachine):
         return results
 
     def _target_failed(self, e: TargetError, op: str, args: tuple) -> None:
-        shown = ", ".join(_short(a) for a in args)
+        if op in ("iniciar", "nuevo_juego", "crear_grilla"):
+            shown = "<the level>"
+        else:
+            first = "grilla" if self.run.profile == "soko" else "j"
+            shown = ", ".join([first] + [_arg(a) for a in args[1:]]) if args else ""
         what = {
             "raised": "raised an exception", "timeout": "did not answer in time (timeout)",
             "crashed": "crashed (its process died)", "exited": "exited (called exit)",
@@ -162,6 +179,8 @@ class _Machine(RuleBasedStateMachine):
                                   run.directions)
         run.last = c
         run.frozen = True
+        if run.first_failure is None:
+            run.first_failure = time.monotonic()
         raise (_Fatal if fatal else Departure)(c)
 
     def where(self) -> str:
@@ -359,10 +378,18 @@ class _ExtendidoMachine(_Machine):
     def compare(self) -> None:
         j = self.spec
         scene = self.scenes[spec_ext.indice_nivel(j)]
-        cells = (scene.board().cells() | spec_ext.paredes(j) | spec_ext.cajas(j)
-                 | spec_ext.depositos(j) | {spec_ext.persona(j)})
-        x0, y0, x1, y1 = window = bounds(cells, 1)
-        grid = [(x, y) for y in range(y0, y1 + 1) for x in range(x0, x1 + 1)]
+        things = (scene.board().cells() | spec_ext.paredes(j) | spec_ext.cajas(j)
+                  | spec_ext.depositos(j))
+        x, y = spec_ext.persona(j)
+        # Every cell of the level's bounding box (one beyond) and the 5x5
+        # around the character (on an open level it may walk far away: the
+        # empty plain in between is not scanned).
+        x0, y0, x1, y1 = bounds(things | {(x, y)}, 1)
+        area = bounds(things, 1) if things else (x, y, x, y)
+        grid = [(cx, cy) for cy in range(y0, y1 + 1) for cx in range(x0, x1 + 1)
+                if (area[0] <= cx <= area[2] and area[1] <= cy <= area[3])
+                or (abs(cx - x) <= 2 and abs(cy - y) <= 2)]
+        window = (x0, y0, x1, y1)
         h = (self.handle,)
         scalars = [("indice_nivel", h), ("persona", h), ("bombas", h), ("gano", h)]
         scalars += [("puede_mover", h + (a,)) for a in ACTION_CODES.values()]
@@ -446,21 +473,30 @@ class _SokoMachine(_Machine):
         self.handle = self._call("mover", given, d)
         if self.immutability:
             if self._call(FINGERPRINT, given) != before:
+                self.compare(old, given, changed=(
+                    f"mover(grilla, {d}) changed the grid it was given {self.where()} "
+                    "(it must return a new grid and leave its argument alone)"))
                 self._fail("mover", f"mover(grilla, {d}) changed the grid it was given "
-                           f"{self.where()} (it must return a new grid and leave its argument alone)",
-                           "the argument unchanged", "the argument was modified")
-            if blocked and self._call(EQUAL, given, self.handle) is not True:
+                           f"{self.where()} (it must return a new grid and leave its argument "
+                           "alone)", "the argument unchanged", "the argument was modified "
+                           "(its observers did not show it)")
+        self.compare()
+        if self.immutability and blocked:
+            if self._call(EQUAL, given, self.handle) is not True:
                 self._fail("mover", f"mover(grilla, {d}) is blocked {self.where()}, but the grid "
                            "it returned is not equal (==) to the one it was given",
                            "a grid equal to the argument", "a different grid")
-        self.compare()
 
-    def compare(self) -> None:
-        g = self.spec
+    def compare(self, g=None, handle=None, changed: str = "") -> None:
+        """Compare every observer of the target's grid ``handle`` (default:
+        the current one) with the spec's ``g``. ``changed``: the grid is the
+        argument of the last mover, which must still look like ``g``."""
+        if g is None:
+            g, handle = self.spec, self.handle
         cols, rows = spec_grilla.dimensiones(g)
         grid = [(c, f) for f in range(rows) for c in range(cols)]
         ops = ("hay_pared", "hay_objetivo", "hay_caja", "hay_jugador")
-        h = (self.handle,)
+        h = (handle,)
         scalars = [("dimensiones", h), ("juego_ganado", h)]
         per_cell = [(op, h + p) for p in grid for op in ops]
         answers = self._batch(scalars + per_cell)
@@ -485,8 +521,10 @@ class _SokoMachine(_Machine):
 
                 window = (0, 0, cols - 1, rows - 1)
                 names = ["dimensiones", "juego_ganado"]
-                self._fail(f"{op}({shown})",
-                           f"{op}({shown}) is {_short(got)}, expected {want!r} {self.where()}",
+                message = f"{op}({shown}) is {_short(got)}, expected {want!r}"
+                message = (f"{changed}: on the argument, {message}" if changed
+                           else f"{message} {self.where()}")
+                self._fail(f"{op}({shown})" if not changed else "mover", message,
                            render_observation(board(expected), window, zip(names, expected[:n])),
                            render_observation(board(answers), window, zip(names, answers[:n])))
 
@@ -511,7 +549,7 @@ def _options(profile: str, groups: Sequence[str] | None) -> dict:
         "follow": bool(chosen & {"win", "levels", "undo", "bombs"}),
         "undo": "undo" in chosen,
         "bomb": bool(chosen & {"bombs", "undo"}),
-        "bombs": ((1 if chosen <= {"bombs", "undo"} else 0), 3) if chosen & {"bombs", "undo"} else (0, 0),
+        "bombs": (1, 3) if chosen & {"bombs", "undo"} else (0, 0),
         "levels": ((2 if chosen == {"levels"} else 1), 3) if "levels" in chosen else (1, 1),
         "immutability": "immutability" in chosen,
     }
@@ -658,13 +696,15 @@ def _verdict(run: _Run, conforms: bool, c: Counterexample | None, seed, start: f
 
 
 def check(target: Target, profile: str, *, max_examples: int = 100, seed: int | None = None,
-          directions: str = "ours", groups: Sequence[str] | None = None) -> Verdict:
+          directions: str = "ours", groups: Sequence[str] | None = None,
+          shrink: bool = True) -> Verdict:
     """Check ``target`` against the spec under ``profile``.
 
     ``seed`` makes the run reproducible (None: a fresh random seed, reported
     in the verdict); ``groups`` restricts the actions drawn (see
     :data:`conformance.api.GROUPS`). Never raises for a misbehaving target:
-    every problem becomes a non-conforming verdict.
+    every problem becomes a non-conforming verdict. ``shrink=False`` reports
+    the first failure found as it is (faster; for quick checks and tests).
     """
     start = time.monotonic()
     problem = _precheck(target, profile)
@@ -678,13 +718,15 @@ def check(target: Target, profile: str, *, max_examples: int = 100, seed: int | 
     config = settings(
         max_examples=max_examples, stateful_step_count=STEPS, deadline=None, database=None,
         derandomize=False, suppress_health_check=list(HealthCheck),
-        phases=(Phase.generate, Phase.shrink), report_multiple_bugs=False,
+        phases=(Phase.generate, Phase.shrink) if shrink else (Phase.generate,), report_multiple_bugs=False,
         verbosity=Verbosity.quiet, print_blob=False,
     )
     try:
         run_state_machine_as_test(cls, settings=config)
     except (Departure, _Fatal) as e:
         return _verdict(run, False, e.counterexample, seed, start)
+    except _StopShrinking:
+        return _verdict(run, False, run.last, seed, start)
     except Exception as e:  # noqa: BLE001 - Flaky and friends: report the last departure
         if run.last is not None:
             run.last.message += f" (the failure was not reproducible every time: {type(e).__name__})"

@@ -40,7 +40,7 @@ STEP = {v: k for k, v in LETTER.items()}
 #: Bundled collections tried (missing ones are skipped).
 BUNDLED = ("microban", "tutorial", "seed002", "seed003")
 #: Largest bundled level used (width * height).
-BUNDLED_MAX_AREA = 90
+BUNDLED_MAX_AREA = 64
 
 
 @dataclass(frozen=True)
@@ -168,7 +168,8 @@ def reverse_play(walls, goals, player, pulls, inside=None, extra=()):
     """Start solved (boxes on the goals, plus ``extra`` boxes) and play
     backwards: each ``(i, d)`` of ``pulls`` walks the player to the side
     ``d`` of box ``i`` (in sorted order, modulo their number) and pulls that
-    box one cell towards ``d`` (skipped when impossible). Returns the boxes,
+    box one cell towards ``d`` (the next direction when that is impossible;
+    skipped when none is possible). Returns the boxes,
     the player's start and a forward LURD solution that brings every box
     back (so the goals end covered). ``inside``: the cells the player may
     use (default: the bounding box of everything, two cells beyond)."""
@@ -178,16 +179,20 @@ def reverse_play(walls, goals, player, pulls, inside=None, extra=()):
         inside = {(x, y) for x in range(x0, x1 + 1) for y in range(y0, y1 + 1)}
     inside = set(inside) - set(walls)
     chunks = []
-    for i, (dx, dy) in pulls:
+    for i, d in pulls:
         if not boxes:
             break
         b = sorted(boxes)[i % len(boxes)]
-        stand = (b[0] + dx, b[1] + dy)
-        to = (stand[0] + dx, stand[1] + dy)
-        if stand not in inside or to not in inside or stand in boxes or to in boxes:
-            continue
-        path = _walk(player, stand, boxes, inside)
-        if path is None:
+        k = DIRS.index(d)
+        for dx, dy in DIRS[k:] + DIRS[:k]:      # d first, then the others
+            stand = (b[0] + dx, b[1] + dy)
+            to = (stand[0] + dx, stand[1] + dy)
+            if stand not in inside or to not in inside or stand in boxes or to in boxes:
+                continue
+            path = _walk(player, stand, boxes, inside)
+            if path is not None:
+                break
+        else:
             continue
         boxes.remove(b)
         boxes.add(stand)
@@ -360,7 +365,7 @@ def generated_available() -> bool:
 
 def generated_scenes(min_boxes=1, max_boxes=3, soko=False):
     """Solvable levels from :func:`levels.generate` (none if it is missing)."""
-    return st.builds(_generated, st.integers(5, 8), st.integers(5, 7),
+    return st.builds(_generated, st.integers(5, 7), st.integers(5, 7),
                      st.integers(min_boxes, max_boxes), st.integers(0, 10_000),
                      st.just(soko)).filter(lambda s: s is not None)
 

@@ -125,6 +125,12 @@ def side_by_side(columns: list[tuple[str, list[str]]], gap: int = 4) -> list[str
 
 def format_comparison(expected: str, actual: str) -> list[str]:
     """Expected and actual observations with the differing cells and values marked."""
+    if not any(l.startswith("|") for l in (expected + "\n" + actual).splitlines()):
+        # Not an observation (a target error, an argument changed): as is.
+        return (["expected: " + l for l in expected.splitlines()[:1]]
+                + ["          " + l for l in expected.splitlines()[1:]]
+                + ["actual:   " + l for l in actual.splitlines()[:1]]
+                + ["          " + l for l in actual.splitlines()[1:]])
     e_rows, e_vals = _split(expected)
     a_rows, a_vals = _split(actual)
     out: list[str] = []
@@ -145,8 +151,6 @@ def format_comparison(expected: str, actual: str) -> list[str]:
         e, a = e_map.get(name, "(none)"), a_map.get(name, "(none)")
         flag = "   <-- differs" if e != a else ""
         out.append(f"{name}: expected {e}, actual {a}{flag}")
-    if not (e_rows or a_rows or e_vals or a_vals):
-        out += ["expected: " + expected, "actual:   " + actual]
     return out
 
 

@@ -1,0 +1,173 @@
+"""The engine: correct implementations conform, departures are reported
+with a replayable counterexample, target errors are verdicts, not crashes."""
+
+from __future__ import annotations
+
+import shlex
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conformance import engine, mutants
+from conformance import engine_levels as lv
+from conformance.api import GROUPS, TargetError
+from conformance.sandbox import open_target
+from conformance.targets import resolve
+from spec import fisica, grilla, juego
+
+
+def target(name: str):
+    return open_target(resolve(name), in_process=True)
+
+
+def student(profile: str):
+    return target(str(mutants.path(f"student_{profile}")))
+
+
+def replay_json(command: str) -> str:
+    words = shlex.split(command)
+    return words[words.index("--replay") + 1]
+
+
+@pytest.mark.parametrize("profile", ["tad", "extendido", "soko"])
+def test_correct_student_implementations_conform(profile):
+    v = engine.check(student(profile), profile, max_examples=12, seed=1)
+    assert v.error is None and v.conforms, v.counterexample and v.counterexample.report
+    assert v.stats["examples"] >= 12 and v.stats["steps"] > 100
+    assert v.stats["pushes"] > 0 and v.stats["blocked"] > 0 and v.stats["wins"] > 0
+    if profile == "extendido":
+        for key in ("bombs", "undos", "advances"):
+            assert v.stats[key] > 0, key
+
+
+@pytest.mark.parametrize("name, profile", [("impl.tad", "tad"), ("impl.extendido", "extendido"),
+                                           ("soko", "soko")])
+def test_our_implementation_conforms(name, profile):
+    v = engine.check(target(name), profile, max_examples=2, seed=5)
+    assert v.error is None and v.conforms, v.counterexample and v.counterexample.report
+
+
+def test_a_departure_is_shrunk_and_replays_exactly():
+    t = target(str(mutants.path("ext_bomb_not_counted")))
+    v = engine.check(t, "extendido", max_examples=100, seed=0)
+    c = v.counterexample
+    assert not v.conforms and c is not None
+    assert c.operation == "bombas(j)"
+    assert c.actions[-1] == "tirar_bomba" and c.step == len(c.actions) - 1
+    assert len(c.actions) == 1            # shrunk: the first bomb shows it
+    again = engine.replay(t, "extendido", replay_json(c.replay))
+    assert not again.conforms
+    assert (again.counterexample.operation, again.counterexample.actions) == (c.operation, c.actions)
+    # The same recorded failure passes on a correct implementation.
+    assert engine.replay(student("extendido"), "extendido", replay_json(c.replay)).conforms
+
+
+def test_the_same_seed_gives_the_same_counterexample():
+    name = str(mutants.path("soko_pushes_two_boxes"))
+    a = engine.check(target(name), "soko", max_examples=100, seed=7, shrink=False)
+    b = engine.check(target(name), "soko", max_examples=100, seed=7, shrink=False)
+    assert not a.conforms and a.counterexample.replay == b.counterexample.replay
+
+
+def test_replay_rejects_bad_input_with_a_message():
+    t = student("tad")
+    assert "not valid JSON" in engine.replay(t, "tad", "{nope").error
+    assert "profile soko" in engine.replay(
+        t, "tad", '{"profile":"soko","levels":[{"rows":["#@#"]}],"actions":""}').error
+    assert "letters" in engine.replay(t, "tad", '{"levels":[{"rows":["#@#"]}],"actions":"x"}').error
+
+
+class _Broken:
+    """A target whose chosen operation fails with a TargetError of ``kind``."""
+
+    def __init__(self, inner, op, kind):
+        self.inner, self.op, self.kind, self.name = inner, op, kind, f"broken-{kind}"
+
+    def has(self, op):
+        return self.inner.has(op)
+
+    def call(self, op, *args):
+        if op == self.op:
+            raise TargetError(self.kind, f"simulated {self.kind}", "Traceback: here", op=op)
+        return self.inner.call(op, *args)
+
+    def close(self):
+        self.inner.close()
+
+
+@pytest.mark.parametrize("kind", ["timeout", "crashed", "exited", "raised", "output"])
+def test_a_target_error_is_a_clear_non_conformance(kind):
+    v = engine.check(_Broken(student("tad"), "step", kind), "tad", max_examples=20, seed=0)
+    assert not v.conforms and v.error is None
+    c = v.counterexample
+    assert c.operation == "step" and f"simulated {kind}" in c.message
+    assert kind in c.actual and "--replay" in c.replay
+
+
+def test_missing_operations_are_listed():
+    class Partial(_Broken):
+        def has(self, op):
+            return op not in ("completado", "estado")
+
+    v = engine.check(Partial(student("tad"), "", "raised"), "tad")
+    assert not v.conforms and v.missing == ["estado", "completado"]
+    assert "estado" in v.error
+
+
+def test_groups_restrict_the_actions():
+    v = engine.check(student("extendido"), "extendido", max_examples=5, seed=2,
+                     groups=["movement"])
+    assert v.conforms and v.stats["pushes"] == 0 and v.stats["bombs"] == 0
+    assert v.stats["undos"] == 0 and v.stats["advances"] == 0
+    v = engine.check(student("extendido"), "extendido", max_examples=4, seed=2, groups=["bombs"])
+    assert v.conforms and v.stats["bombs"] > 0 and v.stats["undos"] == 0
+    with pytest.raises(ValueError, match="unknown operation group"):
+        engine.check(student("tad"), "tad", groups=["bombs"])
+
+
+@pytest.mark.parametrize("profile", ["tad", "soko"])
+def test_every_group_runs(profile):
+    for group in GROUPS[profile]:
+        v = engine.check(student(profile), profile, max_examples=3, seed=1, groups=[group])
+        assert v.conforms, (group, v.counterexample and v.counterexample.report)
+
+
+# ----------------------------------------------------------------- levels
+
+def _play(scene, codes):
+    j = juego.iniciar(scene.nivel())
+    for code in codes:
+        j = juego.step(j, engine.ACTION_CODES[code.lower()])
+    return j
+
+
+@settings(max_examples=60)
+@given(lv.scenes("tad"))
+def test_tad_scenes_are_valid_and_their_solutions_solve_them(scene):
+    assert fisica.nivel_valido(scene.nivel())
+    if scene.solution:
+        assert juego.completado(_play(scene, scene.solution))
+
+
+@settings(max_examples=60)
+@given(lv.scenes("soko"))
+def test_soko_scenes_are_valid_grids_and_their_solutions_win(scene):
+    g = grilla.crear_grilla(list(scene.desc))      # enclosed, boxes >= goals
+    for code in scene.solution:
+        g = grilla.mover(g, lv.STEP[code.lower()])
+    assert not scene.solution or grilla.juego_ganado(g)
+
+
+@settings(max_examples=40)
+@given(lv.scenes("extendido", bombs=(0, 3)), st.text("udlrbz", max_size=8))
+def test_a_scene_survives_the_replay_format(scene, codes):
+    text = engine.replay_string("extendido", [scene], codes)
+    profile, scenes, again = engine.parse_replay(text)
+    assert (profile, again) == ("extendido", codes)
+    assert scenes[0].nivel_extendido() == scene.nivel_extendido()
+
+
+def test_an_invalid_replayed_level_is_an_error_not_a_crash():
+    v = engine.replay(student("tad"), "tad", '{"levels":[{"rows":["#@$#"]}],"actions":"r"}')
+    assert v.error and "replay failed" in v.error

@@ -1,0 +1,39 @@
+"""Every mutant is caught; the correct student bases are not; a mutant
+works as a target by file path in the sandbox."""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance import engine, mutants
+from conformance.sandbox import open_target
+from conformance.targets import resolve
+
+
+def test_there_are_at_least_twenty_mutants_over_the_three_profiles():
+    assert len(mutants.MUTANTS) >= 20
+    assert set(mutants.MUTANTS.values()) == {"tad", "extendido", "soko"}
+    for name in mutants.MUTANTS:
+        text = mutants.path(name).read_text()
+        assert text.startswith('"""Mistake:'), name
+
+
+@pytest.mark.parametrize("name", sorted(mutants.MUTANTS))
+def test_each_mutant_is_caught(name):
+    profile = mutants.MUTANTS[name]
+    t = open_target(resolve(str(mutants.path(name))), in_process=True)
+    # The default budget, unshrunk (selftest does the full run with shrinking).
+    v = engine.check(t, profile, max_examples=100, seed=0, shrink=False)
+    assert v.error is None
+    assert not v.conforms, f"{name} was not caught"
+    assert v.counterexample.message and v.counterexample.replay
+
+
+def test_a_mutant_is_caught_in_the_sandbox_by_file_path():
+    t = open_target(resolve(str(mutants.path("soko_mutates_grid"))), in_process=False)
+    try:
+        v = engine.check(t, "soko", max_examples=20, seed=0)
+    finally:
+        t.close()
+    assert not v.conforms
+    assert "changed the grid it was given" in v.counterexample.message
