@@ -91,8 +91,10 @@ class Session:
 
     ``all_levels``: every level of the file (``levels.Level``); ``start``:
     0-based index of the first level to play (must be playable); ``hint``:
-    ``find_hint``-like function (given for tests); ``contracts``: whether
-    contracts are on (shown in the status line)."""
+    ``find_hint``-like function (given for tests); ``contracts``: teaching
+    mode, shown in the status line: a call whose precondition fails is made
+    anyway so that the contract speaks (only when :mod:`impl`'s contracts
+    are really on; otherwise the game checks first)."""
 
     def __init__(self, all_levels: Sequence, start: int = 0, *,
                  hint_time: float = DEFAULT_HINT_TIME,
@@ -104,7 +106,7 @@ class Session:
             raise ValueError(self.skipped.get(start, f"no level {start + 1}"))
         self.hint_time = hint_time
         self._find_hint = hint
-        self.contracts = contracts
+        self.contracts = contracts and CONTRACTS_ENABLED
         self.solved = 0
         self.message: list[str] = []
         self.message_kind = INFO
