@@ -72,15 +72,17 @@ def crear_fisica(n: Nivel) -> Fisica:
         depósitos(crearFísica(n)) ≡ n["depósitos"]
         paredes(crearFísica(n))   ≡ n["paredes"]
 
-    The precondition is the corrected ``nivelVálido?`` (errata E1, E2).
+    The precondition is the corrected ``nivelVálido?`` (errata E1, E2). The
+    sets are stored as frozensets, so a caller who later changes the ``set``
+    objects of ``n`` cannot change the física (values never alias).
     """
     if not nivel_valido(n):
         raise PreconditionError(f"crearFísica: ¬nivelVálido?(n) for {n!r}")
     return Fisica(
-        personaje=dame_uno(n[PERSONAJE]),
-        cajas=n[CAJAS],
-        paredes=n[PAREDES],
-        depositos=n[DEPOSITOS],
+        personaje=dame_uno(frozenset(n[PERSONAJE])),
+        cajas=frozenset(n[CAJAS]),
+        paredes=frozenset(n[PAREDES]),
+        depositos=frozenset(n[DEPOSITOS]),
     )
 
 

@@ -438,10 +438,6 @@ def test_simular_accion_no_modifica_su_argumento(f):
     assert fisica.computar_estado(f) == antes
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "spec bug: crear_fisica stores the caller's set objects (spec/fisica.py, "
-    "crear_fisica: cajas=n[CAJAS] ...); nivel_valido accepts plain sets, so a "
-    "física aliases a mutable set; fix: wrap each in frozenset(), as nuevo_soko does"))
 def test_crear_fisica_no_comparte_conjuntos_mutables():
     """A física built from a level with plain ``set`` values does not change
     when the caller later changes those sets."""
