@@ -95,11 +95,13 @@ def cmd_show(args, out) -> int:
     for key, value in lv.metadata.items():
         print(f"{key}: {value}", file=out)
     try:
-        rows = lv.rows()
+        rows = lv.rows(strict=False)
     except LevelError as e:
         raise _Usage(str(e)) from None
     for row in rows:
         print(row, file=out)
+    for problem in lv.undrawable() + validate(lv):
+        print(f"note: {problem}", file=out)
     return 0
 
 

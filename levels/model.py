@@ -152,16 +152,36 @@ class Level:
         return replace(self, walls=mv(self.walls), boxes=mv(self.boxes),
                        goals=mv(self.goals), player=player)
 
-    def rows(self) -> list[str]:
+    def undrawable(self) -> list[str]:
+        """Why XSB cannot draw this level exactly (``[]`` when it can): two
+        pieces on a cell that no XSB character holds, or a negative position."""
+        why = []
+        if any(x < 0 or y < 0 for x, y in self.positions()):
+            why.append("negative coordinates (move the level with Level.translated)")
+        clash = self.walls & (self.boxes | self.goals)
+        if self.player is not None and (self.player in self.walls or self.player in self.boxes):
+            clash |= {self.player}
+        if clash:
+            x, y = min(clash, key=lambda p: (p[1], p[0]))
+            why.append(f"{len(clash)} cell(s) hold pieces no character can show "
+                       f"together (a wall with a box, goal or player, or the player "
+                       f"on a box), first at ({x}, {y})")
+        return why
+
+    def rows(self, strict: bool = True) -> list[str]:
         """The XSB drawing: row ``y`` is line ``y``, column ``x`` is character
         ``x``; floor is a space, trailing floor is dropped (rows are ragged).
 
         Raises :class:`LevelError` if a position is negative (it cannot be
-        drawn without moving the level: see :meth:`translated`).
+        drawn without moving the level: see :meth:`translated`) and, when
+        ``strict``, if two pieces share a cell that no character can show
+        (nothing is silently dropped); with ``strict=False`` the player wins
+        over a box, and a box over a wall.
         """
-        if any(x < 0 or y < 0 for x, y in self.positions()):
-            raise LevelError("the level has negative coordinates and cannot be "
-                             "drawn as text without moving it (Level.translated)")
+        why = self.undrawable()
+        if why and (strict or any(w.startswith("negative") for w in why)):
+            raise LevelError("cannot draw the level as XSB text: " + "; ".join(why),
+                             level_number=self.number, level_title=self.title)
         grid = [[" "] * self.width for _ in range(self.height)]
         for x, y in self.walls:
             grid[y][x] = "#"

@@ -139,3 +139,13 @@ def test_module_entry_point_and_bad_arguments():
     r = subprocess.run([sys.executable, "-m", "levels", "frobnicate"],
                        capture_output=True, text=True)
     assert r.returncode == 2 and "invalid choice" in r.stderr
+
+
+def test_convert_refuses_what_xsb_cannot_hold_and_show_notes_it(tmp_path):
+    src = tmp_path / "clash.pro"
+    src.write_text("filas(1).\ncolumnas(2).\npista(1, 1, j).\npista(1, 2, o).\npista(1, 2, c).\n")
+    code, out = run("convert", str(src), str(tmp_path / "clash.xsb"))
+    assert code == 1 and "cannot draw the level as XSB text" in out
+    assert not (tmp_path / "clash.xsb").exists()
+    code, out = run("show", str(src))
+    assert code == 0 and "#@$#" in out and "note: 1 box(es) on a wall: (2, 1)" in out

@@ -91,6 +91,8 @@ def test_rows_and_size_keep_positions():
     assert lv.rows() == ["", "  #", "", "    @"]
     with pytest.raises(LevelError, match="negative"):
         Level(player=(-1, 0)).rows()
+    with pytest.raises(LevelError, match="negative"):
+        Level(player=(-1, 0)).rows(strict=False)
     assert Level(player=(-1, 0)).translated(1, 0).rows() == ["@"]
 
 
@@ -100,3 +102,13 @@ def test_level_is_hashable_and_immutable():
     hash(lv)
     with pytest.raises(AttributeError):
         lv.player = (1, 1)
+
+
+def test_nothing_is_silently_dropped_when_drawing():
+    clash = Level(walls={(0, 0), (1, 0)}, boxes={(1, 0)}, goals={(2, 0)}, player=(2, 0))
+    with pytest.raises(LevelError, match=r"first at \(1, 0\)"):
+        clash.rows()
+    assert clash.rows(strict=False) == ["#$+"]
+    on_box = Level(boxes={(0, 0)}, goals={(0, 0)}, player=(0, 0))
+    assert on_box.undrawable() and on_box.rows(strict=False) == ["+"]
+    assert Level(boxes={(0, 0)}, goals={(0, 0)}, player=(1, 0)).undrawable() == []
