@@ -72,11 +72,17 @@ def _caja_movida(antes: frozenset, desde: Posicion, hasta: Posicion) -> frozense
     return (antes - {desde}) | {hasta}
 
 
-def _linea_despejada(s: "Sokoban") -> bool:
-    """No wall of the level in the character's column or row is standing (O(P))."""
-    x, y = s.persona()
-    return not any(s.hay_pared(w) for w in s.mapa().paredes_originales()
-                   if w[0] == x or w[1] == y)
+def _sin_fila_ni_columna(paredes: frozenset, c: Posicion) -> frozenset:
+    """The walls of ``paredes`` outside ``c``'s column and row (O(P))."""
+    return frozenset(w for w in paredes if w[0] != c[0] and w[1] != c[1])
+
+
+def _cajas_tras_deshacer(cajas: frozenset, persona: Posicion, registro) -> frozenset:
+    """The boxes after undoing ``registro`` from a position with ``cajas`` and
+    the character at ``persona``: a push's box comes back to ``persona``."""
+    if registro is None or registro is BOMBA or not registro[1]:
+        return cajas
+    return _caja_movida(cajas, direccion.suma(persona, registro[0]), persona)
 
 
 @invariant(lambda self: not any(pared_en_pie(self._nivel._mapa, c) for c in self._nivel._cajas),
@@ -247,13 +253,14 @@ class Sokoban:
              "bombas() > 0: a bomb is left (seed 001's precondition of tirarBomba)")
     @snapshot(lambda self: self.persona(), name="persona")
     @snapshot(lambda self: self.cajas(), name="cajas")
+    @snapshot(lambda self: self.paredes(), name="paredes")
     @snapshot(lambda self: self.bombas(), name="bombas")
     @snapshot(lambda self: self.history_length(), name="acciones")
     @ensure(lambda self, OLD: self.bombas() == OLD.bombas - 1, "one bomb fewer")
     @ensure(lambda self, OLD: self.persona() == OLD.persona and self.cajas() == OLD.cajas,
             "the character and the boxes did not move")
-    @ensure(lambda self: _linea_despejada(self),
-            "no wall stands in the character's row or column")
+    @ensure(lambda self, OLD: self.paredes() == _sin_fila_ni_columna(OLD.paredes, self.persona()),
+            "the walls in the character's row and column are gone, and only those")
     @ensure(lambda self, OLD: self.history_length() == OLD.acciones + 1,
             "the bomb was recorded for deshacer")
     def tirar_bomba(self) -> None:
@@ -265,6 +272,8 @@ class Sokoban:
         self._historial.append(BOMBA)
 
     @snapshot(lambda self: self.ultima_accion(), name="ultima")
+    @snapshot(lambda self: self._historial[-1] if self._historial else None, name="registro")
+    @snapshot(lambda self: self.cajas(), name="cajas")
     @snapshot(lambda self: self.persona(), name="persona")
     @snapshot(lambda self: self.bombas(), name="bombas")
     @snapshot(lambda self: self.history_length(), name="acciones")
@@ -278,6 +287,9 @@ class Sokoban:
         direccion.resta(OLD.persona, OLD.ultima) if isinstance(OLD.ultima, Accion)
         else OLD.persona),
             "undoing a move takes the character one step back; nothing else moves it")
+    @ensure(lambda self, OLD: self.cajas() == _cajas_tras_deshacer(OLD.cajas, OLD.persona,
+                                                                  OLD.registro),
+            "undoing a push brings its box back; no other box moves")
     def deshacer(self) -> bool:
         """``deshacer(s)``: undoes the last move or bomb; with no history,
         nothing. Returns whether something was undone. O(1)."""

@@ -196,8 +196,34 @@ def test_mover_postcondition_on_boxes_fires(monkeypatch):
 def test_tirar_bomba_postcondition_fires(monkeypatch):
     monkeypatch.setattr(Mapa, "tirar_bomba", lambda self, c: None)
     s = Sokoban(nivel())
-    with pytest.raises(PostconditionViolation, match="no wall stands in the character's row"):
+    with pytest.raises(PostconditionViolation, match="the walls in the character's row and column"):
         s.tirar_bomba()
+
+
+@needs_on
+def test_tirar_bomba_postcondition_catches_too_much(monkeypatch):
+    original = Mapa.tirar_bomba
+
+    def de_mas(self, c):                     # a second blast one cell off the diagonal
+        original(self, c)
+        original(self, (c[0] + 1, c[1] + 1))
+    monkeypatch.setattr(Mapa, "tirar_bomba", de_mas)
+    s = Sokoban(nivel(paredes=((0, 1), (2, 5))))
+    with pytest.raises(PostconditionViolation) as e:
+        s.tirar_bomba()
+    assert "the walls in the character's row and column are gone, and only those" in str(e.value)
+    assert "OLD.paredes was frozenset({" in str(e.value)
+
+
+@needs_on
+def test_deshacer_postcondition_on_boxes_fires(monkeypatch):
+    s = Sokoban(nivel())
+    s.mover(A.DERECHA)                        # pushes the box onto the depot
+    monkeypatch.setattr(Nivel, "modificar_caja", lambda self, vieja, nueva: None)
+    with pytest.raises(PostconditionViolation) as e:
+        s.deshacer()
+    assert "undoing a push brings its box back; no other box moves" in str(e.value)
+    assert "OLD.registro was (<Accion.DERECHA: (1, 0)>, True)" in str(e.value)
 
 
 @needs_on
