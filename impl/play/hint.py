@@ -115,6 +115,8 @@ def find_hint(nivel: dict, time_limit: float = DEFAULT_HINT_TIME) -> Hint | str:
         result = solve(nivel, time_limit=time_limit)
     except ValueError as exc:  # LevelProblem: the solver rejects the position
         return f"Hints: the solver cannot read this position ({exc})."
+    except Exception as exc:  # a bug in the solver must not end the game
+        return f"Hints: the solver failed ({type(exc).__name__}: {exc})."
     if result.status == "solved":
         start = next(iter(nivel["personaje"]))
         return make_hint(start, result.solution)

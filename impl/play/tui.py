@@ -141,5 +141,8 @@ def run(session) -> None:
     """Play ``session`` in the terminal until the player quits. The terminal
     is restored however this ends (``curses.wrapper``)."""
     os.environ.setdefault("ESCDELAY", "25")
-    locale.setlocale(locale.LC_ALL, "")  # so curses writes UTF-8 when the terminal does
+    try:
+        locale.setlocale(locale.LC_ALL, "")  # so curses writes UTF-8 when the terminal does
+    except locale.Error:
+        pass  # an unknown locale in the environment: stay with "C" (see printable)
     curses.wrapper(_loop, session)

@@ -362,3 +362,24 @@ def test_printable_keeps_the_length_and_only_what_the_encoding_shows(line, encod
     assert len(shown) == len(line)
     shown.encode("ascii" if encoding == "no-such-codec" else encoding, errors="strict")
     assert all(a == b or b == "?" for a, b in zip(line, shown))
+
+
+def test_a_failing_solver_gives_a_message_not_a_crash(monkeypatch):
+    import impl.solver
+
+    def broken(nivel, time_limit):
+        raise RuntimeError("out of cheese")
+
+    monkeypatch.setattr(impl.solver, "solve", broken)
+    lv = parse(TWO_LEVELS)[0]
+    assert hint.find_hint(lv.to_nivel_extendido(), 1.0) == (
+        "Hints: the solver failed (RuntimeError: out of cheese).")
+
+
+def test_without_the_solver_hints_say_so(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "impl.solver", None)  # import fails
+    lv = parse(TWO_LEVELS)[0]
+    assert hint.find_hint(lv.to_nivel_extendido(), 1.0) == (
+        "Hints: the solver is not available in this installation.")
