@@ -11,10 +11,12 @@ Reading rules (see ``docs/levels.md`` for the full account):
 * Right after a board come its ``Key: value`` lines (``Title``, ``Author``,
   ``Bombs``, ``Solution``..., a ``Comment:`` ... ``Comment-End:`` block); the
   first other line ends them.
-* Between that and the next board: ``Key: value`` lines are that next level's
-  metadata; the text line nearest the board (a ``;`` comment or a plain line)
-  is its title, unless a ``Title:`` key gives one; other text lines are kept
-  as its ``Comment``.
+* Between that and the next board, the last paragraph (lines not separated
+  by a blank line) belongs to the next level: its ``Key: value`` lines are
+  metadata, its text line nearest the board (a ``;`` comment or a plain line)
+  is the title, unless a ``Title:`` key gives one.  Every other text line
+  (earlier paragraphs: a file header, notes between levels) is kept in the
+  level's ``Comment``.
 * A line that starts with ``#`` next to a board line and is mostly made of
   board characters is taken as a damaged board row: it is reported, with the
   column of the first character that does not belong.
@@ -179,9 +181,17 @@ def parse_xsb(text: str, source: str = "<string>") -> list[Level]:
         number = len(levels) + 1
         meta: dict[str, str] = {}
         info = {"title": None, "bombs": 0, "solutions": [], "comments": []}
+        paragraphs: list[list[int]] = [[]]
         for j in pending:
-            if kinds[j] == "text":
-                _pre_line(lines[j], j + 1, meta, info, source, number)
+            if kinds[j] == "blank":
+                paragraphs.append([])
+            elif kinds[j] == "text":
+                paragraphs[-1].append(j)
+        paragraphs = [para for para in paragraphs if para]
+        for para in paragraphs[:-1]:  # a file header, or notes between levels
+            info["comments"].extend(t for t in (_text_of(lines[j]) for j in para) if t)
+        for j in paragraphs[-1] if paragraphs else []:
+            _pre_line(lines[j], j + 1, meta, info, source, number)
         pending = []
         i = _after_block(lines, kinds, i, meta, info, source, number)
         try:

@@ -174,3 +174,12 @@ def test_soko_desc_round_trip_property(lv):
     back = levels.from_soko_desc(levels.to_soko_desc(lv))
     assert back == lv
     assert len(set(map(len, levels.to_soko_desc(lv)))) <= 1  # rectangular
+
+
+def test_a_sok_file_header_does_not_become_the_first_title():
+    text = (":: Created with some program\nTitle: My Collection\nAuthor: Someone\n\n"
+            "Level 1\n#####\n#@$.#\n#####\n\nLevel 2\n#####\n#@$.#\n#####\n")
+    a, b = parse_xsb(text)
+    assert (a.title, b.title) == ("Level 1", "Level 2")
+    assert a.metadata == {"Comment": "Title: My Collection\nAuthor: Someone"}
+    assert b.metadata == {}
