@@ -1,6 +1,6 @@
 """``python -m impl play`` driven end to end in a real terminal: tmux.
 
-Each test starts its own tmux server (a private socket in ``tmp_path``),
+Each test starts its own tmux server (a private socket),
 runs the game in an 80x24 (or smaller) window, types with ``send-keys`` and
 reads the screen with ``capture-pane``, polling until the expected text shows
 up (bounded by :data:`TIMEOUT`).
@@ -13,6 +13,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -47,8 +48,11 @@ Bombs: 1
 class Terminal:
     """A tmux window running one command."""
 
-    def __init__(self, tmp_path: Path, command: str, width: int = 80, height: int = 24):
-        self.socket = str(tmp_path / "tmux.sock")
+    def __init__(self, command: str, width: int = 80, height: int = 24):
+        # A private server; its socket in a short directory of its own (a
+        # socket path has a length limit that tmp_path may exceed).
+        self.dir = tempfile.mkdtemp(prefix="play-tmux-")
+        self.socket = os.path.join(self.dir, "s")
         env = os.environ.copy()
         env.pop("TMUX", None)
         env["TERM"] = "xterm-256color"
@@ -89,14 +93,15 @@ class Terminal:
     def close(self) -> None:
         subprocess.run([TMUX, "-S", self.socket, "kill-server"], capture_output=True,
                        timeout=TIMEOUT)
+        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 @pytest.fixture
-def terminal(tmp_path):
+def terminal():
     opened: list[Terminal] = []
 
     def open_(command: str, width: int = 80, height: int = 24) -> Terminal:
-        t = Terminal(tmp_path, command, width, height)
+        t = Terminal(command, width, height)
         opened.append(t)
         return t
 
