@@ -60,13 +60,20 @@ def nuevo_juego(niveles: Sequence[NivelExtendido]) -> JuegoExtendido:
     Every level must be valid (the seed checks only the first, when it is
     played; we refuse a sequence with an invalid level up front, E12).
     """
-    niveles = tuple(niveles)
+    niveles = tuple(_copia(n) for n in niveles)
     if not niveles:
         raise PreconditionError("nuevoJ: the sequence of levels is empty")
     for i, n in enumerate(niveles):
         if not sokoban.nivel_extendido_valido(n):
             raise PreconditionError(f"nuevoJ: level {i} is not valid")
     return JuegoExtendido(niveles=niveles, indice=0, soko=sokoban.nuevo_soko(niveles[0]))
+
+
+def _copia(n):
+    """A level of our own: the caller's dict and sets may change later."""
+    if not isinstance(n, dict):
+        return n
+    return {k: frozenset(v) if isinstance(v, (set, frozenset)) else v for k, v in n.items()}
 
 
 def nivel_actual(j: JuegoExtendido) -> sokoban.Soko:
@@ -76,8 +83,8 @@ def nivel_actual(j: JuegoExtendido) -> sokoban.Soko:
 
 def niveles_pendientes(j: JuegoExtendido) -> tuple[NivelExtendido, ...]:
     """``nivelesPendientes : juego → secu(NivelExtendido)``: the levels after
-    the current one (erratum E13)."""
-    return j.niveles[j.indice + 1:]
+    the current one (erratum E13), as copies the caller may change freely."""
+    return tuple(_copia(n) for n in j.niveles[j.indice + 1:])
 
 
 def indice_nivel(j: JuegoExtendido) -> int:

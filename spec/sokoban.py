@@ -34,7 +34,7 @@ A ``Soko`` value keeps its current observers and the soko it came from
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from spec import PreconditionError, fisica
 from spec.tipos import (
@@ -61,7 +61,10 @@ class Soko:
     paredes: frozenset[Posicion]
     depositos: frozenset[Posicion]
     bombas: int
-    anterior: "Soko | None" = None
+    # ``==`` and ``repr`` look at the observers now; the history is what
+    # ``spec.obs.sokos_iguales`` compares (iteratively: a long history must not
+    # recurse through the generated ``__eq__``/``__repr__``).
+    anterior: "Soko | None" = field(default=None, compare=False, repr=False)
 
 
 def nivel_extendido_valido(n: NivelExtendido) -> bool:

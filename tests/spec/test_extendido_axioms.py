@@ -221,13 +221,6 @@ def test_bomba_y_deshacer_en_el_segundo_nivel():
     assert extendido.cajas(extendido.deshacer(j)) == frozenset({(2, 0)})
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "spec bug: nuevo_juego keeps the caller's level dicts (spec/extendido.py, "
-    "nuevo_juego: niveles = tuple(niveles)), so changing one after the game "
-    "starts changes the game's pending levels (and can bring in an invalid "
-    "one the precondition never saw); fix: store a copy of each level with "
-    "frozenset values, e.g. wrapped in types.MappingProxyType so that "
-    "niveles_pendientes hands out read-only views"))
 def test_el_juego_no_comparte_los_niveles_del_llamador():
     """A juego is a value: changing the level dicts it was made from, after
     nuevoJ, changes neither its pending levels nor the next level played."""

@@ -300,12 +300,6 @@ def test_las_operaciones_no_modifican_su_argumento(s):
     assert observar(s) == antes
 
 
-@pytest.mark.xfail(strict=True, raises=RecursionError, reason=(
-    "spec bug: Soko is a frozen dataclass whose generated __eq__, __hash__ and "
-    "__repr__ recurse through `anterior` (spec/sokoban.py, class Soko), so a "
-    "history of a few hundred moves raises RecursionError; fix: declare "
-    "`anterior: Soko | None = field(default=None, compare=False, repr=False)` "
-    "(obs.sokos_iguales is the equality that sees the history)"))
 def test_un_soko_con_historia_larga_se_compara_y_se_imprime():
     """A solution of a real level is hundreds or thousands of moves long: the
     resulting soko can still be compared, hashed and printed."""
