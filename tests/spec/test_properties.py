@@ -4,8 +4,10 @@ checked on random levels and random play."""
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spec import extendido, fisica, obs, sokoban
-from spec.tipos import ACCIONES, CAJAS, PAREDES, PERSONAJE, Accion
+import pytest
+
+from spec import PreconditionError, extendido, fisica, grilla, juego, obs, sokoban
+from spec.tipos import ACCIONES, BOMBAS, CAJAS, CLAVES, PAREDES, PERSONAJE, Accion
 from tests.spec.strategies import (MITAD, acciones, aplicar, extendido_de, juegos, nivel, niveles,
                                    niveles_extendidos, operaciones, planes, sokos)
 
@@ -244,3 +246,55 @@ def test_igualdad_observacional_distingue_historias_ejemplos():
     assert extendido.indice_nivel(avanzado) == 1
     assert obs.sokos_iguales(extendido.nivel_actual(avanzado), sokoban.nuevo_soko(dos))
     assert not obs.juegos_extendidos_iguales(avanzado, extendido.nuevo_juego([dos]))
+
+
+# --------------------------------------------------------------------------
+# Bad input
+
+
+_pos = st.tuples(st.integers(-3, 3), st.integers(-3, 3))
+_basura = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 3) | st.text(max_size=3) | _pos,
+    lambda hijos: (st.lists(hijos, max_size=3)
+                   | st.frozensets(st.integers(-2, 2) | _pos, max_size=3)
+                   | st.dictionaries(st.sampled_from([*CLAVES, BOMBAS, "x"]), hijos, max_size=5)),
+    max_leaves=8)
+#: Level-shaped junk: the right keys, each holding a set of positions or junk.
+_casi_niveles = st.fixed_dictionaries(
+    {k: st.frozensets(_pos, max_size=3) | _basura for k in CLAVES},
+    optional={BOMBAS: st.integers(-2, 3) | _basura})
+
+
+@MITAD
+@given(_casi_niveles | _basura)
+def test_un_nivel_invalido_se_rechaza_con_precondition_error(n):
+    """Whatever a caller passes as a level, nivelVálido? answers a bool and
+    the generators either accept it (exactly when it is valid) or refuse it
+    with PreconditionError: never another exception."""
+    valido = fisica.nivel_valido(n)
+    assert isinstance(valido, bool)
+    for generador in (fisica.crear_fisica, juego.iniciar):
+        if valido:
+            generador(n)
+        else:
+            with pytest.raises(PreconditionError):
+                generador(n)
+    extendido_valido = sokoban.nivel_extendido_valido(n)
+    for generador in (sokoban.nuevo_soko, lambda x: extendido.nuevo_juego([x])):
+        if extendido_valido:
+            generador(n)
+        else:
+            with pytest.raises(PreconditionError):
+                generador(n)
+
+
+@MITAD
+@given(st.lists(st.text(alphabet="#$@.*+ x\t", max_size=6), max_size=5))
+def test_una_descripcion_invalida_se_rechaza_con_precondition_error(desc):
+    """crear_grilla on any list of strings either builds a grid or refuses
+    with PreconditionError."""
+    try:
+        g = grilla.crear_grilla(desc)
+    except PreconditionError:
+        return
+    assert grilla.dimensiones(g) == (max(map(len, desc)), len(desc))
