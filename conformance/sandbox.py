@@ -601,6 +601,7 @@ def _child_main() -> None:
     if init["memory"]:
         resource.setrlimit(resource.RLIMIT_AS, (init["memory"], init["memory"]))
     faulthandler.enable()
+    _die_with_parent()
     spec: TargetSpec = init["spec"]
     try:
         namespace = load(spec, keep_path=True)
@@ -630,6 +631,19 @@ def _child_main() -> None:
             up.send(answer)
         except Exception as e:  # noqa: BLE001 - e.g. an exception that cannot be pickled
             up.send(("error", "unpicklable", f"the answer cannot be sent back: {e}", ""))
+
+
+def _die_with_parent() -> None:
+    """Linux: get SIGKILL when the parent dies, so a target stuck in a loop
+    is never left running after the checker is killed (best effort)."""
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)          # PR_SET_PDEATHSIG
+        if os.getppid() == 1:                           # the parent is already gone
+            os._exit(0)
+    except (OSError, AttributeError):
+        pass
 
 
 def _flush() -> None:

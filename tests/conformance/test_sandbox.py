@@ -231,3 +231,30 @@ def test_fingerprint_of_objects_slots_and_cycles():
     assert deep.startswith("_Node(next=_Node(next=") and deep == fingerprint(long)
     long.next.next.value = -1
     assert fingerprint(long) != deep
+
+
+def test_a_looping_child_dies_with_its_parent(tmp_path):
+    """Killing the checker (even with SIGKILL) never leaves a target spinning."""
+    import os
+    import subprocess
+    import sys
+    import time
+    script = tmp_path / "parent.py"
+    script.write_text(
+        "from conformance.targets import resolve\n"
+        "from conformance.sandbox import SandboxTarget\n"
+        f"t = SandboxTarget(resolve({str(FIXTURES / 'soko_misbehaving.py')!r}), timeout=60)\n"
+        "print(t._proc.pid, flush=True)\n"
+        "t.call('loop_forever')\n")
+    parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    child = int(parent.stdout.readline())
+    parent.kill()
+    parent.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"the sandbox child {child} outlived its parent")
