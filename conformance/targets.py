@@ -4,8 +4,8 @@ A TARGET, as typed on the command line (or in ``SOKOBAN_IMPL``), is one of:
 
 * a path to a ``.py`` file (a student's ``soko.py``): loaded from its path
   under a private module name, so it never clashes with our installed ``soko``;
-* a path to a folder: a package (it has ``__init__.py``), or a folder holding
-  ``soko.py`` (or exactly one ``.py`` file);
+* a path to a folder: the ``soko.py`` it holds, else the folder as a package
+  (it has ``__init__.py``), else its only ``.py`` file;
 * a name registered in the entry-point group ``sokoban.implementations``
   (ours: ``impl``, ``impl-tad``, ``impl-soko``);
 * ``module:object`` (the object's attributes are the operations);
@@ -100,10 +100,10 @@ def _resolve_path(text: str) -> TargetSpec:
         if path.suffix != ".py":
             raise BadTarget(f"{text}: not a Python file (expected a .py file or a folder)")
         return TargetSpec(name=str(path), kind="file", path=str(path), via="path")
+    if (path / "soko.py").is_file():            # a submission: its soko.py
+        return TargetSpec(name=str(path), kind="file", path=str(path / "soko.py"), via="path")
     if (path / "__init__.py").is_file():
         return TargetSpec(name=str(path), kind="package", path=str(path), via="path")
-    if (path / "soko.py").is_file():
-        return TargetSpec(name=str(path), kind="file", path=str(path / "soko.py"), via="path")
     sources = sorted(p for p in path.glob("*.py") if not p.name.startswith(("test_", "_")))
     if len(sources) == 1:
         return TargetSpec(name=str(path), kind="file", path=str(sources[0]), via="path")

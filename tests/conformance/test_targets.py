@@ -236,3 +236,10 @@ def test_tad_adapter_flips_arguments_results_and_batches():
     assert ours.call("persona", (2, 3)) == (4, 5)
     with pytest.raises(ValueError):
         DirectionAdapter(inner, "tad", "sideways")
+
+
+def test_a_folder_with_soko_py_and_init_means_its_soko_py(tmp_path):
+    (tmp_path / "__init__.py").write_text("")
+    (tmp_path / "soko.py").write_text("def crear_grilla(desc):\n    return desc\n")
+    spec = resolve(str(tmp_path))
+    assert spec.kind == "file" and spec.path.endswith("soko.py")
