@@ -274,3 +274,38 @@ def test_a_level_spread_too_wide_gives_up_instead_of_exhausting_memory():
     n = {**CORRIDOR, PAREDES: CORRIDOR[PAREDES] | {(100_000, 100_000)}}
     r = solve(n)
     assert r.status == "gave_up" and r.limit == "size" and r.notes
+
+
+def replays_extended(nivel_extendido, lurd):
+    s = sokoban.nuevo_soko(nivel_extendido)
+    for letter in lurd:
+        if letter == BOMB:
+            if sokoban.bombas(s) == 0:
+                return False
+            s = sokoban.tirar_bomba(s)
+        else:
+            a = ACTION[letter.lower()]
+            if not sokoban.puede_mover(s, a):
+                return False
+            s = sokoban.mover(s, a)
+    return sokoban.gano(s)
+
+
+@settings(max_examples=40)
+@given(tiny_levels(max_w=4, max_h=3, max_boxes=2), st.integers(0, 2))
+def test_bombs_are_used_only_when_needed(nivel, bombs):
+    """With bombs, a level solvable without them is solved without them (and
+    move-optimally); otherwise any solution found replays on spec.sokoban,
+    and a search stopped by the window is never called a proof."""
+    best = brute_force_moves(nivel)
+    n = {**nivel, BOMBAS: bombs}
+    r = solve(n, method="moves", node_limit=20_000)
+    if best is not None:
+        assert r.status == "solved" and BOMB not in r.solution and r.moves == best
+    elif r.status == "solved":
+        assert BOMB in r.solution and r.bombs <= bombs
+        assert replays_extended(n, r.solution)
+    elif bombs == 0:
+        assert r.status == "unsolvable"
+    else:
+        assert r.status == "gave_up" or r.status == "unsolvable"
