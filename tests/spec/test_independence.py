@@ -85,3 +85,23 @@ def test_cada_funcion_cita_su_axioma(nombre, funcion):
     """A teacher can lay the file beside the seed: each function of seed 000
     quotes the seed's operation by its seed name."""
     assert nombre in inspect.getdoc(funcion)
+
+
+_HASH_XFAIL = pytest.mark.xfail(strict=True, raises=TypeError, reason=(
+    "spec gap: JuegoExtendido is a frozen dataclass whose `niveles` field is a "
+    "tuple of dicts (spec/extendido.py, class JuegoExtendido), so hash() raises "
+    "TypeError; fix: declare `niveles: tuple = field(hash=False)` (equality "
+    "still compares it) or store each level as a tuple of its items"))
+
+
+@pytest.mark.parametrize("valor", [
+    pytest.param(v, marks=_HASH_XFAIL) if isinstance(v, extendido.JuegoExtendido) else v
+    for v in _valores()
+], ids=lambda v: type(v).__name__)
+def test_los_valores_son_hashables(valor):
+    """Immutable values can be dict keys and set members (a visited set of
+    states, a memo of positions): equal values hash equal."""
+    copia = dataclasses.replace(valor)
+    assert copia == valor
+    assert hash(copia) == hash(valor)
+    assert len({valor, copia}) == 1
