@@ -87,7 +87,7 @@ class Mapa:
 
     @snapshot(lambda self: len(self._explosiones), name="explosiones")
     @ensure(lambda self, c, OLD: len(self._explosiones) == OLD.explosiones + 1
-            and self._explosiones[-1] == c,
+            and self._explosiones[-1:] == [c],
             "the bomb at c is the last explosion")
     @ensure(lambda self, c: not self.hay_pared(c),
             "no wall stands where the bomb went off")

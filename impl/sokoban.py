@@ -259,7 +259,7 @@ class Sokoban:
     @ensure(lambda self, OLD: self.bombas() == OLD.bombas - 1, "one bomb fewer")
     @ensure(lambda self, OLD: self.persona() == OLD.persona and self.cajas() == OLD.cajas,
             "the character and the boxes did not move")
-    @ensure(lambda self, OLD: self.paredes() == _sin_fila_ni_columna(OLD.paredes, self.persona()),
+    @ensure(lambda self, OLD: self.paredes() == _sin_fila_ni_columna(OLD.paredes, OLD.persona),
             "the walls in the character's row and column are gone, and only those")
     @ensure(lambda self, OLD: self.history_length() == OLD.acciones + 1,
             "the bomb was recorded for deshacer")
