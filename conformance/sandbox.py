@@ -596,10 +596,10 @@ def _child_main() -> None:
     import resource
     limit = init["output_limit"]
     if limit:
-        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+        _set_limit(resource.RLIMIT_FSIZE, limit)
         signal.signal(signal.SIGXFSZ, signal.SIG_DFL)   # Python ignores it by default
     if init["memory"]:
-        resource.setrlimit(resource.RLIMIT_AS, (init["memory"], init["memory"]))
+        _set_limit(resource.RLIMIT_AS, init["memory"])
     faulthandler.enable()
     _die_with_parent()
     spec: TargetSpec = init["spec"]
@@ -631,6 +631,19 @@ def _child_main() -> None:
             up.send(answer)
         except Exception as e:  # noqa: BLE001 - e.g. an exception that cannot be pickled
             up.send(("error", "unpicklable", f"the answer cannot be sent back: {e}", ""))
+
+
+def _set_limit(which: int, value: int) -> None:
+    """Lower a resource limit (never above the hard limit already in force;
+    a platform that refuses it, as macOS may for RLIMIT_AS, keeps its own)."""
+    import resource
+    try:
+        _, hard = resource.getrlimit(which)
+        if hard != resource.RLIM_INFINITY:
+            value = min(value, hard)
+        resource.setrlimit(which, (value, value))
+    except (ValueError, OSError):
+        pass
 
 
 def _die_with_parent() -> None:
