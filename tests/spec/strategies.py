@@ -13,6 +13,7 @@ nothing but :mod:`spec` (``levels.strategies`` serves everybody else).
 * :func:`fisicas`: a física reachable from a valid level by some actions.
 * :func:`sokos`: a soko reached from a valid level by moves, bombs and undos.
 * :func:`juegos`: an extended game over 1-3 levels after some operations.
+* :func:`descripciones`: seed 002 grid descriptions, walled all round.
 * :func:`nivel`, :func:`extendido_de`: hand-written levels in examples.
 """
 
@@ -123,3 +124,21 @@ def juegos(draw, max_niveles: int = 3):
     does advance."""
     ns = draw(st.lists(niveles_extendidos(max_cajas=1), min_size=1, max_size=max_niveles))
     return aplicar(extendido.nuevo_juego(ns), draw(operaciones), tad=extendido)
+
+
+@st.composite
+def descripciones(draw, max_ancho: int = 7, max_alto: int = 6):
+    """A seed-002 description ``crear_grilla`` accepts: a full ring of walls
+    around random cells (walls, boxes, goals, at least as many boxes as
+    goals) with the player on one of them that is not a wall or a box."""
+    ancho, alto = draw(st.integers(3, max_ancho)), draw(st.integers(3, max_alto))
+    celdas = draw(st.lists(st.sampled_from(" #$."), min_size=(ancho - 2) * (alto - 2),
+                           max_size=(ancho - 2) * (alto - 2)))
+    donde = draw(st.integers(0, len(celdas) - 1))
+    celdas[donde] = "+" if celdas[donde] == "." else "@"
+    sobran = celdas.count(".") + celdas.count("+") - celdas.count("$")
+    for i, ch in enumerate(celdas):
+        if sobran > 0 and ch in ".+":
+            celdas[i], sobran = (" " if ch == "." else "@"), sobran - 1
+    filas = ["".join(celdas[f * (ancho - 2):(f + 1) * (ancho - 2)]) for f in range(alto - 2)]
+    return ["#" * ancho, *("#" + fila + "#" for fila in filas), "#" * ancho]

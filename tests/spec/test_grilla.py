@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from spec import PreconditionError, grilla
 from spec.tipos import Accion
-from tests.spec.strategies import MITAD
+from tests.spec.strategies import MITAD, descripciones
 
 NORTE, SUR, ESTE, OESTE = (0, -1), (0, 1), (1, 0), (-1, 0)
 direcciones = st.sampled_from([NORTE, SUR, ESTE, OESTE])
@@ -142,11 +142,11 @@ SALA = [
 
 
 @MITAD
-@given(st.lists(direcciones, max_size=20))
-def test_mover_no_modifica_su_argumento(plan):
+@given(descripciones() | st.just(SALA), st.lists(direcciones, max_size=20))
+def test_mover_no_modifica_su_argumento(desc, plan):
     """"La grilla recibida NO se modifica": after any sequence of moves, every
     grid met on the way still draws as it did."""
-    g = grilla.crear_grilla(SALA)
+    g = grilla.crear_grilla(desc)
     vistos = []
     for d in plan:
         vistos.append((g, dibujar(g)))
@@ -155,13 +155,13 @@ def test_mover_no_modifica_su_argumento(plan):
 
 
 @MITAD
-@given(st.lists(direcciones, max_size=20), direcciones)
-def test_mover(plan, d):
+@given(descripciones() | st.just(SALA), st.lists(direcciones, max_size=20), direcciones)
+def test_mover(desc, plan, d):
     """Seed 002's movement rules: into an empty cell, the player moves; into
     a wall, nothing changes; into a box, the box moves on when the cell beyond
     is empty (no wall, no box), and otherwise nothing changes. A blocked move
     returns a grid equal to the argument."""
-    g = grilla.crear_grilla(SALA)
+    g = grilla.crear_grilla(desc)
     for paso in plan:
         g = grilla.mover(g, paso)
     (c, f), = [p for p in celdas(g) if grilla.hay_jugador(g, *p)]
@@ -209,3 +209,31 @@ def test_movimiento_bloqueado_devuelve_una_grilla_igual():
     h = grilla.mover(g, SUR)                # box pushed onto a goal
     assert dibujar(h) == ['######', '# $$ #', '#@   #', '#*. .#', '######']
     assert grilla.mover(h, SUR) == h        # box against a wall
+
+
+@MITAD
+@given(descripciones())
+def test_las_descripciones_validas_se_aceptan(desc):
+    """A description that follows every rule of seed 002 is accepted and
+    draws back as itself."""
+    assert dibujar(grilla.crear_grilla(desc)) == desc
+
+
+@MITAD
+@given(descripciones(), st.lists(direcciones, max_size=25))
+def test_invariantes_de_la_grilla(desc, plan):
+    """Under any moves: walls, goals and the number of boxes stay; the player
+    is never on a wall or a box, and never leaves the grid."""
+    g0 = g = grilla.crear_grilla(desc)
+    columnas, filas = grilla.dimensiones(g0)
+    for d in plan:
+        g = grilla.mover(g, d)
+        assert grilla.dimensiones(g) == (columnas, filas)
+        jugador = [p for p in celdas(g) if grilla.hay_jugador(g, *p)]
+        assert len(jugador) == 1
+        assert not grilla.hay_pared(g, *jugador[0]) and not grilla.hay_caja(g, *jugador[0])
+        for p in celdas(g):
+            assert grilla.hay_pared(g, *p) is grilla.hay_pared(g0, *p)
+            assert grilla.hay_objetivo(g, *p) is grilla.hay_objetivo(g0, *p)
+        assert sum(grilla.hay_caja(g, *p) for p in celdas(g)) == \
+            sum(grilla.hay_caja(g0, *p) for p in celdas(g0))

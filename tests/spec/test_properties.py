@@ -128,6 +128,17 @@ def test_deshacer_restaura_el_juego(j):
             assert obs.juegos_extendidos_iguales(extendido.deshacer(k), k)
 
 
+@MITAD
+@given(sokos(max_bombas=3))
+def test_un_soko_alcanzable_es_un_nivel_valido(s):
+    """Moves, bombs and undos keep the extended level valid: its observers
+    make a NivelExtendido that nuevoS accepts, with the same observers."""
+    n = extendido_de(nivel(sokoban.persona(s), sokoban.cajas(s), sokoban.depositos(s),
+                           sokoban.paredes(s)), sokoban.bombas(s))
+    assert sokoban.nivel_extendido_valido(n)
+    assert observar(sokoban.nuevo_soko(n)) == observar(s)
+
+
 @st.composite
 def sokos_con_paredes_lejanas(draw):
     """A soko with one bomb or more, walls added far away on the character's
