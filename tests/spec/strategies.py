@@ -97,6 +97,12 @@ operaciones = st.lists(st.one_of(
 ), max_size=12)
 
 
+def observar(s):
+    """Every observer of a soko now: (persona, cajas, paredes, depósitos, bombas)."""
+    return (sokoban.persona(s), sokoban.cajas(s), sokoban.paredes(s),
+            sokoban.depositos(s), sokoban.bombas(s))
+
+
 def aplicar(s, ops, tad=sokoban):
     """``s`` after ``ops`` (a bomb with none left is skipped); ``tad`` is
     :mod:`spec.sokoban` or :mod:`spec.extendido`, which share these names."""

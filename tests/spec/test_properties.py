@@ -9,7 +9,7 @@ import pytest
 from spec import PreconditionError, extendido, fisica, grilla, juego, obs, sokoban
 from spec.tipos import ACCIONES, BOMBAS, CAJAS, CLAVES, PAREDES, PERSONAJE, Accion
 from tests.spec.strategies import (MITAD, acciones, aplicar, extendido_de, juegos, nivel, niveles,
-                                   niveles_extendidos, operaciones, planes, sokos)
+                                   niveles_extendidos, observar, operaciones, planes, sokos)
 
 OPUESTA = {Accion.ARRIBA: Accion.ABAJO, Accion.ABAJO: Accion.ARRIBA,
            Accion.IZQUIERDA: Accion.DERECHA, Accion.DERECHA: Accion.IZQUIERDA}
@@ -23,11 +23,6 @@ def recorrido(n, plan):
         f = fisica.simular_accion(f, a)
         fs.append(f)
     return fs
-
-
-def observar(s):
-    return (sokoban.persona(s), sokoban.cajas(s), sokoban.paredes(s),
-            sokoban.depositos(s), sokoban.bombas(s))
 
 
 # --------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from spec import PreconditionError, fisica, obs, sokoban
 from spec.tipos import ACCIONES, BOMBAS, PERSONAJE, Accion
 from tests.spec.strategies import (MITAD, POCOS, acciones, extendido_de, nivel,
-                                   niveles_extendidos, sokos)
+                                   niveles_extendidos, observar, sokos)
 
 A, B, I, D = Accion.ARRIBA, Accion.ABAJO, Accion.IZQUIERDA, Accion.DERECHA
 celdas = st.tuples(st.integers(-60, 60), st.integers(-60, 60))
@@ -22,11 +22,6 @@ def fisica_de(s):
     depots, built through the public generator."""
     return fisica.crear_fisica(
         nivel(sokoban.persona(s), sokoban.cajas(s), sokoban.depositos(s), sokoban.paredes(s)))
-
-
-def observar(s):
-    return (sokoban.persona(s), sokoban.cajas(s), sokoban.paredes(s),
-            sokoban.depositos(s), sokoban.bombas(s))
 
 
 def frente(s, a, veces=1):
