@@ -43,6 +43,7 @@ DEFAULT_START_TIMEOUT = 30.0          # seconds to start the child and import th
 DEFAULT_MEMORY_MB = 1024              # address-space cap of the child
 DEFAULT_OUTPUT_LIMIT = 1_000_000      # bytes printed per call
 
+_GRACE = 1.0                           # seconds the parent waits beyond the child's own limit
 _ID_BITS = 40                          # handle id = generation << _ID_BITS | serial
 _ATOMS = (bool, int, float, str, bytes, type(None), Accion)
 
@@ -273,6 +274,10 @@ class _Describer:
 
 # --------------------------------------------------------------- the host
 
+class _CallTimeout(BaseException):
+    """Raised inside the target's code when its call exceeds the time limit."""
+
+
 class _Host:
     """The target's side of the boundary: its operations, its object table."""
 
@@ -283,6 +288,15 @@ class _Host:
         self.next_id = id_base
         self.generation = id_base >> _ID_BITS
         self.functions: dict[str, Any] = {}
+        self.time_limit = 0.0       # seconds per call, enforced with SIGALRM (the sandbox child)
+
+    def limit_time(self, seconds: float) -> None:
+        """Interrupt any call (each call of a batch too) that runs longer than
+        ``seconds``; the process lives on. Main thread of a child only."""
+        def expired(signum, frame):
+            raise _CallTimeout()
+        signal.signal(signal.SIGALRM, expired)
+        self.time_limit = seconds
 
     def _resolve(self, handle: Handle) -> Any:
         try:
@@ -348,9 +362,18 @@ class _Host:
                                else TargetError(answer[1], answer[2], answer[3], sub_op))
             return ("ok", results)
         try:
-            return ("ok", self.invoke(op, args))
+            if self.time_limit:
+                signal.setitimer(signal.ITIMER_REAL, self.time_limit)
+            try:
+                return ("ok", self.invoke(op, args))
+            finally:
+                if self.time_limit:
+                    signal.setitimer(signal.ITIMER_REAL, 0)
         except TargetError as e:
             return ("error", e.kind, e.message, e.detail)
+        except _CallTimeout as e:
+            return ("error", "timeout", f"no answer within {self.time_limit:g} s "
+                    "(an infinite loop?)", _traceback(e))
         except SystemExit as e:
             return ("error", "exited", f"called exit({e.code!r})", _traceback(e))
         except MemoryError as e:
@@ -474,6 +497,7 @@ class SandboxTarget(_TargetBase):
             "memory": self.memory_mb * 1024 * 1024 if self.memory_mb else None,
             "output_limit": self.output_limit,
             "id_base": self.generation << _ID_BITS,
+            "timeout": self.timeout,
         }), "import")
         answer = self._receive("import", self.start_timeout)
         if answer[0] == "load-error":
@@ -501,8 +525,9 @@ class SandboxTarget(_TargetBase):
             ready = True
         if not ready:
             self._stop()
-            raise TargetError("timeout", f"no answer within {timeout:g} s "
-                              "(an infinite loop?); the process was killed", self._output_tail(), op)
+            raise TargetError("timeout", f"no answer within {timeout:g} s and it could not be "
+                              "interrupted (a loop outside Python?); the process was killed",
+                              self._output_tail(), op)
         try:
             return self._up.recv()
         except (EOFError, OSError):
@@ -549,10 +574,11 @@ class SandboxTarget(_TargetBase):
         if self._proc is None:
             self._start()
         self._send(("call", op, args), op)
-        timeout = self.timeout
-        if op == BATCH:
-            timeout *= max(1, len(args[0]))
-        return self._receive(op, timeout)
+        # The child interrupts a call at ``timeout`` itself (SIGALRM) and
+        # answers; the parent waits a little longer and kills it only when
+        # that fails (a loop in C code that never returns to Python).
+        calls = len(args[0]) if op == BATCH else 1
+        return self._receive(op, self.timeout * calls + _GRACE)
 
     def restart(self) -> None:
         """Start a fresh child now (every handle becomes invalid)."""
@@ -612,6 +638,8 @@ def _child_main() -> None:
     _flush()
     _rewind_output()
     host = _Host(namespace, init["id_base"])
+    if init.get("timeout"):
+        host.limit_time(init["timeout"])
     up.send(("ok", sorted(host.operations)))
     while True:
         try:

@@ -39,6 +39,7 @@ def _still_works(target):
 
 @pytest.mark.parametrize("op, args, kind, words", [
     ("loop_forever", (), "timeout", "no answer within 0.5 s"),
+    ("loop_stubbornly", (), "timeout", "could not be interrupted"),
     ("exit_hard", (3,), "exited", "status 3"),
     ("kill_self", (), "crashed", "SIGKILL"),
     ("segfault", (), "crashed", "SIGSEGV"),
@@ -56,6 +57,20 @@ def test_misbehaviour_is_reported_and_the_run_goes_on(sandbox, op, args, kind, w
     assert error.kind == kind and error.op == op
     assert words in error.message
     _still_works(sandbox)
+
+
+def test_a_loop_inside_a_batch_costs_one_time_limit(sandbox):
+    import time
+    grid = sandbox.call("crear_grilla", GRID)
+    start = time.monotonic()
+    answers = sandbox.call(BATCH, [("hay_caja", (grid, 2, 1))] + [("loop_forever", ())] * 2
+                           + [("dimensiones", (grid,))])
+    assert time.monotonic() - start < 2.5          # 2 x 0.5 s, not a kill after the batch limit
+    assert answers[0] is True and answers[3] == (5, 3)
+    for error in answers[1:3]:
+        assert error.kind == "timeout" and "no answer within 0.5 s" in error.message
+        assert "in loop_forever" in error.detail       # where it was stuck
+    assert sandbox.call(FINGERPRINT, grid)             # the same child goes on
 
 
 def test_exceptions_carry_the_targets_traceback(sandbox):
