@@ -37,8 +37,8 @@ the next level), so ``deshacer`` right after an advance changes nothing
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 
 from spec import PreconditionError, sokoban
 from spec.tipos import Accion, NivelExtendido, Posicion
@@ -49,7 +49,8 @@ class JuegoExtendido:
     """género ``juego`` (no behaviour): the whole sequence, the index of the
     level in play and its soko."""
 
-    niveles: tuple[NivelExtendido, ...]
+    # Levels are dicts (unhashable): equality compares them, the hash does not.
+    niveles: tuple[NivelExtendido, ...] = field(hash=False)
     indice: int
     soko: sokoban.Soko
 
@@ -60,6 +61,8 @@ def nuevo_juego(niveles: Sequence[NivelExtendido]) -> JuegoExtendido:
     Every level must be valid (the seed checks only the first, when it is
     played; we refuse a sequence with an invalid level up front, E12).
     """
+    if isinstance(niveles, (str, bytes, dict)) or not isinstance(niveles, Iterable):
+        raise PreconditionError(f"nuevoJ: expected a sequence of levels, got {type(niveles).__name__}")
     niveles = tuple(_copia(n) for n in niveles)
     if not niveles:
         raise PreconditionError("nuevoJ: the sequence of levels is empty")

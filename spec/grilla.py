@@ -10,7 +10,9 @@ seed 000 differ, seed 002 wins here (it has its own rules):
   sets are equal;
 * the grid is finite and the player must be enclosed by walls ("no debería
   ser posible que el jugador o las cajas lleguen ... a los límites"): we make
-  that a precondition of :func:`crear_grilla` (erratum E14).
+  that a precondition of :func:`crear_grilla` (erratum E14). Only the
+  player's region matters: a box or goal it cannot reach never moves, so an
+  unenclosed one cannot change any observer.
 
 Cells are addressed ``(c, f)`` = (column, row), 0-based, as in the seed.
 """
@@ -50,7 +52,7 @@ def crear_grilla(desc: list[str]) -> Grilla:
     Preconditions (seed 002's rules): only those characters; exactly one
     player; at least as many boxes as goals; the player enclosed by walls.
     """
-    if isinstance(desc, str) or not all(isinstance(r, str) for r in desc):
+    if not isinstance(desc, (list, tuple)) or not all(isinstance(r, str) for r in desc):
         raise PreconditionError("crear_grilla: desc must be a list of strings")
     paredes, objetivos, cajas, jugadores = set(), set(), set(), []
     for f, fila in enumerate(desc):
@@ -137,7 +139,7 @@ def mover(g: Grilla, direccion: tuple[int, int]) -> Grilla:
     immutable). The step is seed 000's ``simularAcción``."""
     if isinstance(direccion, Accion):
         direccion = direccion.value
-    if tuple(direccion) not in DIRECCIONES:
+    if not isinstance(direccion, (tuple, list)) or tuple(direccion) not in DIRECCIONES:
         raise PreconditionError(f"mover: {direccion!r} is not one of {sorted(DIRECCIONES)}")
     f = fisica.simular_accion(
         fisica.Fisica(personaje=g.jugador, cajas=g.cajas, paredes=g.paredes, depositos=g.objetivos),

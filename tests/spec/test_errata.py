@@ -12,17 +12,7 @@ from spec.tipos import BOMBAS, CAJAS, DEPOSITOS, PAREDES, PERSONAJE, Accion
 D, I, A, B = Accion.DERECHA, Accion.IZQUIERDA, Accion.ARRIBA, Accion.ABAJO
 
 
-def nivel(personaje, cajas=(), depositos=(), paredes=()):
-    return {
-        PERSONAJE: frozenset({personaje}),
-        CAJAS: frozenset(cajas),
-        PAREDES: frozenset(paredes),
-        DEPOSITOS: frozenset(depositos),
-    }
-
-
-def extendido_de(n, bombas=0):
-    return {**n, BOMBAS: bombas}
+from tests.spec.strategies import extendido_de, nivel
 
 
 # A corridor: wall, character, box, floor, depot, wall.

@@ -232,3 +232,9 @@ def test_el_juego_no_comparte_los_niveles_del_llamador():
     k = extendido.mover(j, D)
     assert extendido.bombas(k) == 2
     assert extendido.cajas(k) == frozenset({(0, -1)})
+
+
+@pytest.mark.parametrize("niveles", [None, 5, "abc", {"personaje": 1}])
+def test_nuevo_juego_refuses_what_is_not_a_sequence(niveles):
+    with pytest.raises(PreconditionError):
+        extendido.nuevo_juego(niveles)

@@ -237,3 +237,18 @@ def test_invariantes_de_la_grilla(desc, plan):
             assert grilla.hay_objetivo(g, *p) is grilla.hay_objetivo(g0, *p)
         assert sum(grilla.hay_caja(g, *p) for p in celdas(g)) == \
             sum(grilla.hay_caja(g0, *p) for p in celdas(g0))
+
+
+@pytest.mark.parametrize("desc", [None, 5, "#@#", [1, 2], {"a": 1}])
+def test_crear_grilla_refuses_wrong_types_with_a_precondition_error(desc):
+    """A description of the wrong type is outside the precondition, said as such
+    (never a TypeError from deep inside)."""
+    with pytest.raises(PreconditionError):
+        grilla.crear_grilla(desc)
+
+
+@pytest.mark.parametrize("direccion", [None, 5, "N", (1, 1), [0, 2]])
+def test_mover_refuses_what_is_not_a_direction(direccion):
+    g = grilla.crear_grilla(["####", "#@ #", "####"])
+    with pytest.raises(PreconditionError):
+        grilla.mover(g, direccion)
