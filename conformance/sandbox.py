@@ -490,7 +490,8 @@ class SandboxTarget(_TargetBase):
             os.close(up_w)
         self._down = Connection(down_w, readable=False)
         self._up = Connection(up_r, writable=False)
-        self._finalizer = weakref.finalize(self, _kill, self._proc, self._down, self._up)
+        self._finalizer = weakref.finalize(self, _kill, self._proc, self._down, self._up,
+                                           self._out)
         self._send(("init", {
             "sys_path": [os.path.abspath(p) if p else os.getcwd() for p in sys.path],
             "spec": self.spec,
@@ -524,10 +525,11 @@ class SandboxTarget(_TargetBase):
         except (EOFError, OSError):
             ready = True
         if not ready:
+            tail = self._output_tail()
             self._stop()
             raise TargetError("timeout", f"no answer within {timeout:g} s and it could not be "
                               "interrupted (a loop outside Python?); the process was killed",
-                              self._output_tail(), op)
+                              tail, op)
         try:
             return self._up.recv()
         except (EOFError, OSError):
@@ -599,11 +601,12 @@ class SandboxTarget(_TargetBase):
         self._stop()
 
 
-def _kill(proc: subprocess.Popen, *connections: Connection) -> None:
+def _kill(proc: subprocess.Popen, *files) -> None:
+    """Kill the child (if alive), reap it, close its pipes and output file."""
     if proc.poll() is None:
         proc.kill()
     proc.wait()
-    for c in connections:
+    for c in files:
         try:
             c.close()
         except OSError:

@@ -18,10 +18,7 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 @pytest.fixture
 def fake(monkeypatch):
-    engine = load(resolve(str(FIXTURES / "fake_engine.py")))
-    engine.CALLS.clear()
-    monkeypatch.setattr(cli, "engine", lambda: (engine.check, engine.format_verdict))
-    return engine
+    return load(resolve(str(FIXTURES / "fake_engine.py"))).install(monkeypatch)
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from conformance import cli
 from conformance.targets import load, resolve
 
 pytest_plugins = ["pytester"]
@@ -28,8 +27,7 @@ cli.engine = lambda: (_fake.check, _fake.format_verdict)
 @pytest.fixture
 def course(pytester, monkeypatch):
     """A course repository with no tests of its own, using the fake engine."""
-    fake = load(resolve(str(FIXTURES / "fake_engine.py")))
-    monkeypatch.setattr(cli, "engine", lambda: (fake.check, fake.format_verdict))
+    load(resolve(str(FIXTURES / "fake_engine.py"))).install(monkeypatch)
     pytester.makeini("[pytest]\n")
     return pytester
 
