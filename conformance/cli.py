@@ -149,7 +149,8 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-examples", type=positive_int, default=100, metavar="N",
                         help="random examples per profile (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=None, metavar="S",
-                        help="seed for the random examples (the replay command gives it)")
+                        help="seed for the random examples (default: a fresh one, printed "
+                             "with the verdict)")
     parser.add_argument("--directions", choices=DIRECTIONS, default="ours",
                         help="the target's direction convention: 'ours' (y grows south, "
                              "north = (0, -1)) or 'seed001' (y grows north, Norte = (0, 1)); "

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 import io
 import json
 import multiprocessing
@@ -136,7 +137,8 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
     target.mkdir(parents=True, exist_ok=True)
     atomic_write(target / "summary.csv", summary_csv(rows))
     atomic_write(target / "summary.json",
-                 json.dumps({"folder": str(folder.resolve()), "submissions": rows},
+                 json.dumps({"folder": str(folder.resolve()),
+                             "options": dataclasses.asdict(options), "submissions": rows},
                             indent=2, ensure_ascii=False) + "\n")
     counts: dict[str, int] = {}
     for row in rows:

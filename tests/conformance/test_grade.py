@@ -63,6 +63,7 @@ def test_grade_writes_a_summary_beside(fake, submissions, capsys):
     data = json.loads((out_dir / "summary.json").read_text())
     assert [r["name"] for r in data["submissions"]] == [r["name"] for r in rows]
     assert data["submissions"][1]["verdict"] == "does not conform"
+    assert data["options"]["timeout"] == 0.3 and data["options"]["max_examples"] == 100
     out = capsys.readouterr().out
     assert "5 submissions: 3 bad target, 1 conforms, 1 does not conform" in out
     # The student's folder is left as it was (no __pycache__ written into it).
