@@ -3,7 +3,8 @@
 A submission is an entry of DIR: a folder holding ``soko.py`` (or a package,
 or a single ``.py`` file), or a ``.py`` file. Each is checked in its own
 sandbox, several at a time (a process pool, one worker per core by default),
-under the profile it provides (or ``--profile``). The summary, one row per
+under the profile it provides (or ``--profile``), all with the same seed
+(``--seed``, or one drawn for the whole run and recorded). The summary, one row per
 submission (name, profile, verdict, first counterexample message, replay
 command, seconds), goes to ``summary.csv`` and ``summary.json`` in ``--out``
 (default: a new folder ``DIR-grades`` beside DIR, or ``DIR-grades-2``... if
@@ -22,6 +23,7 @@ import io
 import json
 import multiprocessing
 import os
+import random
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -133,6 +135,11 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
               file=sys.stderr)
         return EXIT_BAD
     options = options_from(args)
+    if options.seed is None:
+        # One seed for the whole class: every submission meets the same examples.
+        options = dataclasses.replace(options, seed=random.SystemRandom().randrange(2 ** 32))
+    print(f"grading {len(submissions)} submissions of {folder} (seed {options.seed}, "
+          f"{options.max_examples} examples each)", file=out)
     rows = grade_all(submissions, args.profile, options, max(1, args.jobs), out)
     target.mkdir(parents=True, exist_ok=True)
     atomic_write(target / "summary.csv", summary_csv(rows))

@@ -64,6 +64,8 @@ def test_grade_writes_a_summary_beside(fake, submissions, capsys):
     assert [r["name"] for r in data["submissions"]] == [r["name"] for r in rows]
     assert data["submissions"][1]["verdict"] == "does not conform"
     assert data["options"]["timeout"] == 0.3 and data["options"]["max_examples"] == 100
+    seeds = {call["seed"] for call in fake.CALLS}
+    assert seeds == {data["options"]["seed"]} and None not in seeds   # one seed for all
     out = capsys.readouterr().out
     assert "5 submissions: 3 bad target, 1 conforms, 1 does not conform" in out
     # The student's folder is left as it was (no __pycache__ written into it).
