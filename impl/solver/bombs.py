@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import deque
 
 from .board import LETTERS, Board
-from .search import Budget, Outcome
+from .search import Budget, Outcome, path_letters
 from .verify import BOMB
 
 
@@ -52,7 +52,7 @@ def bomb_search(board: Board, bombs: int, budget: Budget) -> Outcome:
         state = queue.popleft()
         player, boxes, cols, rows, left = state
         if set(boxes) == goals:
-            return Outcome("solved", _letters(parent, state), nodes)
+            return Outcome("solved", path_letters(parent, state), nodes)
         nodes += 1
         if nodes >= budget.due:
             reason = budget.check(nodes, frontier=len(queue))
@@ -87,10 +87,3 @@ def bomb_search(board: Board, bombs: int, budget: Budget) -> Outcome:
                 queue.append(child)
     return Outcome("window" if window_hit else "exhausted", None, nodes)
 
-
-def _letters(parent, state) -> str:
-    out = []
-    while parent[state] is not None:
-        state, letter = parent[state]
-        out.append(letter)
-    return "".join(reversed(out))

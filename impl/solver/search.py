@@ -410,7 +410,7 @@ def move_search(board: Board, budget: Budget) -> Outcome:
             continue  # a stale entry: a shorter way here was found
         player, boxes = state
         if set(boxes) == goals:
-            return Outcome("solved", _moves_to(parent, state), nodes)
+            return Outcome("solved", path_letters(parent, state), nodes)
         nodes += 1
         if nodes >= budget.due:
             reason = budget.check(nodes, frontier=len(heap), moves=g)
@@ -449,7 +449,9 @@ def move_search(board: Board, budget: Budget) -> Outcome:
     return Outcome("exhausted", None, nodes)
 
 
-def _moves_to(parent, state) -> str:
+def path_letters(parent, state) -> str:
+    """The letters from the start to ``state`` in a table of
+    ``state -> (previous state, letter)`` (the start maps to None)."""
     letters = []
     while parent[state] is not None:
         state, letter = parent[state]
