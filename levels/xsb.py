@@ -317,17 +317,29 @@ def format_xsb(levels_) -> str:
         if not rows:
             out.append("-")
         for key, value in lv.metadata.items():
-            if "\n" in value or "\r" in value:
-                out.append(f"{key}:")
-                out.extend(value.splitlines())
-                out.append(f"{key}-End:")
-            else:
-                out.append(f"{key}: {value}")
+            out.extend(_key_lines(key, value, lv))
         if lv.bombs:
             out.append(f"Bombs: {lv.bombs}")
         out.extend(f"Solution: {s}" for s in lv.solutions)
         out.append("")
     return "\n".join(out) + ("\n" if out else "")
+
+
+def _key_lines(key: str, value: str, lv: Level) -> list[str]:
+    """``Key: value`` lines that read back as ``value``: one line; or one
+    line per line of a multi-line value (the reader joins repeated keys);
+    or a ``Key:`` ... ``Key-End:`` block when lines are blank or padded."""
+    lines = split_lines(value) if value else [""]
+    if "\n" not in value and "\r" not in value and value == value.strip():
+        return [f"{key}: {value}"]
+    if all(ln and ln == ln.strip() for ln in lines) and len(lines) == value.count("\n") + 1 \
+            and "\r" not in value:
+        return [f"{key}: {ln}" for ln in lines]
+    end = f"{key}-end:"
+    if "\r" in value or any(ln.strip().lower() == end for ln in lines):
+        raise LevelError(f"metadata {key!r} cannot be written as SOK text",
+                         level_number=lv.number, level_title=lv.title)
+    return [f"{key}:", *value.split("\n"), f"{key}-End:"]
 
 
 def from_soko_desc(desc: list[str]) -> Level:

@@ -34,10 +34,35 @@ def test_xsb_reader_raises_only_level_error(text):
 
 @settings(max_examples=300)
 @given(_TEXTS)
+@example("Comment-End:\r\r0\r0\r#")  # a comment line that looks like a block end
+def test_whatever_the_xsb_reader_reads_it_writes_back(text):
+    out = _only_level_errors(levels.parse_xsb, text, "fuzz.xsb")
+    if out and all(not lv.undrawable() for lv in out):
+        try:
+            written = levels.format_xsb(out)
+        except LevelError:
+            return  # refused (never silently changed)
+        assert levels.parse_xsb(written) == out
+
+
+@settings(max_examples=300)
+@given(_TEXTS)
 def test_prolog_reader_raises_only_level_error(text):
     out = _only_level_errors(levels.parse_prolog, text, "fuzz.pro")
     if out is not None:
         levels.validate(out)
+
+
+@settings(max_examples=300)
+@given(_TEXTS)
+def test_whatever_the_prolog_reader_reads_it_writes_back(text):
+    lv = _only_level_errors(levels.parse_prolog, text, "fuzz.pro")
+    if lv is not None:
+        try:
+            written = levels.format_prolog(lv)
+        except LevelError:
+            return  # refused (never silently changed)
+        assert levels.parse_prolog(written) == lv
 
 
 @settings(max_examples=200)
