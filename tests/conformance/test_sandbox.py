@@ -177,14 +177,14 @@ def test_the_target_cannot_alter_the_spec():
     assert len(spec.tipos.ACCIONES) == 4
 
 
-@pytest.mark.parametrize("name, words", [
-    ("soko_import_fails.py", "RuntimeError: configuration file not found"),
-    ("soko_syntax_error.py", "syntax error"),
-    ("soko_import_loops.py", "no answer within 1 s"),
+@pytest.mark.parametrize("name, start_timeout, words", [
+    ("soko_import_fails.py", 30, "RuntimeError: configuration file not found"),
+    ("soko_syntax_error.py", 30, "syntax error"),
+    ("soko_import_loops.py", 2, "no answer within 2 s"),
 ])
-def test_import_failures_are_bad_targets(name, words):
+def test_import_failures_are_bad_targets(name, start_timeout, words):
     with pytest.raises(BadTarget, match=words):
-        SandboxTarget(_spec(name), start_timeout=1)
+        SandboxTarget(_spec(name), start_timeout=start_timeout)
 
 
 def test_open_target_chooses_isolation():
