@@ -50,7 +50,7 @@ _BOARD_CHARS = set(PIECES) | _RLE_CHARS
 _PIECE_MARKS = set(PIECES) - {" "}
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_KEY = re.compile(r"^([A-Za-z][A-Za-z0-9_\-]*(?: [A-Za-z0-9_\-()]+){0,3})\s*:(.*)$")
+_KEY = re.compile(r"^([A-Za-z][A-Za-z0-9_\-]*(?: [A-Za-z0-9_\-]+){0,3}(?:\s*\([^()\r\n]*\))?)\s*:(.*)$")
 _LURD_LINE = re.compile(r"^[lurdLURD0-9()\s]+$")
 
 

@@ -183,3 +183,9 @@ def test_a_sok_file_header_does_not_become_the_first_title():
     assert (a.title, b.title) == ("Level 1", "Level 2")
     assert a.metadata == {"Comment": "Title: My Collection\nAuthor: Someone"}
     assert b.metadata == {}
+
+
+def test_solution_keys_with_notes_in_parentheses():
+    lv = only("#####\n#@$.#\n#####\nSolution (moves 2, pushes 1): rR\nSolution/2: x\n")
+    assert lv.solutions == ("rR",)
+    assert lv.metadata == {}  # 'Solution/2: x' is not a key: it ends the keys
