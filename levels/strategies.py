@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from .generate import generate
 from .model import Level
+from .xsb import level_from_cells
 
 __all__ = ["generated_levels", "open_levels", "drawable_levels", "lurd_strings"]
 
@@ -79,19 +80,10 @@ def drawable_levels(max_coord: int = 7, with_text: bool = True) -> st.SearchStra
     def build(draw):
         cells = draw(st.lists(st.tuples(_positions(0, max_coord), st.sampled_from("#$.*@+")),
                               unique_by=lambda c: c[0], max_size=24))
-        walls, boxes, goals, player = set(), set(), set(), None
-        for p, k in cells:
-            if k in "@+":
-                if player is not None:
-                    k = "."
-                else:
-                    player = p
-            if k == "#":
-                walls.add(p)
-            if k in ".*+":
-                goals.add(p)
-            if k in "$*":
-                boxes.add(p)
+        # One character per cell; a second player becomes a goal.
+        players = [i for i, (_, k) in enumerate(cells) if k in "@+"]
+        cells = [(p, "." if k in "@+" and i in players[1:] else k)
+                 for i, (p, k) in enumerate(cells)]
         extra = {}
         if with_text:
             extra = dict(
@@ -100,6 +92,6 @@ def drawable_levels(max_coord: int = 7, with_text: bool = True) -> st.SearchStra
                 bombs=draw(st.integers(0, 5)),
                 solutions=tuple(draw(st.lists(lurd_strings(), max_size=2))),
             )
-        return Level(walls=walls, boxes=boxes, goals=goals, player=player, **extra)
+        return level_from_cells(cells, **extra)
 
     return build()

@@ -89,16 +89,17 @@ class _Board:
 
     def add_row(self, row: str, y: int, lineno: int | None, colmap=None):
         for x, ch in enumerate(row):
-            kind = PIECES.get(ch)
-            col = colmap(x) if colmap else x + 1
-            if kind is None:
-                raise LevelError(f"unexpected character {ch!r} in a board row "
-                                 f"(pieces are # @ + $ * . p P b B W, floor is "
-                                 f"space - _)", source=self.source, line=lineno,
-                                 column=col)
-            if kind == FLOOR:
-                continue
-            p = (x, y)
+            self.add(ch, (x, y), lineno, colmap(x) if colmap else x + 1)
+
+    def add(self, ch: str, p, lineno: int | None = None, col: int | None = None):
+        """Put the piece(s) of XSB character ``ch`` at ``p``."""
+        kind = PIECES.get(ch)
+        if kind is None:
+            raise LevelError(f"unexpected character {ch!r} in a board row "
+                             f"(pieces are # @ + $ * . p P b B W, floor is "
+                             f"space - _)", source=self.source, line=lineno,
+                             column=col)
+        if kind != FLOOR:
             if kind == WALL:
                 self.walls.add(p)
             if kind in (GOAL, BOX_GOAL, PLAYER_GOAL):
@@ -116,6 +117,20 @@ class _Board:
                         source=self.source, line=lineno, column=col)
                 self.player = p
                 self.player_at = (lineno, col)
+
+    def level(self, **fields) -> Level:
+        return Level(walls=frozenset(self.walls), boxes=frozenset(self.boxes),
+                     goals=frozenset(self.goals), player=self.player, **fields)
+
+
+def level_from_cells(cells, **fields) -> Level:
+    """A level from ``(position, XSB character)`` pairs; ``fields`` are the
+    other :class:`Level` fields.  Raises :class:`LevelError` (a stray
+    character, a second player)."""
+    board = _Board("<cells>")
+    for p, ch in cells:
+        board.add(ch, p)
+    return board.level(**fields)
 
 
 def _decode_board(lines: list[tuple[int, str]], source: str) -> tuple[_Board, bool]:
@@ -202,9 +217,7 @@ def parse_xsb(text: str, source: str = "<string>") -> list[Level]:
         if info["comments"]:
             joined = "\n".join(info["comments"])
             meta["Comment"] = meta["Comment"] + "\n" + joined if "Comment" in meta else joined
-        levels.append(Level(
-            walls=frozenset(board.walls), boxes=frozenset(board.boxes),
-            goals=frozenset(board.goals), player=board.player,
+        levels.append(board.level(
             bombs=info["bombs"], title=info["title"], number=number,
             metadata=meta, solutions=tuple(info["solutions"]),
             source=source, line=None if rle_used else start + 1))
@@ -349,8 +362,7 @@ def from_soko_desc(desc: list[str]) -> Level:
     board = _Board("<desc>")
     for y, row in enumerate(desc):
         board.add_row(row, y, y + 1)
-    return Level(walls=frozenset(board.walls), boxes=frozenset(board.boxes),
-                 goals=frozenset(board.goals), player=board.player)
+    return board.level()
 
 
 def to_soko_desc(level: Level) -> list[str]:
