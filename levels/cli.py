@@ -134,7 +134,10 @@ def cmd_convert(args, out) -> int:
     if args.level is not None:
         lvs = [_pick(lvs, args.level, args.input)]
     if fmt == "prolog":
-        text = format_prolog(_pick(lvs, None, args.input))
+        if len(lvs) > 1:
+            raise _Usage(f"a Prolog file holds one level and {args.input} holds "
+                         f"{len(lvs)}; choose one with --level N")
+        text = format_prolog(lvs[0])
     else:
         text = format_xsb(lvs)
     directory = os.path.dirname(os.path.abspath(args.output))

@@ -123,7 +123,7 @@ def test_convert_never_overwrites_input_or_existing_output(tmp_path):
 
 def test_convert_usage_errors(tmp_path):
     code, out = run("convert", "microban", str(tmp_path / "x.pro"))
-    assert code == 2 and "holds 155 levels; choose one with --level N" in out
+    assert code == 2 and "a Prolog file holds one level and microban holds 155; choose one with --level N" in out
     code, out = run("convert", "microban", str(tmp_path / "x.png"))
     assert code == 2 and "unknown output format '.png'" in out
     code, out = run("convert", str(tmp_path / "missing.xsb"), str(tmp_path / "x.xsb"))
