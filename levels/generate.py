@@ -154,6 +154,21 @@ def generate(width: int, height: int, boxes: int, seed=0, *,
     return level, solution
 
 
+_INVERSE = {"l": "r", "r": "l", "u": "d", "d": "u"}
+
+
+def _cancel_back_and_forth(solution: str) -> str:
+    """Drop every walk step immediately undone by the next one (``lr``,
+    ``ud``...): neither pushes, so the state after both is the state before."""
+    out: list[str] = []
+    for c in solution:
+        if out and c in _INVERSE and out[-1] == _INVERSE[c]:
+            out.pop()
+        else:
+            out.append(c)
+    return "".join(out)
+
+
 def _reverse_play(rng, floor, goals, player, pulls):
     """Pull boxes away from the goals; returns (boxes, start, solution,
     number of boxes off their goal)."""
@@ -188,6 +203,6 @@ def _reverse_play(rng, floor, goals, player, pulls):
     start = rng.choice(sorted(prev))
     back = g.search(start, boxes)
     forward.append("".join(letter[s] for s in g.walk(back, here)))
-    solution = "".join(reversed(forward))
+    solution = _cancel_back_and_forth("".join(reversed(forward)))
     final = frozenset(g.pos(b) for b in boxes)
     return final, g.pos(start), solution, len(final - goals)

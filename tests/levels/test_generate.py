@@ -46,3 +46,9 @@ def test_bad_sizes_are_refused(args):
 @given(generated_levels(max_size=8, max_boxes=3))
 def test_the_strategy_gives_solvable_levels(lv):
     assert validate(lv) == [] and lurd.solves(lv, lv.solutions[0])
+
+
+def test_solutions_never_step_back_and_forth():
+    for seed in range(10):
+        _, sol = levels.generate(8, 8, 3, seed)
+        assert not any(a + b in sol for a, b in ("lr", "rl", "ud", "du"))
