@@ -37,6 +37,7 @@ from typing import Any, Sequence
 
 from hypothesis import HealthCheck, Phase, Verbosity, seed as hypothesis_seed, settings
 from hypothesis import strategies as st
+from hypothesis.control import current_build_context
 from hypothesis.stateful import (
     RuleBasedStateMachine, initialize, precondition, rule, run_state_machine_as_test,
 )
@@ -60,7 +61,7 @@ FATAL_KINDS = ("timeout", "crashed", "exited", "output", "memory")
 ACTION_CODES = {"u": Accion.ARRIBA, "d": Accion.ABAJO, "l": Accion.IZQUIERDA,
                 "r": Accion.DERECHA}
 #: Wall-clock cap on shrinking a failure (the smallest one found by then is reported).
-SHRINK_SECONDS = 10.0
+SHRINK_SECONDS = 20.0
 STAT_KEYS = ("examples", "steps", "pushes", "blocked", "wins", "bombs", "undos", "advances")
 
 
@@ -98,7 +99,12 @@ class _Run:
         self.stats = dict.fromkeys(STAT_KEYS, 0)
         self.frozen = False          # stop counting at the first failure (shrinking reruns)
         self.last: Counterexample | None = None
+        self.last_trace: tuple[list, list[str]] | None = None   # its scenes and actions
         self.first_failure: float | None = None
+        # While shrinking, only this observer (the first failure's) is
+        # compared: much cheaper, and the final run compares everything.
+        self.focus: str | None = None
+        self.stopped = False         # _StopShrinking was raised (Hypothesis may call it Flaky)
 
     def count(self, key: str, n: int = 1) -> None:
         if not self.frozen:
@@ -119,7 +125,9 @@ class _Machine(RuleBasedStateMachine):
         self.codes: list[str] = []         # the actions done, as replay letters
         self.path: int | None = None        # steps of the current level's solution walked
         run = self.run
-        if run.first_failure is not None and time.monotonic() - run.first_failure > SHRINK_SECONDS:
+        if (run.first_failure is not None and _shrinking()
+                and time.monotonic() - run.first_failure > SHRINK_SECONDS):
+            run.stopped = True
             raise _StopShrinking
         run.count("examples")
         self._call(RESET)
@@ -178,15 +186,32 @@ class _Machine(RuleBasedStateMachine):
         c.replay = replay_command(run.target.name, run.profile, self.scenes, self.codes,
                                   run.directions)
         run.last = c
+        run.last_trace = (list(self.scenes), list(self.codes))
+        if run.focus is None:
+            run.focus = operation.split("(")[0]
         run.frozen = True
         if run.first_failure is None:
             run.first_failure = time.monotonic()
         raise (_Fatal if fatal else Departure)(c)
 
+    def focus(self) -> str | None:
+        """The one observer to compare while shrinking (None: all)."""
+        return self.run.focus if _shrinking() else None
+
     def where(self) -> str:
         if not self.codes:
             return "at the start"
         return f"after action {len(self.codes)} ({self.describe(self.codes[-1])})"
+
+    def _compare_focused(self, calls_expected: tuple[list, list]) -> None:
+        """While shrinking: compare only the focused observer's calls."""
+        calls, expected = calls_expected
+        if not calls:
+            return
+        for (op, args), want, got in zip(calls, expected, self._batch(calls)):
+            if not _values_equal(got, want):
+                self._fail(op, f"{op} is {_short(got)}, expected {want!r} {self.where()}",
+                           repr(want), repr(got))
 
     # -- solution walking --------------------------------------------------------
 
@@ -216,6 +241,21 @@ class _Machine(RuleBasedStateMachine):
 
     def act(self, code: str, following: bool = False) -> None:
         raise NotImplementedError
+
+
+def _shrinking() -> bool:
+    """Inside a Hypothesis run that is not the final (reported) one."""
+    try:
+        return not current_build_context().is_final
+    except Exception:   # noqa: BLE001 - no Hypothesis context: a replay
+        return False
+
+
+def _focused(calls: list, expected: list, focus: str | None) -> tuple[list, list]:
+    if focus is None:
+        return calls, expected
+    keep = [i for i, (op, _) in enumerate(calls) if op == focus]
+    return [calls[i] for i in keep], [expected[i] for i in keep]
 
 
 def _short(value: Any) -> str:
@@ -394,19 +434,28 @@ class _ExtendidoMachine(_Machine):
         scalars = [("indice_nivel", h), ("persona", h), ("bombas", h), ("gano", h)]
         scalars += [("puede_mover", h + (a,)) for a in ACTION_CODES.values()]
         per_cell = [(op, h + (p,)) for p in grid for op in ("hay_pared", "hay_caja", "hay_deposito")]
-        answers = self._batch(scalars + per_cell)
         expected = [spec_ext.indice_nivel(j), spec_ext.persona(j), spec_ext.bombas(j),
                     spec_ext.gano(j)] + [spec_ext.puede_mover(j, a) for a in ACTION_CODES.values()]
         spec_ops = {"hay_pared": spec_ext.hay_pared, "hay_caja": spec_ext.hay_caja,
                     "hay_deposito": spec_ext.hay_deposito}
         expected += [spec_ops[op](j, args[1]) for op, args in per_cell]
+        focus = self.focus()
+        if focus is not None:
+            self._compare_focused(_focused(scalars + per_cell, expected, focus))
+            return
+        answers = self._batch(scalars + per_cell)
         for (op, args), want, got in zip(scalars + per_cell, expected, answers):
             if not _values_equal(got, want):
                 shown = ", ".join(["j"] + [_arg(a) for a in args[1:]])
+                why = ""
+                if self.codes and self.codes[-1] == "z":
+                    why = " (deshacer must restore the state before the action it undoes)"
                 self._report(f"{op}({shown})", f"{op}({shown}) is {_short(got)}, expected "
-                             f"{want!r} {self.where()}", window, grid, scalars, expected, answers)
+                             f"{want!r} {self.where()}{why}", window, grid, scalars, expected,
+                             answers)
 
     def _report(self, operation, message, window, grid, scalars, expected, answers):
+        """Fail with both observations drawn as boards over ``window``."""
         n = len(scalars)
 
         def board(values, persona):
@@ -499,11 +548,15 @@ class _SokoMachine(_Machine):
         h = (handle,)
         scalars = [("dimensiones", h), ("juego_ganado", h)]
         per_cell = [(op, h + p) for p in grid for op in ops]
-        answers = self._batch(scalars + per_cell)
         spec_ops = {"hay_pared": spec_grilla.hay_pared, "hay_objetivo": spec_grilla.hay_objetivo,
                     "hay_caja": spec_grilla.hay_caja, "hay_jugador": spec_grilla.hay_jugador}
         expected = [(cols, rows), spec_grilla.juego_ganado(g)]
         expected += [spec_ops[op](g, *args[1:]) for op, args in per_cell]
+        focus = self.focus()
+        if focus is not None:
+            self._compare_focused(_focused(scalars + per_cell, expected, focus))
+            return
+        answers = self._batch(scalars + per_cell)
         order = [0] + list(range(2, len(expected))) + [1]     # dimensiones, cells, juego_ganado
         for i in order:
             (op, args), want, got = (scalars + per_cell)[i], expected[i], answers[i]
@@ -695,6 +748,22 @@ def _verdict(run: _Run, conforms: bool, c: Counterexample | None, seed, start: f
     return v
 
 
+def _replayed(run: _Run) -> Counterexample:
+    """The last failure's trace played again with every observer compared
+    (the shrinking runs compare only one): the counterexample to report."""
+    scenes, codes = run.last_trace
+    last, run.focus = run.last, None
+    machine = machine_class(run, _options(run.profile, None))()
+    try:
+        machine.begin(scenes)
+        machine.replay_actions("".join(codes))
+    except (Departure, _Fatal) as e:
+        return e.counterexample
+    except Exception:   # noqa: BLE001 - keep what was recorded
+        pass
+    return last
+
+
 def check(target: Target, profile: str, *, max_examples: int = 100, seed: int | None = None,
           directions: str = "ours", groups: Sequence[str] | None = None,
           shrink: bool = True) -> Verdict:
@@ -726,11 +795,14 @@ def check(target: Target, profile: str, *, max_examples: int = 100, seed: int | 
     except (Departure, _Fatal) as e:
         return _verdict(run, False, e.counterexample, seed, start)
     except _StopShrinking:
-        return _verdict(run, False, run.last, seed, start)
+        return _verdict(run, False, _replayed(run), seed, start)
     except Exception as e:  # noqa: BLE001 - Flaky and friends: report the last departure
         if run.last is not None:
-            run.last.message += f" (the failure was not reproducible every time: {type(e).__name__})"
-            return _verdict(run, False, run.last, seed, start)
+            c = _replayed(run)
+            if not run.stopped:
+                c.message += (" (the failure was not reproducible every time: "
+                              f"{type(e).__name__})")
+            return _verdict(run, False, c, seed, start)
         v = _verdict(run, False, None, seed, start)
         v.error = ("internal error in the conformance engine: "
                    + "".join(traceback.format_exception_only(type(e), e)).strip())

@@ -171,3 +171,15 @@ def test_a_scene_survives_the_replay_format(scene, codes):
 def test_an_invalid_replayed_level_is_an_error_not_a_crash():
     v = engine.replay(student("tad"), "tad", '{"levels":[{"rows":["#@$#"]}],"actions":"r"}')
     assert v.error and "replay failed" in v.error
+
+
+def test_a_capped_shrink_still_reports_every_observer(monkeypatch):
+    # Shrinking compares only the first failing observer; when the time cap
+    # stops it, the trace is played again with everything compared.
+    monkeypatch.setattr(engine, "SHRINK_SECONDS", 0.0)
+    t = target(str(mutants.path("ext_undo_forgets_box")))
+    v = engine.check(t, "extendido", max_examples=100, seed=0)
+    c = v.counterexample
+    assert not v.conforms and "|" in c.expected and "|" in c.actual
+    again = engine.replay(t, "extendido", replay_json(c.replay))
+    assert again.counterexample.message == c.message
