@@ -148,8 +148,10 @@ def test_tutorial_bomb_levels_need_their_bomb():
     tut = {lv.title: lv for lv in levels.load("tutorial")}
     bomb, where = tut["A bomb"], tut["Where to throw it"]
     assert _solvable_without_bombs(bomb) is False and _solvable_without_bombs(where) is False
-    assert _plays(bomb, "BRRR")
-    assert _plays(where, "dBRRR")
+    # Their solutions, with B for tirar_bomba, under Bomb-Solution (INTERFACES).
+    assert (bomb.metadata["Bomb-Solution"], where.metadata["Bomb-Solution"]) == ("BRRR", "dBRRR")
+    assert _plays(bomb, bomb.metadata["Bomb-Solution"])
+    assert _plays(where, where.metadata["Bomb-Solution"])
     assert not _plays(where, "BdRRR")  # thrown from the wrong row
     assert all(_solvable_without_bombs(lv) is True for lv in tut.values() if not lv.bombs)
 
