@@ -211,6 +211,24 @@ def _box(cells, margin):
 _PULLS = st.lists(st.tuples(st.integers(0, 3), st.sampled_from(DIRS)), max_size=12)
 
 
+def _goals_and_player(draw_, free: list, min_boxes: int, max_boxes: int):
+    """Goals and the player among ``free`` cells: scattered, or (half the
+    time, with two or more boxes) in a row with the player at its end, facing
+    it, so that pushing a box into another box happens early."""
+    if max_boxes >= 2 and draw_(st.booleans()):
+        start = draw_(st.sampled_from(free))
+        dx, dy = draw_(st.sampled_from(DIRS))
+        n = draw_(st.integers(max(2, min_boxes), max_boxes))
+        line = [(start[0] + k * dx, start[1] + k * dy) for k in range(n)]
+        player = (start[0] - dx, start[1] - dy)
+        if all(c in free for c in line) and player in free:
+            return line, player
+    goals = draw_(st.lists(st.sampled_from(free), min_size=min_boxes,
+                           max_size=max_boxes, unique=True))
+    player = draw_(st.sampled_from([c for c in free if c not in goals]))
+    return goals, player
+
+
 @st.composite
 def open_scenes(draw_, min_boxes=0, max_boxes=3):
     """Levels on the infinite grid, not enclosed, possibly off the origin."""
@@ -219,9 +237,7 @@ def open_scenes(draw_, min_boxes=0, max_boxes=3):
     cells = [(ox + x, oy + y) for y in range(6) for x in range(6)]
     walls = draw_(st.frozensets(st.sampled_from(cells), max_size=10))
     free = [c for c in cells if c not in walls]
-    goals = draw_(st.lists(st.sampled_from(free), min_size=min_boxes,
-                           max_size=max_boxes, unique=True))
-    player = draw_(st.sampled_from([c for c in free if c not in goals]))
+    goals, player = _goals_and_player(draw_, free, min_boxes, max_boxes)
     boxes, start, solution = reverse_play(walls, goals, player, draw_(_PULLS))
     return Scene(walls, boxes, frozenset(goals), start, solution=solution, source="open")
 
@@ -246,12 +262,10 @@ def enclosed_scenes(draw_, min_boxes=0, max_boxes=3, extra_boxes=0, soko=False):
     cells = sorted(interior)
     inner = draw_(st.frozensets(st.sampled_from(cells), max_size=len(cells) // 6))
     floor = [c for c in cells if c not in inner]
-    goals = draw_(st.lists(st.sampled_from(floor), min_size=0,
-                           max_size=min(max_boxes, len(floor) - 1), unique=True))
+    goals, player = _goals_and_player(draw_, floor, 0, min(max_boxes, len(floor) - 1))
     if len(goals) < min_boxes and len(floor) - 1 >= min_boxes:
-        goals = [c for c in floor][:min_boxes]
+        goals = [c for c in floor if c != player][:min_boxes]
     rest = [c for c in floor if c not in goals]
-    player = draw_(st.sampled_from(rest))
     extra = []
     if extra_boxes:
         extra = draw_(st.lists(st.sampled_from([c for c in rest if c != player] or [player]),
