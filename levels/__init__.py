@@ -4,7 +4,7 @@ generator of solvable levels.  See ``docs/levels.md`` and ``docs/INTERFACES.md``
 """
 
 from . import lurd
-from .files import COLLECTIONS, load, parse_text, read_file
+from .files import COLLECTIONS, SourceError, load, parse_text, read_file, read_levels
 from .generate import generate
 from .model import Level, LevelError
 from .prolog import format_prolog, parse_prolog
@@ -12,7 +12,7 @@ from .validate import validate
 from .xsb import format_xsb, from_soko_desc, parse_xsb, to_soko_desc
 
 __all__ = [
-    "Level", "LevelError", "read_file", "parse_text", "parse_xsb", "format_xsb",
+    "Level", "LevelError", "SourceError", "read_file", "read_levels", "parse_text", "parse_xsb", "format_xsb",
     "parse_prolog", "format_prolog", "from_soko_desc", "to_soko_desc", "load",
     "COLLECTIONS", "validate", "lurd", "generate", "strategies",
 ]

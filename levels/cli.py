@@ -11,7 +11,7 @@ import os
 import sys
 import tempfile
 
-from .files import COLLECTIONS, PROLOG_EXTENSIONS, load, read_file
+from .files import PROLOG_EXTENSIONS, SourceError, read_levels
 from .model import LevelError
 from .prolog import format_prolog
 from .validate import RULES, validate
@@ -25,17 +25,12 @@ class _Usage(Exception):
 
 
 def _open_levels(name: str):
-    """Levels of a file, or of a bundled collection when no such file exists."""
-    if not os.path.exists(name) and name in COLLECTIONS:
-        return load(name)
-    if not os.path.exists(name):
-        raise _Usage(f"{name}: no such file (bundled collections: "
-                     f"{', '.join(sorted(COLLECTIONS))})")
-    if os.path.isdir(name):
-        raise _Usage(f"{name}: is a directory, not a level file")
-    if not os.access(name, os.R_OK):
-        raise _Usage(f"{name}: cannot read (permission denied)")
-    return read_file(name)
+    """Levels of a file, or of a bundled collection (:func:`read_levels`);
+    a file that cannot be opened at all is a usage problem (exit 2)."""
+    try:
+        return read_levels(name)
+    except SourceError as e:
+        raise _Usage(str(e)) from None
 
 
 def _size(lv) -> str:

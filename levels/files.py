@@ -10,7 +10,7 @@ from .model import Level, LevelError
 from .prolog import looks_like_prolog, parse_prolog
 from .xsb import parse_xsb
 
-__all__ = ["read_file", "parse_text", "decode", "load", "COLLECTIONS", "PROLOG_EXTENSIONS"]
+__all__ = ["read_file", "read_levels", "SourceError", "parse_text", "decode", "load", "COLLECTIONS", "PROLOG_EXTENSIONS"]
 
 #: Extensions written as Prolog facts by the CLI's ``convert``.
 PROLOG_EXTENSIONS = (".pl", ".pro")
@@ -42,6 +42,12 @@ def parse_text(text: str, source: str = "<string>") -> list[Level]:
     return parse_xsb(text, source)
 
 
+class SourceError(LevelError):
+    """A :class:`LevelError` raised before any parsing: the file or collection
+    could not be opened at all (missing, a directory, unreadable, unknown
+    name). Commands exit 2 for it, 1 for a level that is wrong."""
+
+
 def read_file(path) -> list[Level]:
     """Every level in the file at ``path``: Prolog facts for ``.pl``/``.pro``
     files or when the content starts with a fact, else XSB/SOK.
@@ -53,11 +59,11 @@ def read_file(path) -> list[Level]:
         with open(path, "rb") as fh:
             data = fh.read()
     except FileNotFoundError:
-        raise LevelError("no such file", source=source) from None
+        raise SourceError("no such file", source=source) from None
     except IsADirectoryError:
-        raise LevelError("is a directory, not a level file", source=source) from None
+        raise SourceError("is a directory, not a level file", source=source) from None
     except OSError as e:
-        raise LevelError(f"cannot read: {e.strerror or e}", source=source) from None
+        raise SourceError(f"cannot read: {e.strerror or e}", source=source) from None
     text = decode(data)
     if os.path.splitext(source)[1].lower() in PROLOG_EXTENSIONS:
         return [parse_prolog(text, source)]
@@ -83,6 +89,29 @@ def load(name: str) -> list[Level]:
     """A bundled collection by name: ``"microban"``, ``"seed003"``,
     ``"seed002"``, ``"tutorial"``."""
     if name not in COLLECTIONS:
-        raise LevelError(f"no bundled collection {name!r}; there are "
+        raise SourceError(f"no bundled collection {name!r}; there are "
                          + ", ".join(sorted(COLLECTIONS)))
     return list(_load(name))
+
+
+def read_levels(name) -> list[Level]:
+    """The levels of a file, or of a bundled collection when ``name`` is not
+    an existing path but is a collection's name (a file always wins, so a
+    user's ``microban`` file is never shadowed). The one entry point for every
+    command that takes ``FILE|COLLECTION``.
+
+    Raises :class:`LevelError` saying what is wrong: no such file nor
+    collection (listing the collections), a directory, unreadable, or a parse
+    error with its line and column.
+    """
+    path = os.fspath(name)
+    if not os.path.exists(path) and path in COLLECTIONS:
+        return load(path)
+    if not os.path.exists(path):
+        raise SourceError("no such file, nor a bundled collection (bundled: "
+                         + ", ".join(sorted(COLLECTIONS)) + ")", source=path)
+    if os.path.isdir(path):
+        raise SourceError("is a directory, not a level file", source=path)
+    if not os.access(path, os.R_OK):
+        raise SourceError("cannot read (permission denied)", source=path)
+    return read_file(path)

@@ -42,12 +42,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def load(name: str) -> list:
     """The levels of a file or bundled collection (``UsageError`` if none)."""
-    from impl.solver.cli import UsageError as SolverUsage
-    from impl.solver.cli import load_levels
+    import levels
 
     try:
-        found, _ = load_levels(name)
-    except SolverUsage as exc:
+        found = levels.read_levels(name)
+    except levels.LevelError as exc:
         raise UsageError(str(exc)) from None
     if not found:
         raise UsageError(f"{name}: holds no levels")

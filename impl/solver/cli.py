@@ -57,23 +57,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def load_levels(name: str) -> tuple[list, str | None]:
-    """The levels of a file, or of a bundled collection; and the file's path."""
+    """The levels of a file or bundled collection (``levels.read_levels``),
+    and the file's real path (``None`` for a collection)."""
     import levels
 
-    if os.path.exists(name):
-        if os.path.isdir(name):
-            raise UsageError(f"{name}: is a directory, not a level file")
-        try:
-            return list(levels.read_file(name)), os.path.realpath(name)
-        except levels.LevelError as exc:
-            raise UsageError(str(exc)) from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise UsageError(f"{name}: cannot read: {exc}") from None
     try:
-        return list(levels.load(name)), None
-    except (levels.LevelError, KeyError, ValueError, FileNotFoundError) as exc:
-        raise UsageError(f"{name}: no such file, and not a bundled collection "
-                         f"({exc})") from None
+        found = levels.read_levels(name)
+    except levels.LevelError as exc:
+        raise UsageError(str(exc)) from None
+    path = os.path.realpath(name) if os.path.exists(name) else None
+    return list(found), path
 
 
 def _progress_printer(label: str):
