@@ -183,3 +183,13 @@ def test_a_capped_shrink_still_reports_every_observer(monkeypatch):
     assert not v.conforms and "|" in c.expected and "|" in c.actual
     again = engine.replay(t, "extendido", replay_json(c.replay))
     assert again.counterexample.message == c.message
+
+
+def test_the_replay_command_names_the_direction_convention():
+    scene = lv.from_rows(["#@$.#"])
+    command = engine.replay_command("student.py", "tad", [scene], "r", "seed001")
+    words = shlex.split(command)
+    assert words[:6] == ["python", "-m", "conformance", "student.py", "--profile", "tad"]
+    assert words[words.index("--directions") + 1] == "seed001"
+    assert engine.parse_replay(replay_json(command))[2] == "r"
+    assert "--directions" not in engine.replay_command("s.py", "tad", [scene], "r")
