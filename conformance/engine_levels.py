@@ -107,26 +107,22 @@ class Scene:
 
 
 def from_rows(rows, origin=(0, 0), bombs=0, soko=False, source="replay") -> Scene:
-    """A scene from XSB rows (``-`` and ``_`` are floor) placed at ``origin``."""
+    """A scene from XSB rows (``-`` and ``_`` are floor) placed at ``origin``;
+    decoded by :func:`levels.xsb.level_from_cells` (``ValueError`` for a stray
+    character or not exactly one player)."""
+    from levels import LevelError
+    from levels.xsb import level_from_cells
+
     rows = [r.replace("-", " ").replace("_", " ") for r in rows]
-    walls, boxes, goals, players = set(), set(), set(), []
     ox, oy = origin
-    for y, row in enumerate(rows):
-        for x, ch in enumerate(row):
-            p = (x + ox, y + oy)
-            if ch == "#":
-                walls.add(p)
-            if ch in "$*":
-                boxes.add(p)
-            if ch in ".*+":
-                goals.add(p)
-            if ch in "@+":
-                players.append(p)
-            if ch not in "#$*.+@ ":
-                raise ValueError(f"row {y + 1}, column {x + 1}: {ch!r} is not an XSB character")
-    if len(players) != 1:
-        raise ValueError(f"the level has {len(players)} players, expected one")
-    return Scene(frozenset(walls), frozenset(boxes), frozenset(goals), players[0],
+    cells = (((x + ox, y + oy), ch) for y, row in enumerate(rows) for x, ch in enumerate(row))
+    try:
+        lv = level_from_cells(cells)
+    except LevelError as e:
+        raise ValueError(str(e)) from None
+    if lv.player is None:
+        raise ValueError("the level has no player, expected one")
+    return Scene(lv.walls, lv.boxes, lv.goals, lv.player,
                  bombs=bombs, desc=tuple(rows) if soko else None, source=source)
 
 
