@@ -18,9 +18,9 @@ Sources:
 * **bundled** collections from :func:`levels.load` (small levels only, to
   keep the per-cell comparisons cheap).
 
-The reverse play here draws every pull from Hypothesis (that is what makes a
-failing level shrink); :func:`levels.generate` does the same with its own
-random generator and is used as is.
+The reverse play is :func:`levels.generate.reverse_play`; here every pull is
+chosen by a Hypothesis draw (that is what makes a failing level shrink),
+where :func:`levels.generate` chooses with its own random generator.
 """
 
 from __future__ import annotations
@@ -31,11 +31,13 @@ from dataclasses import dataclass
 from hypothesis import strategies as st
 
 from conformance.report import Board, draw
+from levels.generate import reverse_play as pull_back
+from levels.lurd import LETTERS
 from spec.tipos import BOMBAS, CAJAS, DEPOSITOS, PAREDES, PERSONAJE
 
 DIRS = ((0, -1), (0, 1), (-1, 0), (1, 0))
-LETTER = {(0, -1): "u", (0, 1): "d", (-1, 0): "l", (1, 0): "r"}
-STEP = {v: k for k, v in LETTER.items()}
+#: LURD letter -> step vector (``levels.lurd``'s letters).
+STEP = {letter: a.value for a, letter in LETTERS.items()}
 
 #: Bundled collections tried (missing ones are skipped).
 BUNDLED = ("microban", "tutorial", "seed002", "seed003")
@@ -134,68 +136,25 @@ def from_data(data: dict) -> Scene:
 
 # ---------------------------------------------------------------- reverse play
 
-def _walk(start, goal, blocked, inside):
-    """Shortest list of steps from ``start`` to ``goal`` through cells of
-    ``inside`` not in ``blocked`` (None when there is none)."""
-    if start == goal:
-        return []
-    previous = {start: None}
-    frontier = [start]
-    while frontier:
-        nxt = []
-        for p in frontier:
-            for d in DIRS:
-                q = (p[0] + d[0], p[1] + d[1])
-                if q in previous or q in blocked or q not in inside:
-                    continue
-                previous[q] = (p, d)
-                if q == goal:
-                    steps = []
-                    while previous[q] is not None:
-                        q, d = previous[q]
-                        steps.append(d)
-                    return steps[::-1]
-                nxt.append(q)
-        frontier = nxt
-    return None
-
-
-def reverse_play(walls, goals, player, pulls, inside=None, extra=()):
+def reverse_play(walls, goals, player, picks, inside=None, extra=()):
     """Start solved (boxes on the goals, plus ``extra`` boxes) and play
-    backwards: each ``(i, d)`` of ``pulls`` walks the player to the side
-    ``d`` of box ``i`` (in sorted order, modulo their number) and pulls that
-    box one cell towards ``d`` (the next direction when that is impossible;
-    skipped when none is possible). Returns the boxes,
-    the player's start and a forward LURD solution that brings every box
-    back (so the goals end covered). ``inside``: the cells the player may
+    backwards with :func:`levels.generate.reverse_play`; each of ``picks``
+    (drawn by Hypothesis, so the level shrinks with them) chooses one pull
+    among the possible ones (``options[k % len(options)]``). Returns the
+    boxes, the player's start and a forward LURD solution that brings every
+    box back (so the goals end covered). ``inside``: the cells the player may
     use (default: the bounding box of everything, two cells beyond)."""
     boxes = set(goals) | set(extra)
     if inside is None:
         x0, y0, x1, y1 = _box(set(walls) | boxes | {player}, 2)
         inside = {(x, y) for x in range(x0, x1 + 1) for y in range(y0, y1 + 1)}
-    inside = set(inside) - set(walls)
-    chunks = []
-    for i, d in pulls:
-        if not boxes:
-            break
-        b = sorted(boxes)[i % len(boxes)]
-        k = DIRS.index(d)
-        for dx, dy in DIRS[k:] + DIRS[:k]:      # d first, then the others
-            stand = (b[0] + dx, b[1] + dy)
-            to = (stand[0] + dx, stand[1] + dy)
-            if stand not in inside or to not in inside or stand in boxes or to in boxes:
-                continue
-            path = _walk(player, stand, boxes, inside)
-            if path is not None:
-                break
-        else:
-            continue
-        boxes.remove(b)
-        boxes.add(stand)
-        player = to
-        back = "".join(LETTER[(-sx, -sy)] for sx, sy in reversed(path))
-        chunks.append(LETTER[(-dx, -dy)].upper() + back)
-    return frozenset(boxes), player, "".join(reversed(chunks))
+    picks = iter(picks)
+
+    def choose(options):
+        k = next(picks, None)
+        return None if k is None else options[k % len(options)]
+
+    return pull_back(set(inside) - set(walls), boxes, player, choose)
 
 
 def _box(cells, margin):
@@ -204,7 +163,7 @@ def _box(cells, margin):
     return (min(xs) - margin, min(ys) - margin, max(xs) + margin, max(ys) + margin)
 
 
-_PULLS = st.lists(st.tuples(st.integers(0, 3), st.sampled_from(DIRS)), max_size=12)
+_PULLS = st.lists(st.integers(0, 15), max_size=12)
 
 
 def _goals_and_player(draw_, free: list, min_boxes: int, max_boxes: int):

@@ -23,19 +23,26 @@ _LETTER = {(a.value[0], a.value[1]): l for a, l in LETTERS.items()}
 
 
 class _Grid:
-    """Cells of a width x height room as ints ``y * width + x``, with the
-    floor's neighbour lists precomputed (the reverse play's hot loop)."""
+    """The cells of ``floor`` (any ints) as ints ``y * width + x`` after a
+    shift that makes every coordinate positive, with the floor's neighbour
+    lists precomputed (the reverse play's hot loop)."""
 
-    def __init__(self, width, height, floor):
-        self.width = width
-        self.floor = frozenset(y * width + x for x, y in floor)
-        self.steps = [(dy * width + dx, _LETTER[(dx, dy)]) for dx, dy in _DIRS]
+    def __init__(self, floor):
+        self.ox = min(x for x, _ in floor) - 1
+        self.oy = min(y for _, y in floor) - 1
+        self.width = max(x for x, _ in floor) - self.ox + 2
+        self.floor = frozenset(self.cell(p) for p in floor)
+        self.steps = [(dy * self.width + dx, _LETTER[(dx, dy)]) for dx, dy in _DIRS]
+        self.vector = {dy * self.width + dx: (dx, dy) for dx, dy in _DIRS}
         self.nbrs = {i: [(i + o, o) for o, _ in self.steps if i + o in self.floor]
                      for i in self.floor}
         self.letter = {o: l for o, l in self.steps}
 
+    def cell(self, p):
+        return (p[1] - self.oy) * self.width + (p[0] - self.ox)
+
     def pos(self, i):
-        return (i % self.width, i // self.width)
+        return (i % self.width + self.ox, i // self.width + self.oy)
 
     def search(self, start, blocked):
         """Breadth-first search from ``start`` avoiding ``blocked``: returns
@@ -169,26 +176,36 @@ def _cancel_back_and_forth(solution: str) -> str:
     return "".join(out)
 
 
-def _reverse_play(rng, floor, goals, player, pulls):
-    """Pull boxes away from the goals; returns (boxes, start, solution,
-    number of boxes off their goal)."""
-    g = _Grid(max(x for x, _ in floor) + 2, 0, floor)
-    cell = lambda p: p[1] * g.width + p[0]  # noqa: E731
-    boxes = {cell(b) for b in goals}
-    here = cell(player)
+def reverse_play(floor, boxes, player, choose):
+    """Play backwards from ``boxes`` (usually: boxes on their goals), pulling.
+
+    ``floor``: the cells the character and the boxes may use (any ints,
+    negative too). At each turn the possible pulls are listed as
+    ``(box, (dx, dy))``, in a fixed order: the character walks (around the
+    boxes) to ``box + (dx, dy)`` and pulls the box there, ending at
+    ``box + 2·(dx, dy)``; ``choose(options)`` picks one, or returns ``None``
+    to stop (play also stops when no pull is possible).
+
+    Returns ``(boxes, player, solution)``: where the boxes and the character
+    end, and the forward LURD solution that, played from there, puts every
+    box back where it started. The one reverse play of the project:
+    :func:`generate` chooses with its random generator; the conformance
+    engine chooses from Hypothesis draws, so that its levels shrink.
+    """
+    g = _Grid(floor)
+    boxes = {g.cell(b) for b in boxes}
+    here = g.cell(player)
     letter = g.letter
     forward: list[str] = []  # the solution, built backwards (reversed at the end)
-    for _ in range(pulls):
+    while True:
         prev = g.search(here, boxes)
-        options = []
-        for b in sorted(boxes):
-            for o, _l in g.steps:
-                stand, to = b + o, b + 2 * o
-                if stand in prev and to in g.floor and to not in boxes:
-                    options.append((b, o))
-        if not options:
+        options = [(b, o) for b in sorted(boxes) for o, _l in g.steps
+                   if b + o in prev and b + 2 * o in g.floor and b + 2 * o not in boxes]
+        picked = choose([(g.pos(b), g.vector[o]) for b, o in options]) if options else None
+        if picked is None:
             break
-        b, o = rng.choice(options)
+        (bx, by), (dx, dy) = picked
+        b, o = g.cell((bx, by)), dy * g.width + dx
         stand, to = b + o, b + 2 * o
         walk = g.walk(prev, stand)
         # Backwards: walk to `stand`, then pull: character to `to`, box to
@@ -198,11 +215,22 @@ def _reverse_play(rng, floor, goals, player, pulls):
         boxes.add(stand)
         forward.append(letter[-o].upper() + "".join(letter[-s] for s in reversed(walk)))
         here = to
-    # Where the character starts: anywhere it can reach from the last pull.
-    prev = g.search(here, boxes)
+    return frozenset(g.pos(b) for b in boxes), g.pos(here), "".join(reversed(forward))
+
+
+def _reverse_play(rng, floor, goals, player, pulls):
+    """Pull boxes away from the goals (``pulls`` pulls at most), then start
+    the character anywhere it can reach; returns (boxes, start, solution,
+    number of boxes off their goal)."""
+    budget = iter(range(pulls))
+    boxes, here, solution = reverse_play(
+        floor, goals, player,
+        lambda options: rng.choice(options) if next(budget, None) is not None else None)
+    g = _Grid(floor)
+    blocked = {g.cell(b) for b in boxes}
+    prev = g.search(g.cell(here), blocked)
     start = rng.choice(sorted(prev))
-    back = g.search(start, boxes)
-    forward.append("".join(letter[s] for s in g.walk(back, here)))
-    solution = _cancel_back_and_forth("".join(reversed(forward)))
-    final = frozenset(g.pos(b) for b in boxes)
-    return final, g.pos(start), solution, len(final - goals)
+    back = g.search(start, blocked)
+    walk = "".join(g.letter[s] for s in g.walk(back, g.cell(here)))
+    solution = _cancel_back_and_forth(walk + solution)
+    return boxes, g.pos(start), solution, len(boxes - goals)
