@@ -51,15 +51,15 @@ from conformance.report import Board, bounds, format_verdict, render_observation
 from spec import extendido as spec_ext
 from spec import grilla as spec_grilla
 from spec import juego as spec_juego
-from spec.tipos import CAJAS, CLAVES, DEPOSITOS, PAREDES, PERSONAJE, Accion
+from levels.lurd import LETTERS
+from spec.tipos import ACCIONES, CAJAS, CLAVES, DEPOSITOS, PAREDES, PERSONAJE, Accion
 
 #: Actions per example (Hypothesis' ``stateful_step_count``).
 STEPS = 30
 #: Kinds of TargetError that end the target's process: reported unshrunk.
 FATAL_KINDS = ("timeout", "crashed", "exited", "output", "memory")
 #: The one-letter action codes (replay strings): moves, bomb, undo.
-ACTION_CODES = {"u": Accion.ARRIBA, "d": Accion.ABAJO, "l": Accion.IZQUIERDA,
-                "r": Accion.DERECHA}
+ACTION_CODES = {letter: a for a, letter in sorted(LETTERS.items(), key=lambda kv: ACCIONES.index(kv[0]))}
 #: Wall-clock cap on shrinking a failure (the smallest one found by then is reported).
 SHRINK_SECONDS = 20.0
 STAT_KEYS = ("examples", "steps", "pushes", "blocked", "wins", "bombs", "undos", "advances")

@@ -33,9 +33,9 @@ from hypothesis import strategies as st
 from conformance.report import Board, draw
 from levels.generate import reverse_play as pull_back
 from levels.lurd import LETTERS
-from spec.tipos import BOMBAS, CAJAS, DEPOSITOS, PAREDES, PERSONAJE
+from spec.tipos import ACCIONES, BOMBAS, CAJAS, DEPOSITOS, PAREDES, PERSONAJE
 
-DIRS = ((0, -1), (0, 1), (-1, 0), (1, 0))
+DIRS = tuple(a.value for a in ACCIONES)
 #: LURD letter -> step vector (``levels.lurd``'s letters).
 STEP = {letter: a.value for a, letter in LETTERS.items()}
 

@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import random
 
+from spec.tipos import ACCIONES
+
 from .lurd import LETTERS
 from .model import Level
 from .prolog import ring
 
 __all__ = ["generate"]
 
-_DIRS = ((0, -1), (0, 1), (-1, 0), (1, 0))
+_DIRS = tuple(a.value for a in ACCIONES)
 _LETTER = {(a.value[0], a.value[1]): l for a, l in LETTERS.items()}
 
 
