@@ -26,20 +26,33 @@ _ACTION = {v: k for k, v in LETTERS.items()}
 _LURD_CHARS = frozenset("lurdLURD0123456789()")
 
 
+def _column(text: str, index: int) -> int:
+    """The 1-based column in ``text`` of character ``index`` of ``text``
+    with its white space removed."""
+    seen = -1
+    for k, c in enumerate(text):
+        if not c.isspace():
+            seen += 1
+            if seen == index:
+                return k + 1
+    return len(text) + 1
+
+
 def parse_moves(text: str, source: str = "<lurd>") -> list[tuple[Accion, bool]]:
-    """``[(action, pushes), ...]`` from a LURD string; raises LevelError."""
+    """``[(action, pushes), ...]`` from a LURD string; raises LevelError
+    whose ``column`` is the offending character's in ``text``."""
     compact = "".join(text.split())
     bad = next((i for i, c in enumerate(compact)
                 if c not in _LURD_CHARS), None)
     if bad is not None:
         raise LevelError(f"{compact[bad]!r} is not a LURD move (expected l u r d, "
                          "L U R D, counts and parentheses)", source=source,
-                         column=bad + 1)
+                         column=_column(text, bad))
     try:
         flat = expand(compact)
     except RLEError as e:
         raise LevelError(f"bad run-length encoding in a solution: {e}",
-                         source=source, column=e.index + 1) from None
+                         source=source, column=_column(text, e.index)) from None
     return [(_ACTION[c.lower()], c.isupper()) for c in flat]
 
 

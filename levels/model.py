@@ -14,7 +14,12 @@ from typing import Mapping
 
 from spec.tipos import BOMBAS, CAJAS, DEPOSITOS, PAREDES, PERSONAJE, Posicion
 
-__all__ = ["Level", "LevelError"]
+__all__ = ["Level", "LevelError", "MAX_CELLS", "check_board_size"]
+
+#: The largest board a reader accepts, in cells of its bounding box from
+#: ``(0, 0)`` (width x height).  Real levels are under 100 x 100; the cap keeps
+#: every reader, ``validate`` and ``rows()`` within linear time and memory.
+MAX_CELLS = 1_000_000
 
 
 class LevelError(ValueError):
@@ -57,6 +62,15 @@ class LevelError(ValueError):
                 lvl += f" ({self.level_title!r})"
             where.append(lvl)
         return (": ".join(where) + ": " if where else "") + self.problem
+
+
+def check_board_size(width: int, height: int, **where) -> None:
+    """Raise :class:`LevelError` (with ``where``: ``source``, ``line``,
+    ``column``...) when a ``width`` x ``height`` board exceeds :data:`MAX_CELLS`."""
+    if width * height > MAX_CELLS:
+        raise LevelError(f"the board is too large: {width} x {height} is "
+                         f"{width * height:,} cells, more than the {MAX_CELLS:,} "
+                         "a level may have", **where)
 
 
 def _frozen(ps) -> frozenset:

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import re
 
-from .model import Level, LevelError
+from .model import Level, LevelError, check_board_size
 
 __all__ = ["parse_prolog", "format_prolog", "looks_like_prolog", "ring", "has_board_edge"]
 
-_WS = re.compile(r"(?:\s+|%[^\r\n]*|/\*.*?\*/)*", re.S)
+_SPACE = re.compile(r"\s*")
+_LINE_COMMENT = re.compile(r"%[^\r\n]*")
 _INT = r"\s*([0-9]{1,6})\s*"
 _CLAUSES = [
     ("filas", re.compile(r"filas\s*\(" + _INT + r"\)\s*\.")),
@@ -29,14 +30,36 @@ _CLAUSES = [
     ("consult", re.compile(r":-\s*(?:consult\s*\(\s*(?:'[^'\r\n]*'|\"[^\"\r\n]*\"|[a-z]\w*)\s*\)"
                            r"|\[\s*(?:'[^'\r\n]*'|[a-z]\w*)\s*\])\s*\.")),
 ]
-_META = re.compile(r"^%\s*([A-Za-z][A-Za-z0-9_\-]*)\s*:\s?(.*?)\s*$", re.M)
+# No nested or adjacent unbounded quantifiers over the same characters: linear.
+_META = re.compile(r"^%[^\S\n]*([A-Za-z][A-Za-z0-9_\-]*)[^\S\n]*:[^\S\n]?([^\n]*)", re.M)
 _ELEMENTS = {"j": "player", "c": "box", "x": "goal", "o": "wall"}
-_FIRST = re.compile(r"(?:\s+|%[^\r\n]*|/\*.*?\*/)*(?:filas|columnas|pista|:-)", re.S)
+_STARTS = ("filas", "columnas", "pista", ":-")
+
+
+def _skip_layout(text: str, pos: int) -> int:
+    """The index of the first character at or after ``pos`` that is not
+    white space, a ``%`` comment or a ``/* */`` comment (an unterminated
+    ``/*`` is not skipped).  Linear: each character is looked at once (no
+    regular expression that can backtrack)."""
+    n = len(text)
+    while True:
+        pos = _SPACE.match(text, pos).end()
+        if pos < n and text[pos] == "%":
+            pos = _LINE_COMMENT.match(text, pos).end()
+        elif text.startswith("/*", pos):
+            end = text.find("*/", pos + 2)
+            if end < 0:
+                return pos
+            pos = end + 2
+        else:
+            return pos
 
 
 def looks_like_prolog(text: str) -> bool:
-    """True when the first thing after comments is a fact of seed 003."""
-    return _FIRST.match(text.lstrip("\ufeff")) is not None
+    """True when the first thing after comments is a fact of seed 003.
+    Linear time (it once was an exponential regular expression)."""
+    text = text.lstrip("\ufeff")
+    return text.startswith(_STARTS, _skip_layout(text, 0))
 
 
 def _where(text: str, pos: int) -> tuple[int, int]:
@@ -63,7 +86,7 @@ def parse_prolog(text: str, source: str = "<string>") -> Level:
     try:
         return _parse_prolog(text, source)
     except LevelError as e:
-        titles = [v for k, v in _META.findall(_unix(text)) if k == "Title"]
+        titles = [v for k, v, _, _ in _metadata(text) if k == "Title"]
         raise LevelError(e.problem, source=e.source, line=e.line, column=e.column,
                          level_number=1, level_title=titles[0] if titles else None) from None
 
@@ -72,13 +95,28 @@ def _unix(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
+def _metadata(text: str) -> list[tuple[str, str, int, int]]:
+    """``% Key: value`` comment lines: ``(key, value, line, column of the
+    value)``, in file order."""
+    unix = _unix(text)
+    out = []
+    line, last = 1, 0
+    for m in _META.finditer(unix):
+        line += unix.count("\n", last, m.start())
+        last = m.start()
+        start = m.start(2) - m.start() + 1
+        value = m.group(2)
+        stripped = value.lstrip()
+        out.append((m.group(1), stripped.rstrip(), line, start + len(value) - len(stripped)))
+    return out
+
+
 def _parse_prolog(text: str, source: str) -> Level:
     pos, n = 0, len(text)
     size: dict[str, tuple[int, int]] = {}
     facts: list[tuple[int, int, str, int]] = []  # (F, C, element, pos)
     while True:
-        m = _WS.match(text, pos)
-        pos = m.end()
+        pos = _skip_layout(text, pos)
         if pos >= n:
             break
         if text.startswith("/*", pos):
@@ -117,6 +155,9 @@ def _parse_prolog(text: str, source: str) -> Level:
     if rows < 1 or cols < 1:
         raise LevelError(f"the board must have at least one row and one column, "
                          f"not {rows} x {cols}", source=source)
+    # With its ring of walls the board is (cols + 2) x (rows + 2) cells.
+    line, col = _where(text, max(size["filas"][1], size["columnas"][1]))
+    check_board_size(cols + 2, rows + 2, source=source, line=line, column=col)
     walls, boxes, goals = set(ring(cols, rows)), set(), set()
     player = None
     for f, c, el, at in facts:
@@ -135,20 +176,27 @@ def _parse_prolog(text: str, source: str) -> Level:
             player = p
         else:
             {"c": boxes, "x": goals, "o": walls}[el].add(p)
-    found = _META.findall(_unix(text))
-    meta = {k: v for k, v in found}
+    found = _metadata(text)
+    meta = {k: v for k, v, _, _ in found}
     title = meta.pop("Title", None) or None
     bombs_text = meta.pop("Bombs", "0")
     if not re.fullmatch(r"[0-9]{1,9}", bombs_text):
+        line, col = next((ln, c) for k, v, ln, c in reversed(found) if k == "Bombs")
         raise LevelError(f"Bombs must be a whole number >= 0, not {bombs_text!r}",
-                         source=source)
-    solutions = tuple(v for k, v in found if k.lower().startswith("solution"))
+                         source=source, line=line, column=col)
+    solutions = tuple(v for k, v, _, _ in found if k.lower().startswith("solution"))
     for k in [k for k in meta if k.lower().startswith("solution")]:
         del meta[k]
     if solutions:
         from .lurd import parse_moves
-        for s in solutions:
-            parse_moves(s, source)
+        for k, v, line, col in found:
+            if k.lower().startswith("solution"):
+                try:
+                    parse_moves(v, source)
+                except LevelError as e:
+                    raise LevelError("bad solution: " + e.problem, source=source, line=line,
+                                     column=None if e.column is None else col + e.column - 1
+                                     ) from None
     return Level(walls=frozenset(walls), boxes=frozenset(boxes),
                  goals=frozenset(goals), player=player, bombs=int(bombs_text),
                  title=title, number=1, metadata=meta, solutions=solutions,

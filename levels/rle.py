@@ -3,10 +3,14 @@ joined with ``|``) and LURD solutions (``3r2(uL)``)."""
 
 from __future__ import annotations
 
-__all__ = ["RLEError", "expand", "has_rle", "compress"]
+__all__ = ["RLEError", "expand", "has_rle", "compress", "MAX_EXPANDED", "MAX_NESTING"]
 
 #: An expansion larger than this is refused (a hostile ``99999(99999(#))``).
 MAX_EXPANDED = 1_000_000
+
+#: Groups nested deeper than this are refused (a hostile ``"(" * 990``); real
+#: files nest two or three deep.
+MAX_NESTING = 32
 
 
 DIGITS = frozenset("0123456789")
@@ -27,24 +31,31 @@ def has_rle(text: str) -> bool:
 def expand(text: str) -> str:
     """Expand counts and parenthesised groups; ``|`` is kept as it is.
 
-    ``expand("3#2(-$)")`` is ``"###-$-$"``.  Raises :class:`RLEError`.
+    ``expand("3#2(-$)")`` is ``"###-$-$"``.  Iterative (no recursion), in time
+    linear in the input plus the output; groups nest at most
+    :data:`MAX_NESTING` deep and the output is at most :data:`MAX_EXPANDED`
+    characters.  Raises :class:`RLEError`.
     """
-    out, i = _seq(text, 0, 0)
-    if i != len(text):  # a ')' with no '('
-        raise RLEError("')' without a matching '('", i)
-    return out
-
-
-def _seq(text: str, i: int, depth: int) -> tuple[str, int]:
+    n = len(text)
+    # One frame per open group: the enclosing parts and size, the group's
+    # count, and where the group starts (its count) and where its '(' is.
+    stack: list[tuple[list[str], int, int, int, int]] = []
     parts: list[str] = []
     size = 0
-    n = len(text)
+    i = 0
     while i < n:
         c = text[i]
         if c == ")":
-            if depth == 0:
+            if not stack:
                 raise RLEError("')' without a matching '('", i)
-            return "".join(parts), i
+            inner = "".join(parts)
+            parts, size, count, start, _ = stack.pop()
+            size += len(inner) * count
+            if size > MAX_EXPANDED:
+                raise RLEError("run-length expansion too large", start)
+            parts.append(inner * count)
+            i += 1
+            continue
         start = i
         count = 1
         if c in DIGITS:
@@ -58,23 +69,22 @@ def _seq(text: str, i: int, depth: int) -> tuple[str, int]:
             if i >= n or text[i] == ")":
                 raise RLEError("a run-length count must be followed by a "
                                "character or a '(' group", start)
-        c = text[i]
+            c = text[i]
         if c == "(":
-            inner, j = _seq(text, i + 1, depth + 1)
-            if j >= n:
-                raise RLEError("'(' without a matching ')'", i)
-            piece = inner
-            i = j + 1
-        else:
-            piece = c
+            if len(stack) >= MAX_NESTING:
+                raise RLEError(f"run-length groups nested more than {MAX_NESTING} deep", i)
+            stack.append((parts, size, count, start, i))
+            parts, size = [], 0
             i += 1
-        size += len(piece) * count
+            continue
+        size += count
         if size > MAX_EXPANDED:
             raise RLEError("run-length expansion too large", start)
-        parts.append(piece * count)
-    if depth:
-        raise RLEError("'(' without a matching ')'", i)
-    return "".join(parts), i
+        parts.append(c * count)
+        i += 1
+    if stack:
+        raise RLEError("'(' without a matching ')'", stack[-1][4])
+    return "".join(parts)
 
 
 def compress(text: str, min_run: int = 3) -> str:

@@ -21,9 +21,10 @@ line and column too.
 
 from __future__ import annotations
 
-from .model import Level
+from .model import MAX_CELLS, Level
+from .names import size_text
 
-__all__ = ["validate", "RULES", "reachable"]
+__all__ = ["validate", "RULES", "encloses"]
 
 RULES = ("tad", "soko")
 
@@ -42,24 +43,37 @@ def _list(level: Level, ps, limit: int = 4) -> str:
     return s + (f" and {len(ps) - limit} more" if len(ps) > limit else "")
 
 
-def reachable(level: Level, limit: int | None = None) -> set | None:
-    """Cells the character can walk to, ignoring boxes (boxes can be pushed
-    away) but not walls.  ``None`` when more than ``limit`` cells are reached
-    (the character is not enclosed)."""
-    if level.player is None:
-        return set()
-    seen = {level.player}
-    todo = [level.player]
-    walls = level.walls
+def encloses(level: Level, width: int, height: int) -> bool:
+    """True when the character cannot walk (ignoring boxes, which can be
+    pushed away, but not walls) out of the ``width`` x ``height`` box from
+    ``(0, 0)``.  Time and memory linear in ``width * height`` (one byte a
+    cell; each cell is visited at most once)."""
+    p = level.player
+    if p is None:
+        return True
+    stride = width + 2  # a ring of cells around the box: reaching it is escaping
+    rows = height + 2
+    grid = bytearray(stride * rows)  # 0 free, 1 wall or seen, 2 the ring
+    grid[:stride] = grid[-stride:] = b"\x02" * stride
+    grid[::stride] = grid[stride - 1::stride] = b"\x02" * rows
+    for x, y in level.walls:
+        if 0 <= x < width and 0 <= y < height:
+            grid[(y + 1) * stride + x + 1] = 1
+    start = (p[1] + 1) * stride + p[0] + 1
+    if grid[start] == 2:
+        return False
+    grid[start] = 1
+    todo = [start]
     while todo:
-        x, y = todo.pop()
-        for q in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
-            if q not in seen and q not in walls:
-                seen.add(q)
-                if limit is not None and len(seen) > limit:
-                    return None
-                todo.append(q)
-    return seen
+        i = todo.pop()
+        for j in (i - 1, i + 1, i - stride, i + stride):
+            v = grid[j]
+            if not v:
+                grid[j] = 1
+                todo.append(j)
+            elif v == 2:
+                return False
+    return True
 
 
 def validate(level: Level, rules: str = "tad") -> list[str]:
@@ -94,9 +108,11 @@ def validate(level: Level, rules: str = "tad") -> list[str]:
         if neg:
             msgs.append(f"negative coordinates cannot be drawn on a grid: {_list(level, neg)}")
         elif p is not None and p not in level.walls:
-            area = reachable(level, limit=(level.width + 2) * (level.height + 2))
-            if area is None or any(not (0 <= x < level.width and 0 <= y < level.height)
-                                   for x, y in area):
+            width, height = level.width, level.height
+            if width * height > MAX_CELLS:
+                msgs.append(f"a {size_text(width, height)} grid is too large to be drawn "
+                            f"({width * height:,} cells; at most {MAX_CELLS:,})")
+            elif not encloses(level, width, height):
                 msgs.append("the character is not enclosed by walls: it can walk "
                             "off the grid")
     return msgs

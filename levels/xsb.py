@@ -24,10 +24,11 @@ Reading rules (see ``docs/levels.md`` for the full account):
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from .lurd import parse_moves
-from .model import Level, LevelError
+from .model import MAX_CELLS, Level, LevelError, check_board_size
 from .rle import RLEError, expand, has_rle
 
 __all__ = ["parse_xsb", "format_xsb", "from_soko_desc", "to_soko_desc",
@@ -86,10 +87,26 @@ class _Board:
         self.goals: set = set()
         self.player = None
         self.player_at = None
+        self.width = 0  # of the widest row so far
+        self.height = 0
 
     def add_row(self, row: str, y: int, lineno: int | None, colmap=None):
+        """Decode one row; refuses a board over :data:`MAX_CELLS` before
+        reading the row that makes it so."""
+        width, height = max(self.width, len(row)), max(self.height, y + 1)
+        if width * height > MAX_CELLS:
+            col = 1 if colmap or max(self.width, 1) * height > MAX_CELLS else MAX_CELLS // height + 1
+            check_board_size(width, height, source=self.source, line=lineno, column=col)
+        self.width, self.height = width, height
+        walls_add = self.walls.add
         for x, ch in enumerate(row):
-            self.add(ch, (x, y), lineno, colmap(x) if colmap else x + 1)
+            kind = PIECES.get(ch)
+            if kind is FLOOR:
+                continue
+            if kind is WALL:
+                walls_add((x, y))
+            else:
+                self.add(ch, (x, y), lineno, colmap(x) if colmap else x + 1)
 
     def add(self, ch: str, p, lineno: int | None = None, col: int | None = None):
         """Put the piece(s) of XSB character ``ch`` at ``p``."""
@@ -181,6 +198,11 @@ def parse_xsb(text: str, source: str = "<string>") -> list[Level]:
                              source=source, line=i + 1, column=col + 1,
                              level_number=number)
     levels: list[Level] = []
+    ends: dict[str, list[int]] = {}  # key -> indices of its Key-End: lines
+    for j, line in enumerate(lines):
+        s = line.strip().lower()
+        if s.endswith("-end:"):
+            ends.setdefault(s[:-5], []).append(j)
     i = 0
     n = len(lines)
     pending: list[int] = []  # indices of lines before the next board
@@ -194,8 +216,8 @@ def parse_xsb(text: str, source: str = "<string>") -> list[Level]:
             i += 1
         board_lines = [(j + 1, lines[j]) for j in range(start, i)]
         number = len(levels) + 1
-        meta: dict[str, str] = {}
-        info = {"title": None, "bombs": 0, "solutions": [], "comments": []}
+        meta: dict[str, list[str]] = {}  # a repeated key's lines, joined at the end
+        info = {"title": None, "bombs": 0, "solutions": [], "comments": [], "ends": ends}
         paragraphs: list[list[int]] = [[]]
         for j in pending:
             if kinds[j] == "blank":
@@ -216,10 +238,11 @@ def parse_xsb(text: str, source: str = "<string>") -> list[Level]:
                              level_number=number, level_title=info["title"]) from None
         if info["comments"]:
             joined = "\n".join(info["comments"])
-            meta["Comment"] = meta["Comment"] + "\n" + joined if "Comment" in meta else joined
+            meta.setdefault("Comment", []).append(joined)
         levels.append(board.level(
             bombs=info["bombs"], title=info["title"], number=number,
-            metadata=meta, solutions=tuple(info["solutions"]),
+            metadata={k: "\n".join(v) for k, v in meta.items()},
+            solutions=tuple("".join(parts) for parts in info["solutions"]),
             source=source, line=None if rle_used else start + 1))
     return levels
 
@@ -233,7 +256,7 @@ def _pre_line(line, lineno, meta, info, source, number):
     """A text line before a board: metadata, title candidate or comment."""
     m = None if line.lstrip().startswith(";") else _KEY.match(line.strip())
     if m:
-        _key_value(m.group(1), m.group(2).strip(), lineno, meta, info, source, number)
+        _key_value(m.group(1), m.group(2).strip(), lineno, meta, info, source, number, line)
         return
     t = _text_of(line)
     if not t:
@@ -246,7 +269,7 @@ def _pre_line(line, lineno, meta, info, source, number):
     info["title"] = t
 
 
-def _key_value(key, value, lineno, meta, info, source, number):
+def _key_value(key, value, lineno, meta, info, source, number, raw=None):
     low = key.lower()
     if low == "title":
         if info["title"] is not None and not info.get("title_from_key"):
@@ -257,24 +280,37 @@ def _key_value(key, value, lineno, meta, info, source, number):
         if not re.fullmatch(r"[0-9]{1,9}", value):
             raise LevelError(f"Bombs must be a whole number >= 0, not {value!r}",
                              source=source, line=lineno, level_number=number,
+                             column=None if raw is None else len(raw.rstrip()) - len(value) + 1,
                              level_title=info["title"])
         info["bombs"] = int(value)
     elif low.startswith("solution"):
         if value:
-            _check_lurd(value, lineno, source, number, info)
-        info["solutions"].append(value.replace(" ", "").replace("\t", ""))
-    elif key in meta:
-        meta[key] = meta[key] + "\n" + value
+            _check_lurd(value, lineno, source, number, info, raw)
+        info["solutions"].append([value.replace(" ", "").replace("\t", "")])
     else:
-        meta[key] = value
+        meta.setdefault(key, []).append(value)
 
 
-def _check_lurd(text, lineno, source, number, info):
+def _check_lurd(text, lineno, source, number, info, raw=None):
+    """Check a solution (``text``, the end of the file line ``raw``); an
+    error names the line and, when ``raw`` is given, the column."""
     try:
         parse_moves(text)
     except LevelError as e:
+        column = None
+        if raw is not None and e.column is not None:
+            column = len(raw.rstrip()) - len(text) + e.column
         raise LevelError("bad solution: " + e.problem, source=source, line=lineno,
-                         level_number=number, level_title=info["title"]) from None
+                         column=column, level_number=number,
+                         level_title=info["title"]) from None
+
+
+def _block_end(info, lines, key, i) -> int | None:
+    """The index of the first ``Key-End:`` line after line ``i``, or ``None``;
+    the end lines are indexed once per file by :func:`parse_xsb` (no scan per key: linear time)."""
+    found = info["ends"].get(key.lower(), ())
+    k = bisect.bisect_right(found, i)
+    return found[k] if k < len(found) else None
 
 
 def _after_block(lines, kinds, i, meta, info, source, number) -> int:
@@ -288,24 +324,23 @@ def _after_block(lines, kinds, i, meta, info, source, number) -> int:
         m = _KEY.match(line)
         if not m:
             if info["solutions"] and _LURD_LINE.match(line):
-                _check_lurd(line, i + 1, source, number, info)
-                info["solutions"][-1] += "".join(line.split())
+                _check_lurd(line, i + 1, source, number, info, lines[i])
+                info["solutions"][-1].append("".join(line.split()))
                 i += 1
                 continue
             break
         key, value = m.group(1), m.group(2).strip()
         if not value and not key.lower().startswith("solution"):
-            end = next((j for j in range(i + 1, n)
-                        if lines[j].strip().lower() == f"{key.lower()}-end:"), None)
+            end = _block_end(info, lines, key, i)
             if end is not None:
                 block = "\n".join(lines[i + 1:end])
                 if key.lower() == "title":
                     _key_value(key, block.strip(), i + 1, meta, info, source, number)
                 else:
-                    meta[key] = meta[key] + "\n" + block if key in meta else block
+                    meta.setdefault(key, []).append(block)
                 i = end + 1
                 continue
-        _key_value(key, value, i + 1, meta, info, source, number)
+        _key_value(key, value, i + 1, meta, info, source, number, lines[i])
         i += 1
     return i
 

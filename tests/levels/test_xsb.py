@@ -123,8 +123,9 @@ def test_microban_style_titles_with_blank_lines():
     ("#####\n#@$.#\n#\t  #\n", 3, 2, "'\\t'"),
     ("#x###\n#@$.#\n#####\n", 1, 2, "'x'"),
     ("#####\n#@@.#\n#####\n", 2, 3, "second player"),
-    ("#####\n#@$.#\n#####\nBombs: many\n", 4, None, "Bombs"),
-    ("#####\n#@$.#\n#####\nSolution: rXr\n", 4, None, "bad solution"),
+    ("#####\n#@$.#\n#####\nBombs: many\n", 4, 8, "Bombs"),
+    ("#####\n#@$.#\n#####\nSolution: rXr\n", 4, 12, "bad solution"),
+    ("#####\n#@$.#\n#####\nSolution: r r 2(" + "(" * 40 + "\n", 4, 48, "nested more than 32"),
 ])
 def test_errors_name_file_level_line_and_column(text, line, column, what):
     with pytest.raises(LevelError) as e:
