@@ -9,6 +9,7 @@ actions))`` writes a correct LURD string for any action sequence.
 
 from __future__ import annotations
 
+import re
 from typing import Iterable, Sequence
 
 from spec.tipos import Accion
@@ -16,14 +17,14 @@ from spec.tipos import Accion
 from .model import Level, LevelError
 from .rle import RLEError, compress, expand
 
-__all__ = ["parse", "parse_moves", "format", "push_flags", "replay", "solves",
+__all__ = ["parse", "parse_moves", "check", "format", "push_flags", "replay", "solves",
            "LETTERS"]
 
 #: Lowercase letter of each action (the uppercase letter marks a push).
 LETTERS = {Accion.IZQUIERDA: "l", Accion.ARRIBA: "u",
            Accion.DERECHA: "r", Accion.ABAJO: "d"}
 _ACTION = {v: k for k, v in LETTERS.items()}
-_LURD_CHARS = frozenset("lurdLURD0123456789()")
+_NOT_LURD = re.compile("[^lurdLURD0-9()]")
 
 
 def _column(text: str, index: int) -> int:
@@ -41,19 +42,24 @@ def _column(text: str, index: int) -> int:
 def parse_moves(text: str, source: str = "<lurd>") -> list[tuple[Accion, bool]]:
     """``[(action, pushes), ...]`` from a LURD string; raises LevelError
     whose ``column`` is the offending character's in ``text``."""
+    return [(_ACTION[c.lower()], c.isupper()) for c in check(text, source)]
+
+
+def check(text: str, source: str = "<lurd>") -> str:
+    """The moves of a LURD string, expanded (``"2(rU)"`` -> ``"rUrU"``);
+    raises LevelError as :func:`parse_moves` does.  What the readers call:
+    it builds no list of actions."""
     compact = "".join(text.split())
-    bad = next((i for i, c in enumerate(compact)
-                if c not in _LURD_CHARS), None)
+    bad = _NOT_LURD.search(compact)
     if bad is not None:
-        raise LevelError(f"{compact[bad]!r} is not a LURD move (expected l u r d, "
+        raise LevelError(f"{bad.group()!r} is not a LURD move (expected l u r d, "
                          "L U R D, counts and parentheses)", source=source,
-                         column=_column(text, bad))
+                         column=_column(text, bad.start()))
     try:
-        flat = expand(compact)
+        return expand(compact)
     except RLEError as e:
         raise LevelError(f"bad run-length encoding in a solution: {e}",
                          source=source, column=_column(text, e.index)) from None
-    return [(_ACTION[c.lower()], c.isupper()) for c in flat]
 
 
 def parse(text: str, source: str = "<lurd>") -> list[Accion]:

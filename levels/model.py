@@ -10,6 +10,7 @@ level drawn as text has the character at row ``r``, column ``c`` (0-based) at
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from operator import itemgetter
 from typing import Mapping
 
 from spec.tipos import BOMBAS, CAJAS, DEPOSITOS, PAREDES, PERSONAJE, Posicion
@@ -17,9 +18,9 @@ from spec.tipos import BOMBAS, CAJAS, DEPOSITOS, PAREDES, PERSONAJE, Posicion
 __all__ = ["Level", "LevelError", "MAX_CELLS", "check_board_size"]
 
 #: The largest board a reader accepts, in cells of its bounding box from
-#: ``(0, 0)`` (width x height).  Real levels are under 100 x 100; the cap keeps
+#: ``(0, 0)`` (width x height), such as 500 x 500.  Real levels are under 100 x 100; the cap keeps
 #: every reader, ``validate`` and ``rows()`` within linear time and memory.
-MAX_CELLS = 1_000_000
+MAX_CELLS = 250_000
 
 
 class LevelError(ValueError):
@@ -151,12 +152,14 @@ class Level:
     @property
     def width(self) -> int:
         """Columns from column 0 to the rightmost occupied one (0 if empty)."""
-        return max((x for x, _ in self.positions()), default=-1) + 1
+        ps = self.positions()
+        return max(ps)[0] + 1 if ps else 0  # tuples compare x first
 
     @property
     def height(self) -> int:
         """Rows from row 0 to the lowest occupied one (0 if empty)."""
-        return max((y for _, y in self.positions()), default=-1) + 1
+        ps = self.positions()
+        return max(ps, key=itemgetter(1))[1] + 1 if ps else 0
 
     def translated(self, dx: int, dy: int) -> "Level":
         """The same level moved by ``(dx, dy)`` (solutions are unaffected)."""

@@ -20,8 +20,8 @@ from .model import Level, LevelError, check_board_size
 
 __all__ = ["parse_prolog", "format_prolog", "looks_like_prolog", "ring", "has_board_edge"]
 
-_SPACE = re.compile(r"\s*")
-_LINE_COMMENT = re.compile(r"%[^\r\n]*")
+# Possessive quantifiers: once matched, never given back (no backtracking).
+_LAYOUT = re.compile(r"(?:\s++|%[^\r\n]*+|/\*.*?\*/)*+", re.S)
 _INT = r"\s*([0-9]{1,6})\s*"
 _CLAUSES = [
     ("filas", re.compile(r"filas\s*\(" + _INT + r"\)\s*\.")),
@@ -39,20 +39,9 @@ _STARTS = ("filas", "columnas", "pista", ":-")
 def _skip_layout(text: str, pos: int) -> int:
     """The index of the first character at or after ``pos`` that is not
     white space, a ``%`` comment or a ``/* */`` comment (an unterminated
-    ``/*`` is not skipped).  Linear: each character is looked at once (no
-    regular expression that can backtrack)."""
-    n = len(text)
-    while True:
-        pos = _SPACE.match(text, pos).end()
-        if pos < n and text[pos] == "%":
-            pos = _LINE_COMMENT.match(text, pos).end()
-        elif text.startswith("/*", pos):
-            end = text.find("*/", pos + 2)
-            if end < 0:
-                return pos
-            pos = end + 2
-        else:
-            return pos
+    ``/*`` is not skipped).  Linear: nothing follows the pattern, so it never
+    backtracks (``looks_like_prolog`` once had ``filas`` after it: 2^n)."""
+    return _LAYOUT.match(text, pos).end()
 
 
 def looks_like_prolog(text: str) -> bool:
@@ -188,11 +177,11 @@ def _parse_prolog(text: str, source: str) -> Level:
     for k in [k for k in meta if k.lower().startswith("solution")]:
         del meta[k]
     if solutions:
-        from .lurd import parse_moves
+        from .lurd import check as check_moves
         for k, v, line, col in found:
             if k.lower().startswith("solution"):
                 try:
-                    parse_moves(v, source)
+                    check_moves(v, source)
                 except LevelError as e:
                     raise LevelError("bad solution: " + e.problem, source=source, line=line,
                                      column=None if e.column is None else col + e.column - 1

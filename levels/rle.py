@@ -3,6 +3,8 @@ joined with ``|``) and LURD solutions (``3r2(uL)``)."""
 
 from __future__ import annotations
 
+import re
+
 __all__ = ["RLEError", "expand", "has_rle", "compress", "MAX_EXPANDED", "MAX_NESTING"]
 
 #: An expansion larger than this is refused (a hostile ``99999(99999(#))``).
@@ -24,8 +26,12 @@ class RLEError(ValueError):
         self.index = index
 
 
+_RLE_MARK = re.compile("[0-9()|]")
+_PLAIN = re.compile("[^0-9()]+")
+
+
 def has_rle(text: str) -> bool:
-    return any(c in DIGITS or c in "()|" for c in text)
+    return _RLE_MARK.search(text) is not None
 
 
 def expand(text: str) -> str:
@@ -55,6 +61,14 @@ def expand(text: str) -> str:
                 raise RLEError("run-length expansion too large", start)
             parts.append(inner * count)
             i += 1
+            continue
+        if c not in DIGITS and c != "(":  # a run of plain characters, in one step
+            run = _PLAIN.match(text, i).group()
+            size += len(run)
+            if size > MAX_EXPANDED:
+                raise RLEError("run-length expansion too large", i)
+            parts.append(run)
+            i += len(run)
             continue
         start = i
         count = 1

@@ -21,6 +21,8 @@ line and column too.
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from .model import MAX_CELLS, Level
 from .names import size_text
 
@@ -104,7 +106,9 @@ def validate(level: Level, rules: str = "tad") -> list[str]:
     if not isinstance(level.bombs, int) or isinstance(level.bombs, bool) or level.bombs < 0:
         msgs.append(f"the bomb count must be a whole number >= 0, not {level.bombs!r}")
     if rules == "soko":
-        neg = [q for q in level.positions() if q[0] < 0 or q[1] < 0]
+        ps = level.positions()
+        neg = [q for q in ps if q[0] < 0 or q[1] < 0] if ps and (
+            min(ps)[0] < 0 or min(ps, key=itemgetter(1))[1] < 0) else []
         if neg:
             msgs.append(f"negative coordinates cannot be drawn on a grid: {_list(level, neg)}")
         elif p is not None and p not in level.walls:

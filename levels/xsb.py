@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import bisect
 import re
+from itertools import repeat
 
-from .lurd import parse_moves
+from .lurd import check as check_moves
 from .model import MAX_CELLS, Level, LevelError, check_board_size
 from .rle import RLEError, expand, has_rle
 
@@ -50,6 +51,8 @@ _RLE_CHARS = set("0123456789()|")
 _BOARD_CHARS = set(PIECES) | _RLE_CHARS
 _PIECE_MARKS = set(PIECES) - {" "}
 
+_WALL_CHAR = re.compile("[" + "".join(c for c, k in PIECES.items() if k == WALL) + "]")
+_OTHER_CHAR = re.compile("[^" + re.escape("".join(c for c, k in PIECES.items() if k in (WALL, FLOOR))) + "]")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _KEY = re.compile(r"^([A-Za-z][A-Za-z0-9_\-]*(?: [A-Za-z0-9_\-]+){0,3}(?:\s*\([^()\r\n]*\))?)\s*:(.*)$")
 _LURD_LINE = re.compile(r"^[lurdLURD0-9()\s]+$")
@@ -63,10 +66,23 @@ def split_lines(text: str) -> list[str]:
     return lines
 
 
-def _is_board_line(line: str) -> bool:
-    return (not line.startswith("::") and bool(line.strip())
-            and all(c in _BOARD_CHARS for c in line)
-            and any(c in _PIECE_MARKS for c in line))
+_ONLY_BOARD_CHARS = re.compile("[" + re.escape("".join(sorted(_BOARD_CHARS))) + "]+")
+_A_PIECE_MARK = re.compile("[" + re.escape("".join(sorted(_PIECE_MARKS))) + "]")
+_TEXT_BY_BOARD = re.compile(r"(?<=b)t|t(?=b)")
+_TEXT_LINE = re.compile("t")
+_BOARD_RUN = re.compile("b+")
+_PARAGRAPH = re.compile("[ti]+")
+
+
+def _kind(line: str) -> str:
+    """``b`` a board line, ``_`` blank, ``i`` a ``::`` comment, ``t`` text."""
+    if not line or line.isspace():
+        return "_"
+    if line.startswith("::"):
+        return "i"
+    if _ONLY_BOARD_CHARS.fullmatch(line) and _A_PIECE_MARK.search(line):
+        return "b"
+    return "t"
 
 
 def _looks_like_damaged_row(line: str) -> bool:
@@ -98,15 +114,10 @@ class _Board:
             col = 1 if colmap or max(self.width, 1) * height > MAX_CELLS else MAX_CELLS // height + 1
             check_board_size(width, height, source=self.source, line=lineno, column=col)
         self.width, self.height = width, height
-        walls_add = self.walls.add
-        for x, ch in enumerate(row):
-            kind = PIECES.get(ch)
-            if kind is FLOOR:
-                continue
-            if kind is WALL:
-                walls_add((x, y))
-            else:
-                self.add(ch, (x, y), lineno, colmap(x) if colmap else x + 1)
+        self.walls.update(zip([m.start() for m in _WALL_CHAR.finditer(row)], repeat(y)))
+        for m in _OTHER_CHAR.finditer(row):
+            x = m.start()
+            self.add(m.group(), (x, y), lineno, colmap(x) if colmap else x + 1)
 
     def add(self, ch: str, p, lineno: int | None = None, col: int | None = None):
         """Put the piece(s) of XSB character ``ch`` at ``p``."""
@@ -180,59 +191,46 @@ def parse_xsb(text: str, source: str = "<string>") -> list[Level]:
         raise LevelError("expected text, got " + type(text).__name__, source=source)
     text = text.lstrip("\ufeff")
     lines = split_lines(text)
-    kinds = ["board" if _is_board_line(ln) else
-             "blank" if not ln.strip() else
-             "ignore" if ln.startswith("::") else "text" for ln in lines]
+    # One letter per line, so that runs of lines are found by regular
+    # expressions over this string (C speed, linear): b board, _ blank,
+    # i ignored (::), t text.
+    full, mark = _ONLY_BOARD_CHARS.fullmatch, _A_PIECE_MARK.search
+    kinds = "".join(["_" if not ln or ln.isspace() else "i" if ln[:2] == "::" else
+                     "b" if full(ln) and mark(ln) else "t" for ln in lines])  # as _kind, inlined
     # Damaged rows next to a board: report them instead of reading them as text.
-    starts = [j for j, k in enumerate(kinds) if k == "board" and (j == 0 or kinds[j - 1] != "board")]
-    for i, k in enumerate(kinds):
-        if k == "text" and _looks_like_damaged_row(lines[i]) and (
-                (i > 0 and kinds[i - 1] == "board")
-                or (i + 1 < len(kinds) and kinds[i + 1] == "board")):
+    for m in _TEXT_BY_BOARD.finditer(kinds):
+        i = m.start()
+        if _looks_like_damaged_row(lines[i]):
             line = lines[i]
             col = next(j for j, c in enumerate(line) if c not in _BOARD_CHARS)
-            above = i > 0 and kinds[i - 1] == "board"
-            number = sum(1 for j in starts if j <= (i - 1 if above else i + 1))
+            above = i > 0 and kinds[i - 1] == "b"
+            number = len(_BOARD_RUN.findall(kinds, 0, i if above else i + 2))
             raise LevelError(f"unexpected character {line[col]!r} in a board row "
                              "(pieces are # @ + $ * . p P b B W, floor is space - _)",
                              source=source, line=i + 1, column=col + 1,
                              level_number=number)
+    ends = {"lines": lines, "kinds": kinds}  # + "index", made when a block is first met
     levels: list[Level] = []
-    ends: dict[str, list[int]] = {}  # key -> indices of its Key-End: lines
-    for j, line in enumerate(lines):
-        s = line.strip().lower()
-        if s.endswith("-end:"):
-            ends.setdefault(s[:-5], []).append(j)
-    i = 0
-    n = len(lines)
-    pending: list[int] = []  # indices of lines before the next board
-    while i < n:
-        if kinds[i] != "board":
-            pending.append(i)
-            i += 1
+    i = 0  # the first line not yet read
+    for run in _BOARD_RUN.finditer(kinds):
+        start, stop = run.span()
+        if stop <= i:  # inside the keys of the previous board (a Key: ... Key-End: block)
             continue
-        start = i
-        while i < n and kinds[i] == "board":
-            i += 1
-        board_lines = [(j + 1, lines[j]) for j in range(start, i)]
+        start = max(start, i)
         number = len(levels) + 1
         meta: dict[str, list[str]] = {}  # a repeated key's lines, joined at the end
         info = {"title": None, "bombs": 0, "solutions": [], "comments": [], "ends": ends}
-        paragraphs: list[list[int]] = [[]]
-        for j in pending:
-            if kinds[j] == "blank":
-                paragraphs.append([])
-            elif kinds[j] == "text":
-                paragraphs[-1].append(j)
-        paragraphs = [para for para in paragraphs if para]
+        # Paragraphs between the previous level and this board: runs of
+        # non-blank lines holding some text.
+        paragraphs = [para for para in ([j for j in range(p.start(), p.end()) if kinds[j] == "t"]
+                                        for p in _PARAGRAPH.finditer(kinds, i, start)) if para]
         for para in paragraphs[:-1]:  # a file header, or notes between levels
             info["comments"].extend(t for t in (_text_of(lines[j]) for j in para) if t)
         for j in paragraphs[-1] if paragraphs else []:
             _pre_line(lines[j], j + 1, meta, info, source, number)
-        pending = []
-        i = _after_block(lines, kinds, i, meta, info, source, number)
+        i = _after_block(lines, kinds, stop, meta, info, source, number)
         try:
-            board, rle_used = _decode_board(board_lines, source)
+            board, rle_used = _decode_board([(j + 1, lines[j]) for j in range(start, stop)], source)
         except LevelError as e:
             raise LevelError(e.problem, source=source, line=e.line, column=e.column,
                              level_number=number, level_title=info["title"]) from None
@@ -295,7 +293,7 @@ def _check_lurd(text, lineno, source, number, info, raw=None):
     """Check a solution (``text``, the end of the file line ``raw``); an
     error names the line and, when ``raw`` is given, the column."""
     try:
-        parse_moves(text)
+        check_moves(text)
     except LevelError as e:
         column = None
         if raw is not None and e.column is not None:
@@ -308,7 +306,15 @@ def _check_lurd(text, lineno, source, number, info, raw=None):
 def _block_end(info, lines, key, i) -> int | None:
     """The index of the first ``Key-End:`` line after line ``i``, or ``None``;
     the end lines are indexed once per file by :func:`parse_xsb` (no scan per key: linear time)."""
-    found = info["ends"].get(key.lower(), ())
+    shared = info["ends"]
+    if "index" not in shared:
+        index: dict[str, list[int]] = {}  # key -> indices of its Key-End: lines
+        for m in _TEXT_LINE.finditer(shared["kinds"]):
+            s = shared["lines"][m.start()].strip().lower()
+            if s.endswith("-end:"):
+                index.setdefault(s[:-5], []).append(m.start())
+        shared["index"] = index
+    found = shared["index"].get(key.lower(), ())
     k = bisect.bisect_right(found, i)
     return found[k] if k < len(found) else None
 
@@ -317,7 +323,7 @@ def _after_block(lines, kinds, i, meta, info, source, number) -> int:
     """Read the ``Key: value`` lines right after a board; return the index of
     the first line that is not part of them."""
     n = len(lines)
-    while i < n and kinds[i] == "text":
+    while i < n and kinds[i] == "t":
         line = lines[i].strip()
         if line.startswith(";"):
             break
