@@ -9,10 +9,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
 
-from .files import PROLOG_EXTENSIONS, SourceError, read_levels
+from .files import PROLOG_EXTENSIONS, SourceError, WriteRefused, read_levels, write_text
 from .model import LevelError
+from .names import LevelChoiceError, find_level, level_label, plural, size_text
 from .prolog import format_prolog
 from .validate import RULES, validate
 from .xsb import format_xsb
@@ -34,7 +34,7 @@ def _open_levels(name: str):
 
 
 def _size(lv) -> str:
-    return f"{lv.width}x{lv.height}"
+    return size_text(lv.width, lv.height)
 
 
 def cmd_check(args, out) -> int:
@@ -55,38 +55,41 @@ def cmd_check(args, out) -> int:
             status = max(status, 1)
             continue
         bad = 0
-        for lv in lvs:
+        for i, lv in enumerate(lvs):
             msgs = validate(lv, args.rules)
-            title = f" {lv.title!r}" if lv.title else ""
             verdict = "valid" if not msgs else "INVALID: " + "; ".join(msgs)
-            print(f"{name}: level {lv.number}{title}: {_size(lv)}, "
-                  f"{len(lv.boxes)} boxes: {verdict}", file=out)
+            print(f"{name}: {level_label(lv, i)}: {_size(lv)}, "
+                  f"{plural(len(lv.boxes), 'box')}: {verdict}", file=out)
             bad += bool(msgs)
-        print(f"{name}: {len(lvs)} levels, {len(lvs) - bad} valid, {bad} invalid",
+        print(f"{name}: {plural(len(lvs), 'level')}, {len(lvs) - bad} valid, {bad} invalid",
               file=out)
         if bad:
             status = max(status, 1)
     return status
 
 
-def _pick(lvs, number, name):
-    if number is None:
+def _pick(lvs, choice, name) -> int:
+    """The index of the level ``--level`` names (a number or a title)."""
+    if choice is None:
         if len(lvs) == 1:
-            return lvs[0]
-        raise _Usage(f"{name} holds {len(lvs)} levels; choose one with --level N")
-    if not 1 <= number <= len(lvs):
-        raise _Usage(f"{name}: no level {number} (levels 1 to {len(lvs)})")
-    return lvs[number - 1]
+            return 0
+        raise _Usage(f"{name} holds {plural(len(lvs), 'level')}; choose one with "
+                     "--level N or --level TITLE")
+    try:
+        return find_level(lvs, choice)
+    except LevelChoiceError as e:
+        raise _Usage(f"{name}: {e.problem}") from None
 
 
 def cmd_show(args, out) -> int:
     lvs = _open_levels(args.file)
     if not lvs:
         raise _Usage(f"{args.file}: no levels found")
-    lv = _pick(lvs, args.level, args.file)
-    title = f" {lv.title!r}" if lv.title else ""
-    print(f"level {lv.number}{title}: {_size(lv)}, {len(lv.boxes)} boxes, "
-          f"{len(lv.goals)} goals" + (f", {lv.bombs} bombs" if lv.bombs else ""), file=out)
+    i = _pick(lvs, args.level, args.file)
+    lv = lvs[i]
+    print(f"{level_label(lv, i)}: {_size(lv)}, {plural(len(lv.boxes), 'box')}, "
+          f"{plural(len(lv.goals), 'goal')}"
+          + (f", {plural(lv.bombs, 'bomb')}" if lv.bombs else ""), file=out)
     for key, value in lv.metadata.items():
         print(f"{key}: {value}", file=out)
     try:
@@ -110,40 +113,41 @@ def _format_for(path: str):
                  + ", ".join(XSB_EXTENSIONS + PROLOG_EXTENSIONS))
 
 
-def _same_file(a: str, b: str) -> bool:
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return os.path.realpath(a) == os.path.realpath(b)
+def _numbered(path: str, number: int) -> str:
+    """``mylevels.pl`` -> ``mylevels-3.pl``: one file per level."""
+    stem, ext = os.path.splitext(path)
+    return f"{stem}-{number}{ext}"
 
 
 def cmd_convert(args, out) -> int:
     fmt = _format_for(args.output)
-    if os.path.exists(args.input) and _same_file(args.input, args.output):
-        raise _Usage(f"{args.output}: refusing to overwrite the input file")
     lvs = _open_levels(args.input)
     if not lvs:
         raise _Usage(f"{args.input}: no levels found")
-    if os.path.exists(args.output) and not args.force:
-        raise _Usage(f"{args.output}: already exists; use --force to replace it")
     if args.level is not None:
-        lvs = [_pick(lvs, args.level, args.input)]
-    if fmt == "prolog":
-        if len(lvs) > 1:
-            raise _Usage(f"a Prolog file holds one level and {args.input} holds "
-                         f"{len(lvs)}; choose one with --level N")
-        text = format_prolog(lvs[0])
+        i = _pick(lvs, args.level, args.input)
+        lvs, numbers = [lvs[i]], [i + 1]
     else:
-        text = format_xsb(lvs)
-    directory = os.path.dirname(os.path.abspath(args.output))
-    try:
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".levels-", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-        os.replace(tmp, args.output)
-    except OSError as e:
-        raise _Usage(f"{args.output}: cannot write: {e.strerror or e}") from None
-    print(f"wrote {len(lvs)} level(s) to {args.output}", file=out)
+        numbers = list(range(1, len(lvs) + 1))
+    if fmt == "prolog" and len(lvs) > 1:
+        # A Prolog file holds one level: one file per level, numbered.
+        jobs = [(_numbered(args.output, n), format_prolog(lv)) for n, lv in zip(numbers, lvs)]
+    else:
+        jobs = [(args.output, format_prolog(lvs[0]) if fmt == "prolog" else format_xsb(lvs))]
+    inputs = [args.input] if os.path.exists(args.input) else []
+    # Check every target before writing any: all or nothing is refused.
+    for path, _ in jobs:
+        if any(os.path.exists(path) and os.path.samefile(path, p) for p in inputs):
+            raise _Usage(f"{path}: refusing to overwrite the input file")
+        if os.path.exists(path) and not args.force:
+            raise _Usage(f"{path}: already exists; use --force to replace it")
+    for path, text in jobs:
+        try:
+            write_text(path, text, replace=args.force, protect=inputs)
+        except WriteRefused as e:
+            raise _Usage(str(e)) from None
+    where = jobs[0][0] if len(jobs) == 1 else f"{jobs[0][0]} ... {jobs[-1][0]}"
+    print(f"wrote {plural(len(lvs), 'level')} to {where}", file=out)
     return 0
 
 
@@ -158,11 +162,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="tad: seed 000's nivelVálido (default); soko: seed 002's grid")
     s = sub.add_parser("show", help="draw one level")
     s.add_argument("file", metavar="FILE", help="a level file or a bundled collection name")
-    s.add_argument("--level", "-l", type=int, metavar="N", help="1-based level number")
+    s.add_argument("--level", "-l", metavar="N|TITLE",
+                   help="the level's place in the file (from 1) or its title (e.g. 'Nivel 3')")
     v = sub.add_parser("convert", help="convert between formats (by the output's extension)")
     v.add_argument("input", metavar="IN")
-    v.add_argument("output", metavar="OUT", help=".xsb/.sok/.txt or .pl/.pro")
-    v.add_argument("--level", "-l", type=int, metavar="N", help="convert only level N")
+    v.add_argument("output", metavar="OUT", help=".xsb/.sok/.txt or .pl/.pro (one level a "
+                   "file: several levels go to OUT-1.pl, OUT-2.pl, ...)")
+    v.add_argument("--level", "-l", metavar="N|TITLE", help="convert only this level")
     v.add_argument("--force", action="store_true", help="replace OUT if it exists")
     return p
 

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import functools
 import os
+import tempfile
 from importlib import resources
 
 from .model import Level, LevelError
 from .prolog import looks_like_prolog, parse_prolog
 from .xsb import parse_xsb
 
-__all__ = ["read_file", "read_levels", "SourceError", "parse_text", "decode", "load", "COLLECTIONS", "PROLOG_EXTENSIONS"]
+__all__ = ["read_file", "read_levels", "SourceError", "parse_text", "decode", "load", "COLLECTIONS",
+           "PROLOG_EXTENSIONS", "write_text", "WriteRefused", "current_umask"]
 
 #: Extensions written as Prolog facts by the CLI's ``convert``.
 PROLOG_EXTENSIONS = (".pl", ".pro")
@@ -115,3 +117,76 @@ def read_levels(name) -> list[Level]:
     if not os.access(path, os.R_OK):
         raise SourceError("cannot read (permission denied)", source=path)
     return read_file(path)
+
+
+class WriteRefused(OSError):
+    """:func:`write_text` would overwrite a file it must not, or cannot write;
+    the message is one line naming the file."""
+
+
+def current_umask() -> int:
+    """The process's umask (read without changing it where Linux allows)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)  # elsewhere: set and restore at once
+    os.umask(mask)
+    return mask
+
+
+def write_text(path, text: str, *, replace: bool = False, protect=()) -> None:
+    """Write ``text`` (UTF-8, ``\\n`` line ends) to ``path`` atomically: to a
+    temporary file in the same folder, then moved in place, so a failure
+    leaves ``path`` as it was.  The file gets the mode a new file would
+    (``0o666`` minus the user's umask), not ``mkstemp``'s ``0o600``.
+
+    Never overwrites a file in ``protect`` (the input files), and an existing
+    ``path`` only when ``replace``; without ``replace`` the final step is a
+    hard link, which fails if ``path`` appeared meanwhile.  Raises
+    :class:`WriteRefused` with a one-line message.
+    """
+    target = os.fspath(path)
+    for other in protect:
+        try:
+            same = os.path.exists(target) and os.path.samefile(target, other)
+        except OSError:
+            same = os.path.realpath(target) == os.path.realpath(os.fspath(other))
+        if same:
+            raise WriteRefused(f"{target}: refusing to overwrite an input file")
+    if os.path.isdir(target):
+        raise WriteRefused(f"{target}: is a directory")
+    if os.path.lexists(target) and not replace:
+        raise WriteRefused(f"{target}: already exists; use --force to replace it")
+    folder = os.path.dirname(os.path.abspath(target))
+    if not os.path.isdir(folder):
+        raise WriteRefused(f"{target}: folder {folder} does not exist")
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".sokoban-", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fchmod(fh.fileno(), 0o666 & ~current_umask())
+        if replace:
+            os.replace(tmp, target)
+        else:
+            try:
+                os.link(tmp, target)
+            except FileExistsError:
+                raise WriteRefused(f"{target}: already exists; use --force to replace it") from None
+            except OSError:  # no hard links here: the check above has to do
+                if os.path.lexists(target):
+                    raise WriteRefused(f"{target}: already exists; use --force to replace it") from None
+                os.replace(tmp, target)
+                tmp = None
+    except WriteRefused:
+        raise
+    except OSError as e:
+        raise WriteRefused(f"{target}: cannot write: {e.strerror or e}") from None
+    finally:
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)

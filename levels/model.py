@@ -180,7 +180,9 @@ class Level:
             clash |= {self.player}
         if clash:
             x, y = min(clash, key=lambda p: (p[1], p[0]))
-            why.append(f"{len(clash)} cell(s) hold pieces no character can show "
+            from .names import plural
+            cells = plural(len(clash), "cell") + (" holds" if len(clash) == 1 else " hold")
+            why.append(f"{cells} pieces no character can show "
                        f"together (a wall with a box, goal or player, or the player "
                        f"on a box), first at ({x}, {y})")
         return why

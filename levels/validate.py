@@ -24,7 +24,7 @@ from __future__ import annotations
 from operator import itemgetter
 
 from .model import MAX_CELLS, Level
-from .names import size_text
+from .names import plural, size_text
 
 __all__ = ["validate", "RULES", "encloses"]
 
@@ -94,15 +94,15 @@ def validate(level: Level, rules: str = "tad") -> list[str]:
             msgs.append(f"the character is on a box at {_at(level, p)}")
     wb = level.walls & level.boxes
     if wb:
-        msgs.append(f"{len(wb)} box(es) on a wall: {_list(level, wb)}")
+        msgs.append(f"{plural(len(wb), 'box')} on a wall: {_list(level, wb)}")
     wg = level.walls & level.goals
     if wg:
-        msgs.append(f"{len(wg)} goal(s) on a wall: {_list(level, wg)}")
+        msgs.append(f"{plural(len(wg), 'goal')} on a wall: {_list(level, wg)}")
     nb, ng = len(level.boxes), len(level.goals)
     if rules == "tad" and nb != ng:
-        msgs.append(f"{nb} box(es) but {ng} goal(s): the numbers must be equal")
+        msgs.append(f"{plural(nb, 'box')} but {plural(ng, 'goal')}: the numbers must be equal")
     if rules == "soko" and nb < ng:
-        msgs.append(f"{nb} box(es) but {ng} goal(s): every goal needs a box")
+        msgs.append(f"{plural(nb, 'box')} but {plural(ng, 'goal')}: every goal needs a box")
     if not isinstance(level.bombs, int) or isinstance(level.bombs, bool) or level.bombs < 0:
         msgs.append(f"the bomb count must be a whole number >= 0, not {level.bombs!r}")
     if rules == "soko":

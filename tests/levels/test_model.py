@@ -57,9 +57,9 @@ def test_validation_messages():
                 player=(0, 0))
     msgs = validate(bad)
     assert "the character is on a wall at (0, 0)" in msgs
-    assert "1 box(es) on a wall: (1, 0)" in msgs
-    assert "1 goal(s) on a wall: (2, 0)" in msgs
-    assert "2 box(es) but 1 goal(s): the numbers must be equal" in msgs
+    assert "1 box on a wall: (1, 0)" in msgs
+    assert "1 goal on a wall: (2, 0)" in msgs
+    assert "2 boxes but 1 goal: the numbers must be equal" in msgs
     on_box = Level(boxes={(1, 1)}, goals={(2, 2)}, player=(1, 1))
     assert validate(on_box) == ["the character is on a box at (1, 1)"]
     with pytest.raises(ValueError):
@@ -70,9 +70,9 @@ def test_soko_rules_allow_more_boxes_and_need_an_enclosure():
     from levels import parse_xsb
     (more,) = parse_xsb("######\n#@$$.#\n######\n")
     assert validate(more, "soko") == []
-    assert validate(more, "tad") == ["2 box(es) but 1 goal(s): the numbers must be equal"]
+    assert validate(more, "tad") == ["2 boxes but 1 goal: the numbers must be equal"]
     (fewer,) = parse_xsb("######\n#@$..#\n######\n")
-    assert "1 box(es) but 2 goal(s): every goal needs a box" in validate(fewer, "soko")
+    assert "1 box but 2 goals: every goal needs a box" in validate(fewer, "soko")
     (leaky,) = parse_xsb("#####\n#@$.\n#####\n")
     assert validate(leaky, "tad") == []
     assert validate(leaky, "soko") == ["the character is not enclosed by walls: it can walk off the grid"]
@@ -83,14 +83,14 @@ def test_soko_rules_allow_more_boxes_and_need_an_enclosure():
 def test_messages_give_file_lines_for_boards_read_from_text():
     from levels import parse_xsb
     (lv,) = parse_xsb("; t\n#####\n#@$ #\n#####\n")
-    assert validate(lv) == ["1 box(es) but 0 goal(s): the numbers must be equal"]
+    assert validate(lv) == ["1 box but 0 goals: the numbers must be equal"]
     (lv,) = parse_xsb("; t\n\n#####\n#@  #\n#####\n", "f.xsb")
     assert lv.line == 3 and lv.source == "f.xsb"
     lv2 = Level(**{**lv.__dict__, "boxes": frozenset({(0, 1)}), "goals": frozenset({(3, 1)})})
-    assert validate(lv2) == ["1 box(es) on a wall: (0, 1) [line 4, column 1]"]
+    assert validate(lv2) == ["1 box on a wall: (0, 1) [line 4, column 1]"]
     (rle,) = parse_xsb("5#|#@$ #|5#")  # run-length rows: no reliable column
     assert rle.line is None
-    assert validate(rle) == ["1 box(es) but 0 goal(s): the numbers must be equal"]
+    assert validate(rle) == ["1 box but 0 goals: the numbers must be equal"]
 
 
 def test_rows_and_size_keep_positions():
