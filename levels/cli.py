@@ -10,7 +10,8 @@ import argparse
 import os
 import sys
 
-from .files import PROLOG_EXTENSIONS, SourceError, WriteRefused, read_levels, write_text
+from .files import (PROLOG_EXTENSIONS, SourceError, WriteRefused, check_target, read_levels,
+                    write_text)
 from .model import LevelError
 from .names import LevelChoiceError, find_level, level_label, plural, size_text
 from .prolog import format_prolog
@@ -135,17 +136,13 @@ def cmd_convert(args, out) -> int:
     else:
         jobs = [(args.output, format_prolog(lvs[0]) if fmt == "prolog" else format_xsb(lvs))]
     inputs = [args.input] if os.path.exists(args.input) else []
-    # Check every target before writing any: all or nothing is refused.
-    for path, _ in jobs:
-        if any(os.path.exists(path) and os.path.samefile(path, p) for p in inputs):
-            raise _Usage(f"{path}: refusing to overwrite the input file")
-        if os.path.exists(path) and not args.force:
-            raise _Usage(f"{path}: already exists; use --force to replace it")
-    for path, text in jobs:
-        try:
+    try:
+        for path, _ in jobs:  # every target checked before any is written
+            check_target(path, replace=args.force, protect=inputs)
+        for path, text in jobs:
             write_text(path, text, replace=args.force, protect=inputs)
-        except WriteRefused as e:
-            raise _Usage(str(e)) from None
+    except WriteRefused as e:
+        raise _Usage(str(e)) from None
     where = jobs[0][0] if len(jobs) == 1 else f"{jobs[0][0]} ... {jobs[-1][0]}"
     print(f"wrote {plural(len(lvs), 'level')} to {where}", file=out)
     return 0

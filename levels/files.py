@@ -12,7 +12,7 @@ from .prolog import looks_like_prolog, parse_prolog
 from .xsb import parse_xsb
 
 __all__ = ["read_file", "read_levels", "SourceError", "parse_text", "decode", "load", "COLLECTIONS",
-           "PROLOG_EXTENSIONS", "write_text", "WriteRefused", "current_umask"]
+           "PROLOG_EXTENSIONS", "write_text", "check_target", "WriteRefused", "current_umask"]
 
 #: Extensions written as Prolog facts by the CLI's ``convert``.
 PROLOG_EXTENSIONS = (".pl", ".pro")
@@ -138,17 +138,11 @@ def current_umask() -> int:
     return mask
 
 
-def write_text(path, text: str, *, replace: bool = False, protect=()) -> None:
-    """Write ``text`` (UTF-8, ``\\n`` line ends) to ``path`` atomically: to a
-    temporary file in the same folder, then moved in place, so a failure
-    leaves ``path`` as it was.  The file gets the mode a new file would
-    (``0o666`` minus the user's umask), not ``mkstemp``'s ``0o600``.
-
-    Never overwrites a file in ``protect`` (the input files), and an existing
-    ``path`` only when ``replace``; without ``replace`` the final step is a
-    hard link, which fails if ``path`` appeared meanwhile.  Raises
-    :class:`WriteRefused` with a one-line message.
-    """
+def check_target(path, *, replace: bool = False, protect=()) -> None:
+    """Raise :class:`WriteRefused` unless :func:`write_text` may write
+    ``path``: not one of the ``protect`` files (whatever ``replace`` says),
+    not a directory, not an existing file unless ``replace``, in an existing
+    folder.  Commands call it before long work, so that a refusal comes first."""
     target = os.fspath(path)
     for other in protect:
         try:
@@ -164,6 +158,23 @@ def write_text(path, text: str, *, replace: bool = False, protect=()) -> None:
     folder = os.path.dirname(os.path.abspath(target))
     if not os.path.isdir(folder):
         raise WriteRefused(f"{target}: folder {folder} does not exist")
+
+
+def write_text(path, text: str, *, replace: bool = False, protect=()) -> None:
+    """Write ``text`` (UTF-8, ``\\n`` line ends) to ``path`` atomically: to a
+    temporary file in the same folder, then moved in place, so a failure
+    leaves ``path`` as it was.  The file gets the mode a new file would
+    (``0o666`` minus the user's umask), not ``mkstemp``'s ``0o600``.
+
+    Never overwrites a file in ``protect`` (the input files), and an
+    existing ``path`` only when ``replace`` (:func:`check_target`); without
+    ``replace`` the final step is a hard link, which fails if ``path``
+    appeared meanwhile.  Raises
+    :class:`WriteRefused` with a one-line message.
+    """
+    target = os.fspath(path)
+    check_target(target, replace=replace, protect=protect)
+    folder = os.path.dirname(os.path.abspath(target))
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".sokoban-", suffix=".tmp")

@@ -4,7 +4,7 @@ The method: build a room (a ring of walls and a few random inner walls that
 keep the floor connected), put the boxes on goals and the character on a free
 cell, then play *backwards*: the character walks to a box and pulls it, again
 and again.  Every pull undone is a push, so reading the reverse game from its
-end gives a solution of the level it ends on.  The same seed always gives the
+end gives a solution of the level it ends on.  The same random seed always gives the
 same level and solution.
 """
 
@@ -16,6 +16,7 @@ from spec.tipos import ACCIONES
 
 from .lurd import LETTERS
 from .model import Level
+from .names import plural, size_text
 from .prolog import ring
 
 __all__ = ["generate"]
@@ -158,7 +159,8 @@ def generate(width: int, height: int, boxes: int, seed=0, *,
     _, walls, goals, level_boxes, start, solution = best
     level = Level(walls=frozenset(walls) | ring(width - 2, height - 2),
                   boxes=frozenset(level_boxes), goals=goals, player=start,
-                  title=f"generated {width}x{height}, {boxes} boxes, seed {seed!r}",
+                  title=f"generated {size_text(width, height)}, {plural(boxes, 'box')}, "
+                        f"random seed {seed!r}",
                   metadata={"Generator": "levels.generate"}, solutions=(solution,))
     return level, solution
 

@@ -31,8 +31,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE|COLLECTION", nargs="?", default=DEFAULT_COLLECTION,
                    help="a level file (XSB/SOK or Prolog facts) or a bundled collection "
                         f"(microban, seed003, seed002, tutorial; default {DEFAULT_COLLECTION})")
-    p.add_argument("--level", "-l", type=int, metavar="N", default=1,
-                   help="start at level N (1-based; default 1)")
+    p.add_argument("--level", "-l", metavar="N|TITLE", default="1",
+                   help="start at this level: its place in the file (from 1; default 1) "
+                        "or its title (e.g. 'Nivel 3')")
     p.add_argument("--fast", action="store_true",
                    help="contracts off (SOKOBAN_CONTRACTS=0); default: on")
     p.add_argument("--hint-time", type=float, metavar="S", default=DEFAULT_HINT_TIME,
@@ -53,16 +54,21 @@ def load(name: str) -> list:
     return found
 
 
-def check_start(all_levels: list, number: int, name: str) -> None:
-    """``UsageError`` unless level ``number`` (1-based) exists and is playable."""
-    if not 1 <= number <= len(all_levels):
-        raise UsageError(f"{name}: no level {number} (it has {len(all_levels)} level"
-                         f"{'s' if len(all_levels) != 1 else ''}, numbered from 1)")
+def check_start(all_levels: list, choice, name: str) -> int:
+    """The 0-based index of the level ``choice`` names (a number from 1 or a
+    title); ``UsageError`` unless it exists and is playable."""
     import levels
+    from levels.names import LevelChoiceError, find_level, level_label
 
-    problems = levels.validate(all_levels[number - 1])
+    try:
+        index = find_level(all_levels, choice)
+    except LevelChoiceError as exc:
+        raise UsageError(f"{name}: {exc.problem}") from None
+    problems = levels.validate(all_levels[index])
     if problems:
-        raise UsageError(f"{name}: level {number} cannot be played: {'; '.join(problems)}")
+        raise UsageError(f"{name}: {level_label(all_levels[index], index)} cannot be played: "
+                         f"{'; '.join(problems)}")
+    return index
 
 
 def curses_error() -> type:
@@ -83,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.hint_time <= 0:
             raise UsageError("--hint-time must be positive")
         all_levels = load(args.file)
-        check_start(all_levels, args.level, args.file)
+        start = check_start(all_levels, args.level, args.file)
         if not (sys.stdin.isatty() and sys.stdout.isatty()):
             raise UsageError("needs a terminal (stdin and stdout must be a tty)")
         # Before impl's modules are imported: impl.contracts decides once.
@@ -99,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
         from spec import PreconditionError
 
         try:
-            session = Session(all_levels, args.level - 1, hint_time=args.hint_time)
+            session = Session(all_levels, start, hint_time=args.hint_time)
         except (ValueError, PreconditionError) as exc:
             raise UsageError(f"{args.file}: cannot be played: {exc}") from None
         run(session)

@@ -70,9 +70,10 @@ def playable(all_levels: Sequence) -> tuple[list[int], dict[int, str]]:
 
 
 def level_name(lv, i: int) -> str:
-    """``level 3 (Title)``: its number in the file (else its place) and title."""
-    number = lv.number if lv.number is not None else i + 1
-    return f"level {number}" + (f" ({lv.title})" if lv.title else "")
+    """``Nivel 3 (level 4)``: as every command names a level."""
+    from levels.names import level_label
+
+    return level_label(lv, i)
 
 
 def contract_message(exc: BaseException) -> list[str]:

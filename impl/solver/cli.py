@@ -13,7 +13,9 @@ import argparse
 import dataclasses
 import os
 import sys
-import tempfile
+
+from levels.files import WriteRefused, check_target, write_text
+from levels.names import LevelChoiceError, find_level, level_label, plural
 
 from .api import DEFAULT_TIME_LIMIT, METHODS, solve
 from .board import LevelProblem
@@ -35,8 +37,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE",
                    help="a level file (XSB/SOK or Prolog facts) or the name of a "
                         "bundled collection (e.g. microban, seed003)")
-    p.add_argument("--level", "-l", type=int, metavar="N",
-                   help="solve only level N (1-based); default: every level")
+    p.add_argument("--level", "-l", metavar="N|TITLE",
+                   help="solve only this level: its place in the file (from 1) or its "
+                        "title (e.g. 'Nivel 3'); default: every level")
     p.add_argument("--time-limit", "-t", type=float, default=DEFAULT_TIME_LIMIT,
                    metavar="S", help=f"seconds per level (default {DEFAULT_TIME_LIMIT:g})")
     p.add_argument("--node-limit", type=int, metavar="N",
@@ -79,13 +82,6 @@ def _progress_printer(label: str):
     return report
 
 
-def _label(level, number: int) -> str:
-    title = getattr(level, "title", None)
-    if title is None or title.strip() in ("", str(number)):
-        return f"level {number}"
-    return f"level {number} ({title})"
-
-
 def _with_solution(level, solution: str):
     """The level with ``solution`` added (once).  A solution with bombs uses
     the letter ``B``, which SOK's ``Solution:`` lines cannot hold (``B`` is a
@@ -101,57 +97,34 @@ def _with_solution(level, solution: str):
     return dataclasses.replace(level, solutions=tuple(level.solutions) + (solution,))
 
 
-def _check_output(out: str, force: bool, source: str | None) -> None:
-    real = os.path.realpath(out)
-    if source is not None and real == source:
-        raise UsageError(f"{out}: refusing to write solutions over the input file")
-    if os.path.isdir(out):
-        raise UsageError(f"{out}: is a directory")
-    if os.path.exists(out) and not force:
-        raise UsageError(f"{out}: already exists (use --force to replace it)")
-    parent = os.path.dirname(real) or "."
-    if not os.path.isdir(parent):
-        raise UsageError(f"{out}: directory {parent} does not exist")
-
-
-def _write(out: str, text: str) -> None:
-    """Write atomically: a crash never leaves a half-written OUT."""
-    real = os.path.realpath(out)
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(real), prefix=".solutions-")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-        os.replace(tmp, real)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 def run(args) -> int:
     all_levels, source = load_levels(args.file)
     if not all_levels:
         raise UsageError(f"{args.file}: holds no levels")
     if args.level is not None:
-        if not 1 <= args.level <= len(all_levels):
-            raise UsageError(f"{args.file}: no level {args.level} "
-                             f"(it has {len(all_levels)} level"
-                             f"{'s' if len(all_levels) != 1 else ''}, numbered from 1)")
-        chosen = [(args.level, all_levels[args.level - 1])]
+        try:
+            index = find_level(all_levels, args.level)
+        except LevelChoiceError as exc:
+            raise UsageError(f"{args.file}: {exc.problem}") from None
+        chosen = [(index, all_levels[index])]
     else:
-        chosen = list(enumerate(all_levels, start=1))
+        chosen = list(enumerate(all_levels))
     if args.time_limit is not None and args.time_limit <= 0:
         raise UsageError("--time-limit must be positive")
     if args.node_limit is not None and args.node_limit <= 0:
         raise UsageError("--node-limit must be positive")
+    protect = [source] if source is not None else []
     if args.write_solutions:
-        _check_output(args.write_solutions, args.force, source)
+        try:
+            check_target(args.write_solutions, replace=args.force, protect=protect)
+        except WriteRefused as exc:
+            raise UsageError(str(exc)) from None
     show_progress = args.progress or sys.stderr.isatty()
     worst = 0
     counts = {"solved": 0, "unsolvable": 0, "gave_up": 0, "invalid": 0}
     written = []
-    for number, level in chosen:
-        label = _label(level, number)
+    for index, level in chosen:
+        label = level_label(level, index)
         progress = _progress_printer(label) if show_progress else None
         try:
             result = solve(level, time_limit=args.time_limit,
@@ -178,11 +151,15 @@ def run(args) -> int:
             worst = max(worst, 1)
         written.append(level)
     if len(chosen) > 1:
-        print("total: " + ", ".join(f"{v} {k}" for k, v in counts.items() if v)
-              + f" of {len(chosen)}")
+        print("total: " + ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in counts.items() if v)
+              + f" of {plural(len(chosen), 'level')}")
     if args.write_solutions:
         import levels
-        _write(args.write_solutions, levels.format_xsb(written))
+        try:
+            write_text(args.write_solutions, levels.format_xsb(written),
+                       replace=args.force, protect=protect)
+        except WriteRefused as exc:
+            raise UsageError(str(exc)) from None
         print(f"solutions written to {args.write_solutions}")
     return worst
 

@@ -112,7 +112,7 @@ def test_convert_never_overwrites_input_or_existing_output(tmp_path):
     src.write_text("#####\n#@$.#\n#####\n")
     before = src.read_bytes()
     code, out = run("convert", str(src), str(src), "--force")
-    assert code == 2 and "refusing to overwrite the input" in out
+    assert code == 2 and "refusing to overwrite an input file" in out
     assert src.read_bytes() == before
     dst = tmp_path / "b.sok"
     dst.write_text("precious")

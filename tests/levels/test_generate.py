@@ -52,3 +52,9 @@ def test_solutions_never_step_back_and_forth():
     for seed in range(10):
         _, sol = levels.generate(8, 8, 3, seed)
         assert not any(a + b in sol for a, b in ("lr", "rl", "ud", "du"))
+
+
+def test_the_title_says_size_width_first_and_random_seed():
+    lv, _ = levels.generate(9, 7, 1, seed=5)
+    assert lv.title == "generated 9 x 7, 1 box, random seed 5"
+    assert (lv.width, lv.height) == (9, 7)

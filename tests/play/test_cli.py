@@ -18,8 +18,9 @@ class FakeTTY(io.StringIO):
 
 @pytest.mark.parametrize("argv, message", [
     (["/no/such/level.sok"], "/no/such/level.sok: no such file"),
-    (["tutorial", "--level", "0"], "tutorial: no level 0 (it has 6 levels, numbered from 1)"),
-    (["seed002", "--level", "2"], "seed002: no level 2 (it has 1 level, numbered from 1)"),
+    (["tutorial", "--level", "0"], "tutorial: no level 0 (there are 6 levels, numbered from 1)"),
+    (["seed002", "--level", "2"], "seed002: no level 2 (there is 1 level, numbered from 1)"),
+    (["seed003", "--level", "Nivel 9"], "seed003: no level titled 'Nivel 9' among the 6 levels"),
     (["tutorial", "--hint-time", "0"], "--hint-time must be positive"),
 ])
 def test_bad_input_exits_2_with_one_line(argv, message, capsys):
@@ -42,13 +43,20 @@ def test_an_invalid_start_level(tmp_path, capsys):
     bad.write_text("; No goal\n####\n#@$#\n####\n")
     assert impl.play.main([str(bad)]) == 2
     err = capsys.readouterr().err  # the reason is levels.validate's sentence
-    assert err.startswith(f"python -m impl play: {bad}: level 1 cannot be played: ")
+    assert err.startswith(f"python -m impl play: {bad}: No goal (level 1) cannot be played: ")
     assert "goal" in err and err.count("\n") == 1
 
 
 def test_bad_options_exit_2(capsys):
-    assert impl.play.main(["--level", "x"]) == 2
-    assert "invalid int value" in capsys.readouterr().err
+    assert impl.play.main(["--hint-time", "x"]) == 2
+    assert "invalid float value" in capsys.readouterr().err
+
+
+def test_start_level_by_the_seed_name():
+    import levels
+    from impl.play.cli import check_start
+    seed003 = levels.load("seed003")
+    assert check_start(seed003, "Nivel 3", "seed003") == check_start(seed003, "4", "seed003") == 3
 
 
 def test_help_exits_0(capsys):

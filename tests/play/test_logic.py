@@ -241,8 +241,8 @@ def test_moves_pushes_undo_and_a_win_that_moves_on():
     s.do("right")
     s.do("right")
     assert s.level.title == "Second" and s.message_kind == game.WIN
-    assert s.message[0] == ("Solved level 1 (Push twice) in 2 moves, 2 pushes! "
-                            "Now level 2 (Second).")
+    assert s.message[0] == ("Solved Push twice (level 1) in 2 moves, 2 pushes! "
+                            "Now Second (level 2).")
     assert (s.moves, s.pushes) == (0, 0)
     s.do("undo")  # the history does not cross levels
     assert s.level.title == "Second" and s.message[0].startswith("Nothing to undo")
@@ -331,10 +331,10 @@ def test_the_level_comment_is_shown_and_invalid_levels_are_skipped():
     all_levels = parse(text)
     s = game.Session(all_levels, 1, hint=no_solver)
     assert s.message_kind == game.WARN and "Skipped 1 level" in s.message[0]
-    assert any("level 1 (Bad)" in line for line in s.message)
+    assert any("Bad (level 1)" in line for line in s.message)
     s.do("next")
     assert s.message == ["Read me."] and s.status_text().startswith("Level 3/3: Second")
-    with pytest.raises(ValueError, match=r"^level 1 \(Bad\): .*goal"):
+    with pytest.raises(ValueError, match=r"^Bad \(level 1\): .*goal"):
         game.Session(all_levels, 0, hint=no_solver)
 
 

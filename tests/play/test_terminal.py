@@ -144,7 +144,7 @@ def test_a_game_move_push_undo_win_bomb_contract_quit(terminal, tmp_path):
     t.keys("Up")  # into a wall: nothing happens
     t.wait_for("Blocked")
     t.keys("d", "Right")  # WASD and an arrow: the box reaches the goal
-    screen = t.wait_for("Solved level 1 (Push twice) in 2 moves, 2 pushes! Now level 2 (Bomb).",
+    screen = t.wait_for("Solved Push twice (level 1) in 2 moves, 2 pushes! Now Bomb (level 2).",
                         "Level 2/3: Bomb  Moves 0  Pushes 0  Bombs 1", "b bomb")
     assert "Throw the bomb, then push." in screen
     assert board(screen) == ["#######", "#@$ #.#", "#######"]
@@ -155,7 +155,7 @@ def test_a_game_move_push_undo_win_bomb_contract_quit(terminal, tmp_path):
     assert board(screen) == ["# #####", "# #####"]
     assert player_row(screen) == "@$  ."
     t.keys("Right", "Right", "Right")
-    screen = t.wait_for("Now level 3 (Último).", "Level 3/3: Último")
+    screen = t.wait_for("Now Último (level 3).", "Level 3/3: Último")
 
     t.keys("b")  # no bomb left: the precondition refuses, shown in the game
     screen = t.wait_for("Contract broken (PreconditionViolation)", "bombas() > 0")
@@ -209,7 +209,7 @@ def test_a_terminal_too_small_says_so_and_recovers(terminal):
 
 @pytest.mark.parametrize("args, message", [
     (("/no/such/file.sok",), "/no/such/file.sok: no such file"),
-    (("tutorial", "--level", "7"), "tutorial: no level 7 (it has 6 levels"),
+    (("tutorial", "--level", "7"), "tutorial: no level 7 (there are 6 levels"),
 ])
 def test_bad_input_exits_2_without_entering_the_game(terminal, args, message):
     t = terminal(play(*args))

@@ -35,10 +35,10 @@ def test_solves_every_level_and_reports_each(level_file, capsys):
     status = main([str(level_file), "--time-limit", "10"])
     out = capsys.readouterr().out
     assert status == 1  # the second level is unsolvable
-    assert "level 1 (first): solved moves=3 pushes=3" in out
+    assert "first (level 1): solved moves=3 pushes=3" in out
     assert "\nRRR\n" in out
-    assert "level 2 (second): unsolvable" in out
-    assert "total: 1 solved, 1 unsolvable of 2" in out
+    assert "second (level 2): unsolvable" in out
+    assert "total: 1 solved, 1 unsolvable of 2 levels" in out
 
 
 def test_one_level_exit_zero(level_file, capsys):
@@ -47,7 +47,8 @@ def test_one_level_exit_zero(level_file, capsys):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--level", "3"], "no level 3 (it has 2 levels"),
+    (["--level", "3"], "no level 3 (there are 2 levels"),
+    (["--level", "third"], "no level titled 'third' among the 2 levels: first (level 1)"),
     (["--level", "0"], "no level 0"),
     (["--time-limit", "0"], "--time-limit must be positive"),
 ])
@@ -73,7 +74,25 @@ def test_broken_file_is_a_clear_error(tmp_path, capsys):
 def test_bundled_collection_name(capsys):
     assert main(["seed003", "--level", "3", "--quiet"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("level 3 (nivel2): solved")
+    assert out.startswith("Nivel 2 (level 3): solved")
+
+
+@pytest.mark.parametrize("choice", ["4", "Nivel 3", "nivel3"])
+def test_seed003_levels_by_the_seed_names(capsys, choice):
+    assert main(["seed003", "--level", choice, "--quiet"]) == 1
+    assert capsys.readouterr().out.startswith("Nivel 3 (level 4): unsolvable")
+
+
+@pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o077, 0o600)])
+def test_write_solutions_respects_the_umask(level_file, tmp_path, capsys, umask, mode):
+    out = tmp_path / "solved.sok"
+    old = os.umask(umask)
+    try:
+        assert main([str(level_file), "--level", "1", "--write-solutions", str(out)]) == 0
+    finally:
+        os.umask(old)
+    assert out.stat().st_mode & 0o777 == mode
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["solved.sok", "two.sok"]
 
 
 def test_invalid_level_is_reported(tmp_path, capsys):

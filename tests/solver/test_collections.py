@@ -25,7 +25,7 @@ def test_seed003_nivel3_is_proved_unsolvable():
     seed's iterative deepening "never finishes" on it because there is
     nothing to find; we prove it."""
     level = SEED003[3]
-    assert level.title == "nivel3"
+    assert level.title == "Nivel 3"
     corner_box = (5, 1)  # (x, y) of pista(1, 5, c) inside the board's ring
     assert corner_box in level.boxes and corner_box not in level.goals
     assert (6, 1) in level.walls and (5, 0) in level.walls
