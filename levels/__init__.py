@@ -4,9 +4,10 @@ generator of solvable levels.  See ``docs/levels.md`` and ``docs/INTERFACES.md``
 """
 
 from . import lurd
-from .files import COLLECTIONS, SourceError, load, parse_text, read_file, read_levels
+from .files import COLLECTIONS, SourceError, WriteRefused, load, parse_text, read_file, read_levels, write_text
 from .generate import generate
 from .model import Level, LevelError
+from .names import find_level, level_label, plural, size_text
 from .prolog import format_prolog, parse_prolog
 from .validate import validate
 from .xsb import format_xsb, from_soko_desc, parse_xsb, to_soko_desc
@@ -15,6 +16,7 @@ __all__ = [
     "Level", "LevelError", "SourceError", "read_file", "read_levels", "parse_text", "parse_xsb", "format_xsb",
     "parse_prolog", "format_prolog", "from_soko_desc", "to_soko_desc", "load",
     "COLLECTIONS", "validate", "lurd", "generate", "strategies",
+    "write_text", "WriteRefused", "find_level", "level_label", "plural", "size_text",
 ]
 
 
