@@ -541,20 +541,21 @@ class _Aed2Machine(_ExtendidoMachine):
         """The current level's last actions after its last deshacer."""
         return "".join(self.codes[self.level_start:]).rsplit("z", 1)[-1]
 
-    def rewind_and_redo(self, k: int, landing: bool = False) -> None:
+    def rewind_and_redo(self, k: int, landing: bool = False, times: int = 1) -> None:
         """Undo the last ``k`` actions (``landing``: back to before the last
         move that put a box on a goal, when there is one), then do them
-        again: the state, and what mover answers, must be as before (catches
-        an undo that leaves a counter or a record behind)."""
+        again, ``times`` times: the state, and what mover answers, must be as
+        before (catches an undo that leaves a counter or a record behind)."""
         tail = self.redoable()[-k:]
         start = len(self.codes) - len(self.redoable())
         landed = [i for i in self.landings if i >= start]
         if landing and landed:
             tail = "".join(self.codes[landed[-1]:])
-        for _ in tail:
-            self.act("z")
-        for code in tail:
-            self.act(code)
+        for _ in range(times):
+            for _ in tail:
+                self.act("z")
+            for code in tail:
+                self.act(code)
 
     def _apply(self, op: str, *args: Any, completed: bool | None = None) -> None:
         result = self._call(op, self.handle, *args)
@@ -731,10 +732,10 @@ def machine_class(run: _Run, options: dict) -> type:
             self.act("z")
         namespace["undo"] = rule()(undo)
     if options["undo"] and run.profile == "aed2":
-        def rewind(self, k, landing):
-            self.rewind_and_redo(k, landing)
+        def rewind(self, k, landing, times):
+            self.rewind_and_redo(k, landing, times)
         namespace["rewind"] = precondition(lambda self: bool(self.redoable()))(
-            rule(k=st.integers(1, 6), landing=st.booleans())(rewind))
+            rule(k=st.integers(1, 6), landing=st.booleans(), times=st.integers(1, 3))(rewind))
     return type(f"{run.profile.capitalize()}Conformance", (base,), namespace)
 
 
