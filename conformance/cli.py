@@ -139,6 +139,10 @@ def _check_profile(target, profile: str, options: RunOptions) -> tuple[Verdict, 
     if verdict.counterexample is not None:
         from conformance.emit import emit_for
         test = emit_for(verdict.counterexample)
+        if test and profile == "aed2":
+            report = (report.rstrip() + "\n\nNote: the report draws y growing south (the "
+                      "toolkit's convention); in your code's coordinates (Norte = (0, 1)) the "
+                      "position (x, y) above is Coordenada(x, -y), as in the test below.")
         if test:
             report = (report.rstrip() + "\n\nThe same failure as a test in your own format "
                       "(paste it into your test file; it fails until the bug is fixed):\n\n"

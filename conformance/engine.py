@@ -537,6 +537,13 @@ class _Aed2Machine(_ExtendidoMachine):
                 and code in ACTION_CODES):
             self.finished = True
 
+    def walk_until_landing(self) -> None:
+        """Walk the level's solution until a box lands on a goal (the
+        moment an undo is most likely to get a counter wrong)."""
+        landed = len(self.landings)
+        while self.can_follow() and len(self.landings) == landed and not self.finished:
+            self.follow(1)
+
     def redoable(self) -> str:
         """The current level's last actions after its last deshacer."""
         return "".join(self.codes[self.level_start:]).rsplit("z", 1)[-1]
@@ -713,6 +720,15 @@ def machine_class(run: _Run, options: dict) -> type:
         self.follow(lead)       # walk part of the solution first: reach wins often
     lead = st.integers(0, 80) if options["follow"] else st.just(0)
     namespace["start"] = initialize(scenes=_scene_lists(run.profile, options), lead=lead)(start)
+    if run.profile == "aed2" and options["follow"]:
+        def start_aed2(self, scenes, lead, landing):
+            self.begin(scenes)
+            if landing:         # stop at the first box on a goal: undo's favourite trap
+                self.walk_until_landing()
+            else:
+                self.follow(lead)
+        namespace["start"] = initialize(scenes=_scene_lists(run.profile, options), lead=lead,
+                                        landing=st.booleans())(start_aed2)
 
     def move(self, code):
         self.act(code)
@@ -736,6 +752,11 @@ def machine_class(run: _Run, options: dict) -> type:
             self.rewind_and_redo(k, landing, times)
         namespace["rewind"] = precondition(lambda self: bool(self.redoable()))(
             rule(k=st.integers(1, 6), landing=st.booleans(), times=st.integers(1, 3))(rewind))
+
+        def walk_to_landing(self):
+            self.walk_until_landing()
+        namespace["walk_to_landing"] = precondition(lambda self: self.can_follow())(
+            rule()(walk_to_landing))
     return type(f"{run.profile.capitalize()}Conformance", (base,), namespace)
 
 

@@ -158,7 +158,11 @@ int main() {
         try {
             aed2_serve(line[0], line, cap);
         } catch (const std::exception& e) {
-            fprintf(aed2_out, "!raised %s\n", e.what());
+            fputs("!raised ", aed2_out);
+            for (const char* c = e.what(); *c != '\0' && c - e.what() < 300; c++) {
+                fputc(*c == '\n' || *c == '\r' ? ' ' : *c, aed2_out);
+            }
+            fputc('\n', aed2_out);
         } catch (...) {
             fputs("!raised (not a std::exception)\n", aed2_out);
         }
