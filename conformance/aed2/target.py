@@ -89,7 +89,10 @@ class Aed2Target:
             return results
         if op == "nuevo_juego":
             return self._new_game(args[0])
-        return self._many([(op, args)])[0]
+        result = self._many([(op, args)])[0]
+        if isinstance(result, TargetError):
+            raise result
+        return result
 
     def close(self) -> None:
         if self.proc is not None:

@@ -119,3 +119,43 @@ def test_files_with_main_or_gtest_are_left_out(cache, tmp_path):
 def test_every_mutant_substitution_matches_once():
     for m in mutants.MUTANTS:
         assert mutants.mutated_text(m) != (mutants.REFERENCE / m.file).read_text()
+
+
+def _variant(tmp_path: Path, name: str, old: str, new: str) -> Path:
+    folder = tmp_path / name / "src"
+    shutil.copytree(mutants.REFERENCE, folder)
+    source = folder / "aed2_Juego.cpp"
+    text = source.read_text()
+    assert text.count(old) == 1
+    source.write_text("#include <iostream>\n#include <stdexcept>\n#include <cstdlib>\n"
+                      + text.replace(old, new))
+    return folder
+
+
+def test_students_prints_do_not_disturb_the_protocol(cache, tmp_path):
+    folder = _variant(tmp_path, "chatty", "{ return _juego.actual().hayPared(c); }",
+                      '{ std::cout << "hayPared " << c.first << std::endl; '
+                      "return _juego.actual().hayPared(c); }")
+    verdict, report = check_target(cpp_spec(folder), None,
+                                   RunOptions(max_examples=15, seed=1, sanitize=False))[0]
+    assert verdict.conforms, report
+
+
+@pytest.mark.parametrize("old,new,expected", [
+    ("void aed2_Juego::deshacer() { _juego.deshacer(); }",
+     'void aed2_Juego::deshacer() { std::cerr << "COMPLETAR" << std::endl; exit(1); }',
+     ("deshacer() crashed", "exited with status 1")),
+    ("void aed2_Juego::tirarBomba() { _juego.tirarBomba(); }",
+     'void aed2_Juego::tirarBomba() { throw std::runtime_error("sin\\nbombas"); }',
+     ("tirarBomba()", "threw sin bombas")),
+    ("bool aed2_Juego::mover(PuntoCardinal pc) { return _juego.mover(pc); }",
+     "bool aed2_Juego::mover(PuntoCardinal pc) { for (volatile int i = 0; ; i = i) {} }",
+     ("mover(", "no answer in 1 s")),
+])
+def test_exit_exception_and_endless_loop_are_verdicts(cache, tmp_path, old, new, expected):
+    folder = _variant(tmp_path, "bad", old, new)
+    verdict, report = check_target(cpp_spec(folder), None, RunOptions(
+        max_examples=30, seed=0, sanitize=False, timeout=1.0))[0]
+    assert not verdict.conforms and verdict.error is None, report
+    for text in expected:
+        assert text in verdict.counterexample.message, verdict.counterexample.message
