@@ -73,6 +73,9 @@ def check_target(spec: TargetSpec, profile: str | None, options: RunOptions,
     is a verdict with ``error`` (and ``missing``) set. ``target``: an already
     open Target for ``spec`` (the caller then closes it)."""
     own = target is None
+    if profile == "aed2" and spec.kind != "cpp":
+        return [_bad(spec.name, profile, f"{spec.name}: profile aed2 is for a folder of C++ "
+                                         "sources holding aed2_Juego.h")]
     if spec.kind == "cpp":
         if profile not in (None, "aed2"):
             return [_bad(spec.name, profile, f"{spec.name} is a C++ folder: only profile aed2 "

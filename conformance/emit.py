@@ -58,6 +58,21 @@ def emit_for(c: Counterexample) -> str:
     return ""
 
 
+def _played(scenes, codes):
+    """``(code, juego before, juego after)`` for each recorded action of the
+    extended game, played by the spec."""
+    j = spec_ext.nuevo_juego([s.nivel_extendido() for s in scenes])
+    for code in codes:
+        before = j
+        if code == "b":
+            j = spec_ext.tirar_bomba(j)
+        elif code == "z":
+            j = spec_ext.deshacer(j)
+        else:
+            j = spec_ext.mover(j, ACTION_CODES[code])
+        yield code, before, j
+
+
 def _name(c: Counterexample) -> str:
     op = re.sub(r"\W+", "_", c.operation.split("(")[0]).strip("_").lower() or "step"
     return f"conformance_{op}_after_{len(replay_of(c)[1])}_actions"
@@ -92,27 +107,23 @@ def gtest(c: Counterexample) -> str:
                   f"        {s.bombs}  // cantidadBombas",
                   "    };"]
     lines.append(f"    aed2_Juego j({{{', '.join(f'n{i}' for i in range(1, len(scenes) + 1))}}});")
-    j = spec_ext.nuevo_juego([s.nivel_extendido() for s in scenes])
     last = len(codes) - 1
     mover_result = c.operation == "mover"
-    for k, code in enumerate(codes):
+    j = None
+    for k, (code, before, j) in enumerate(_played(scenes, codes)):
         if code == "b":
             lines.append("    j.tirarBomba();")
-            j = spec_ext.tirar_bomba(j)
         elif code == "z":
             lines.append("    j.deshacer();")
-            j = spec_ext.deshacer(j)
         else:
-            a = ACTION_CODES[code]
-            new = spec_ext.mover(j, a)
-            call = f"j.mover({CARDINAL[a]})"
+            call = f"j.mover({CARDINAL[ACTION_CODES[code]]})"
             if k == last and mover_result:
-                done = (spec_ext.indice_nivel(new) != spec_ext.indice_nivel(j)
-                        or spec_ext.gano(new))
+                done = spec_ext.indice_nivel(j) != spec_ext.indice_nivel(before) or spec_ext.gano(j)
                 lines.append(f"    EXPECT_{'TRUE' if done else 'FALSE'}({call});")
             else:
                 lines.append(f"    {call};")
-            j = new
+    if j is None:
+        j = spec_ext.nuevo_juego([s.nivel_extendido() for s in scenes])
     if not mover_result:
         lines += ["    " + e for e in _gtest_expectations(c, j)]
     lines.append("}")
@@ -201,17 +212,13 @@ def pytest_python(c: Counterexample) -> str:
     niveles = ", ".join(_nivel_literal(s.nivel_extendido()) for s in scenes)
     lines.append(f"    j = target.nuevo_juego([{niveles}])")
     j = spec_ext.nuevo_juego([s.nivel_extendido() for s in scenes])
-    for code in codes:
+    for code, _, j in _played(scenes, codes):
         if code == "b":
             lines.append("    j = target.tirar_bomba(j)")
-            j = spec_ext.tirar_bomba(j)
         elif code == "z":
             lines.append("    j = target.deshacer(j)")
-            j = spec_ext.deshacer(j)
         else:
-            a = ACTION_CODES[code]
-            lines.append(f"    j = target.mover(j, Accion.{a.name})")
-            j = spec_ext.mover(j, a)
+            lines.append(f"    j = target.mover(j, Accion.{ACTION_CODES[code].name})")
     m = re.match(r"(hay_pared|hay_caja|hay_deposito)\(j, \((-?\d+), (-?\d+)\)\)", c.operation)
     if m:
         p = (int(m.group(2)), int(m.group(3)))

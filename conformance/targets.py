@@ -31,6 +31,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
+from conformance.aed2 import HEADER as CPP_HEADER
 from conformance.api import (
     BATCH, EQUAL, FINGERPRINT, PROFILES, REQUIRED_OPERATIONS, RESET, Handle,
     Target, TargetError,
@@ -118,7 +119,6 @@ def _resolve_path(text: str) -> TargetSpec:
                     f"soko.py (or a single .py file); found {found}")
 
 
-CPP_HEADER = "aed2_Juego.h"
 
 
 def cpp_spec(folder: str | os.PathLike, text: str | None = None) -> TargetSpec:

@@ -10,9 +10,3 @@ and the binary) goes through :func:`.process.start`. See ``docs/aed2.md``.
 
 HEADER = "aed2_Juego.h"
 
-
-def is_cpp_folder(path) -> bool:
-    """A folder holding the course's ``aed2_Juego.h``."""
-    from pathlib import Path
-    p = Path(path)
-    return p.is_dir() and (p / HEADER).is_file()

@@ -19,7 +19,9 @@ from __future__ import annotations
 import os
 import re
 import select
+import shutil
 import subprocess
+import tempfile
 import threading
 import time
 from typing import Any
@@ -72,6 +74,7 @@ class Aed2Target:
         self._stderr = bytearray()
         self._stderr_thread: threading.Thread | None = None
         self._game = 0
+        self._workdir: str | None = None     # the binary's private working folder
 
     # -- the Target protocol -------------------------------------------------
 
@@ -103,6 +106,9 @@ class Aed2Target:
                 pass
             kill(self.proc)
             self.proc = None
+        if self._workdir is not None:
+            shutil.rmtree(self._workdir, ignore_errors=True)
+            self._workdir = None
 
     # -- the process ------------------------------------------------------------
 
@@ -110,7 +116,10 @@ class Aed2Target:
         self.close()
         env = sanitizer_env(self.memory_mb) if self.build.sanitized else {
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C"}
-        self.proc = start([str(self.build.binary)], workdir=str(self.build.directory),
+        # A fresh empty working folder: whatever the program writes there
+        # never lands in the build cache (shared with other submissions).
+        self._workdir = tempfile.mkdtemp(prefix="aed2-run-")
+        self.proc = start([str(self.build.binary)], workdir=self._workdir,
                           memory_mb=None if self.build.sanitized else self.memory_mb,
                           env=env)
         self._buffer = b""
