@@ -287,10 +287,9 @@ def describe_death(text: str, status: int | None, fallback: str, folder: str) ->
                 call = before.group("func").split("aed2_Juego::")[1].split("(")[0] + "(...)"
                 break
     where = ""
-    for m in frames:
-        if m.group("where").startswith(folder + "/"):
-            where = f" at {m.group('where')[len(folder) + 1:]} (in {m.group('func')})"
-            break
+    mine = [m for m in frames if m.group("where").startswith(folder + "/")]
+    if mine:
+        where = f" at {_short_frame(mine[0], folder)}"
     ub = _UB.search(text)
     summary = _SUMMARY.search(text)
     if ub:
@@ -307,6 +306,16 @@ def describe_death(text: str, status: int | None, fallback: str, folder: str) ->
             what = f"killed by signal {-status}"
     else:
         what = f"the program exited with status {status}"
-    lines = [ln for ln in text.splitlines() if not ln.startswith(DIED_MARK)]
-    report = [ln for ln in lines if ln.strip()][-40:]
+    # The detail: the student's own frames, innermost first (the whole
+    # sanitizer report is mostly our driver's and the library's frames).
+    report = [f"  in {_short_frame(m, folder)}" for m in mine[:6]]
+    if not report:
+        report = [ln for ln in text.splitlines() if ln.strip() and not ln.startswith(DIED_MARK)][-6:]
     return TargetError("died", f"{what}{where}", detail="\n".join(report), op=call)
+
+
+def _short_frame(m: re.Match, folder: str) -> str:
+    """``Mapa.cpp:16 (busquedaBinaria)``: file, line and function without
+    its argument types."""
+    func = m.group("func").split("(")[0]
+    return f"{m.group('where')[len(folder) + 1:]} ({func})"
