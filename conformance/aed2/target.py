@@ -46,8 +46,8 @@ METHOD_OF_LETTER = {letter: method for letter, method in REQUESTS.values()}
 DIED_MARK = "@@aed2-died-in: "
 #: Bytes of the binary's stderr kept (the sanitizer report is at its end).
 STDERR_KEEP = 256 * 1024
-#: Requests per round trip (keeps both pipes far from full).
-CHUNK = 400
+#: Requests per round trip (a whole compare; keeps both pipes far from full).
+CHUNK = 1500
 
 
 def sanitizer_env(memory_mb: int) -> dict:
