@@ -304,6 +304,8 @@ def describe_death(text: str, status: int | None, fallback: str, folder: str) ->
             what = f"killed by signal {_signal.Signals(-status).name}"
         except ValueError:
             what = f"killed by signal {-status}"
+        if not frames:
+            what += " (the default build, with sanitizers, shows the file and line)"
     else:
         what = f"the program exited with status {status}"
     # The detail: the student's own frames, innermost first (the whole

@@ -151,6 +151,9 @@ def test_students_prints_do_not_disturb_the_protocol(cache, tmp_path):
     ("bool aed2_Juego::mover(PuntoCardinal pc) { return _juego.mover(pc); }",
      "bool aed2_Juego::mover(PuntoCardinal pc) { for (volatile int i = 0; ; i = i) {} }",
      ("mover(", "no answer in 1 s")),
+    ("bool aed2_Juego::hayCaja(Coordenada c) const { return _juego.actual().hayCaja(c); }",
+     "bool aed2_Juego::hayCaja(Coordenada c) const { volatile int* p = nullptr; return *p; }",
+     ("hayCaja({", "killed by signal SIGSEGV")),
 ])
 def test_exit_exception_and_endless_loop_are_verdicts(cache, tmp_path, old, new, expected):
     folder = _variant(tmp_path, "bad", old, new)
