@@ -35,6 +35,8 @@ SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c++")
 BINARY = "aed2-driver"
 #: Seconds of CPU per compiler run (a template explosion must not hang us).
 COMPILE_CPU_SECONDS = 180
+#: Address space of each compiler run (MB).
+COMPILE_MEMORY_MB = 2048
 SANITIZE_FLAGS = ("-fsanitize=address,undefined", "-fno-sanitize-recover=all",
                   "-fno-omit-frame-pointer", "-D_GLIBCXX_SANITIZE_VECTOR")
 #: What each method of aed2_Juego must accept (probed with -fsyntax-only).
@@ -99,7 +101,8 @@ def _env(workdir: Path) -> dict:
 
 
 def _run(argv: list[str], workdir: Path, timeout: float = 600) -> tuple[int, str]:
-    proc = start(argv, workdir=str(workdir), memory_mb=None, cpu_seconds=COMPILE_CPU_SECONDS,
+    proc = start(argv, workdir=str(workdir), memory_mb=COMPILE_MEMORY_MB,
+                 cpu_seconds=COMPILE_CPU_SECONDS,
                  env=_env(workdir), stdin=subprocess.DEVNULL)
     try:
         out, err = proc.communicate(timeout=timeout)

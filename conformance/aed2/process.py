@@ -11,6 +11,7 @@ space must not be limited (ASan reserves terabytes of it): pass
 from __future__ import annotations
 
 import os
+import resource
 import signal
 import subprocess
 from typing import Sequence
@@ -29,8 +30,7 @@ def _isolation():
 
 
 def _limits(memory_mb: int | None, cpu_seconds: int | None, file_size: int):
-    def apply() -> None:       # runs in the child, before exec
-        import resource
+    def apply() -> None:       # runs in the child, before exec (imports nothing there)
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         resource.setrlimit(resource.RLIMIT_FSIZE, (file_size, file_size))
         if memory_mb is not None:
