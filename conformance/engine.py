@@ -13,6 +13,11 @@ action it compares *every* observer of the target with the spec's:
   current state, one cell beyond (bombs clear whole rows and columns of it),
   and on the 5x5 cells around the character (on an open level it may walk
   far from the rest: the empty plain in between is not scanned);
+* ``aed2`` (a C++ ``aed2_Juego``, :mod:`conformance.aed2`): as ``extendido``
+  less ``indice_nivel`` and ``gano`` (the interface has neither), plus
+  ``mover``'s answer (did the move complete the level?); it also undoes and
+  redoes recent actions and stops walking a solution when a box lands on a
+  goal (see :class:`_Aed2Machine`);
 * ``soko``: ``dimensiones``, ``juego_ganado`` and ``hay_pared`` /
   ``hay_objetivo`` / ``hay_caja`` / ``hay_jugador`` on every cell; besides,
   ``mover`` must leave its argument unchanged (``__fingerprint__`` before and
@@ -701,7 +706,7 @@ def _options(profile: str, groups: Sequence[str] | None) -> dict:
 
 
 def _scene_lists(profile: str, options: dict):
-    one = lv.scenes("extendido" if profile == "aed2" else profile, min_boxes=options["min_boxes"], max_boxes=options["max_boxes"],
+    one = lv.scenes(profile, min_boxes=options["min_boxes"], max_boxes=options["max_boxes"],
                     bombs=options["bombs"])
     lo, hi = options["levels"]
     return st.lists(one, min_size=lo, max_size=hi)
