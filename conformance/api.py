@@ -22,6 +22,10 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 PROFILES = ("tad", "extendido", "soko")
+#: Profiles of compiled (C++) targets: never detected from a Python target's
+#: operations, only from what a folder holds (``conformance.aed2``).
+CPP_PROFILES = ("aed2",)
+ALL_PROFILES = PROFILES + CPP_PROFILES
 
 #: The operations each profile needs (the target must provide all of them).
 REQUIRED_OPERATIONS: dict[str, tuple[str, ...]] = {
@@ -34,6 +38,13 @@ REQUIRED_OPERATIONS: dict[str, tuple[str, ...]] = {
     "soko": (
         "crear_grilla", "dimensiones", "hay_pared", "hay_objetivo", "hay_caja",
         "hay_jugador", "juego_ganado", "mover",
+    ),
+    # The course's aed2_Juego (seed 001 in C++): extendido's operations less
+    # the observers its interface lacks (indice_nivel, gano); mover returns
+    # whether it completed the level (see docs/aed2.md).
+    "aed2": (
+        "nuevo_juego", "mover", "puede_mover", "tirar_bomba", "deshacer",
+        "persona", "hay_pared", "hay_deposito", "hay_caja", "bombas",
     ),
 }
 
@@ -62,6 +73,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "tad": ("movement", "pushes", "win"),
     "extendido": ("movement", "pushes", "win", "undo", "bombs", "levels"),
     "soko": ("movement", "pushes", "win", "immutability"),
+    "aed2": ("movement", "pushes", "win", "undo", "bombs", "levels"),
 }
 
 # The engine's entry point, ``conformance.engine.check``, has this signature::
@@ -94,11 +106,14 @@ class TargetError(Exception):
     memory), ``"exited"`` (the target called ``exit``), ``"output"`` (it printed
     more than allowed), ``"memory"`` (it exceeded the memory limit),
     ``"missing"`` (the operation does not exist), ``"unpicklable"`` (it returned
-    something that cannot cross the boundary).
+    something that cannot cross the boundary), ``"died"`` (a compiled target's
+    process died: a signal, an abort, a sanitizer report or exit; unlike
+    ``"crashed"`` it is restarted for the next example, so the failure is
+    shrunk like a departure).
     """
 
     KINDS = ("raised", "timeout", "crashed", "exited", "output", "memory",
-             "missing", "unpicklable")
+             "missing", "unpicklable", "died")
 
     def __init__(self, kind: str, message: str, detail: str = "", op: str = ""):
         super().__init__(f"{op + ': ' if op else ''}{message}")

@@ -24,13 +24,13 @@ import time
 from dataclasses import dataclass, replace
 from typing import Callable, Sequence, TextIO
 
-from conformance.api import PROFILES, Verdict
+from conformance.api import ALL_PROFILES, Verdict
 from conformance.output import verdict_status, write_json, write_junit
 from conformance.sandbox import (
     DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, open_target,
 )
 from conformance.targets import (
-    DIRECTIONS, ENV_VAR, BadTarget, DirectionAdapter, TargetSpec, bundled_specs,
+    DIRECTIONS, ENV_VAR, BadTarget, DirectionAdapter, TargetSpec, bundled_specs, cpp_spec,
     detect_profiles, explain_missing, missing_operations, resolve,
 )
 
@@ -49,6 +49,8 @@ class RunOptions:
     in_process: bool | None = None          # None: in-process only for our own impl
     groups: tuple[str, ...] | None = None
     replay: str | None = None               # replay this recorded failure instead of searching
+    std: str = "c++17"                      # C++ targets: the language standard
+    sanitize: bool = True                   # C++ targets: ASan + UBSan when available
 
 
 def engine() -> tuple[Callable[..., Verdict], Callable[[Verdict], str]]:
@@ -71,7 +73,27 @@ def check_target(spec: TargetSpec, profile: str | None, options: RunOptions,
     is a verdict with ``error`` (and ``missing``) set. ``target``: an already
     open Target for ``spec`` (the caller then closes it)."""
     own = target is None
-    if own:
+    if profile == "aed2" and spec.kind != "cpp":
+        return [_bad(spec.name, profile, f"{spec.name}: profile aed2 is for a folder of C++ "
+                                         "sources holding aed2_Juego.h")]
+    if spec.kind == "cpp":
+        if profile not in (None, "aed2"):
+            return [_bad(spec.name, profile, f"{spec.name} is a C++ folder: only profile aed2 "
+                                             f"applies to it (got --profile {profile})")]
+        profile = "aed2"
+        options = replace(options, directions="seed001")    # the course's Norte = (0, 1)
+        if own:
+            from conformance.aed2.build import BuildError, build
+            from conformance.aed2.target import Aed2Target
+            try:
+                built = build(spec.path, std=options.std, sanitize=options.sanitize)
+            except BuildError as e:
+                return [_bad(spec.name, profile, str(e))]
+            except OSError as e:
+                return [_bad(spec.name, profile, f"{spec.name}: cannot read or build it: {e}")]
+            target = Aed2Target(built, timeout=options.timeout, memory_mb=options.memory_mb,
+                                name=spec.name)
+    if own and target is None:
         try:
             target = open_target(spec, in_process=options.in_process, timeout=options.timeout,
                                  memory_mb=options.memory_mb)
@@ -116,7 +138,19 @@ def _check_profile(target, profile: str, options: RunOptions) -> tuple[Verdict, 
         verdict = check(judged, profile, **kwargs)
     if not verdict.seconds:
         verdict = replace(verdict, seconds=time.perf_counter() - start)
-    return verdict, format_verdict(verdict)
+    report = format_verdict(verdict)
+    if verdict.counterexample is not None:
+        from conformance.emit import emit_for
+        test = emit_for(verdict.counterexample)
+        if test and profile == "aed2":
+            report = (report.rstrip() + "\n\nNote: the report draws y growing south (the "
+                      "toolkit's convention); in your code's coordinates (Norte = (0, 1)) the "
+                      "position (x, y) above is Coordenada(x, -y), as in the test below.")
+        if test:
+            report = (report.rstrip() + "\n\nThe same failure as a test in your own format "
+                      "(paste it into your test file; it fails until the bug is fixed):\n\n"
+                      + test)
+    return verdict, report
 
 
 # ------------------------------------------------------------------ parsing
@@ -143,9 +177,9 @@ def positive_float(text: str) -> float:
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:
     """The options shared by the check command and ``grade``."""
-    parser.add_argument("--profile", choices=PROFILES,
+    parser.add_argument("--profile", choices=ALL_PROFILES,
                         help="the interface to check (default: detected from the operations "
-                             "the target provides)")
+                             "the target provides; aed2 for a folder holding aed2_Juego.h)")
     parser.add_argument("--max-examples", type=positive_int, default=100, metavar="N",
                         help="random examples per profile (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=None, metavar="S",
@@ -160,6 +194,12 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
                         "(default: %(default)s)")
     parser.add_argument("--memory", type=positive_int, default=DEFAULT_MEMORY_MB, metavar="MB",
                         help="memory limit of the target's process (default: %(default)s)")
+    parser.add_argument("--std", default="c++17", metavar="STD",
+                        help="C++ targets: the language standard given to g++ "
+                             "(default: %(default)s)")
+    parser.add_argument("--no-sanitize", dest="sanitize", action="store_false",
+                        help="C++ targets: build without AddressSanitizer and "
+                             "UndefinedBehaviorSanitizer")
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--in-process", dest="in_process", action="store_const", const=True,
                        default=None, help="run the target in this process (trusted code only: "
@@ -190,7 +230,8 @@ def build_parser() -> argparse.ArgumentParser:
 def options_from(args: argparse.Namespace) -> RunOptions:
     return RunOptions(max_examples=args.max_examples, seed=args.seed,
                       directions=args.directions, timeout=args.timeout,
-                      memory_mb=args.memory, in_process=args.in_process)
+                      memory_mb=args.memory, in_process=args.in_process, std=args.std,
+                      sanitize=args.sanitize)
 
 
 def parse_or_status(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.Namespace | int:
@@ -234,12 +275,15 @@ def _replay_profile(text: str) -> str | None:
         profile = json.loads(text).get("profile")
     except (ValueError, AttributeError):
         return None                 # the engine explains what is wrong with it
-    return profile if profile in PROFILES else None
+    return profile if profile in ALL_PROFILES else None
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     try:
-        spec = resolve(args.target)
+        if args.profile == "aed2" and args.target is not None and os.path.isdir(args.target):
+            spec = cpp_spec(args.target)
+        else:
+            spec = resolve(args.target)
     except BadTarget as e:
         print(f"error: {e}", file=sys.stderr)
         return EXIT_BAD

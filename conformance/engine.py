@@ -13,6 +13,11 @@ action it compares *every* observer of the target with the spec's:
   current state, one cell beyond (bombs clear whole rows and columns of it),
   and on the 5x5 cells around the character (on an open level it may walk
   far from the rest: the empty plain in between is not scanned);
+* ``aed2`` (a C++ ``aed2_Juego``, :mod:`conformance.aed2`): as ``extendido``
+  less ``indice_nivel`` and ``gano`` (the interface has neither), plus
+  ``mover``'s answer (did the move complete the level?); it also undoes and
+  redoes recent actions and stops walking a solution when a box lands on a
+  goal (see :class:`_Aed2Machine`);
 * ``soko``: ``dimensiones``, ``juego_ganado`` and ``hay_pared`` /
   ``hay_objetivo`` / ``hay_caja`` / ``hay_jugador`` on every cell; besides,
   ``mover`` must leave its argument unchanged (``__fingerprint__`` before and
@@ -44,7 +49,7 @@ from hypothesis.stateful import (
 
 from conformance import engine_levels as lv
 from conformance.api import (
-    BATCH, EQUAL, FINGERPRINT, GROUPS, PROFILES, REQUIRED_OPERATIONS, RESET,
+    ALL_PROFILES, BATCH, EQUAL, FINGERPRINT, GROUPS, REQUIRED_OPERATIONS, RESET,
     Counterexample, Target, TargetError, Verdict,
 )
 from conformance.report import Board, bounds, format_verdict, render_observation
@@ -161,17 +166,21 @@ class _Machine(RuleBasedStateMachine):
             "crashed": "crashed (its process died)", "exited": "exited (called exit)",
             "output": "printed more output than allowed", "memory": "ran out of memory",
             "missing": "is missing", "unpicklable": "returned a value that cannot be read back",
+            "died": "crashed",
         }.get(e.kind, e.kind)
-        message = f"{e.op or op}({shown}) {what}: {e.message}"
+        if e.kind == "died":      # a compiled target: e.op is the call as its language writes it
+            message = f"{e.op or op} {what}: {e.message}"
+        else:
+            message = f"{e.op or op}({shown}) {what}: {e.message}"
         detail = e.detail.strip().splitlines()
         actual = f"{e.kind}: {e.message}" + (("\n" + "\n".join(detail[-6:])) if detail else "")
         self._fail(e.op or op, message, expected="a normal answer", actual=actual,
-                   fatal=e.kind in FATAL_KINDS)
+                   fatal=e.kind in FATAL_KINDS, focusable=e.kind != "died")
 
     # -- failing -------------------------------------------------------------
 
     def _fail(self, operation: str, message: str, expected: str = "", actual: str = "",
-              fatal: bool = False) -> None:
+              fatal: bool = False, focusable: bool = True) -> None:
         run = self.run
         c = Counterexample(
             profile=run.profile,
@@ -189,7 +198,7 @@ class _Machine(RuleBasedStateMachine):
                                   run.directions)
         run.last = c
         run.last_trace = (list(self.scenes), list(self.codes))
-        if run.focus is None:
+        if run.focus is None and focusable:     # (a crash may come from any call)
             run.focus = operation.split("(")[0]
         run.frozen = True
         if run.first_failure is None:
@@ -389,12 +398,12 @@ class _ExtendidoMachine(_Machine):
                 return
             self.spec = spec_ext.tirar_bomba(j)
             self.codes.append(code)
-            self.handle = self._call("tirar_bomba", self.handle)
+            self._apply("tirar_bomba")
             run.count("bombs")
         elif code == "z":
             self.spec = spec_ext.deshacer(j)
             self.codes.append(code)
-            self.handle = self._call("deshacer", self.handle)
+            self._apply("deshacer")
             run.count("undos")
         else:
             a = ACTION_CODES[code]
@@ -403,8 +412,11 @@ class _ExtendidoMachine(_Machine):
                 return
             self.spec = spec_ext.mover(j, a)
             self.codes.append(code)
-            self.handle = self._call("mover", self.handle, a)
             new = self.spec
+            # "this move completed the level": it won it (and play advanced,
+            # or it was the last level)
+            self._apply("mover", a, completed=(spec_ext.indice_nivel(new) != spec_ext.indice_nivel(j)
+                                               or spec_ext.gano(new)))
             if spec_ext.indice_nivel(new) != spec_ext.indice_nivel(j):
                 run.count("advances")
                 run.count("wins")
@@ -416,6 +428,13 @@ class _ExtendidoMachine(_Machine):
                     run.count("wins")
         run.count("steps")
         self.compare()
+
+    #: Observers the target's interface lacks (not compared).
+    skipped: tuple[str, ...] = ()
+
+    def _apply(self, op: str, *args: Any, completed: bool | None = None) -> None:
+        """Call the modifier ``op`` on the target (functional: it returns the new juego)."""
+        self.handle = self._call(op, self.handle, *args)
 
     def compare(self) -> None:
         j = self.spec
@@ -440,6 +459,9 @@ class _ExtendidoMachine(_Machine):
                     spec_ext.gano(j)] + [spec_ext.puede_mover(j, a) for a in ACTION_CODES.values()]
         spec_ops = {"hay_pared": spec_ext.hay_pared, "hay_caja": spec_ext.hay_caja,
                     "hay_deposito": spec_ext.hay_deposito}
+        if self.skipped:
+            kept = [i for i, (op, _) in enumerate(scalars) if op not in self.skipped]
+            scalars, expected = [scalars[i] for i in kept], [expected[i] for i in kept]
         expected += [spec_ops[op](j, args[1]) for op, args in per_cell]
         focus = self.focus()
         if focus is not None:
@@ -459,6 +481,7 @@ class _ExtendidoMachine(_Machine):
     def _report(self, operation, message, window, grid, scalars, expected, answers):
         """Fail with both observations drawn as boards over ``window``."""
         n = len(scalars)
+        at = [op for op, _ in scalars].index("persona")
 
         def board(values, persona):
             found = {"hay_pared": set(), "hay_caja": set(), "hay_deposito": set()}
@@ -473,14 +496,85 @@ class _ExtendidoMachine(_Machine):
         names = [op if op != "puede_mover" else f"puede_mover({_arg(args[1])})"
                  for op, args in scalars]
         self._fail(operation, message,
-                   render_observation(board(expected, expected[1]), window,
+                   render_observation(board(expected, expected[at]), window,
                                       zip(names, expected[:n])),
-                   render_observation(board(answers, answers[1]), window,
+                   render_observation(board(answers, answers[at]), window,
                                       zip(names, answers[:n])))
 
 
 def _arg(a: Any) -> str:
     return a.name if isinstance(a, Accion) else repr(a)
+
+
+class _Aed2Machine(_ExtendidoMachine):
+    """The course's ``aed2_Juego`` (seed 001 in C++, ``conformance.aed2``):
+    one mutable juego; ``mover`` returns whether the move completed the
+    current level; there is no ``indice_nivel`` or ``gano`` to observe.
+
+    Left open by the interface, so not judged (the domain, docs/aed2.md):
+    ``mover`` on a level that is already complete (complete at the start,
+    or the last level once won), and any call after the last level is
+    completed."""
+
+    skipped = ("indice_nivel", "gano")
+
+    def begin(self, scenes: Sequence[lv.Scene]) -> None:
+        self.finished = False
+        self.level_start = 0        # where the current level's actions begin in self.codes
+        self.landings: list[int] = []   # indices in self.codes of moves that put a box on a goal
+        super().begin(scenes)
+
+    def act(self, code: str, following: bool = False) -> None:
+        if self.finished or (code in ACTION_CODES and spec_ext.gano(self.spec)):
+            if not following:
+                self.path = None
+            return
+        before = spec_ext.indice_nivel(self.spec)
+        on_goals = len(spec_ext.cajas(self.spec) & spec_ext.depositos(self.spec))
+        done = len(self.codes)
+        super().act(code, following)
+        if (len(self.codes) > done and spec_ext.indice_nivel(self.spec) == before
+                and len(spec_ext.cajas(self.spec) & spec_ext.depositos(self.spec)) > on_goals):
+            self.landings.append(done)      # a box landed on a goal
+        if spec_ext.indice_nivel(self.spec) != before:
+            self.level_start = len(self.codes)
+        elif (spec_ext.gano(self.spec) and not spec_ext.niveles_pendientes(self.spec)
+                and code in ACTION_CODES):
+            self.finished = True
+
+    def walk_until_landing(self) -> None:
+        """Walk the level's solution until a box lands on a goal (the
+        moment an undo is most likely to get a counter wrong)."""
+        landed = len(self.landings)
+        while self.can_follow() and len(self.landings) == landed and not self.finished:
+            self.follow(1)
+
+    def redoable(self) -> str:
+        """The current level's last actions after its last deshacer."""
+        return "".join(self.codes[self.level_start:]).rsplit("z", 1)[-1]
+
+    def rewind_and_redo(self, k: int, landing: bool = False, times: int = 1) -> None:
+        """Undo the last ``k`` actions (``landing``: back to before the last
+        move that put a box on a goal, when there is one), then do them
+        again, ``times`` times: the state, and what mover answers, must be as
+        before (catches an undo that leaves a counter or a record behind)."""
+        tail = self.redoable()[-k:]
+        start = len(self.codes) - len(self.redoable())
+        landed = [i for i in self.landings if i >= start]
+        if landing and landed:
+            tail = "".join(self.codes[landed[-1]:])
+        for _ in range(times):
+            for _ in tail:
+                self.act("z")
+            for code in tail:
+                self.act(code)
+
+    def _apply(self, op: str, *args: Any, completed: bool | None = None) -> None:
+        result = self._call(op, self.handle, *args)
+        if op == "mover" and not _values_equal(result, completed):
+            self._fail("mover", f"mover(j, {_arg(args[0])}) returned {_short(result)}, expected "
+                       f"{completed!r} (true iff this move completes the current level) "
+                       f"{self.where()}", repr(completed), repr(result))
 
 
 # ------------------------------------------------------------------ soko
@@ -586,7 +680,8 @@ class _SokoMachine(_Machine):
 
 # ------------------------------------------------------- building a machine
 
-_MACHINES = {"tad": _TadMachine, "extendido": _ExtendidoMachine, "soko": _SokoMachine}
+_MACHINES = {"tad": _TadMachine, "extendido": _ExtendidoMachine, "soko": _SokoMachine,
+             "aed2": _Aed2Machine}
 
 
 def _options(profile: str, groups: Sequence[str] | None) -> dict:
@@ -630,6 +725,15 @@ def machine_class(run: _Run, options: dict) -> type:
         self.follow(lead)       # walk part of the solution first: reach wins often
     lead = st.integers(0, 80) if options["follow"] else st.just(0)
     namespace["start"] = initialize(scenes=_scene_lists(run.profile, options), lead=lead)(start)
+    if run.profile == "aed2" and options["follow"]:
+        def start_aed2(self, scenes, lead, landing):
+            self.begin(scenes)
+            if landing:         # stop at the first box on a goal: undo's favourite trap
+                self.walk_until_landing()
+            else:
+                self.follow(lead)
+        namespace["start"] = initialize(scenes=_scene_lists(run.profile, options), lead=lead,
+                                        landing=st.booleans())(start_aed2)
 
     def move(self, code):
         self.act(code)
@@ -640,14 +744,24 @@ def machine_class(run: _Run, options: dict) -> type:
             self.follow(k)
         namespace["walk_solution"] = precondition(lambda self: self.can_follow())(
             rule(k=st.integers(1, 60))(walk_solution))
-    if options["bomb"] and run.profile == "extendido":
+    if options["bomb"] and run.profile in ("extendido", "aed2"):
         def bomb(self):
             self.act("b")
         namespace["bomb"] = precondition(lambda self: spec_ext.bombas(self.spec) > 0)(rule()(bomb))
-    if options["undo"] and run.profile == "extendido":
+    if options["undo"] and run.profile in ("extendido", "aed2"):
         def undo(self):
             self.act("z")
         namespace["undo"] = rule()(undo)
+    if options["undo"] and run.profile == "aed2":
+        def rewind(self, k, landing, times):
+            self.rewind_and_redo(k, landing, times)
+        namespace["rewind"] = precondition(lambda self: bool(self.redoable()))(
+            rule(k=st.integers(1, 6), landing=st.booleans(), times=st.integers(1, 3))(rewind))
+
+        def walk_to_landing(self):
+            self.walk_until_landing()
+        namespace["walk_to_landing"] = precondition(lambda self: self.can_follow())(
+            rule()(walk_to_landing))
     return type(f"{run.profile.capitalize()}Conformance", (base,), namespace)
 
 
@@ -695,7 +809,7 @@ def parse_replay(text: str) -> tuple[str | None, list[lv.Scene], str]:
     if not isinstance(actions, str) or set(actions) - set("udlrbz"):
         raise ValueError("the replay's actions must be a string of the letters u d l r b z")
     profile = data.get("profile")
-    if profile is not None and profile not in PROFILES:
+    if profile is not None and profile not in ALL_PROFILES:
         raise ValueError(f"unknown profile {profile!r} in the replay")
     return profile, scenes, actions
 
@@ -719,7 +833,7 @@ def replay(target: Target, profile: str, text: str, *, directions: str = "ours")
     cls = machine_class(run, _options(profile, None))
     try:
         machine = cls()
-        machine.begin(scenes if profile == "extendido" else scenes[:1])
+        machine.begin(scenes if profile in ("extendido", "aed2") else scenes[:1])
         machine.replay_actions(codes)
     except (Departure, _Fatal) as e:
         return _verdict(run, False, e.counterexample, None, start)
@@ -731,8 +845,8 @@ def replay(target: Target, profile: str, text: str, *, directions: str = "ours")
 # ------------------------------------------------------------------- check
 
 def _precheck(target: Target, profile: str) -> Verdict | None:
-    if profile not in PROFILES:
-        raise ValueError(f"unknown profile {profile!r}; known: {', '.join(PROFILES)}")
+    if profile not in ALL_PROFILES:
+        raise ValueError(f"unknown profile {profile!r}; known: {', '.join(ALL_PROFILES)}")
     missing = [op for op in REQUIRED_OPERATIONS[profile] if not target.has(op)]
     if missing:
         return Verdict(target.name, profile, False, missing=missing,

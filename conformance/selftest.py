@@ -4,6 +4,9 @@ Runs the conformance check on every mutant of :mod:`conformance.mutants`
 (each must be caught) and on the correct implementations (``impl.tad``,
 ``impl.extendido``, our ``soko``, and the mutants' correct student bases:
 none may be flagged), with the default budget, and prints the kill rate.
+Profile ``aed2``: our C++ implementation (``conformance/cpp/reference``) and
+its mutants (:mod:`conformance.aed2.mutants`), built with g++ (skipped, and
+said so, when g++ is missing).
 Exit status 0 iff every mutant is caught and no correct implementation is
 flagged.
 """
@@ -11,11 +14,13 @@ flagged.
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 import time
 from dataclasses import dataclass
 
 from conformance import engine, mutants
+from conformance.aed2 import mutants as cpp_mutants
 from conformance.api import Verdict
 from conformance.sandbox import open_target
 from conformance.targets import BadTarget, resolve
@@ -46,11 +51,35 @@ def subjects(only: str | None = None) -> list[tuple[str, str, bool]]:
     rows = [(t, p, True) for t, p in CORRECT]
     rows += [(str(mutants.path(m)), p, True) for m, p in mutants.STUDENTS.items()]
     rows += [(str(mutants.path(m)), p, False) for m, p in mutants.MUTANTS.items()]
+    if shutil.which("g++") is not None:
+        rows += [(CPP_PREFIX + "reference", "aed2", True)]
+        rows += [(CPP_PREFIX + m.name, "aed2", False) for m in cpp_mutants.MUTANTS]
     return [r for r in rows if only is None or only in r[0]]
+
+
+#: Subjects of profile aed2 are named ``cpp:reference`` and ``cpp:<mutant>``.
+CPP_PREFIX = "cpp:"
+
+
+def run_cpp(target: str, should_conform: bool, *, max_examples: int, seed: int) -> Outcome:
+    """Build and check our C++ reference or one of its mutants."""
+    from conformance.cli import RunOptions, check_target
+    from conformance.targets import cpp_spec
+    name = target.removeprefix(CPP_PREFIX)
+    try:
+        folder = (cpp_mutants.REFERENCE if name == "reference"
+                  else cpp_mutants.materialize(cpp_mutants.BY_NAME[name]))
+    except (OSError, ValueError) as e:
+        return Outcome(name, "aed2", should_conform, None, str(e))
+    verdict, _ = check_target(cpp_spec(folder), "aed2",
+                              RunOptions(max_examples=max_examples, seed=seed))[0]
+    return Outcome("cpp_" + name, "aed2", should_conform, verdict)
 
 
 def run_one(target: str, profile: str, should_conform: bool, *, max_examples: int,
             seed: int, sandbox: bool = False) -> Outcome:
+    if target.startswith(CPP_PREFIX):
+        return run_cpp(target, should_conform, max_examples=max_examples, seed=seed)
     name = target.rsplit("/", 1)[-1].removesuffix(".py")
     try:
         t = open_target(resolve(target), in_process=not sandbox)
@@ -75,6 +104,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="print the full report of every caught mutant")
     args = parser.parse_args(argv)
+    if shutil.which("g++") is None:
+        print("note: g++ was not found: the C++ implementations (profile aed2) are not checked "
+              "(install g++ to include them)")
     outcomes = []
     print(f"{'target':40} {'profile':10} {'expected':9} {'result':12} {'examples':>8} "
           f"{'seconds':>7}  departs at")

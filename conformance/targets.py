@@ -4,8 +4,10 @@ A TARGET, as typed on the command line (or in ``SOKOBAN_IMPL``), is one of:
 
 * a path to a ``.py`` file (a student's ``soko.py``): loaded from its path
   under a private module name, so it never clashes with our installed ``soko``;
-* a path to a folder: the ``soko.py`` it holds, else the folder as a package
-  (it has ``__init__.py``), else its only ``.py`` file;
+* a path to a folder: a C++ implementation of seed 001's course when it (or
+  its ``src/``) holds ``aed2_Juego.h`` (kind ``cpp``, profile ``aed2``, see
+  :mod:`conformance.aed2`), else the ``soko.py`` it holds, else the folder
+  as a package (it has ``__init__.py``), else its only ``.py`` file;
 * a name registered in the entry-point group ``sokoban.implementations``
   (ours: ``impl``, ``impl-tad``, ``impl-soko``);
 * ``module:object`` (the object's attributes are the operations);
@@ -29,6 +31,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
+from conformance.aed2 import HEADER as CPP_HEADER
 from conformance.api import (
     BATCH, EQUAL, FINGERPRINT, PROFILES, REQUIRED_OPERATIONS, RESET, Handle,
     Target, TargetError,
@@ -57,7 +60,8 @@ class BadTarget(Exception):
 class TargetSpec:
     """A resolved target: picklable, so the sandbox child can load it too.
 
-    ``kind`` is ``"file"``, ``"package"``, ``"module"`` or ``"object"``;
+    ``kind`` is ``"file"``, ``"package"``, ``"module"``, ``"object"`` or
+    ``"cpp"`` (a folder of C++ sources, ``path``);
     ``module`` the module to import (kinds module/object), ``attr`` the
     dotted attribute inside it (kind object), ``path`` the file or package
     folder (kinds file/package). ``name`` is a spelling that resolves again
@@ -100,6 +104,9 @@ def _resolve_path(text: str) -> TargetSpec:
         if path.suffix != ".py":
             raise BadTarget(f"{text}: not a Python file (expected a .py file or a folder)")
         return TargetSpec(name=str(path), kind="file", path=str(path), via="path")
+    for folder in (path, path / "src"):         # a C++ submission (profile aed2)
+        if (folder / CPP_HEADER).is_file():
+            return cpp_spec(folder, text)
     if (path / "soko.py").is_file():            # a submission: its soko.py
         return TargetSpec(name=str(path), kind="file", path=str(path / "soko.py"), via="path")
     if (path / "__init__.py").is_file():
@@ -110,6 +117,18 @@ def _resolve_path(text: str) -> TargetSpec:
     found = ", ".join(p.name for p in sources) or "no .py file"
     raise BadTarget(f"{text}: a folder must be a package (with __init__.py) or hold "
                     f"soko.py (or a single .py file); found {found}")
+
+
+
+
+def cpp_spec(folder: str | os.PathLike, text: str | None = None) -> TargetSpec:
+    """A folder of C++ sources as a target (its ``aed2_Juego.h`` is checked
+    when it is built: ``--profile aed2`` may force any folder)."""
+    path = Path(folder).expanduser()
+    if not path.is_dir():
+        raise BadTarget(f"{text or folder}: no such folder")
+    path = path.resolve()
+    return TargetSpec(name=str(path), kind="cpp", path=str(path), via="path")
 
 
 _IDENT = r"[A-Za-z_][A-Za-z0-9_]*"

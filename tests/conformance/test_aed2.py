@@ -1,0 +1,171 @@
+"""Profile aed2: a folder of C++ sources built with our driver and checked
+by the engine (needs g++; skipped without it)."""
+
+from __future__ import annotations
+
+import io
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conformance.aed2 import build as aed2_build
+from conformance.aed2 import mutants
+from conformance.cli import RunOptions, check_target, main
+from conformance.targets import cpp_spec, resolve
+
+pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not installed")
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    """A private build cache (the reference is rebuilt: ~10 s with sanitizers)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def _copy_reference(tmp_path: Path) -> Path:
+    folder = tmp_path / "src"
+    shutil.copytree(mutants.REFERENCE, folder)
+    return folder
+
+
+def test_reference_conforms_and_rebuild_is_cached(cache, tmp_path):
+    folder = _copy_reference(tmp_path)
+    first = aed2_build.build(folder)
+    assert not first.cached and first.binary.is_file()
+    assert str(first.directory).startswith(str(cache))
+    assert not any(p.suffix == ".o" for p in folder.iterdir())      # nothing written there
+    again = aed2_build.build(folder)
+    assert again.cached and again.directory == first.directory
+    verdict, report = check_target(cpp_spec(folder), None, RunOptions(max_examples=40, seed=3))[0]
+    assert verdict.profile == "aed2"
+    assert verdict.conforms, report
+
+
+@pytest.mark.parametrize("name", ["push_into_wall", "bomb_only_row", "crash_without_walls",
+                                  "binary_search_past_end", "wrong_mover_result"])
+def test_mutant_is_caught_with_a_gtest_case(name):
+    folder = mutants.materialize(mutants.BY_NAME[name])
+    verdict, report = check_target(cpp_spec(folder), "aed2",
+                                   RunOptions(max_examples=100, seed=0))[0]
+    assert not verdict.conforms and verdict.error is None, report
+    assert "TEST_F(JuegoTest, " in report and "aed2_Juego j(" in report
+
+
+def test_sanitizer_verdict_names_the_students_file_and_line():
+    folder = mutants.materialize(mutants.BY_NAME["crash_without_walls"])
+    verdict, _ = check_target(cpp_spec(folder), "aed2", RunOptions(max_examples=50, seed=0))[0]
+    c = verdict.counterexample
+    assert "Sanitizer" in c.message and "Mapa.cpp:" in c.message
+    assert c.operation == "aed2_Juego(niveles)"
+
+
+def test_folder_detection(tmp_path):
+    folder = _copy_reference(tmp_path)
+    assert resolve(str(folder)).kind == "cpp"
+    assert resolve(str(tmp_path)).path == str(folder.resolve())     # a submission with src/
+
+
+def test_no_compiler_is_one_clear_line(tmp_path, monkeypatch, capsys):
+    folder = _copy_reference(tmp_path)
+    monkeypatch.setattr(aed2_build.shutil, "which", lambda name: None)
+    assert main([str(folder)], out=io.StringIO()) == 2
+    err = capsys.readouterr().err
+    assert "g++ was not found" in err and "apt-get install g++" in err
+
+
+def test_compile_error_shows_file_and_line(cache, tmp_path, capsys):
+    folder = _copy_reference(tmp_path)
+    text = (folder / "Mapa.cpp").read_text().splitlines()
+    text[5] = text[5] + " this is not C++"
+    (folder / "Mapa.cpp").write_text("\n".join(text) + "\n")
+    assert main([str(folder)], out=io.StringIO()) == 2
+    err = capsys.readouterr().err
+    assert "compile errors" in err and f"{folder}/Mapa.cpp:6:" in err
+
+
+def test_missing_method_and_header_are_named(cache, tmp_path, capsys):
+    folder = _copy_reference(tmp_path)
+    header = folder / "aed2_Juego.h"
+    header.write_text(header.read_text().replace("    void deshacer();\n", ""))
+    assert main([str(folder)], out=io.StringIO()) == 2
+    assert "lacks these methods of the course interface" in capsys.readouterr().err
+    (folder / "Tipos.h").unlink()
+    assert main([str(folder)], out=io.StringIO()) == 2
+    assert "missing header(s): Tipos.h" in capsys.readouterr().err
+
+
+def test_undefined_method_is_a_link_error(cache, tmp_path, capsys):
+    folder = _copy_reference(tmp_path)
+    source = folder / "aed2_Juego.cpp"
+    source.write_text("\n".join(line for line in source.read_text().splitlines()
+                                if "aed2_Juego::deshacer" not in line) + "\n")
+    assert main([str(folder)], out=io.StringIO()) == 2
+    assert "aed2_Juego::deshacer()" in capsys.readouterr().err
+
+
+def test_files_with_main_or_gtest_are_left_out(cache, tmp_path):
+    folder = _copy_reference(tmp_path)
+    (folder / "main.cpp").write_text('#include "aed2_Juego.h"\nint main() { return 0; }\n')
+    (folder / "tests.cpp").write_text('#include "gtest/gtest.h"\n')
+    (folder / "old").mkdir()
+    (folder / "old" / "Mapa.cpp").write_text("this does not compile\n")
+    b = aed2_build.build(folder, sanitize=False)
+    assert set(b.excluded) == {"main.cpp", "tests.cpp"}
+    assert "Mapa.cpp" in b.sources and not b.sanitized
+
+
+def test_every_mutant_substitution_matches_once():
+    for m in mutants.MUTANTS:
+        assert mutants.mutated_text(m) != (mutants.REFERENCE / m.file).read_text()
+
+
+def _variant(tmp_path: Path, name: str, old: str, new: str) -> Path:
+    folder = tmp_path / name / "src"
+    shutil.copytree(mutants.REFERENCE, folder)
+    source = folder / "aed2_Juego.cpp"
+    text = source.read_text()
+    assert text.count(old) == 1
+    source.write_text("#include <iostream>\n#include <stdexcept>\n#include <cstdlib>\n"
+                      + text.replace(old, new))
+    return folder
+
+
+def test_students_prints_do_not_disturb_the_protocol(cache, tmp_path):
+    folder = _variant(tmp_path, "chatty", "{ return _juego.actual().hayPared(c); }",
+                      '{ std::cout << "hayPared " << c.first << std::endl; '
+                      "return _juego.actual().hayPared(c); }")
+    verdict, report = check_target(cpp_spec(folder), None,
+                                   RunOptions(max_examples=15, seed=1, sanitize=False))[0]
+    assert verdict.conforms, report
+
+
+@pytest.mark.parametrize("old,new,expected", [
+    ("void aed2_Juego::deshacer() { _juego.deshacer(); }",
+     'void aed2_Juego::deshacer() { std::cerr << "COMPLETAR" << std::endl; exit(1); }',
+     ("deshacer() crashed", "exited with status 1")),
+    ("void aed2_Juego::tirarBomba() { _juego.tirarBomba(); }",
+     'void aed2_Juego::tirarBomba() { throw std::runtime_error("sin\\nbombas"); }',
+     ("tirarBomba()", "threw sin bombas")),
+    ("bool aed2_Juego::mover(PuntoCardinal pc) { return _juego.mover(pc); }",
+     "bool aed2_Juego::mover(PuntoCardinal pc) { for (volatile int i = 0; ; i = i) {} }",
+     ("mover(", "no answer in 1 s")),
+    ("bool aed2_Juego::hayCaja(Coordenada c) const { return _juego.actual().hayCaja(c); }",
+     "bool aed2_Juego::hayCaja(Coordenada c) const { volatile int* p = nullptr; return *p; }",
+     ("hayCaja({", "killed by signal SIGSEGV")),
+])
+def test_exit_exception_and_endless_loop_are_verdicts(cache, tmp_path, old, new, expected):
+    folder = _variant(tmp_path, "bad", old, new)
+    verdict, report = check_target(cpp_spec(folder), None, RunOptions(
+        max_examples=30, seed=0, sanitize=False, timeout=1.0))[0]
+    assert not verdict.conforms and verdict.error is None, report
+    for text in expected:
+        assert text in verdict.counterexample.message, verdict.counterexample.message
+
+
+def test_selftest_covers_the_reference_and_every_cpp_mutant():
+    from conformance.selftest import subjects
+    rows = subjects("cpp:")
+    assert ("cpp:reference", "aed2", True) in rows
+    assert {r[0] for r in rows if not r[2]} == {f"cpp:{m.name}" for m in mutants.MUTANTS}
