@@ -45,9 +45,11 @@ from hypothesis.stateful import (
 from conformance import engine_levels as lv
 from conformance.api import (
     BATCH, EQUAL, FINGERPRINT, GROUPS, PROFILES, REQUIRED_OPERATIONS, RESET,
-    Counterexample, Target, TargetError, Verdict,
+    Counterexample, Handle, Target, TargetError, Verdict,
 )
-from conformance.report import Board, bounds, format_verdict, render_observation
+from conformance.report import (
+    Board, bounds, format_counterexample, format_verdict, render_observation,
+)
 from spec import extendido as spec_ext
 from spec import grilla as spec_grilla
 from spec import juego as spec_juego
@@ -62,6 +64,14 @@ FATAL_KINDS = ("timeout", "crashed", "exited", "output", "memory")
 ACTION_CODES = {letter: a for a, letter in sorted(LETTERS.items(), key=lambda kv: ACCIONES.index(kv[0]))}
 #: Wall-clock cap on shrinking a failure (the smallest one found by then is reported).
 SHRINK_SECONDS = 20.0
+#: Longest run of one repeated pattern (``repeat``, ``undo_many``,
+#: ``walk_then_bomb``): far walks and long histories.
+LONG = 60
+#: Cap on the actions of one example (the long rules could make it huge).
+MAX_ACTIONS = 240
+#: Which seed each profile's answers are judged by (warning lines).
+SEEDS = {"tad": "seed 000", "extendido": "seed 001", "soko": "seed 002"}
+COURSE_ACCEPTS = "the course test accepts it"
 STAT_KEYS = ("examples", "steps", "pushes", "blocked", "wins", "bombs", "undos", "advances")
 
 
@@ -91,11 +101,15 @@ class _Run:
     """What one check shares between its examples."""
 
     def __init__(self, target: Target, profile: str, groups: frozenset[str],
-                 directions: str = "ours"):
+                 directions: str = "ours", strict_types: bool = False):
         self.target = target
         self.profile = profile
         self.groups = groups
         self.directions = directions
+        self.strict_types = strict_types
+        # Answers accepted by truth value or as a list (see _Machine.agrees):
+        # one line per (observer, type), in the order first seen.
+        self.warnings: dict[tuple[str, str], str] = {}
         self.stats = dict.fromkeys(STAT_KEYS, 0)
         self.frozen = False          # stop counting at the first failure (shrinking reruns)
         self.last: Counterexample | None = None
@@ -168,6 +182,58 @@ class _Machine(RuleBasedStateMachine):
         self._fail(e.op or op, message, expected="a normal answer", actual=actual,
                    fatal=e.kind in FATAL_KINDS)
 
+    # -- comparing -------------------------------------------------------------
+
+    def agrees(self, op: str, got: Any, want: Any) -> bool:
+        """Whether the target's answer ``got`` of observer ``op`` agrees with
+        the spec's ``want``, observationally, as the seed asks: a boolean
+        observer by its truth value (a ``None``, ``0`` or ``1`` that means the
+        right thing is accepted, with a warning), a pair such as
+        ``dimensiones`` also as a list (``w, h = dimensiones(g)`` works the
+        same). With ``strict_types`` those are departures instead."""
+        if type(want) is bool and type(got) is not bool and not isinstance(got, Handle):
+            try:
+                truth = bool(got)
+            except Exception:   # noqa: BLE001 - a target value with a broken __bool__
+                return False
+            if truth != want or self.run.strict_types:
+                return False
+            self._warn(op, got, "True/False")
+            return True
+        if type(want) is tuple and type(got) is list:
+            if not _values_equal(tuple(got), want) or self.run.strict_types:
+                return False
+            self._warn(op, got, "a tuple")
+            return True
+        return _values_equal(got, want)
+
+    def _warn(self, op: str, got: Any, said: str) -> None:
+        run = self.run
+        key = (op, type(got).__name__)
+        if key not in run.warnings:
+            seed = SEEDS[run.profile]
+            shown = repr(got) if not isinstance(got, list) else "a list"
+            why = (COURSE_ACCEPTS if run.profile == "soko"
+                   else "compared by its truth value" if said == "True/False"
+                   else "compared by its items")
+            run.warnings[key] = (f"{op} returned {shown} where {seed} says {said}; {why} "
+                                 f"(--strict-types makes this a departure)")
+
+    def strict_note(self, got: Any, want: Any) -> str:
+        """Why a right-meaning answer is a departure under ``strict_types``."""
+        if self.run.strict_types and (
+                (type(want) is bool and type(got) is not bool and not isinstance(got, Handle))
+                or (type(want) is tuple and type(got) is list)):
+            return f" (--strict-types: {SEEDS[self.run.profile]} says {type(want).__name__})"
+        return ""
+
+    def expect_value(self, op: str, shown: str, value: Any, what: str) -> None:
+        """Blame ``op`` itself when it returns no value where the seed says it
+        returns one (a grid, a juego): not the next observer."""
+        if value is None or type(value) in (bool, int, float):
+            self._fail(op, f"{shown} returned {value!r}, expected {what} {self.where()}",
+                       what, repr(value))
+
     # -- failing -------------------------------------------------------------
 
     def _fail(self, operation: str, message: str, expected: str = "", actual: str = "",
@@ -211,9 +277,9 @@ class _Machine(RuleBasedStateMachine):
         if not calls:
             return
         for (op, args), want, got in zip(calls, expected, self._batch(calls)):
-            if not _values_equal(got, want):
-                self._fail(op, f"{op} is {_short(got)}, expected {want!r} {self.where()}",
-                           repr(want), repr(got))
+            if not self.agrees(op, got, want):
+                self._fail(op, f"{op} is {_short(got)}, expected {want!r} {self.where()}"
+                           f"{self.strict_note(got, want)}", repr(want), repr(got))
 
     # -- solution walking --------------------------------------------------------
 
@@ -265,6 +331,16 @@ def _short(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def _truthy(value: Any) -> bool:
+    """A target's answer as a truth value, for drawing (never raises)."""
+    if isinstance(value, (Handle, TargetError)):
+        return False
+    try:
+        return bool(value)
+    except Exception:   # noqa: BLE001
+        return False
+
+
 def _values_equal(actual: Any, expected: Any) -> bool:
     try:
         return bool(actual == expected)
@@ -281,6 +357,7 @@ class _TadMachine(_Machine):
         self.scenes = [scene]
         self.spec = spec_juego.iniciar(scene.nivel())
         self.handle = self._call("iniciar", scene.nivel())
+        self.expect_value("iniciar", "iniciar(<the level>)", self.handle, "a juego")
         self.path = 0
         self.compare()
 
@@ -299,6 +376,7 @@ class _TadMachine(_Machine):
         self.spec = spec_juego.step(self.spec, a)
         self.codes.append(code)
         self.handle = self._call("step", self.handle, a)
+        self.expect_value("step", f"step(j, {a.name})", self.handle, "a juego")
         after = spec_juego.estado(self.spec)
         run = self.run
         run.count("steps")
@@ -325,8 +403,9 @@ class _TadMachine(_Machine):
                     bad = (f"estado[{key!r}]", f"estado(j)[{key!r}] is {_short(actual[key])}, "
                            f"expected {_short(set(expected[key]))}")
                     break
-        if bad is None and not _values_equal(done, expected_done):
-            bad = ("completado", f"completado is {done!r}, expected {expected_done!r}")
+        if bad is None and not self.agrees("completado", done, expected_done):
+            bad = ("completado", f"completado is {done!r}, expected {expected_done!r}"
+                   + self.strict_note(done, expected_done))
         if bad is not None:
             e_board = _estado_board(expected)
             a_board = _estado_board(actual) if isinstance(actual, dict) else None
@@ -367,6 +446,7 @@ class _ExtendidoMachine(_Machine):
         niveles = [s.nivel_extendido() for s in self.scenes]
         self.spec = spec_ext.nuevo_juego(niveles)
         self.handle = self._call("nuevo_juego", niveles)
+        self.expect_value("nuevo_juego", "nuevo_juego(<the levels>)", self.handle, "a juego")
         self.path = 0
         self.compare()
 
@@ -390,11 +470,13 @@ class _ExtendidoMachine(_Machine):
             self.spec = spec_ext.tirar_bomba(j)
             self.codes.append(code)
             self.handle = self._call("tirar_bomba", self.handle)
+            self.expect_value("tirar_bomba", "tirar_bomba(j)", self.handle, "a juego")
             run.count("bombs")
         elif code == "z":
             self.spec = spec_ext.deshacer(j)
             self.codes.append(code)
             self.handle = self._call("deshacer", self.handle)
+            self.expect_value("deshacer", "deshacer(j)", self.handle, "a juego")
             run.count("undos")
         else:
             a = ACTION_CODES[code]
@@ -404,6 +486,7 @@ class _ExtendidoMachine(_Machine):
             self.spec = spec_ext.mover(j, a)
             self.codes.append(code)
             self.handle = self._call("mover", self.handle, a)
+            self.expect_value("mover", f"mover(j, {a.name})", self.handle, "a juego")
             new = self.spec
             if spec_ext.indice_nivel(new) != spec_ext.indice_nivel(j):
                 run.count("advances")
@@ -447,9 +530,9 @@ class _ExtendidoMachine(_Machine):
             return
         answers = self._batch(scalars + per_cell)
         for (op, args), want, got in zip(scalars + per_cell, expected, answers):
-            if not _values_equal(got, want):
+            if not self.agrees(op, got, want):
                 shown = ", ".join(["j"] + [_arg(a) for a in args[1:]])
-                why = ""
+                why = self.strict_note(got, want)
                 if self.codes and self.codes[-1] == "z":
                     why = " (deshacer must restore the state before the action it undoes)"
                 self._report(f"{op}({shown})", f"{op}({shown}) is {_short(got)}, expected "
@@ -464,9 +547,10 @@ class _ExtendidoMachine(_Machine):
             found = {"hay_pared": set(), "hay_caja": set(), "hay_deposito": set()}
             for i, p in enumerate(grid):
                 for k, op in enumerate(("hay_pared", "hay_caja", "hay_deposito")):
-                    if values[n + 3 * i + k] is True:
+                    if _truthy(values[n + 3 * i + k]):
                         found[op].add(p)
-            players = frozenset({persona}) if isinstance(persona, tuple) else frozenset()
+            players = (frozenset({tuple(persona)}) if isinstance(persona, (tuple, list))
+                       and len(persona) == 2 else frozenset())
             return Board(frozenset(found["hay_pared"]), frozenset(found["hay_caja"]),
                          frozenset(found["hay_deposito"]), players)
 
@@ -493,6 +577,7 @@ class _SokoMachine(_Machine):
         self.scenes = [scene]
         self.spec = spec_grilla.crear_grilla(list(scene.desc))
         self.handle = self._call("crear_grilla", list(scene.desc))
+        self.expect_value("crear_grilla", "crear_grilla(<the level>)", self.handle, "a grid")
         self.path = 0
         self.compare()
 
@@ -522,6 +607,7 @@ class _SokoMachine(_Machine):
         if self.immutability:
             before = self._call(FINGERPRINT, given)
         self.handle = self._call("mover", given, d)
+        self.expect_value("mover", f"mover(grilla, {d})", self.handle, "a grid")
         if self.immutability:
             if self._call(FINGERPRINT, given) != before:
                 self.compare(old, given, changed=(
@@ -533,7 +619,7 @@ class _SokoMachine(_Machine):
                            "(its observers did not show it)")
         self.compare()
         if self.immutability and blocked:
-            if self._call(EQUAL, given, self.handle) is not True:
+            if not self._call(EQUAL, given, self.handle):
                 self._fail("mover", f"mover(grilla, {d}) is blocked {self.where()}, but the grid "
                            "it returned is not equal (==) to the one it was given",
                            "a grid equal to the argument", "a different grid")
@@ -562,21 +648,21 @@ class _SokoMachine(_Machine):
         order = [0] + list(range(2, len(expected))) + [1]     # dimensiones, cells, juego_ganado
         for i in order:
             (op, args), want, got = (scalars + per_cell)[i], expected[i], answers[i]
-            if not _values_equal(got, want):
+            if not self.agrees(op, got, want):
                 shown = ", ".join(["grilla"] + [repr(a) for a in args[1:]])
                 n = len(scalars)
 
                 def board(values):
                     found = {op_: set() for op_ in ops}
                     for k, (op_, args_) in enumerate(per_cell):
-                        if values[n + k] is True:
+                        if _truthy(values[n + k]):
                             found[op_].add(args_[1:])
                     return Board(*(frozenset(found[o]) for o in
                                    ("hay_pared", "hay_caja", "hay_objetivo", "hay_jugador")))
 
                 window = (0, 0, cols - 1, rows - 1)
                 names = ["dimensiones", "juego_ganado"]
-                message = f"{op}({shown}) is {_short(got)}, expected {want!r}"
+                message = f"{op}({shown}) is {_short(got)}, expected {want!r}{self.strict_note(got, want)}"
                 message = (f"{changed}: on the argument, {message}" if changed
                            else f"{message} {self.where()}")
                 self._fail(f"{op}({shown})" if not changed else "mover", message,
@@ -612,7 +698,7 @@ def _options(profile: str, groups: Sequence[str] | None) -> dict:
 
 def _scene_lists(profile: str, options: dict):
     one = lv.scenes(profile, min_boxes=options["min_boxes"], max_boxes=options["max_boxes"],
-                    bombs=options["bombs"])
+                    bombs=options["bombs"], robustness=options.get("robustness", False))
     lo, hi = options["levels"]
     return st.lists(one, min_size=lo, max_size=hi)
 
@@ -635,6 +721,16 @@ def machine_class(run: _Run, options: dict) -> type:
         self.act(code)
     namespace["move"] = rule(code=st.sampled_from("udlr"))(move)
 
+    def repeat(self, pattern, k):
+        """``pattern`` (one move, or there and back) ``k`` times: a far walk
+        on an open level, a long history either way."""
+        for i in range(k):
+            if len(self.codes) >= MAX_ACTIONS:
+                return
+            self.act(pattern[i % len(pattern)])
+    namespace["repeat"] = rule(pattern=st.sampled_from(("u", "d", "l", "r", "lr", "ud")),
+                               k=st.integers(2, LONG))(repeat)
+
     if options["follow"]:
         def walk_solution(self, k):
             self.follow(k)
@@ -644,10 +740,26 @@ def machine_class(run: _Run, options: dict) -> type:
         def bomb(self):
             self.act("b")
         namespace["bomb"] = precondition(lambda self: spec_ext.bombas(self.spec) > 0)(rule()(bomb))
+        def walk_then_bomb(self, code, k):
+            """Walk ``k`` steps one way (out of the level's box on an open
+            level), then throw a bomb there."""
+            for _ in range(k):
+                if len(self.codes) >= MAX_ACTIONS:
+                    break
+                self.act(code)
+            self.act("b")
+        namespace["walk_then_bomb"] = precondition(lambda self: spec_ext.bombas(self.spec) > 0)(
+            rule(code=st.sampled_from("udlr"), k=st.integers(1, LONG))(walk_then_bomb))
     if options["undo"] and run.profile == "extendido":
         def undo(self):
             self.act("z")
         namespace["undo"] = rule()(undo)
+
+        def undo_many(self, k):
+            """``k`` undos in a row: reaches deep into a long history."""
+            for _ in range(k):
+                self.act("z")
+        namespace["undo_many"] = rule(k=st.integers(2, LONG))(undo_many)
     return type(f"{run.profile.capitalize()}Conformance", (base,), namespace)
 
 
@@ -700,7 +812,8 @@ def parse_replay(text: str) -> tuple[str | None, list[lv.Scene], str]:
     return profile, scenes, actions
 
 
-def replay(target: Target, profile: str, text: str, *, directions: str = "ours") -> Verdict:
+def replay(target: Target, profile: str, text: str, *, directions: str = "ours",
+           strict_types: bool = False) -> Verdict:
     """Play exactly one recorded counterexample (no search, no shrinking)
     and compare as :func:`check` does. ``conforms`` is False iff it still
     departs (the verdict then carries the counterexample again)."""
@@ -715,7 +828,7 @@ def replay(target: Target, profile: str, text: str, *, directions: str = "ours")
     if recorded is not None and recorded != profile:
         return Verdict(target.name, profile, False,
                        error=f"bad replay: it was recorded for profile {recorded}, not {profile}")
-    run = _Run(target, profile, frozenset(GROUPS[profile]), directions)
+    run = _Run(target, profile, frozenset(GROUPS[profile]), directions, strict_types)
     cls = machine_class(run, _options(profile, None))
     try:
         machine = cls()
@@ -744,18 +857,18 @@ def _precheck(target: Target, profile: str) -> Verdict | None:
 def _verdict(run: _Run, conforms: bool, c: Counterexample | None, seed, start: float) -> Verdict:
     v = Verdict(target=run.target.name, profile=run.profile, conforms=conforms,
                 counterexample=c, stats=dict(run.stats), seed=seed,
-                seconds=time.monotonic() - start)
+                seconds=time.monotonic() - start, warnings=list(run.warnings.values()))
     if c is not None:
         c.report = format_verdict(v)
     return v
 
 
-def _replayed(run: _Run) -> Counterexample:
+def _replayed(run: _Run, options: dict) -> Counterexample:
     """The last failure's trace played again with every observer compared
     (the shrinking runs compare only one): the counterexample to report."""
     scenes, codes = run.last_trace
     last, run.focus = run.last, None
-    machine = machine_class(run, _options(run.profile, None))()
+    machine = machine_class(run, options)()
     try:
         machine.begin(scenes)
         machine.replay_actions("".join(codes))
@@ -768,7 +881,8 @@ def _replayed(run: _Run) -> Counterexample:
 
 def check(target: Target, profile: str, *, max_examples: int = 100, seed: int | None = None,
           directions: str = "ours", groups: Sequence[str] | None = None,
-          shrink: bool = True) -> Verdict:
+          shrink: bool = True, strict_types: bool = False,
+          robustness: bool = False) -> Verdict:
     """Check ``target`` against the spec under ``profile``.
 
     ``seed`` makes the run reproducible (None: a fresh random seed, reported
@@ -776,6 +890,14 @@ def check(target: Target, profile: str, *, max_examples: int = 100, seed: int | 
     :data:`conformance.api.GROUPS`). Never raises for a misbehaving target:
     every problem becomes a non-conforming verdict. ``shrink=False`` reports
     the first failure found as it is (faster; for quick checks and tests).
+
+    Every level drawn lies inside the profile's domain
+    (:data:`conformance.engine_levels.DOMAINS`). Answers of the right meaning
+    but not the seed's type (``None`` for False, ``[w, h]``) are accepted and
+    listed in ``Verdict.warnings``; ``strict_types`` makes them departures.
+    ``robustness`` (soko) also plays grids beyond the domain afterwards, with
+    a quarter of the budget; what that finds goes to ``Verdict.robustness``
+    and never changes ``conforms``.
     """
     start = time.monotonic()
     problem = _precheck(target, profile)
@@ -784,7 +906,36 @@ def check(target: Target, profile: str, *, max_examples: int = 100, seed: int | 
     options = _options(profile, groups)
     if seed is None:
         seed = random.SystemRandom().randrange(2 ** 32)
-    run = _Run(target, profile, options["groups"], directions)
+    verdict = _search(target, profile, options, seed, max_examples, shrink, directions,
+                      strict_types, start)
+    if robustness:
+        verdict.robustness = _robustness(target, profile, options, seed, max_examples, shrink,
+                                         directions, strict_types)
+        verdict.seconds = time.monotonic() - start
+        if verdict.counterexample is not None:
+            verdict.counterexample.report = format_verdict(verdict)
+    return verdict
+
+
+def _robustness(target, profile, options, seed, max_examples, shrink, directions,
+                strict_types) -> list[str]:
+    """What a search on inputs beyond the profile's domain finds (soko only:
+    ragged or unevenly padded rows, fewer boxes than goals)."""
+    if profile != "soko":
+        return []
+    found = _search(target, profile, {**options, "robustness": True}, seed,
+                    max(10, max_examples // 4), shrink, directions, strict_types,
+                    time.monotonic())
+    if found.counterexample is not None:
+        return [format_counterexample(found.counterexample)]
+    if found.error:
+        return [found.error]
+    return []
+
+
+def _search(target, profile, options, seed, max_examples, shrink, directions, strict_types,
+            start) -> Verdict:
+    run = _Run(target, profile, options["groups"], directions, strict_types)
     cls = hypothesis_seed(seed)(machine_class(run, options))
     config = settings(
         max_examples=max_examples, stateful_step_count=STEPS, deadline=None, database=None,
@@ -797,10 +948,10 @@ def check(target: Target, profile: str, *, max_examples: int = 100, seed: int | 
     except (Departure, _Fatal) as e:
         return _verdict(run, False, e.counterexample, seed, start)
     except _StopShrinking:
-        return _verdict(run, False, _replayed(run), seed, start)
+        return _verdict(run, False, _replayed(run, options), seed, start)
     except Exception as e:  # noqa: BLE001 - Flaky and friends: report the last departure
         if run.last is not None:
-            c = _replayed(run)
+            c = _replayed(run, options)
             if not run.stopped:
                 c.message += (" (the failure was not reproducible every time: "
                               f"{type(e).__name__})")
