@@ -722,6 +722,38 @@ def _scene_lists(profile: str, options: dict):
     return st.lists(one, min_size=lo, max_size=hi)
 
 
+def _long_run(self, kind: str, pattern: str, k: int) -> None:
+    """The long rules (far walks, long histories), ``k`` up to :data:`LONG`:
+
+    * ``repeat``: ``pattern`` (one move, or there and back) ``k`` times;
+    * ``walk_then_bomb`` (extendido): ``k`` steps one way, then a bomb
+      (out of the level's bounding box on an open level);
+    * ``undo_many`` (extendido): ``k`` undos in a row, stopping one past the
+      start of the level's history.
+
+    Inside, only the cheap observers are compared after each action; the
+    last action is compared in full (see ``_Machine.light``).
+    """
+    if kind == "walk_then_bomb" and spec_ext.bombas(self.spec) <= 0:
+        kind = "repeat"
+    with self.light():
+        for i in range(k):
+            if kind == "undo_many":
+                last = i == k - 1 or self.spec.soko.anterior is None
+                self.lightness = not last
+                self.act("z")
+                if last:
+                    return
+                continue
+            if len(self.codes) >= MAX_ACTIONS:
+                break
+            if kind == "repeat" and i == k - 1:
+                self.lightness = False
+            self.act(pattern[i % len(pattern)] if kind == "repeat" else pattern[0])
+    if kind == "walk_then_bomb":
+        self.act("b")
+
+
 def machine_class(run: _Run, options: dict) -> type:
     """A fresh RuleBasedStateMachine subclass for one check (its rules are
     the enabled groups' actions)."""
@@ -740,20 +772,6 @@ def machine_class(run: _Run, options: dict) -> type:
         self.act(code)
     namespace["move"] = rule(code=st.sampled_from("udlr"))(move)
 
-    if run.profile != "soko":      # soko's grids are enclosed: no far walks there
-        def repeat(self, pattern, k):
-            """``pattern`` (one move, or there and back) ``k`` times: a far
-            walk on an open level, a long history either way."""
-            with self.light():
-                for i in range(k):
-                    if len(self.codes) >= MAX_ACTIONS:
-                        break
-                    if i == k - 1:
-                        self.lightness = False
-                    self.act(pattern[i % len(pattern)])
-        namespace["repeat"] = rule(pattern=st.sampled_from(("u", "d", "l", "r", "lr", "ud")),
-                                   k=st.integers(2, LONG))(repeat)
-
     if options["follow"]:
         def walk_solution(self, k):
             self.follow(k)
@@ -763,34 +781,22 @@ def machine_class(run: _Run, options: dict) -> type:
         def bomb(self):
             self.act("b")
         namespace["bomb"] = precondition(lambda self: spec_ext.bombas(self.spec) > 0)(rule()(bomb))
-        def walk_then_bomb(self, code, k):
-            """Walk ``k`` steps one way (out of the level's box on an open
-            level), then throw a bomb there."""
-            with self.light():
-                for _ in range(k):
-                    if len(self.codes) >= MAX_ACTIONS:
-                        break
-                    self.act(code)
-            self.act("b")
-        namespace["walk_then_bomb"] = precondition(lambda self: spec_ext.bombas(self.spec) > 0)(
-            rule(code=st.sampled_from("udlr"), k=st.integers(1, LONG))(walk_then_bomb))
     if options["undo"] and run.profile == "extendido":
         def undo(self):
             self.act("z")
         namespace["undo"] = rule()(undo)
-
-        def undo_many(self, k):
-            """``k`` undos in a row: reaches deep into a long history (it
-            stops after one undo past the start of the level's history)."""
-            with self.light():
-                for i in range(k):
-                    if i == k - 1:
-                        self.lightness = False      # the last one compares everything
-                    fresh = self.spec.soko.anterior is None
-                    self.act("z")
-                    if fresh:
-                        break
-        namespace["undo_many"] = rule(k=st.integers(2, LONG))(undo_many)
+    if run.profile != "soko":      # soko's grids are enclosed: no far walks there
+        kinds = ["repeat"]
+        if options["bomb"] and run.profile == "extendido":
+            kinds.append("walk_then_bomb")
+        if options["undo"] and run.profile == "extendido":
+            kinds.append("undo_many")
+        # One rule for the three (so they take a fair share of the steps,
+        # not three shares: each is long).
+        namespace["long_run"] = rule(
+            kind=st.sampled_from(kinds),
+            pattern=st.sampled_from(("u", "d", "l", "r", "lr", "ud")),
+            k=st.integers(2, LONG))(_long_run)
     return type(f"{run.profile.capitalize()}Conformance", (base,), namespace)
 
 

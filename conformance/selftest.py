@@ -2,10 +2,12 @@
 
 Runs the conformance check on every mutant of :mod:`conformance.mutants`
 (each must be caught) and on the correct implementations (``impl.tad``,
-``impl.extendido``, our ``soko``, and the mutants' correct student bases:
-none may be flagged), with the default budget, and prints the kill rate.
-Exit status 0 iff every mutant is caught and no correct implementation is
-flagged.
+``impl.extendido``, our ``soko``, and every ``student_*`` file, written in
+the styles real students use: none may be flagged), with the default budget,
+and prints the kill rate and the false alarms. Students and mutants run as
+PATH targets (their file; its folder goes on ``sys.path`` so a mutant finds
+its base). Exit status 0 iff every mutant is caught and no correct
+implementation is flagged.
 """
 
 from __future__ import annotations

@@ -58,20 +58,20 @@ def test_every_file_imports_nothing_of_the_project(name):
             assert top not in ("spec", "impl", "levels", "conformance", "soko"), (name, m)
 
 
-def test_a_student_style_runs_in_the_sandbox_by_file_path():
-    t = open_target(resolve(str(mutants.path("student_soko_strings"))), in_process=False)
+def _in_sandbox(name: str, max_examples: int):
+    t = open_target(resolve(str(mutants.path(name))), in_process=False)
     try:
-        v = engine.check(t, "soko", max_examples=5, seed=0)
+        return engine.check(t, "soko", max_examples=max_examples, seed=0)
     finally:
         t.close()
+
+
+def test_a_student_style_runs_in_the_sandbox_by_file_path():
+    v = _in_sandbox("student_soko_strings", 5)
     assert v.error is None and v.conforms, v.counterexample and v.counterexample.report
 
 
 def test_a_mutant_is_caught_in_the_sandbox_by_file_path():
-    t = open_target(resolve(str(mutants.path("soko_mutates_grid"))), in_process=False)
-    try:
-        v = engine.check(t, "soko", max_examples=20, seed=0)
-    finally:
-        t.close()
+    v = _in_sandbox("soko_mutates_grid", 20)
     assert not v.conforms
     assert "changed the grid it was given" in v.counterexample.message
