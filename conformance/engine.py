@@ -205,40 +205,34 @@ class _Machine(RuleBasedStateMachine):
         right thing is accepted, with a warning), a pair such as
         ``dimensiones`` also as a list (``w, h = dimensiones(g)`` works the
         same). With ``strict_types`` those are departures instead."""
-        if type(want) is bool and type(got) is not bool and not isinstance(got, Handle):
+        said = _loose(got, want)
+        if said is None:
+            return _values_equal(got, want)
+        if said == "True/False":
             try:
-                truth = bool(got)
+                same = bool(got) == want
             except Exception:   # noqa: BLE001 - a target value with a broken __bool__
                 return False
-            if truth != want or self.run.strict_types:
-                return False
-            self._warn(op, got, "True/False")
-            return True
-        if type(want) is tuple and type(got) is list:
-            if not _values_equal(tuple(got), want) or self.run.strict_types:
-                return False
-            self._warn(op, got, "a tuple")
-            return True
-        return _values_equal(got, want)
-
-    def _warn(self, op: str, got: Any, said: str) -> None:
+        else:
+            same = _values_equal(tuple(got), want)
+        if not same or self.run.strict_types:
+            return False
         run = self.run
         key = (op, type(got).__name__)
         if key not in run.warnings:
-            seed = SEEDS[run.profile]
             shown = repr(got) if not isinstance(got, list) else "a list"
             why = (COURSE_ACCEPTS if run.profile == "soko"
                    else "compared by its truth value" if said == "True/False"
                    else "compared by its items")
-            run.warnings[key] = (f"{op} returned {shown} where {seed} says {said}; {why} "
-                                 f"(--strict-types makes this a departure)")
+            run.warnings[key] = (f"{op} returned {shown} where {SEEDS[run.profile]} says "
+                                 f"{said}; {why} (--strict-types makes this a departure)")
+        return True
 
     def strict_note(self, got: Any, want: Any) -> str:
         """Why a right-meaning answer is a departure under ``strict_types``."""
-        if self.run.strict_types and (
-                (type(want) is bool and type(got) is not bool and not isinstance(got, Handle))
-                or (type(want) is tuple and type(got) is list)):
-            return f" (--strict-types: {SEEDS[self.run.profile]} says {type(want).__name__})"
+        said = _loose(got, want)
+        if self.run.strict_types and said is not None:
+            return f" (--strict-types: {SEEDS[self.run.profile]} says {said})"
         return ""
 
     def expect_value(self, op: str, shown: str, value: Any, what: str) -> None:
@@ -343,6 +337,18 @@ def _focused(calls: list, expected: list, focus: str | None) -> tuple[list, list
 def _short(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _loose(got: Any, want: Any) -> str | None:
+    """What the seed says ``got`` should have been, when it is an answer of
+    another type that may still mean ``want`` (compared loosely, with a
+    warning): ``"True/False"`` for a non-bool where a bool is due,
+    ``"a tuple"`` for a list where a tuple is due; else None."""
+    if type(want) is bool and type(got) is not bool and not isinstance(got, Handle):
+        return "True/False"
+    if type(want) is tuple and type(got) is list:
+        return "a tuple"
+    return None
 
 
 def _truthy(value: Any) -> bool:
