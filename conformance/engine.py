@@ -2,9 +2,13 @@
 
 :func:`check` runs a Hypothesis :class:`~hypothesis.stateful.RuleBasedStateMachine`
 per profile. Each example draws a level (or, for ``extendido``, a sequence of
-one to three), starts the spec and the target on it, then draws actions
-(moves, a walk along the level's known solution, bombs, undos); after every
-action it compares *every* observer of the target with the spec's:
+one to three) inside the profile's domain (``engine_levels.DOMAINS``: the
+seed's preconditions, nothing beyond unless ``robustness``), starts the spec
+and the target on it, then draws actions (moves, a walk along the level's
+known solution, bombs, undos, and long runs of them: far walks, long
+histories); after every action it compares *every* observer of the target
+with the spec's, observationally (booleans by truth value, see
+``_Machine.agrees``; what is accepted loosely becomes a warning):
 
 * ``tad``: ``estado`` (all four sets) and ``completado``;
 * ``extendido``: ``indice_nivel``, ``persona``, ``bombas``, ``gano``,

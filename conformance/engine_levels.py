@@ -3,7 +3,8 @@
 A :class:`Scene` is one level plus what the engine needs around it: a
 solution when one is known (so that wins and level advances are reached, not
 just hoped for), the bombs (extended game) and, for the ``soko`` profile, the
-exact rows given to ``crear_grilla`` (ragged, maybe padded with spaces).
+exact rows given to ``crear_grilla`` (rectangular; ragged only for the
+robustness checks).
 
 Sources:
 
