@@ -11,7 +11,10 @@ the first departure: how fast the suite *finds* the mistake), and with
 ``--shrink`` once more with shrinking on (what ``python -m conformance``
 costs, report included). Prints one table: per mutant the median and worst
 examples and seconds to catch it over the seeds, then the same over all
-mutants. Exits 1 if some mutant escaped the default budget under some seed.
+mutants. ``cpu med`` is the median CPU time of this process (the target
+runs in process): on a shared, loaded machine the wall-clock seconds grow
+with the other processes' load, the CPU time much less. Exits 1 if some
+mutant escaped the default budget under some seed.
 """
 
 from __future__ import annotations
@@ -26,15 +29,15 @@ from conformance.sandbox import open_target
 from conformance.targets import resolve
 
 
-def catch(name: str, profile: str, seed: int, shrink: bool) -> tuple[bool, int, float]:
-    """(caught, examples until caught, seconds)."""
+def catch(name: str, profile: str, seed: int, shrink: bool) -> tuple[bool, int, float, float]:
+    """(caught, examples until caught, seconds, CPU seconds)."""
     target = open_target(resolve(str(mutants.path(name))), in_process=True)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     verdict = engine.check(target, profile, seed=seed, shrink=shrink)
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     target.close()
     return (not verdict.conforms and verdict.error is None,
-            verdict.stats.get("examples", 0), seconds)
+            verdict.stats.get("examples", 0), seconds, cpu)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -45,24 +48,28 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     names = [m for m in mutants.MUTANTS if args.only is None or args.only in m]
     header = (f"{'mutant':36} {'profile':9} {'caught':>7} {'ex med':>6} {'ex max':>6} "
-              f"{'s med':>6} {'s max':>6}" + (f" {'shrunk s':>8}" if args.shrink else ""))
+              f"{'s med':>6} {'s max':>6} {'cpu med':>7}"
+              + (f" {'shrunk s':>8}" if args.shrink else ""))
     print(header)
     print("-" * len(header))
-    all_examples, all_seconds, escaped = [], [], []
+    all_examples, all_seconds, all_cpu, escaped = [], [], [], []
     for name in names:
         profile = mutants.MUTANTS[name]
         runs = [catch(name, profile, seed, shrink=False) for seed in range(args.seeds)]
         caught = sum(r[0] for r in runs)
         examples = [r[1] for r in runs if r[0]]
         seconds = [r[2] for r in runs]
+        cpu = [r[3] for r in runs]
         all_examples += examples
         all_seconds += seconds
+        all_cpu += cpu
         if caught < len(runs):
             escaped.append(name)
         line = (f"{name:36} {profile:9} {caught:>3}/{len(runs):<3} "
                 f"{statistics.median(examples) if examples else '-':>6} "
                 f"{max(examples) if examples else '-':>6} "
-                f"{statistics.median(seconds):6.2f} {max(seconds):6.2f}")
+                f"{statistics.median(seconds):6.2f} {max(seconds):6.2f} "
+                f"{statistics.median(cpu):7.2f}")
         if args.shrink:
             line += f" {catch(name, profile, 0, shrink=True)[2]:8.2f}"
         print(line, flush=True)
@@ -71,7 +78,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{'all mutants':36} {'':9} {len(all_examples):>3}/{len(all_seconds):<3} "
               f"{statistics.median(all_examples) if all_examples else '-':>6} "
               f"{max(all_examples) if all_examples else '-':>6} "
-              f"{statistics.median(all_seconds):6.2f} {max(all_seconds):6.2f}")
+              f"{statistics.median(all_seconds):6.2f} {max(all_seconds):6.2f} "
+              f"{statistics.median(all_cpu):7.2f}")
     if escaped:
         print("escaped the default budget under some seed: " + ", ".join(escaped))
     return 1 if escaped else 0

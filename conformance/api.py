@@ -170,3 +170,10 @@ class Verdict:
     stats: dict[str, int] = field(default_factory=dict)   # pushes, blocked, wins, bombs, undos, advances, steps, examples
     seed: int | None = None
     seconds: float = 0.0
+    #: Answers accepted although their type is not the seed's (``None`` for
+    #: False, ``[w, h]`` for ``(w, h)``): one line each; never change ``conforms``
+    #: unless the check ran with ``strict_types`` (then they are departures).
+    warnings: list[str] = field(default_factory=list)
+    #: What the opt-in robustness checks (inputs beyond the seed's domain)
+    #: found: one paragraph each; never change ``conforms``.
+    robustness: list[str] = field(default_factory=list)

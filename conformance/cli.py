@@ -51,6 +51,8 @@ class RunOptions:
     replay: str | None = None               # replay this recorded failure instead of searching
     std: str = "c++17"                      # C++ targets: the language standard
     sanitize: bool = True                   # C++ targets: ASan + UBSan when available
+    strict_types: bool = False              # None for False, [w, h] for (w, h): departures
+    robustness: bool = False                # also inputs beyond the seed's domain (warnings)
 
 
 def engine() -> tuple[Callable[..., Verdict], Callable[[Verdict], str]]:
@@ -128,12 +130,17 @@ def _check_profile(target, profile: str, options: RunOptions) -> tuple[Verdict, 
         judged = DirectionAdapter(target, profile, options.directions)
     kwargs = dict(max_examples=options.max_examples, seed=options.seed,
                   directions=options.directions)
+    if options.strict_types:
+        kwargs["strict_types"] = True
+    if options.robustness:
+        kwargs["robustness"] = True
     if options.groups is not None:
         kwargs["groups"] = list(options.groups)
     start = time.perf_counter()
     if options.replay is not None:
         from conformance.engine import replay
-        verdict = replay(judged, profile, options.replay, directions=options.directions)
+        verdict = replay(judged, profile, options.replay, directions=options.directions,
+                         strict_types=options.strict_types)
     else:
         verdict = check(judged, profile, **kwargs)
     if not verdict.seconds:
@@ -200,6 +207,14 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-sanitize", dest="sanitize", action="store_false",
                         help="C++ targets: build without AddressSanitizer and "
                              "UndefinedBehaviorSanitizer")
+    parser.add_argument("--strict-types", action="store_true",
+                        help="an answer of the right meaning but not the seed's type (None or "
+                             "0 for False, a list for dimensiones' tuple) is a departure, not a "
+                             "warning")
+    parser.add_argument("--robustness", action="store_true",
+                        help="also play inputs beyond the seed's stated domain (soko: ragged "
+                             "or unevenly padded rows, fewer boxes than goals); findings are "
+                             "warnings in their own report section, never a departure")
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--in-process", dest="in_process", action="store_const", const=True,
                        default=None, help="run the target in this process (trusted code only: "
@@ -231,7 +246,8 @@ def options_from(args: argparse.Namespace) -> RunOptions:
     return RunOptions(max_examples=args.max_examples, seed=args.seed,
                       directions=args.directions, timeout=args.timeout,
                       memory_mb=args.memory, in_process=args.in_process, std=args.std,
-                      sanitize=args.sanitize)
+                      sanitize=args.sanitize, strict_types=args.strict_types,
+                      robustness=args.robustness)
 
 
 def parse_or_status(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.Namespace | int:

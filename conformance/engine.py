@@ -2,9 +2,13 @@
 
 :func:`check` runs a Hypothesis :class:`~hypothesis.stateful.RuleBasedStateMachine`
 per profile. Each example draws a level (or, for ``extendido``, a sequence of
-one to three), starts the spec and the target on it, then draws actions
-(moves, a walk along the level's known solution, bombs, undos); after every
-action it compares *every* observer of the target with the spec's:
+one to three) inside the profile's domain (``engine_levels.DOMAINS``: the
+seed's preconditions, nothing beyond unless ``robustness``), starts the spec
+and the target on it, then draws actions (moves, a walk along the level's
+known solution, bombs, undos, and long runs of them: far walks, long
+histories); after every action it compares *every* observer of the target
+with the spec's, observationally (booleans by truth value, see
+``_Machine.agrees``; what is accepted loosely becomes a warning):
 
 * ``tad``: ``estado`` (all four sets) and ``completado``;
 * ``extendido``: ``indice_nivel``, ``persona``, ``bombas``, ``gano``,
@@ -33,6 +37,7 @@ reported as they happen, without shrinking (each retry would cost a restart).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import shlex
@@ -49,10 +54,12 @@ from hypothesis.stateful import (
 
 from conformance import engine_levels as lv
 from conformance.api import (
-    ALL_PROFILES, BATCH, EQUAL, FINGERPRINT, GROUPS, REQUIRED_OPERATIONS, RESET,
-    Counterexample, Target, TargetError, Verdict,
+    ALL_PROFILES, BATCH, EQUAL, FINGERPRINT, GROUPS, PROFILES, REQUIRED_OPERATIONS, RESET,
+    Counterexample, Handle, Target, TargetError, Verdict,
 )
-from conformance.report import Board, bounds, format_verdict, render_observation
+from conformance.report import (
+    Board, bounds, format_counterexample, format_verdict, render_observation,
+)
 from spec import extendido as spec_ext
 from spec import grilla as spec_grilla
 from spec import juego as spec_juego
@@ -67,6 +74,14 @@ FATAL_KINDS = ("timeout", "crashed", "exited", "output", "memory")
 ACTION_CODES = {letter: a for a, letter in sorted(LETTERS.items(), key=lambda kv: ACCIONES.index(kv[0]))}
 #: Wall-clock cap on shrinking a failure (the smallest one found by then is reported).
 SHRINK_SECONDS = 20.0
+#: Longest run of one repeated pattern (``repeat``, ``undo_many``,
+#: ``walk_then_bomb``): far walks and long histories.
+LONG = 60
+#: Cap on the actions of one example (the long rules could make it huge).
+MAX_ACTIONS = 100
+#: Which seed each profile's answers are judged by (warning lines).
+SEEDS = {"tad": "seed 000", "extendido": "seed 001", "soko": "seed 002"}
+COURSE_ACCEPTS = "the course test accepts it"
 STAT_KEYS = ("examples", "steps", "pushes", "blocked", "wins", "bombs", "undos", "advances")
 
 
@@ -96,11 +111,15 @@ class _Run:
     """What one check shares between its examples."""
 
     def __init__(self, target: Target, profile: str, groups: frozenset[str],
-                 directions: str = "ours"):
+                 directions: str = "ours", strict_types: bool = False):
         self.target = target
         self.profile = profile
         self.groups = groups
         self.directions = directions
+        self.strict_types = strict_types
+        # Answers accepted by truth value or as a list (see _Machine.agrees):
+        # one line per (observer, type), in the order first seen.
+        self.warnings: dict[tuple[str, str], str] = {}
         self.stats = dict.fromkeys(STAT_KEYS, 0)
         self.frozen = False          # stop counting at the first failure (shrinking reruns)
         self.last: Counterexample | None = None
@@ -177,6 +196,65 @@ class _Machine(RuleBasedStateMachine):
         self._fail(e.op or op, message, expected="a normal answer", actual=actual,
                    fatal=e.kind in FATAL_KINDS, focusable=e.kind != "died")
 
+    # -- comparing -------------------------------------------------------------
+
+    #: Inside a long rule (``repeat``, ``undo_many``, ``walk_then_bomb``):
+    #: compare only the cheap observers after each action (extendido: all but
+    #: the per-cell ones); the rule's last action is compared in full.
+    lightness = False
+
+    @contextlib.contextmanager
+    def light(self):
+        self.lightness = True
+        try:
+            yield
+        finally:
+            self.lightness = False
+
+    def agrees(self, op: str, got: Any, want: Any) -> bool:
+        """Whether the target's answer ``got`` of observer ``op`` agrees with
+        the spec's ``want``, observationally, as the seed asks: a boolean
+        observer by its truth value (a ``None``, ``0`` or ``1`` that means the
+        right thing is accepted, with a warning), a pair such as
+        ``dimensiones`` also as a list (``w, h = dimensiones(g)`` works the
+        same). With ``strict_types`` those are departures instead."""
+        said = _loose(got, want)
+        if said is None:
+            return _values_equal(got, want)
+        if said == "True/False":
+            try:
+                same = bool(got) == want
+            except Exception:   # noqa: BLE001 - a target value with a broken __bool__
+                return False
+        else:
+            same = _values_equal(tuple(got), want)
+        if not same or self.run.strict_types:
+            return False
+        run = self.run
+        key = (op, type(got).__name__)
+        if key not in run.warnings:
+            shown = repr(got) if not isinstance(got, list) else "a list"
+            why = (COURSE_ACCEPTS if run.profile == "soko"
+                   else "compared by its truth value" if said == "True/False"
+                   else "compared by its items")
+            run.warnings[key] = (f"{op} returned {shown} where {SEEDS[run.profile]} says "
+                                 f"{said}; {why} (--strict-types makes this a departure)")
+        return True
+
+    def strict_note(self, got: Any, want: Any) -> str:
+        """Why a right-meaning answer is a departure under ``strict_types``."""
+        said = _loose(got, want)
+        if self.run.strict_types and said is not None:
+            return f" (--strict-types: {SEEDS[self.run.profile]} says {said})"
+        return ""
+
+    def expect_value(self, op: str, shown: str, value: Any, what: str) -> None:
+        """Blame ``op`` itself when it returns no value where the seed says it
+        returns one (a grid, a juego): not the next observer."""
+        if value is None or type(value) in (bool, int, float):
+            self._fail(op, f"{shown} returned {value!r}, expected {what} {self.where()}",
+                       what, repr(value))
+
     # -- failing -------------------------------------------------------------
 
     def _fail(self, operation: str, message: str, expected: str = "", actual: str = "",
@@ -220,9 +298,9 @@ class _Machine(RuleBasedStateMachine):
         if not calls:
             return
         for (op, args), want, got in zip(calls, expected, self._batch(calls)):
-            if not _values_equal(got, want):
-                self._fail(op, f"{op} is {_short(got)}, expected {want!r} {self.where()}",
-                           repr(want), repr(got))
+            if not self.agrees(op, got, want):
+                self._fail(op, f"{op} is {_short(got)}, expected {want!r} {self.where()}"
+                           f"{self.strict_note(got, want)}", repr(want), repr(got))
 
     # -- solution walking --------------------------------------------------------
 
@@ -274,6 +352,28 @@ def _short(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def _loose(got: Any, want: Any) -> str | None:
+    """What the seed says ``got`` should have been, when it is an answer of
+    another type that may still mean ``want`` (compared loosely, with a
+    warning): ``"True/False"`` for a non-bool where a bool is due,
+    ``"a tuple"`` for a list where a tuple is due; else None."""
+    if type(want) is bool and type(got) is not bool and not isinstance(got, Handle):
+        return "True/False"
+    if type(want) is tuple and type(got) is list:
+        return "a tuple"
+    return None
+
+
+def _truthy(value: Any) -> bool:
+    """A target's answer as a truth value, for drawing (never raises)."""
+    if isinstance(value, (Handle, TargetError)):
+        return False
+    try:
+        return bool(value)
+    except Exception:   # noqa: BLE001
+        return False
+
+
 def _values_equal(actual: Any, expected: Any) -> bool:
     try:
         return bool(actual == expected)
@@ -290,6 +390,7 @@ class _TadMachine(_Machine):
         self.scenes = [scene]
         self.spec = spec_juego.iniciar(scene.nivel())
         self.handle = self._call("iniciar", scene.nivel())
+        self.expect_value("iniciar", "iniciar(<the level>)", self.handle, "a juego")
         self.path = 0
         self.compare()
 
@@ -308,6 +409,7 @@ class _TadMachine(_Machine):
         self.spec = spec_juego.step(self.spec, a)
         self.codes.append(code)
         self.handle = self._call("step", self.handle, a)
+        self.expect_value("step", f"step(j, {a.name})", self.handle, "a juego")
         after = spec_juego.estado(self.spec)
         run = self.run
         run.count("steps")
@@ -334,8 +436,9 @@ class _TadMachine(_Machine):
                     bad = (f"estado[{key!r}]", f"estado(j)[{key!r}] is {_short(actual[key])}, "
                            f"expected {_short(set(expected[key]))}")
                     break
-        if bad is None and not _values_equal(done, expected_done):
-            bad = ("completado", f"completado is {done!r}, expected {expected_done!r}")
+        if bad is None and not self.agrees("completado", done, expected_done):
+            bad = ("completado", f"completado is {done!r}, expected {expected_done!r}"
+                   + self.strict_note(done, expected_done))
         if bad is not None:
             e_board = _estado_board(expected)
             a_board = _estado_board(actual) if isinstance(actual, dict) else None
@@ -376,6 +479,7 @@ class _ExtendidoMachine(_Machine):
         niveles = [s.nivel_extendido() for s in self.scenes]
         self.spec = spec_ext.nuevo_juego(niveles)
         self.handle = self._call("nuevo_juego", niveles)
+        self.expect_value("nuevo_juego", "nuevo_juego(<the levels>)", self.handle, "a juego")
         self.path = 0
         self.compare()
 
@@ -433,8 +537,11 @@ class _ExtendidoMachine(_Machine):
     skipped: tuple[str, ...] = ()
 
     def _apply(self, op: str, *args: Any, completed: bool | None = None) -> None:
-        """Call the modifier ``op`` on the target (functional: it returns the new juego)."""
+        """Call the modifier ``op`` on the target (functional: it returns the new
+        juego; a modifier that returns nothing is blamed itself)."""
         self.handle = self._call(op, self.handle, *args)
+        shown = f"{op}(j{''.join(', ' + a.name for a in args)})"
+        self.expect_value(op, shown, self.handle, "a juego")
 
     def compare(self) -> None:
         j = self.spec
@@ -454,6 +561,8 @@ class _ExtendidoMachine(_Machine):
         h = (self.handle,)
         scalars = [("indice_nivel", h), ("persona", h), ("bombas", h), ("gano", h)]
         scalars += [("puede_mover", h + (a,)) for a in ACTION_CODES.values()]
+        if self.lightness:
+            grid = []
         per_cell = [(op, h + (p,)) for p in grid for op in ("hay_pared", "hay_caja", "hay_deposito")]
         expected = [spec_ext.indice_nivel(j), spec_ext.persona(j), spec_ext.bombas(j),
                     spec_ext.gano(j)] + [spec_ext.puede_mover(j, a) for a in ACTION_CODES.values()]
@@ -469,9 +578,12 @@ class _ExtendidoMachine(_Machine):
             return
         answers = self._batch(scalars + per_cell)
         for (op, args), want, got in zip(scalars + per_cell, expected, answers):
-            if not _values_equal(got, want):
+            if not self.agrees(op, got, want):
+                if self.lightness:          # compare everything again, to draw the boards
+                    self.lightness = False
+                    self.compare()
                 shown = ", ".join(["j"] + [_arg(a) for a in args[1:]])
-                why = ""
+                why = self.strict_note(got, want)
                 if self.codes and self.codes[-1] == "z":
                     why = " (deshacer must restore the state before the action it undoes)"
                 self._report(f"{op}({shown})", f"{op}({shown}) is {_short(got)}, expected "
@@ -487,9 +599,10 @@ class _ExtendidoMachine(_Machine):
             found = {"hay_pared": set(), "hay_caja": set(), "hay_deposito": set()}
             for i, p in enumerate(grid):
                 for k, op in enumerate(("hay_pared", "hay_caja", "hay_deposito")):
-                    if values[n + 3 * i + k] is True:
+                    if _truthy(values[n + 3 * i + k]):
                         found[op].add(p)
-            players = frozenset({persona}) if isinstance(persona, tuple) else frozenset()
+            players = (frozenset({tuple(persona)}) if isinstance(persona, (tuple, list))
+                       and len(persona) == 2 else frozenset())
             return Board(frozenset(found["hay_pared"]), frozenset(found["hay_caja"]),
                          frozenset(found["hay_deposito"]), players)
 
@@ -587,6 +700,7 @@ class _SokoMachine(_Machine):
         self.scenes = [scene]
         self.spec = spec_grilla.crear_grilla(list(scene.desc))
         self.handle = self._call("crear_grilla", list(scene.desc))
+        self.expect_value("crear_grilla", "crear_grilla(<the level>)", self.handle, "a grid")
         self.path = 0
         self.compare()
 
@@ -616,6 +730,7 @@ class _SokoMachine(_Machine):
         if self.immutability:
             before = self._call(FINGERPRINT, given)
         self.handle = self._call("mover", given, d)
+        self.expect_value("mover", f"mover(grilla, {d})", self.handle, "a grid")
         if self.immutability:
             if self._call(FINGERPRINT, given) != before:
                 self.compare(old, given, changed=(
@@ -627,7 +742,7 @@ class _SokoMachine(_Machine):
                            "(its observers did not show it)")
         self.compare()
         if self.immutability and blocked:
-            if self._call(EQUAL, given, self.handle) is not True:
+            if not self._call(EQUAL, given, self.handle):
                 self._fail("mover", f"mover(grilla, {d}) is blocked {self.where()}, but the grid "
                            "it returned is not equal (==) to the one it was given",
                            "a grid equal to the argument", "a different grid")
@@ -656,21 +771,21 @@ class _SokoMachine(_Machine):
         order = [0] + list(range(2, len(expected))) + [1]     # dimensiones, cells, juego_ganado
         for i in order:
             (op, args), want, got = (scalars + per_cell)[i], expected[i], answers[i]
-            if not _values_equal(got, want):
+            if not self.agrees(op, got, want):
                 shown = ", ".join(["grilla"] + [repr(a) for a in args[1:]])
                 n = len(scalars)
 
                 def board(values):
                     found = {op_: set() for op_ in ops}
                     for k, (op_, args_) in enumerate(per_cell):
-                        if values[n + k] is True:
+                        if _truthy(values[n + k]):
                             found[op_].add(args_[1:])
                     return Board(*(frozenset(found[o]) for o in
                                    ("hay_pared", "hay_caja", "hay_objetivo", "hay_jugador")))
 
                 window = (0, 0, cols - 1, rows - 1)
                 names = ["dimensiones", "juego_ganado"]
-                message = f"{op}({shown}) is {_short(got)}, expected {want!r}"
+                message = f"{op}({shown}) is {_short(got)}, expected {want!r}{self.strict_note(got, want)}"
                 message = (f"{changed}: on the argument, {message}" if changed
                            else f"{message} {self.where()}")
                 self._fail(f"{op}({shown})" if not changed else "mover", message,
@@ -707,9 +822,41 @@ def _options(profile: str, groups: Sequence[str] | None) -> dict:
 
 def _scene_lists(profile: str, options: dict):
     one = lv.scenes(profile, min_boxes=options["min_boxes"], max_boxes=options["max_boxes"],
-                    bombs=options["bombs"])
+                    bombs=options["bombs"], robustness=options.get("robustness", False))
     lo, hi = options["levels"]
     return st.lists(one, min_size=lo, max_size=hi)
+
+
+def _long_run(self, kind: str, pattern: str, k: int) -> None:
+    """The long rules (far walks, long histories), ``k`` up to :data:`LONG`:
+
+    * ``repeat``: ``pattern`` (one move, or there and back) ``k`` times;
+    * ``walk_then_bomb`` (extendido): ``k`` steps one way, then a bomb
+      (out of the level's bounding box on an open level);
+    * ``undo_many`` (extendido): ``k`` undos in a row, stopping one past the
+      start of the level's history.
+
+    Inside, only the cheap observers are compared after each action; the
+    last action is compared in full (see ``_Machine.light``).
+    """
+    if kind == "walk_then_bomb" and spec_ext.bombas(self.spec) <= 0:
+        kind = "repeat"
+    with self.light():
+        for i in range(k):
+            if kind == "undo_many":
+                last = i == k - 1 or self.spec.soko.anterior is None
+                self.lightness = not last
+                self.act("z")
+                if last:
+                    return
+                continue
+            if len(self.codes) >= MAX_ACTIONS:
+                break
+            if kind == "repeat" and i == k - 1:
+                self.lightness = False
+            self.act(pattern[i % len(pattern)] if kind == "repeat" else pattern[0])
+    if kind == "walk_then_bomb":
+        self.act("b")
 
 
 def machine_class(run: _Run, options: dict) -> type:
@@ -762,6 +909,18 @@ def machine_class(run: _Run, options: dict) -> type:
             self.walk_until_landing()
         namespace["walk_to_landing"] = precondition(lambda self: self.can_follow())(
             rule()(walk_to_landing))
+    if run.profile != "soko":      # soko's grids are enclosed: no far walks there
+        kinds = ["repeat"]
+        if options["bomb"] and run.profile in ("extendido", "aed2"):
+            kinds.append("walk_then_bomb")
+        if options["undo"] and run.profile in ("extendido", "aed2"):
+            kinds.append("undo_many")
+        # One rule for the three (so they take a fair share of the steps,
+        # not three shares: each is long).
+        namespace["long_run"] = rule(
+            kind=st.sampled_from(kinds),
+            pattern=st.sampled_from(("u", "d", "l", "r", "lr", "ud")),
+            k=st.integers(2, LONG))(_long_run)
     return type(f"{run.profile.capitalize()}Conformance", (base,), namespace)
 
 
@@ -814,7 +973,8 @@ def parse_replay(text: str) -> tuple[str | None, list[lv.Scene], str]:
     return profile, scenes, actions
 
 
-def replay(target: Target, profile: str, text: str, *, directions: str = "ours") -> Verdict:
+def replay(target: Target, profile: str, text: str, *, directions: str = "ours",
+           strict_types: bool = False) -> Verdict:
     """Play exactly one recorded counterexample (no search, no shrinking)
     and compare as :func:`check` does. ``conforms`` is False iff it still
     departs (the verdict then carries the counterexample again)."""
@@ -829,7 +989,7 @@ def replay(target: Target, profile: str, text: str, *, directions: str = "ours")
     if recorded is not None and recorded != profile:
         return Verdict(target.name, profile, False,
                        error=f"bad replay: it was recorded for profile {recorded}, not {profile}")
-    run = _Run(target, profile, frozenset(GROUPS[profile]), directions)
+    run = _Run(target, profile, frozenset(GROUPS[profile]), directions, strict_types)
     cls = machine_class(run, _options(profile, None))
     try:
         machine = cls()
@@ -858,18 +1018,18 @@ def _precheck(target: Target, profile: str) -> Verdict | None:
 def _verdict(run: _Run, conforms: bool, c: Counterexample | None, seed, start: float) -> Verdict:
     v = Verdict(target=run.target.name, profile=run.profile, conforms=conforms,
                 counterexample=c, stats=dict(run.stats), seed=seed,
-                seconds=time.monotonic() - start)
+                seconds=time.monotonic() - start, warnings=list(run.warnings.values()))
     if c is not None:
         c.report = format_verdict(v)
     return v
 
 
-def _replayed(run: _Run) -> Counterexample:
+def _replayed(run: _Run, options: dict) -> Counterexample:
     """The last failure's trace played again with every observer compared
     (the shrinking runs compare only one): the counterexample to report."""
     scenes, codes = run.last_trace
     last, run.focus = run.last, None
-    machine = machine_class(run, _options(run.profile, None))()
+    machine = machine_class(run, options)()
     try:
         machine.begin(scenes)
         machine.replay_actions("".join(codes))
@@ -882,7 +1042,8 @@ def _replayed(run: _Run) -> Counterexample:
 
 def check(target: Target, profile: str, *, max_examples: int = 100, seed: int | None = None,
           directions: str = "ours", groups: Sequence[str] | None = None,
-          shrink: bool = True) -> Verdict:
+          shrink: bool = True, strict_types: bool = False,
+          robustness: bool = False) -> Verdict:
     """Check ``target`` against the spec under ``profile``.
 
     ``seed`` makes the run reproducible (None: a fresh random seed, reported
@@ -890,6 +1051,14 @@ def check(target: Target, profile: str, *, max_examples: int = 100, seed: int | 
     :data:`conformance.api.GROUPS`). Never raises for a misbehaving target:
     every problem becomes a non-conforming verdict. ``shrink=False`` reports
     the first failure found as it is (faster; for quick checks and tests).
+
+    Every level drawn lies inside the profile's domain
+    (:data:`conformance.engine_levels.DOMAINS`). Answers of the right meaning
+    but not the seed's type (``None`` for False, ``[w, h]``) are accepted and
+    listed in ``Verdict.warnings``; ``strict_types`` makes them departures.
+    ``robustness`` (soko) also plays grids beyond the domain afterwards, with
+    a quarter of the budget; what that finds goes to ``Verdict.robustness``
+    and never changes ``conforms``.
     """
     start = time.monotonic()
     problem = _precheck(target, profile)
@@ -898,7 +1067,36 @@ def check(target: Target, profile: str, *, max_examples: int = 100, seed: int | 
     options = _options(profile, groups)
     if seed is None:
         seed = random.SystemRandom().randrange(2 ** 32)
-    run = _Run(target, profile, options["groups"], directions)
+    verdict = _search(target, profile, options, seed, max_examples, shrink, directions,
+                      strict_types, start)
+    if robustness:
+        verdict.robustness = _robustness(target, profile, options, seed, max_examples, shrink,
+                                         directions, strict_types)
+        verdict.seconds = time.monotonic() - start
+        if verdict.counterexample is not None:
+            verdict.counterexample.report = format_verdict(verdict)
+    return verdict
+
+
+def _robustness(target, profile, options, seed, max_examples, shrink, directions,
+                strict_types) -> list[str]:
+    """What a search on inputs beyond the profile's domain finds (soko only:
+    ragged or unevenly padded rows, fewer boxes than goals)."""
+    if profile != "soko":
+        return []
+    found = _search(target, profile, {**options, "robustness": True}, seed,
+                    max(10, max_examples // 4), shrink, directions, strict_types,
+                    time.monotonic())
+    if found.counterexample is not None:
+        return [format_counterexample(found.counterexample)]
+    if found.error:
+        return [found.error]
+    return []
+
+
+def _search(target, profile, options, seed, max_examples, shrink, directions, strict_types,
+            start) -> Verdict:
+    run = _Run(target, profile, options["groups"], directions, strict_types)
     cls = hypothesis_seed(seed)(machine_class(run, options))
     config = settings(
         max_examples=max_examples, stateful_step_count=STEPS, deadline=None, database=None,
@@ -911,10 +1109,10 @@ def check(target: Target, profile: str, *, max_examples: int = 100, seed: int | 
     except (Departure, _Fatal) as e:
         return _verdict(run, False, e.counterexample, seed, start)
     except _StopShrinking:
-        return _verdict(run, False, _replayed(run), seed, start)
+        return _verdict(run, False, _replayed(run, options), seed, start)
     except Exception as e:  # noqa: BLE001 - Flaky and friends: report the last departure
         if run.last is not None:
-            c = _replayed(run)
+            c = _replayed(run, options)
             if not run.stopped:
                 c.message += (" (the failure was not reproducible every time: "
                               f"{type(e).__name__})")

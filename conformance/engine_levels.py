@@ -3,7 +3,8 @@
 A :class:`Scene` is one level plus what the engine needs around it: a
 solution when one is known (so that wins and level advances are reached, not
 just hoped for), the bombs (extended game) and, for the ``soko`` profile, the
-exact rows given to ``crear_grilla`` (ragged, maybe padded with spaces).
+exact rows given to ``crear_grilla`` (rectangular; ragged only for the
+robustness checks).
 
 Sources:
 
@@ -11,12 +12,20 @@ Sources:
   goals anywhere (negative coordinates included), boxes placed by *reverse
   play* from the solved position, so a solution is known and every part of
   the level shrinks (fewer walls, fewer boxes, fewer pulls).
-* **enclosed** grids (every profile): a random, possibly ragged room
+* **enclosed** grids (every profile): a random room (its outline ragged)
   surrounded by walls, with inner walls, reverse play inside; for ``soko``
-  extra boxes beyond the goals (seed 002 allows more boxes than goals).
+  extra boxes beyond the goals (seed 002 allows more boxes than goals), and
+  the rows given to ``crear_grilla`` rectangular (all of one length).
 * **generated** solvable levels from :func:`levels.generate`.
 * **bundled** collections from :func:`levels.load` (small levels only, to
   keep the per-cell comparisons cheap).
+
+Every level drawn lies inside its profile's **domain**, :data:`DOMAINS`:
+exactly the preconditions its seed states, written down once here (and in
+``docs/conformance.md``); :func:`in_domain` checks a scene against it and
+guards every source. Only ``robustness=True`` (``--robustness``) draws
+``soko`` grids beyond it (ragged rows, rows padded unevenly, fewer boxes than
+goals); what those find is only ever a warning.
 
 The reverse play is :func:`levels.generate.reverse_play`; here every pull is
 chosen by a Hypothesis draw (that is what makes a failing level shrink),
@@ -43,6 +52,75 @@ STEP = {letter: a.value for a, letter in LETTERS.items()}
 BUNDLED = ("microban", "tutorial", "seed002", "seed003")
 #: Largest bundled level used (width * height).
 BUNDLED_MAX_AREA = 64
+
+
+@dataclass(frozen=True)
+class Domain:
+    """A profile's input domain: its seed's preconditions on a level, as
+    text (for reports and docs); :func:`in_domain` is the same, as code."""
+
+    profile: str
+    seed: str
+    rules: tuple[str, ...]
+
+
+#: The input domain of each profile (see ``docs/conformance.md``).
+DOMAINS: dict[str, Domain] = {
+    "tad": Domain("tad", "seed 000 (nivelVálido?, errata E1, E2)", (
+        "exactly one character, not on a box nor on a wall",
+        "as many boxes as depots (#cajas = #depósitos, E1)",
+        "no wall shares a cell with a box or a depot (E2)",
+        "any ints, negative too, on the infinite grid (E4); not necessarily enclosed",
+    )),
+    "extendido": Domain("extendido", "seed 001 (its levels are seed 000's, plus bombs)", (
+        "every level of the sequence valid as for tad (E12), one to three levels",
+        "a natural number of bombs per level",
+        "any ints, negative too, on the infinite grid (E4); not necessarily enclosed",
+    )),
+    "soko": Domain("soko", "seed 002 (the grid rules)", (
+        "rectangular: every row of desc has the same length (E24)",
+        "only the characters # $ @ . * + and space",
+        "exactly one player",
+        "the player, the boxes and the goals enclosed by walls",
+        "at least as many boxes as goals (crear_grilla must accept fewer, E25, "
+        "but the default check does not draw them)",
+    )),
+}
+
+
+def in_domain(profile: str, scene: "Scene", robustness: bool = False) -> bool:
+    """Whether ``scene`` satisfies :data:`DOMAINS` ``[profile]`` (with
+    ``robustness``: the seed-002 grid rules that only shape the input,
+    rectangular rows and the box count, are waived)."""
+    from spec import PreconditionError, fisica, grilla
+    if profile != "soko":
+        ok = fisica.nivel_valido(scene.nivel())
+        return ok and (profile == "tad" or scene.bombs >= 0)
+    rows = scene.desc
+    if not rows:
+        return False
+    if not robustness and (len({len(r) for r in rows}) != 1 or len(scene.boxes) < len(scene.goals)):
+        return False
+    try:
+        g = grilla.crear_grilla(list(rows))
+    except PreconditionError:
+        return False
+    # Boxes and goals enclosed too: every one lies where the player's
+    # (enclosed) region could reach, or is walled in on its own.
+    return all(_enclosed(p, g) for p in g.cajas | g.objetivos)
+
+
+def _enclosed(start, g) -> bool:
+    seen, todo = {start}, [start]
+    while todo:
+        c, f = todo.pop()
+        if not (0 <= c < g.columnas and 0 <= f < g.filas):
+            return False
+        for v in ((c + 1, f), (c - 1, f), (c, f + 1), (c, f - 1)):
+            if v not in seen and v not in g.paredes:
+                seen.add(v)
+                todo.append(v)
+    return True
 
 
 @dataclass(frozen=True)
@@ -198,9 +276,13 @@ def open_scenes(draw_, min_boxes=0, max_boxes=3):
 
 
 @st.composite
-def enclosed_scenes(draw_, min_boxes=0, max_boxes=3, extra_boxes=0, soko=False):
-    """A room surrounded by walls, ragged or rectangular; ``extra_boxes``
-    boxes beyond the goals (soko). With ``soko``, ``desc`` holds the rows."""
+def enclosed_scenes(draw_, min_boxes=0, max_boxes=3, extra_boxes=0, soko=False,
+                    robustness=False):
+    """A room surrounded by walls; ``extra_boxes`` boxes beyond the goals
+    (soko). With ``soko``, ``desc`` holds the rows: rectangular (sometimes
+    with extra columns of spaces on the right); with ``robustness``, beyond
+    seed 002's domain instead: ragged (trailing spaces dropped), padded
+    unevenly, or with a goal more than there are boxes."""
     height = draw_(st.integers(2, 5))
     width = draw_(st.integers(3, 7))
     interior = set()
@@ -232,12 +314,24 @@ def enclosed_scenes(draw_, min_boxes=0, max_boxes=3, extra_boxes=0, soko=False):
     scene = Scene(walls, boxes, frozenset(goals), start, solution=solution, source="enclosed")
     if soko:
         rows = draw(scene.board(), (0, 0, max(x for x, _ in walls), max(y for _, y in walls)))
-        pad = draw_(st.sampled_from(["ragged", "rectangular", "padded"]))
-        if pad == "ragged":
-            rows = [r.rstrip(" ") for r in rows]
-        elif pad == "padded":
-            rows = [r + "  " for r in rows]
-        scene = Scene(walls, boxes, frozenset(goals), start, solution=solution,
+        goals = frozenset(goals)
+        if not robustness:
+            if draw_(st.booleans()):
+                rows = [r + "  " for r in rows]             # still rectangular
+        else:
+            shape = draw_(st.sampled_from(["ragged", "uneven", "goal without box"]))
+            if shape == "ragged":
+                rows = [r.rstrip(" ") for r in rows]
+            elif shape == "uneven":
+                rows = [r + " " * draw_(st.integers(0, 2)) for r in rows]
+            else:
+                free = [c for c in floor if c not in boxes and c not in goals and c != start]
+                if free:
+                    goals = goals | {draw_(st.sampled_from(free))}
+                    scene = Scene(walls, boxes, goals, start, source="enclosed")
+                    rows = draw(scene.board(), (0, 0, max(x for x, _ in walls),
+                                                max(y for _, y in walls)))
+        scene = Scene(walls, boxes, goals, start, solution=solution,
                       desc=tuple(rows), source="enclosed")
     return scene
 
@@ -267,9 +361,10 @@ def _from_level(level, source: str, soko: bool) -> Scene | None:
 
 
 def _soko_rows(scene: Scene) -> list[str]:
+    """The rows of a bundled or generated level for ``crear_grilla``: padded
+    with spaces to one width (seed 002's grid is rectangular)."""
     cells = scene.board().cells()
-    return draw(scene.board(), (0, 0, max(x for x, _ in cells), max(y for _, y in cells)),
-                trim=True)
+    return draw(scene.board(), (0, 0, max(x for x, _ in cells), max(y for _, y in cells)))
 
 
 @functools.lru_cache(maxsize=None)
@@ -340,9 +435,15 @@ def generated_scenes(min_boxes=1, max_boxes=3, soko=False):
 
 
 def scenes(profile: str, *, min_boxes: int = 0, max_boxes: int = 3,
-           bombs: tuple[int, int] = (0, 0)):
-    """Every source of levels for ``profile``, smallest (open) first."""
+           bombs: tuple[int, int] = (0, 0), robustness: bool = False):
+    """Every source of levels for ``profile``, smallest (open) first, each
+    level inside :data:`DOMAINS` ``[profile]``. ``robustness`` (soko): only
+    grids beyond seed 002's domain (see :func:`enclosed_scenes`)."""
     soko = profile == "soko"
+    if robustness and soko:
+        return enclosed_scenes(min_boxes, max_boxes, extra_boxes=2, soko=True,
+                               robustness=True).filter(
+            lambda s: in_domain(profile, s, robustness=True))
     sources = []
     if not soko:
         sources.append(open_scenes(min_boxes, max_boxes))
@@ -353,7 +454,7 @@ def scenes(profile: str, *, min_boxes: int = 0, max_boxes: int = 3,
                if min_boxes <= len(s.goals) and (max_boxes > 0 or not s.boxes)]
     if bundled and max_boxes >= 1:
         sources.append(st.sampled_from(bundled))
-    strategy = st.one_of(*sources)
+    strategy = st.one_of(*sources).filter(lambda s: in_domain(profile, s))
     if bombs != (0, 0):
         strategy = st.builds(_with_bombs, strategy, st.integers(*bombs))
     return strategy

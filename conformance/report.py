@@ -201,4 +201,24 @@ def format_verdict(verdict: Verdict) -> str:
         out += ["", format_counterexample(verdict.counterexample), ""]
     label = "Exercised before the failure" if not verdict.conforms else "Exercised"
     out.append(f"{label}: {format_stats(verdict.stats)}")
+    out += format_warnings(verdict)
     return "\n".join(out)
+
+
+def format_warnings(verdict: Verdict) -> list[str]:
+    """The report's warning sections: answers accepted although their type is
+    not the seed's, and what the opt-in robustness checks found. Neither
+    changes the verdict (``--strict-types`` turns the first kind into
+    departures instead)."""
+    out: list[str] = []
+    warnings = getattr(verdict, "warnings", None) or []
+    if warnings:
+        out += ["", f"Warnings ({len(warnings)}; accepted, the verdict does not depend on them):"]
+        out += [f"  - {w}" for w in warnings]
+    robustness = getattr(verdict, "robustness", None) or []
+    if robustness:
+        out += ["", "Robustness (--robustness: inputs beyond the seed's domain; warnings only, "
+                "the verdict does not depend on them):"]
+        for finding in robustness:
+            out += ["    " + l if l else "" for l in finding.splitlines()]
+    return out

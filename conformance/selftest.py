@@ -2,13 +2,14 @@
 
 Runs the conformance check on every mutant of :mod:`conformance.mutants`
 (each must be caught) and on the correct implementations (``impl.tad``,
-``impl.extendido``, our ``soko``, and the mutants' correct student bases:
-none may be flagged), with the default budget, and prints the kill rate.
-Profile ``aed2``: our C++ implementation (``conformance/cpp/reference``) and
-its mutants (:mod:`conformance.aed2.mutants`), built with g++ (skipped, and
-said so, when g++ is missing).
-Exit status 0 iff every mutant is caught and no correct implementation is
-flagged.
+``impl.extendido``, our ``soko``, and every ``student_*`` file, written in
+the styles real students use: none may be flagged), with the default budget,
+and prints the kill rate and the false alarms. Students and mutants run as
+PATH targets (their file; its folder goes on ``sys.path`` so a mutant finds
+its base). Profile ``aed2``: our C++ implementation
+(``conformance/cpp/reference``) and its mutants (:mod:`conformance.aed2.mutants`),
+built with g++ (skipped, and said so, when g++ is missing). Exit status 0 iff every mutant is caught and no correct
+implementation is flagged.
 """
 
 from __future__ import annotations

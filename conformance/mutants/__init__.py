@@ -1,11 +1,21 @@
 """Deliberately wrong implementations ("mutants"), each one classic mistake.
 
-``student_tad``, ``student_extendido`` and ``student_soko`` are correct
-implementations written the way a student would; every other module imports
-one of them and redoes one function with a single mistake (its docstring says
-which). Each module is a plain file that also works as a target by path
-(``python -m conformance conformance/mutants/soko_mutates_grid.py``).
-``MUTANTS`` lists them with their profile; ``STUDENTS`` the correct ones.
+The ``student_*`` modules are correct implementations written the way real
+students write them (``student_soko_strings``: a list of strings indexed
+``grilla[f][c]``; ``student_soko_dict_sets``: a dict of sets; ...; each
+docstring says which style). ``student_tad``, ``student_extendido`` and
+``student_soko`` are also the bases of the mutants: every other module
+imports one of them *by plain module name* (``from student_soko import *``)
+and redoes one function with a single mistake (its docstring says which).
+
+Every file is standalone: it imports nothing of this project (untrusted
+targets cannot), only its sibling base, so it runs as a target by path with
+its folder on ``sys.path``
+(``python -m conformance conformance/mutants/soko_mutates_grid.py``). The
+``tad``/``extendido`` files take the action either as their own ``Accion``
+enum (members ``ARRIBA``... or ``NORTE``...) or through ``accion.value`` /
+``accion.name``, never ``spec.tipos``.
+``MUTANTS`` lists the mutants with their profile; ``STUDENTS`` the correct ones.
 """
 
 from __future__ import annotations
@@ -15,23 +25,28 @@ from pathlib import Path
 
 FOLDER = Path(__file__).resolve().parent
 
-#: The correct student implementations, with their profile.
-STUDENTS = {"student_tad": "tad", "student_extendido": "extendido", "student_soko": "soko"}
-
-_PREFIX = {"tad": "tad", "ext": "extendido", "soko": "soko"}
+_PREFIX = {"tad": "tad", "ext": "extendido", "extendido": "extendido", "soko": "soko"}
 
 
-def _mutants() -> dict[str, str]:
+def _modules(students: bool) -> dict[str, str]:
+    """``student_<profile>[_style]`` modules (students) or ``<profile>_<mistake>``
+    modules (mutants), each with its profile."""
     found = {}
     for info in sorted(pkgutil.iter_modules([str(FOLDER)]), key=lambda m: m.name):
-        prefix = info.name.split("_", 1)[0]
-        if info.name not in STUDENTS and prefix in _PREFIX:
+        parts = info.name.split("_")
+        is_student = parts[0] == "student"
+        if is_student != students or len(parts) < 2:
+            continue
+        prefix = parts[1] if is_student else parts[0]
+        if prefix in _PREFIX:
             found[info.name] = _PREFIX[prefix]
     return found
 
 
+#: The correct student implementations (module name -> profile).
+STUDENTS: dict[str, str] = _modules(students=True)
 #: Mutant module name -> profile.
-MUTANTS: dict[str, str] = _mutants()
+MUTANTS: dict[str, str] = _modules(students=False)
 
 
 def path(name: str) -> Path:

@@ -1,7 +1,7 @@
 """Mistake: winning a level jumps two levels ahead (an index incremented
 twice), when there are two more."""
-from conformance.mutants.student_extendido import *  # noqa: F401,F403
-from conformance.mutants.student_extendido import _actual, _con, _estado, _siguiente
+from student_extendido import *  # noqa: F401,F403
+from student_extendido import _actual, _con, _estado, _siguiente
 
 
 def mover(j, a):

@@ -1,6 +1,6 @@
 """Mistake: tirar_bomba never decrements the bomb count."""
-from conformance.mutants.student_extendido import *  # noqa: F401,F403
-from conformance.mutants.student_extendido import _actual, _con
+from student_extendido import *  # noqa: F401,F403
+from student_extendido import _actual, _con
 
 
 def tirar_bomba(j):

@@ -1,7 +1,7 @@
 """Mistake: tirar_bomba changes the current state without recording it, so
 deshacer after a bomb undoes the move before it (and keeps the walls down)."""
-from conformance.mutants.student_extendido import *  # noqa: F401,F403
-from conformance.mutants.student_extendido import _actual
+from student_extendido import *  # noqa: F401,F403
+from student_extendido import _actual
 
 
 def tirar_bomba(j):

@@ -1,7 +1,7 @@
 """Mistake: the bomb destroys only the walls next to the character (its row
 and column within two cells), not the whole row and column."""
-from conformance.mutants.student_extendido import *  # noqa: F401,F403
-from conformance.mutants.student_extendido import _actual, _con
+from student_extendido import *  # noqa: F401,F403
+from student_extendido import _actual, _con
 
 
 def tirar_bomba(j):

@@ -1,7 +1,7 @@
 """Mistake: gano when the boxes on goals are as many as the goals minus
 one (an off-by-one in a counter)."""
-from conformance.mutants.student_extendido import *  # noqa: F401,F403
-from conformance.mutants.student_extendido import _actual
+from student_extendido import *  # noqa: F401,F403
+from student_extendido import _actual
 
 
 def gano(j):

@@ -1,7 +1,7 @@
 """Mistake: puede_mover looks only for a wall behind the box, not for a
 second box (mover itself is right)."""
-from conformance.mutants.student_extendido import *  # noqa: F401,F403
-from conformance.mutants.student_extendido import _actual, _libre, _siguiente
+from student_extendido import *  # noqa: F401,F403
+from student_extendido import _actual, _libre, _siguiente
 
 
 def puede_mover(j, a):

@@ -1,6 +1,6 @@
 """Mistake: deshacer after tirar_bomba rebuilds the walls but keeps the
 bomb spent."""
-from conformance.mutants.student_extendido import *  # noqa: F401,F403
+from student_extendido import *  # noqa: F401,F403
 
 
 def deshacer(j):

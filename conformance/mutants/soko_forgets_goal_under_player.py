@@ -1,7 +1,7 @@
 """Mistake: the cell the character leaves becomes empty, even when it was a
 goal (``+`` turns into a space instead of ``.``)."""
-from conformance.mutants.student_soko import *  # noqa: F401,F403
-from conformance.mutants.student_soko import _jugador, _poner
+from student_soko import *  # noqa: F401,F403
+from student_soko import _jugador, _poner
 
 
 def mover(grilla, direccion):

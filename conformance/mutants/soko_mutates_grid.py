@@ -1,7 +1,7 @@
 """Mistake: mover changes the grid it was given and returns it (seed 002:
 "La grilla recibida NO se modifica")."""
-from conformance.mutants.student_soko import *  # noqa: F401,F403
-from conformance.mutants.student_soko import _jugador, _poner
+from student_soko import *  # noqa: F401,F403
+from student_soko import _jugador, _poner
 
 
 def mover(grilla, direccion):

@@ -1,6 +1,6 @@
 """Mistake: a box pushed into another box pushes both."""
-from conformance.mutants.student_soko import *  # noqa: F401,F403
-from conformance.mutants.student_soko import _jugador, _poner
+from student_soko import *  # noqa: F401,F403
+from student_soko import _jugador, _poner
 
 
 def mover(grilla, direccion):

@@ -1,7 +1,7 @@
 """Mistake: mover copies the outer list only (``grilla[:]``), so the rows
 it changes are shared with the grid it was given."""
-from conformance.mutants.student_soko import *  # noqa: F401,F403
-from conformance.mutants.student_soko import _jugador, _poner
+from student_soko import *  # noqa: F401,F403
+from student_soko import _jugador, _poner
 
 
 def mover(grilla, direccion):

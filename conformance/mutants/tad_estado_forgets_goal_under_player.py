@@ -1,7 +1,7 @@
 """Mistake: estado draws the level as a grid of characters and reads it back,
 so the goal under the character is lost."""
-from conformance.mutants.student_tad import *  # noqa: F401,F403
-from conformance.mutants.student_tad import DEPOSITOS, PERSONAJE
+from student_tad import *  # noqa: F401,F403
+from student_tad import DEPOSITOS, PERSONAJE
 
 
 def estado(juego):

@@ -1,7 +1,7 @@
 """Mistake: the character cannot step onto a goal (goals treated like walls
 when walking; boxes still go onto them)."""
-from conformance.mutants.student_tad import *  # noqa: F401,F403
-from conformance.mutants.student_tad import CAJAS, DEPOSITOS, PAREDES, PERSONAJE, _jugador
+from student_tad import *  # noqa: F401,F403
+from student_tad import CAJAS, DEPOSITOS, PAREDES, PERSONAJE, _jugador
 
 
 def step(juego, accion):

@@ -1,6 +1,6 @@
 """Mistake: when the box cannot move, the character still steps onto it."""
-from conformance.mutants.student_tad import *  # noqa: F401,F403
-from conformance.mutants.student_tad import CAJAS, PAREDES, PERSONAJE, _jugador
+from student_tad import *  # noqa: F401,F403
+from student_tad import CAJAS, PAREDES, PERSONAJE, _jugador
 
 
 def step(juego, accion):

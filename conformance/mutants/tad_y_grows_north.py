@@ -1,7 +1,7 @@
 """Mistake: seed 001's drawing (y grows north) used in seed 000's game, so
 ARRIBA moves down and ABAJO up."""
-from conformance.mutants import student_tad
-from conformance.mutants.student_tad import *  # noqa: F401,F403
+import student_tad
+from student_tad import *  # noqa: F401,F403
 
 
 class _Volteada:

@@ -193,3 +193,68 @@ def test_the_replay_command_names_the_direction_convention():
     assert words[words.index("--directions") + 1] == "seed001"
     assert engine.parse_replay(replay_json(command))[2] == "r"
     assert "--directions" not in engine.replay_command("s.py", "tad", [scene], "r")
+
+
+# ------------------------------------------- domain, equality, warnings (issue 10)
+
+def _soko_target(**overrides):
+    import types
+    from conformance.sandbox import InProcessTarget
+    from conformance.targets import TargetSpec
+    ops = {name: getattr(grilla, name) for name in (
+        "crear_grilla", "dimensiones", "hay_pared", "hay_objetivo", "hay_caja",
+        "hay_jugador", "juego_ganado", "mover")}
+    ops.update(overrides)
+    return InProcessTarget(TargetSpec(name="t", kind="module", module="t"),
+                           namespace=types.SimpleNamespace(**ops))
+
+
+def test_mover_returning_none_is_blamed_on_mover():
+    v = engine.check(_soko_target(mover=lambda g, d: None), "soko", max_examples=5, seed=0)
+    assert not v.conforms
+    assert v.counterexample.operation == "mover"
+    assert "returned None, expected a grid" in v.counterexample.message
+
+
+def test_search_goes_on_past_a_warning_to_the_real_departure():
+    def dimensiones(g):
+        return list(grilla.dimensiones(g))
+    def hay_caja(g, c, f):
+        return grilla.hay_caja(g, c, f) or None                # None for False: a warning
+    def juego_ganado(g):
+        return len(g.cajas) >= 1                               # wrong: a departure
+    v = engine.check(_soko_target(dimensiones=dimensiones, hay_caja=hay_caja,
+                                  juego_ganado=juego_ganado), "soko", max_examples=50, seed=0)
+    assert not v.conforms and v.counterexample.operation.startswith("juego_ganado")
+    assert any(w.startswith("dimensiones returned a list") for w in v.warnings)
+    assert any(w.startswith("hay_caja returned None") for w in v.warnings)
+    report = v.counterexample.report
+    assert "Warnings (" in report and "course test accepts it" in report
+
+
+def test_robustness_findings_never_change_the_verdict():
+    def crear_grilla(desc):
+        if any(len(r) != len(desc[0]) for r in desc):
+            raise IndexError("string index out of range")
+        return grilla.crear_grilla(desc)
+    t = _soko_target(crear_grilla=crear_grilla)
+    plain = engine.check(t, "soko", max_examples=10, seed=4)
+    assert plain.conforms and plain.robustness == []
+    robust = engine.check(t, "soko", max_examples=10, seed=4, robustness=True)
+    assert robust.conforms and robust.robustness
+    from conformance.report import format_verdict
+    assert "Robustness (--robustness" in format_verdict(robust)
+
+
+@settings(max_examples=40, deadline=None)
+@given(lv.scenes("soko"))
+def test_soko_levels_lie_in_the_domain(scene):
+    assert lv.in_domain("soko", scene)
+    assert len({len(r) for r in scene.desc}) == 1
+    assert len(scene.boxes) >= len(scene.goals)
+
+
+@settings(max_examples=40, deadline=None)
+@given(lv.scenes("extendido", bombs=(1, 3)))
+def test_extendido_levels_lie_in_the_domain(scene):
+    assert fisica.nivel_valido(scene.nivel()) and scene.bombs >= 1

@@ -121,13 +121,15 @@ def test_grade_in_parallel_with_the_real_engine(tmp_path, capsys):
     folder = tmp_path / "class"
     folder.mkdir()
     shutil.copy(mutants / "student_soko.py", folder / "good.py")
-    shutil.copy(mutants / "soko_mutates_grid.py", folder / "mutates.py")
+    (folder / "mutates").mkdir()      # a mutant imports its base by plain module name
+    shutil.copy(mutants / "soko_mutates_grid.py", folder / "mutates" / "soko.py")
+    shutil.copy(mutants / "student_soko.py", folder / "mutates" / "student_soko.py")
     shutil.copy(FIXTURES / "soko_incomplete.py", folder / "half.py")
     assert cli.main(["grade", str(folder), "--jobs", "2", "--max-examples", "5",
                      "--seed", "1"]) == 0
     rows = {r["name"]: r for r in _rows(tmp_path / "class-grades" / "summary.csv")}
     assert rows["good.py"]["verdict"] == "conforms"
-    assert rows["mutates.py"]["verdict"] == "does not conform"
-    assert "changed the grid it was given" in rows["mutates.py"]["message"]
-    assert "--replay" in rows["mutates.py"]["replay"]
+    assert rows["mutates"]["verdict"] == "does not conform"
+    assert "changed the grid it was given" in rows["mutates"]["message"]
+    assert "--replay" in rows["mutates"]["replay"]
     assert rows["half.py"]["verdict"] == "bad target"

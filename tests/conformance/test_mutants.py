@@ -29,11 +29,49 @@ def test_each_mutant_is_caught(name):
     assert v.counterexample.message and v.counterexample.replay
 
 
-def test_a_mutant_is_caught_in_the_sandbox_by_file_path():
-    t = open_target(resolve(str(mutants.path("soko_mutates_grid"))), in_process=False)
+def test_there_are_enough_student_styles_per_profile():
+    counts = {p: sum(1 for v in mutants.STUDENTS.values() if v == p)
+              for p in ("tad", "extendido", "soko")}
+    assert counts["soko"] >= 8 and counts["tad"] >= 4 and counts["extendido"] >= 4, counts
+
+
+@pytest.mark.parametrize("name", sorted(mutants.STUDENTS))
+def test_each_student_style_conforms(name):
+    t = open_target(resolve(str(mutants.path(name))), in_process=True)
+    v = engine.check(t, mutants.STUDENTS[name], max_examples=15, seed=2)
+    assert v.error is None and v.conforms, v.counterexample and v.counterexample.report
+
+
+@pytest.mark.parametrize("name", sorted(mutants.STUDENTS) + sorted(mutants.MUTANTS))
+def test_every_file_imports_nothing_of_the_project(name):
+    import ast
+    tree = ast.parse(mutants.path(name).read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            modules = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            modules = [node.module or ""]
+        else:
+            continue
+        for m in modules:
+            top = m.split(".")[0]
+            assert top not in ("spec", "impl", "levels", "conformance", "soko"), (name, m)
+
+
+def _in_sandbox(name: str, max_examples: int):
+    t = open_target(resolve(str(mutants.path(name))), in_process=False)
     try:
-        v = engine.check(t, "soko", max_examples=20, seed=0)
+        return engine.check(t, "soko", max_examples=max_examples, seed=0)
     finally:
         t.close()
+
+
+def test_a_student_style_runs_in_the_sandbox_by_file_path():
+    v = _in_sandbox("student_soko_strings", 5)
+    assert v.error is None and v.conforms, v.counterexample and v.counterexample.report
+
+
+def test_a_mutant_is_caught_in_the_sandbox_by_file_path():
+    v = _in_sandbox("soko_mutates_grid", 20)
     assert not v.conforms
     assert "changed the grid it was given" in v.counterexample.message

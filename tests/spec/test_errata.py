@@ -177,3 +177,81 @@ def test_e21_dame_uno_is_deterministic():
     assert fisica.sin_uno(c) == frozenset({(3, 1), (2, 2)})
     with pytest.raises(PreconditionError):
         fisica.dame_uno(frozenset())
+
+
+# ------------------------------------------------ seed 002 vs the course (E24-E26)
+
+def _soko_namespace(**overrides):
+    """Seed 002's API over spec.grilla (a correct target), with some
+    operations replaced."""
+    import types
+    ops = {name: getattr(grilla, name) for name in (
+        "crear_grilla", "dimensiones", "hay_pared", "hay_objetivo", "hay_caja",
+        "hay_jugador", "juego_ganado", "mover")}
+    ops.update(overrides)
+    return types.SimpleNamespace(**ops)
+
+
+def _check_soko(namespace, **kwargs):
+    from conformance import engine
+    from conformance.sandbox import InProcessTarget
+    from conformance.targets import TargetSpec
+    target = InProcessTarget(TargetSpec(name="errata-target", kind="module", module="x"),
+                             namespace=namespace)
+    return engine.check(target, "soko", max_examples=15, seed=3, shrink=False, **kwargs)
+
+
+def test_e24_the_default_check_draws_only_rectangular_grids():
+    from hypothesis import HealthCheck, given, settings
+    from conformance import engine_levels as lv
+
+    assert not lv.in_domain("soko", lv.from_rows(["####", "#@$.#", "#####"], soko=True))
+    assert lv.in_domain("soko", lv.from_rows(["#####", "#@$.#", "#####"], soko=True))
+
+    @settings(max_examples=60, database=None, suppress_health_check=list(HealthCheck))
+    @given(lv.scenes("soko"))
+    def rectangular(scene):
+        assert len({len(r) for r in scene.desc}) == 1, scene.desc
+
+    rectangular()
+    # A student whose code only works on rectangular grids (as grilla[f][c]
+    # with no bounds check does) conforms; --robustness reports it, as a
+    # warning only.
+    def crear_grilla(desc):
+        if len({len(fila) for fila in desc}) != 1:
+            raise IndexError("string index out of range")
+        return grilla.crear_grilla(desc)
+    verdict = _check_soko(_soko_namespace(crear_grilla=crear_grilla), robustness=True)
+    assert verdict.conforms
+    assert len(verdict.robustness) == 1 and "IndexError" in verdict.robustness[0]
+
+
+def test_e25_fewer_boxes_than_goals_is_accepted_but_not_drawn():
+    # The course's test: the player on the only goal and no box; one box, two goals.
+    g = grilla.crear_grilla(["#####", "# + #", "#   #", "#####"])
+    assert not grilla.juego_ganado(g)
+    g = grilla.mover(g, (0, 1))
+    assert grilla.hay_objetivo(g, 2, 1) and grilla.hay_jugador(g, 2, 2)
+    g = grilla.crear_grilla(["#######", "# @*. #", "#######"])
+    g = grilla.mover(g, (1, 0))
+    assert grilla.hay_caja(g, 4, 1) and not grilla.juego_ganado(g)
+    # ... while the default check only draws at least as many boxes as goals.
+    from conformance import engine_levels as lv
+    assert not lv.in_domain("soko", lv.from_rows(["#####", "#@..#", "#$  #", "#####"], soko=True))
+    assert lv.in_domain("soko", lv.from_rows(["#####", "#@..#", "#$  #", "#####"], soko=True),
+                        robustness=True)
+
+
+def test_e26_boolean_observers_are_compared_by_truth_value():
+    def juego_ganado(g):
+        return True if grilla.juego_ganado(g) else None      # None for False
+    verdict = _check_soko(_soko_namespace(juego_ganado=juego_ganado))
+    assert verdict.conforms
+    assert any(w.startswith("juego_ganado returned None where seed 002 says True/False")
+               for w in verdict.warnings)
+    strict = _check_soko(_soko_namespace(juego_ganado=juego_ganado), strict_types=True)
+    assert not strict.conforms and strict.counterexample.operation.startswith("juego_ganado")
+    # A truth value that is wrong is a departure either way.
+    def hay_caja(g, c, f):
+        return 0
+    assert not _check_soko(_soko_namespace(hay_caja=hay_caja)).conforms
