@@ -29,6 +29,7 @@ reported as they happen, without shrinking (each retry would cost a restart).
 from __future__ import annotations
 
 import json
+import os
 import random
 import shlex
 import time
@@ -37,6 +38,7 @@ from typing import Any, Sequence
 
 from hypothesis import HealthCheck, Phase, Verbosity, seed as hypothesis_seed, settings
 from hypothesis import strategies as st
+from hypothesis.configuration import set_hypothesis_home_dir
 from hypothesis.control import current_build_context
 from hypothesis.stateful import (
     RuleBasedStateMachine, initialize, precondition, rule, run_state_machine_as_test,
@@ -784,6 +786,9 @@ def check(target: Target, profile: str, *, max_examples: int = 100, seed: int | 
     options = _options(profile, groups)
     if seed is None:
         seed = random.SystemRandom().randrange(2 ** 32)
+    if not os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):     # no .hypothesis/ in the user's cwd
+        set_hypothesis_home_dir(os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser(
+            os.path.join("~", ".cache")), "sokoban-tad", "hypothesis"))
     run = _Run(target, profile, options["groups"], directions)
     cls = hypothesis_seed(seed)(machine_class(run, options))
     config = settings(

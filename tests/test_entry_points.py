@@ -1,0 +1,118 @@
+"""The README's commands, run from a course folder that holds a student's
+``soko.py`` and ``spec/``, ``levels/``, ``impl/`` folders, check what they say
+they check (our code, never the student's), and leave no ``.hypothesis/``."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+BIN = Path(sys.executable).parent
+STUDENT_SOKO = textwrap.dedent("""\
+    # a student's soko.py: wrong on purpose, and it says so when imported
+    print("STUDENT SOKO IMPORTED")
+
+    def crear_grilla(desc):
+        return desc
+    """)
+
+
+@pytest.fixture
+def course(tmp_path: Path) -> Path:
+    """A course folder: a student's soko.py, a spec/ package that would break
+    ours, a levels/ folder with an __init__.py, an impl/ folder of notes."""
+    (tmp_path / "soko.py").write_text(STUDENT_SOKO)
+    (tmp_path / "spec").mkdir()
+    (tmp_path / "spec" / "__init__.py").write_text("raise ImportError('the student spec')\n")
+    (tmp_path / "levels").mkdir()
+    (tmp_path / "levels" / "__init__.py").write_text("LEVELS = []\n")
+    (tmp_path / "impl").mkdir()
+    (tmp_path / "impl" / "notes.txt").write_text("my notes\n")
+    (tmp_path / "soko_test.py").write_text(textwrap.dedent("""\
+        import soko
+        g = soko.crear_grilla(["#####", "#@$.#", "#####"])
+        assert soko.dimensiones(g) == (5, 3)
+        assert soko.juego_ganado(soko.mover(g, (1, 0)))
+        print("OUR SOKO PASSED")
+        """))
+    return tmp_path
+
+
+def run(cwd: Path, *argv: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "SOKOBAN_IMPL", "HYPOTHESIS_STORAGE_DIRECTORY")}
+    env["XDG_CACHE_HOME"] = str(cwd / ".." / "cache")
+    return subprocess.run(list(argv), cwd=cwd, capture_output=True, text=True, timeout=timeout,
+                          env=env)
+
+
+def script(name: str) -> str:
+    path = BIN / name
+    if not path.exists():
+        pytest.skip(f"console script {name} not installed (pip install -e .)")
+    return str(path)
+
+
+def test_main_job_checks_our_soko_not_the_students(course):
+    r = run(course, sys.executable, "-m", "conformance", "--max-examples", "5")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "3 checked: 3 conforms" in r.stdout
+    assert "STUDENT SOKO" not in r.stdout + r.stderr
+    assert not (course / ".hypothesis").exists()
+
+
+def test_console_script_checks_the_students_file_when_asked(course):
+    r = run(course, script("sokoban"), "check", "soko.py", "--max-examples", "5")
+    assert r.returncode == 2, r.stdout + r.stderr              # lacks 7 of 8 operations
+    assert "missing" in r.stderr and "dimensiones" in r.stderr
+    assert not (course / ".hypothesis").exists()
+
+
+@pytest.mark.parametrize("argv", [
+    ("-m", "impl", "solve", "seed003", "--level", "1"),
+    ("-m", "levels", "check", "seed003"),
+])
+def test_python_m_forms_ignore_the_course_folders(course, argv):
+    r = run(course, sys.executable, *argv, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("argv", [
+    ("solve", "seed003", "--level", "1"),
+    ("levels", "check", "seed003"),
+    ("levels", "show", "seed002"),
+])
+def test_sokoban_command(course, argv):
+    r = run(course, script("sokoban"), *argv, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_sokoban_command_usage(course):
+    r = run(course, script("sokoban"), "nonsense")
+    assert r.returncode == 2 and "unknown command 'nonsense'" in r.stderr
+    assert "check" in run(course, script("sokoban"), "--help").stdout
+
+
+def test_soko_script_runs_a_course_test_against_ours(course):
+    for argv in ((script("soko"), "soko_test.py"),
+                 (sys.executable, "-P", "-m", "soko", "soko_test.py")):
+        r = run(course, *argv)
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert "OUR SOKO PASSED" in r.stdout and "STUDENT" not in r.stdout
+
+
+def test_a_shadowing_package_already_imported_is_forgotten(tmp_path):
+    (tmp_path / "impl").mkdir()
+    (tmp_path / "impl" / "__init__.py").write_text("print('STUDENT IMPL')\n")
+    r = run(tmp_path, sys.executable, "-c", "import impl, sokoban_tad; "
+            "sokoban_tad.use_our_packages(); import impl; import impl.direccion; "
+            "print(sokoban_tad.shadowing(), impl.__file__ == sokoban_tad.ROOT + '/impl/__init__.py')")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == ["STUDENT IMPL", "[] True"]
