@@ -25,7 +25,9 @@ from dataclasses import dataclass, replace
 from typing import Callable, Sequence, TextIO
 
 from conformance.api import PROFILES, Verdict
-from conformance.output import verdict_status, write_json, write_junit
+from conformance.output import (
+    JSON_MARKER, JUNIT_MARKER, check_overwritable, verdict_status, write_json, write_junit,
+)
 from conformance.sandbox import (
     DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, open_target,
 )
@@ -244,6 +246,13 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         print(f"error: {e}", file=sys.stderr)
         return EXIT_BAD
     options = options_from(args)
+    try:                                    # before a long check, not after it
+        for path, marker in ((args.json, JSON_MARKER), (args.junit, JUNIT_MARKER)):
+            if path:
+                check_overwritable(path, marker)
+    except OSError as e:
+        print(f"error: cannot write {e.filename}: {e.strerror}", file=sys.stderr)
+        return EXIT_BAD
     if args.replay is not None:
         try:
             text = _replay_text(args.replay)

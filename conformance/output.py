@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import errno
 import json
 import os
 import tempfile
@@ -15,13 +16,49 @@ from conformance.api import Verdict
 FORMAT_VERSION = 1
 
 
-def atomic_write(path: str | os.PathLike, text: str) -> None:
+def current_umask() -> int:
+    """The process's umask (read by setting it and setting it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+JSON_MARKER = '"tool": "sokoban-conformance"'
+JUNIT_MARKER = 'name="sokoban-conformance"'
+
+
+def check_overwritable(path: str | os.PathLike, marker: str | None) -> None:
+    """Raise :class:`FileExistsError` if ``path`` is an existing file without
+    ``marker`` in its first 4 KB (a file of the user's, not one of ours)."""
+    if marker is None or not os.path.isfile(path):
+        return
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            head = f.read(4096)
+    except OSError:
+        return                  # writing it will say what is wrong
+    if marker not in head:
+        raise FileExistsError(errno.EEXIST, "the file exists and was not written by this tool; "
+                              "not overwritten (remove it or choose another name)", str(path))
+
+
+def atomic_write(path: str | os.PathLike, text: str, *, marker: str | None = None) -> None:
     """Write ``text`` to ``path`` through a temporary file and a rename, so a
-    reader never sees half a file and a failure leaves the old one intact."""
+    reader never sees half a file and a failure leaves the old one intact.
+    A new file gets the mode the umask gives (``0o666 & ~umask``), an
+    existing one keeps its mode. ``marker``: a string that every file this
+    tool writes there holds in its first 4 KB; an existing file without it is
+    the user's, and is not overwritten (:class:`FileExistsError`)."""
     path = Path(path)
+    check_overwritable(path, marker)
+    try:
+        old_mode = path.stat().st_mode & 0o7777 if path.is_file() else None
+    except OSError:
+        old_mode = None
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
+        os.fchmod(fd, old_mode if old_mode is not None else 0o666 & ~current_umask())
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)
         os.replace(tmp, path)
@@ -69,7 +106,7 @@ def verdicts_to_json(verdicts: Sequence[Verdict]) -> str:
 
 
 def write_json(verdicts: Sequence[Verdict], path: str | os.PathLike) -> None:
-    atomic_write(path, verdicts_to_json(verdicts))
+    atomic_write(path, verdicts_to_json(verdicts), marker=JSON_MARKER)
 
 
 def verdicts_to_junit(verdicts: Sequence[Verdict], reports: Iterable[str] | None = None) -> str:
@@ -111,4 +148,4 @@ def verdicts_to_junit(verdicts: Sequence[Verdict], reports: Iterable[str] | None
 
 def write_junit(verdicts: Sequence[Verdict], path: str | os.PathLike,
                 reports: Iterable[str] | None = None) -> None:
-    atomic_write(path, verdicts_to_junit(verdicts, reports))
+    atomic_write(path, verdicts_to_junit(verdicts, reports), marker=JUNIT_MARKER)
