@@ -40,18 +40,23 @@ class Outcome:
         return self.verdict.conforms == self.should_conform
 
 
+def target_name(target: str) -> str:
+    """What a target is called in the table: a module's name, a file's stem."""
+    return target.rsplit("/", 1)[-1].removesuffix(".py")
+
+
 def subjects(only: str | None = None) -> list[tuple[str, str, bool]]:
     """``(target, profile, should_conform)`` for every correct implementation
-    and every mutant (``only``: those whose name contains it)."""
+    and every mutant (``only``: those whose name contains it; not the folder)."""
     rows = [(t, p, True) for t, p in CORRECT]
     rows += [(str(mutants.path(m)), p, True) for m, p in mutants.STUDENTS.items()]
     rows += [(str(mutants.path(m)), p, False) for m, p in mutants.MUTANTS.items()]
-    return [r for r in rows if only is None or only in r[0]]
+    return [r for r in rows if only is None or only in target_name(r[0])]
 
 
 def run_one(target: str, profile: str, should_conform: bool, *, max_examples: int,
             seed: int, sandbox: bool = False) -> Outcome:
-    name = target.rsplit("/", 1)[-1].removesuffix(".py")
+    name = target_name(target)
     try:
         t = open_target(resolve(target), in_process=not sandbox)
     except BadTarget as e:
