@@ -55,6 +55,27 @@ BATCH = "__batch__"
 RESET = "__reset__"
 SPECIAL_OPERATIONS = (FINGERPRINT, EQUAL, BATCH, RESET)
 
+#: Per profile, the operations without which nothing can be checked; a
+#: target lacking only others is checked on what it has (the runner answers
+#: a missing observer with :data:`NOT_PROVIDED`, which the engine counts as
+#: agreeing, and leaves out the group of a missing modifier).
+ESSENTIAL_OPERATIONS: dict[str, tuple[str, ...]] = {
+    "tad": ("iniciar", "step", "estado"),
+    "extendido": ("nuevo_juego", "mover"),
+    "soko": ("crear_grilla", "mover"),
+}
+#: Modifiers that only one operation group uses.
+GROUP_OF_OPERATION: dict[str, str] = {"tirar_bomba": "bombs", "deshacer": "undo"}
+
+
+class _NotProvided:
+    def __repr__(self) -> str:
+        return "<not provided>"
+
+
+#: What a missing observer answers in a partial check (see ESSENTIAL_OPERATIONS).
+NOT_PROVIDED = _NotProvided()
+
 #: Operation groups per profile: the pytest plugin makes one test per group
 #: and passes ``groups=[group]`` to the engine's ``check``, which then draws
 #: only the actions of that group (and checks every observer after each).

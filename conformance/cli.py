@@ -24,7 +24,10 @@ import time
 from dataclasses import dataclass, replace
 from typing import Callable, Sequence, TextIO
 
-from conformance.api import PROFILES, Verdict
+from conformance.api import (
+    BATCH, ESSENTIAL_OPERATIONS, GROUP_OF_OPERATION, GROUPS, NOT_PROVIDED, PROFILES,
+    REQUIRED_OPERATIONS, Verdict,
+)
 from conformance.output import (
     JSON_MARKER, JUNIT_MARKER, check_overwritable, verdict_status, write_json, write_junit,
 )
@@ -82,7 +85,7 @@ def check_target(spec: TargetSpec, profile: str | None, options: RunOptions,
             return [_bad(spec.name, profile, message)]
     try:
         if profile is None:
-            profiles = detect_profiles(target.has)
+            profiles = detect_profiles(target.has) or partial_profiles(target.has)[:1]
             if not profiles:
                 return [_bad(spec.name, None, explain_missing(spec.name, target.has))]
         else:
@@ -90,7 +93,7 @@ def check_target(spec: TargetSpec, profile: str | None, options: RunOptions,
         results = []
         for p in profiles:
             missing = missing_operations(target.has, p)
-            if missing:
+            if missing and p not in partial_profiles(target.has):
                 results.append(_bad(spec.name, p, explain_missing(spec.name, target.has, [p]),
                                     missing))
                 continue
@@ -101,8 +104,57 @@ def check_target(spec: TargetSpec, profile: str | None, options: RunOptions,
             target.close()
 
 
+def partial_profiles(has: Callable[[str], bool]) -> list[str]:
+    """The profiles the target lacks some operations of but can still be
+    checked under (it has their essential ones), closest first."""
+    found = [p for p in PROFILES
+             if all(has(op) for op in ESSENTIAL_OPERATIONS[p]) and missing_operations(has, p)]
+    return sorted(found, key=lambda p: len(missing_operations(has, p)) / len(REQUIRED_OPERATIONS[p]))
+
+
+class PartialTarget:
+    """A target lacking some of a profile's operations, made checkable on the
+    rest: it claims every operation, and a missing observer answers
+    :data:`~conformance.api.NOT_PROVIDED` (which the engine does not compare)."""
+
+    def __init__(self, target, profile: str):
+        self.inner = target
+        self.name = target.name
+        self.missing = frozenset(missing_operations(target.has, profile))
+
+    def has(self, op: str) -> bool:
+        return True
+
+    def call(self, op: str, *args):
+        if op != BATCH:
+            return self.inner.call(op, *args)
+        calls = list(args[0])
+        present = [c for c in calls if c[0] not in self.missing]
+        answers = iter(self.inner.call(BATCH, present) if present else [])
+        return [NOT_PROVIDED if o in self.missing else next(answers) for o, _ in calls]
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+
+def checkable_groups(has: Callable[[str], bool], profile: str) -> tuple[str, ...]:
+    """The profile's operation groups whose modifiers the target has."""
+    lacking = {GROUP_OF_OPERATION.get(op) for op in missing_operations(has, profile)}
+    return tuple(g for g in GROUPS[profile] if g not in lacking)
+
+
 def _check_profile(target, profile: str, options: RunOptions) -> tuple[Verdict, str]:
     check, format_verdict = engine()
+    missing = missing_operations(target.has, profile)
+    if missing:
+        groups = [g for g in options.groups or GROUPS[profile]
+                  if g in checkable_groups(target.has, profile)]
+        if not groups:          # the one group asked for needs a missing modifier
+            verdict = Verdict(target=target.name, profile=profile, conforms=False,
+                              missing=missing)
+            return verdict, format_verdict(verdict)
+        options = replace(options, groups=tuple(groups))
+        target = PartialTarget(target, profile)
     judged = target
     if options.directions != "ours":
         judged = DirectionAdapter(target, profile, options.directions)
@@ -118,6 +170,8 @@ def _check_profile(target, profile: str, options: RunOptions) -> tuple[Verdict, 
         verdict = check(judged, profile, **kwargs)
     if not verdict.seconds:
         verdict = replace(verdict, seconds=time.perf_counter() - start)
+    if missing and verdict.error is None:
+        verdict = replace(verdict, conforms=False, missing=missing)
     return verdict, format_verdict(verdict)
 
 
@@ -151,7 +205,7 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-examples", type=positive_int, default=100, metavar="N",
                         help="random examples per profile (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=None, metavar="S",
-                        help="seed for the random examples (default: a fresh one, printed "
+                        help="random seed for the examples (default: a fresh one, printed "
                              "with the verdict)")
     parser.add_argument("--directions", choices=DIRECTIONS, default="ours",
                         help="the target's direction convention: 'ours' (y grows south, "

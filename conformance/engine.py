@@ -46,7 +46,7 @@ from hypothesis.stateful import (
 
 from conformance import engine_levels as lv
 from conformance.api import (
-    BATCH, EQUAL, FINGERPRINT, GROUPS, PROFILES, REQUIRED_OPERATIONS, RESET,
+    BATCH, EQUAL, FINGERPRINT, GROUPS, NOT_PROVIDED, PROFILES, REQUIRED_OPERATIONS, RESET,
     Counterexample, Target, TargetError, Verdict,
 )
 from conformance.report import Board, bounds, format_verdict, render_observation
@@ -164,9 +164,11 @@ class _Machine(RuleBasedStateMachine):
             "output": "printed more output than allowed", "memory": "ran out of memory",
             "missing": "is missing", "unpicklable": "returned a value that cannot be read back",
         }.get(e.kind, e.kind)
-        message = f"{e.op or op}({shown}) {what}: {e.message}"
+        said = e.message if e.message.startswith(e.kind) else f"{what}: {e.message}"  # "raised X: ..."
+        message = f"{e.op or op}({shown}) {said}"
         detail = e.detail.strip().splitlines()
-        actual = f"{e.kind}: {e.message}" + (("\n" + "\n".join(detail[-6:])) if detail else "")
+        actual = (e.message if e.message.startswith(e.kind) else f"{e.kind}: {e.message}") + (
+            ("\n" + "\n".join(detail[-6:])) if detail else "")
         self._fail(e.op or op, message, expected="a normal answer", actual=actual,
                    fatal=e.kind in FATAL_KINDS)
 
@@ -268,6 +270,8 @@ def _short(value: Any) -> str:
 
 
 def _values_equal(actual: Any, expected: Any) -> bool:
+    if actual is NOT_PROVIDED:      # an observer the target lacks: not compared
+        return True
     try:
         return bool(actual == expected)
     except Exception:   # noqa: BLE001 - a target value with a broken __eq__

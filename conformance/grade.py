@@ -3,7 +3,7 @@
 A submission is an entry of DIR: a folder holding ``soko.py`` (or a package,
 or a single ``.py`` file), or a ``.py`` file. Each is checked in its own
 sandbox, several at a time (a process pool, one worker per core by default),
-under the profile it provides (or ``--profile``), all with the same seed
+under the profile it provides (or ``--profile``), all with the same random seed
 (``--seed``, or one drawn for the whole run and recorded). The summary, one row per
 submission (name, profile, verdict, first counterexample message, replay
 command, seconds), goes to ``summary.csv`` and ``summary.json`` in ``--out``
@@ -138,7 +138,7 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
     if options.seed is None:
         # One seed for the whole class: every submission meets the same examples.
         options = dataclasses.replace(options, seed=random.SystemRandom().randrange(2 ** 32))
-    print(f"grading {len(submissions)} submissions of {folder} (seed {options.seed}, "
+    print(f"grading {len(submissions)} submissions of {folder} (random seed {options.seed}, "
           f"{options.max_examples} examples each)", file=out)
     rows = grade_all(submissions, args.profile, options, max(1, args.jobs), out)
     target.mkdir(parents=True, exist_ok=True)

@@ -72,21 +72,22 @@ def atomic_write(path: str | os.PathLike, text: str, *, marker: str | None = Non
 
 def verdict_status(v: Verdict) -> str:
     """``"conforms"``, ``"does not conform"`` or ``"bad target"``."""
-    if v.error or v.missing:
-        return "bad target"
+    if v.error:                 # (a target lacking some operations but checked on the rest
+        return "bad target"     # has ``missing`` and no ``error``: it does not conform)
     return "conforms" if v.conforms else "does not conform"
 
 
 def verdict_message(v: Verdict) -> str:
     """One line: why it does not conform (empty when it conforms)."""
-    if v.missing:
-        return f"missing operations: {', '.join(v.missing)}"
+    missing = f"missing operations: {', '.join(v.missing)}" if v.missing else ""
     if v.error:
+        if missing:
+            return missing
         lines = [line.strip() for line in v.error.strip().splitlines()]
         return " ".join(lines[:2]) or "bad target"      # the closest profile's lack
     if v.counterexample is not None:
-        return v.counterexample.message
-    return ""
+        return f"{missing}; {v.counterexample.message}" if missing else v.counterexample.message
+    return f"{missing} (the others conform)" if missing and v.stats else missing
 
 
 def verdict_to_dict(v: Verdict) -> dict[str, Any]:

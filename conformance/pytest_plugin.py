@@ -39,7 +39,8 @@ def pytest_addoption(parser):
     group.addoption("--sokoban-max-examples", action="store", type=int, default=100,
                     metavar="N", help="random examples per operation group (default: 100)")
     group.addoption("--sokoban-seed", action="store", type=int, default=None, metavar="S",
-                    help="seed for the random examples")
+                    help="random seed for the examples (default: one per session, "
+                         "printed in the header)")
     group.addoption("--sokoban-directions", action="store", default="ours", choices=DIRECTIONS,
                     help="the target's direction convention (see docs/conformance-runner.md)")
     group.addoption("--sokoban-timeout", action="store", type=float, default=DEFAULT_TIMEOUT,

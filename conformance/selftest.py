@@ -73,7 +73,8 @@ def main(argv: list[str] | None = None) -> int:
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--max-examples", type=int, default=100,
                         help="the budget per target (default: check's default, 100)")
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED,
+                        help="random seed (default: %(default)s)")
     parser.add_argument("--sandbox", action="store_true",
                         help="run the mutants in the sandbox (by file path), as a submission would")
     parser.add_argument("--only", help="only the targets whose name contains this")
@@ -110,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     if n:
         print(f"kill rate: {n - len(bad_mutants)}/{n} mutants caught "
               f"({100 * (n - len(bad_mutants)) / n:.0f}%), budget {args.max_examples} "
-              f"examples, seed {args.seed}")
+              f"examples, random seed {args.seed}")
     print(f"correct implementations: {sum(1 for o in outcomes if o.should_conform) - len(false_alarms)}"
           f"/{sum(1 for o in outcomes if o.should_conform)} conform"
           + (f"; FALSE ALARMS: {', '.join(o.name for o in false_alarms)}" if false_alarms else ""))
