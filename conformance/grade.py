@@ -11,7 +11,10 @@ command, seconds), goes to ``summary.csv`` and ``summary.json`` in ``--out``
 that one already holds a summary); an existing summary is never overwritten
 without ``--force``.
 
-Exit status: 0 when the summary was written, 2 for bad arguments.
+Exit status: 0 when the summary was written, whatever the verdicts (a class
+with failing submissions is a normal outcome); with ``--fail-under T``, 1 when
+fewer than T submissions conform (T: a fraction such as ``0.8``, a
+percentage such as ``80%``, or a count such as ``12``); 2 for bad arguments.
 """
 
 from __future__ import annotations
@@ -31,7 +34,8 @@ from pathlib import Path
 from typing import Any, Sequence, TextIO
 
 from conformance.cli import (
-    EXIT_BAD, EXIT_CONFORMS, RunOptions, parse_or_status, add_run_options, check_target, options_from,
+    EXIT_BAD, EXIT_CONFORMS, EXIT_DOES_NOT_CONFORM, RunOptions, add_run_options, check_target,
+    options_from, parse_or_status,
 )
 from conformance.output import atomic_write, verdict_message, verdict_status
 from conformance.targets import BadTarget, resolve
@@ -104,8 +108,40 @@ def build_parser() -> argparse.ArgumentParser:
                         help="overwrite an existing summary in --out")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
                         help="submissions checked at once (default: the number of cores)")
+    parser.add_argument("--fail-under", type=threshold, default=None, metavar="T",
+                        help="exit 1 when fewer than T submissions conform: a fraction "
+                             "(0.8), a percentage (80%%) or a count (12); default: exit 0 "
+                             "whenever the summary was written")
     add_run_options(parser)
     return parser
+
+
+def threshold(text: str) -> tuple[str, float]:
+    """``--fail-under``: ``("fraction", 0.8)`` for ``0.8`` or ``80%``,
+    ``("count", 12)`` for ``12`` (a whole number above 1)."""
+    value = text.strip()
+    try:
+        if value.endswith("%"):
+            number = float(value[:-1]) / 100
+        else:
+            number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"not a fraction, percentage or count: {text!r}") from None
+    if not value.endswith("%") and number > 1:
+        if number != int(number):
+            raise argparse.ArgumentTypeError(f"a count must be a whole number: {text}")
+        return ("count", number)
+    if not 0 <= number <= 1:
+        raise argparse.ArgumentTypeError(f"must lie between 0 and 1 (0%% and 100%%): {text}")
+    return ("fraction", number)
+
+
+def below(rows: Sequence[dict[str, Any]], bar: tuple[str, float]) -> bool:
+    """Whether fewer submissions conform than ``bar`` (see :func:`threshold`)."""
+    good = sum(1 for row in rows if row["verdict"] == "conforms")
+    kind, number = bar
+    return good < number if kind == "count" else good < number * len(rows)
 
 
 def main(argv: Sequence[str], out: TextIO | None = None) -> int:
@@ -152,6 +188,9 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
         counts[row["verdict"]] = counts.get(row["verdict"], 0) + 1
     print(f"{len(rows)} submissions: " + ", ".join(f"{n} {v}" for v, n in sorted(counts.items()))
           + f"\nsummary: {target / 'summary.csv'}, {target / 'summary.json'}", file=out)
+    if args.fail_under is not None and below(rows, args.fail_under):
+        print("fewer submissions conform than --fail-under asks", file=out)
+        return EXIT_DOES_NOT_CONFORM
     return EXIT_CONFORMS
 
 

@@ -131,3 +131,34 @@ def test_grade_in_parallel_with_the_real_engine(tmp_path, capsys):
     assert "changed the grid it was given" in rows["mutates.py"]["message"]
     assert "--replay" in rows["mutates.py"]["replay"]
     assert rows["half.py"]["verdict"] == "bad target"
+
+
+@pytest.mark.parametrize("bar, status", [
+    (None, 0), ("0.2", 0), ("0.25", 1), ("20%", 0), ("21%", 1), ("1", 1), ("0", 0),
+    ("2", 1), ("1.5", 2), ("-0.1", 2), ("lots", 2), ("120%", 2)])
+def test_grade_fail_under(fake, submissions, capsys, bar, status):
+    """1 of 5 submissions conforms (20%): --fail-under decides the exit status."""
+    argv = ["grade", str(submissions), "--jobs", "1", "--timeout", "0.3", "--force",
+            "--out", str(submissions.parent / "out")]
+    assert cli.main(argv + (["--fail-under", bar] if bar else [])) == status
+    captured = capsys.readouterr()
+    if status == 2:
+        assert "--fail-under" in captured.err and "Traceback" not in captured.err
+    elif status == 1:
+        assert "fewer submissions conform than --fail-under asks" in captured.out
+
+
+def test_grade_shows_what_an_incomplete_submission_does(submissions, capsys):
+    """carla.py has only crear_grilla: a bad target with its missing list; a
+    submission lacking one observer is checked on the other seven."""
+    (submissions / "fabio.py").write_text("from conformance.mutants.student_soko import *\n"
+                                          "del juego_ganado\n")
+    for name in ("ana", "bruno", "dario.py", "emma"):
+        shutil.rmtree(submissions / name) if (submissions / name).is_dir() else (
+            submissions / name).unlink()
+    assert cli.main(["grade", str(submissions), "--jobs", "1", "--max-examples", "5",
+                     "--fail-under", "1"]) == 1
+    rows = {r["name"]: r for r in _rows(submissions.parent / "tp1-grades" / "summary.csv")}
+    assert rows["fabio.py"]["verdict"] == "does not conform"
+    assert rows["fabio.py"]["message"] == "missing operations: juego_ganado (the others conform)"
+    assert rows["carla.py"]["verdict"] == "bad target"
