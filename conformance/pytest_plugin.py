@@ -10,14 +10,22 @@ sandbox). Options (all under "Sokoban conformance" in ``pytest --help``):
 ``--sokoban-impl TARGET``        what to check (as ``python -m conformance``)
 ``--sokoban-profile P``          the profile (default: detected)
 ``--sokoban-max-examples N``     examples per group (default 100)
-``--sokoban-seed S``             the random seed (default: random)
+``--sokoban-seed S``             the random seed (default: one drawn per session,
+                                 printed in the header, the same on every xdist worker)
 ``--sokoban-directions C``       ``ours`` or ``seed001``
 ``--sokoban-timeout SECONDS``    time limit per call into the target
 ``--sokoban-in-process``         no sandbox (trusted code only)
+
+With ``--sokoban-impl`` and no test paths on the command line, only the
+conformance tests run (not the folder's own tests, nor its ``testpaths``);
+name paths to run both. ``--sokoban-impl PATH`` (with a space) works like
+``--sokoban-impl=PATH``: pytest reads PATH as a test path before this plugin
+is loaded, which would move the rootdir; the plugin puts it back.
 """
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
@@ -61,8 +69,13 @@ class _Suite:
         max_examples = config.getoption("sokoban_max_examples")
         if max_examples < 1:
             raise pytest.UsageError("--sokoban-max-examples must be at least 1")
+        seed = config.getoption("sokoban_seed")
+        if seed is None:        # one for the session: the controller's, on an xdist worker
+            seed = getattr(config, "workerinput", {}).get("sokoban_seed")
+        if seed is None:
+            seed = random.SystemRandom().randrange(2 ** 32)
         self.options = RunOptions(
-            max_examples=max_examples, seed=config.getoption("sokoban_seed"),
+            max_examples=max_examples, seed=seed,
             directions=config.getoption("sokoban_directions"),
             timeout=config.getoption("sokoban_timeout"),
             in_process=True if config.getoption("sokoban_in_process") else None)
@@ -91,9 +104,59 @@ class _Suite:
             self._target = None
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config, parser, args):
+    """Undo what ``--sokoban-impl PATH`` (a space, not ``=``) did before this
+    plugin was loaded: pytest took PATH for a test path and chose the rootdir
+    (and ini file) from it."""
+    ns = early_config.known_args_namespace
+    if ns.sokoban_impl is None or ns.rootdir or ns.inifilename:
+        return
+    try:
+        from _pytest.config.findpaths import determine_setup
+        rootpath, inipath, inicfg = determine_setup(
+            inifile=None, override_ini=ns.override_ini, args=ns.file_or_dir,
+            rootdir_cmd_arg=None, invocation_dir=early_config.invocation_params.dir)[:3]
+    except Exception:  # noqa: BLE001 - another pytest version: leave its choice
+        return
+    if rootpath == early_config.rootpath:
+        return
+    ini_changed = inipath != early_config.inipath
+    early_config._rootpath, early_config._inipath, early_config._inicfg = rootpath, inipath, inicfg
+    early_config._inicache.clear()
+    parser.extra_info["rootdir"] = str(rootpath)
+    parser.extra_info["inifile"] = str(inipath)
+    ns.confcutdir = str(inipath.parent if inipath is not None else rootpath)
+    if ini_changed:
+        args[:] = list(early_config.getini("addopts")) + args
+
+
 def pytest_configure(config):
     if config.getoption("sokoban_impl") is not None:
         config.stash[KEY] = _Suite(config)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """pytest-xdist: every worker checks with the controller's random seed."""
+    suite = node.config.stash.get(KEY, None)
+    if suite is not None:
+        node.workerinput["sokoban_seed"] = suite.options.seed
+
+
+def pytest_report_header(config):
+    suite = config.stash.get(KEY, None)
+    if suite is not None:
+        return [f"sokoban: checking {suite.spec.name}, random seed {suite.options.seed} "
+                f"(--sokoban-seed {suite.options.seed} repeats this run)"]
+    return []
+
+
+def pytest_ignore_collect(collection_path, config):
+    """Only the conformance tests, unless test paths were named."""
+    if KEY in config.stash and config.args_source != pytest.Config.ArgsSource.ARGS:
+        return True
+    return None
 
 
 def pytest_unconfigure(config):
@@ -103,7 +166,8 @@ def pytest_unconfigure(config):
 
 
 class SokobanFailure(Exception):
-    """A group of the suite failed: the message is the full human report."""
+    """A group of the suite failed: ``args`` are the one-line reason and the
+    full human report."""
 
 
 class SokobanItem(pytest.Item):
@@ -117,23 +181,25 @@ class SokobanItem(pytest.Item):
 
     def runtest(self):
         from conformance.cli import check_target
-        from conformance.output import verdict_status
+        from conformance.output import verdict_message, verdict_status
 
         if self.problem:
-            raise SokobanFailure(self.problem)
+            raise SokobanFailure(self.problem.splitlines()[0], self.problem)
         suite: _Suite = self.config.stash[KEY]
         target = suite.target()
         if target is None:
-            raise SokobanFailure(f"cannot load {suite.spec.name}: {suite.load_error}")
+            raise SokobanFailure(f"cannot load {suite.spec.name}",
+                                 f"cannot load {suite.spec.name}: {suite.load_error}")
         options = replace(suite.options, groups=(self.group,))
         verdict, report = check_target(suite.spec, self.profile, options, target=target)[0]
         if verdict_status(verdict) != "conforms":
-            raise SokobanFailure(report)
+            raise SokobanFailure(verdict_message(verdict) or verdict_status(verdict), report)
         print(report)       # what was exercised (shown with -rP)
 
     def repr_failure(self, excinfo, style=None):
-        if isinstance(excinfo.value, SokobanFailure):
-            return str(excinfo.value)
+        if isinstance(excinfo.value, SokobanFailure):     # the summary line shows the first
+            reason, report = excinfo.value.args             # line: what went wrong
+            return f"{reason}\n\n{report}"
         return super().repr_failure(excinfo, style=style)
 
     def reportinfo(self):
@@ -142,6 +208,7 @@ class SokobanItem(pytest.Item):
 
 def _items(session, suite: _Suite) -> list[SokobanItem]:
     from conformance.api import GROUPS
+    from conformance.cli import checkable_groups, partial_profiles
     from conformance.targets import detect_profiles, explain_missing, missing_operations
 
     def item(name, profile, group, problem=None):
@@ -154,16 +221,19 @@ def _items(session, suite: _Suite) -> list[SokobanItem]:
     if suite.profile:
         profiles = [suite.profile]
     else:
-        profiles = detect_profiles(target.has)
+        profiles = detect_profiles(target.has) or partial_profiles(target.has)[:1]
         if not profiles:
             return [item("profile", "", None, explain_missing(suite.spec.name, target.has))]
     items = []
     for profile in profiles:
         problem = None
-        if missing_operations(target.has, profile):
-            problem = explain_missing(suite.spec.name, target.has, [profile])
-        items += [item(f"{group}[{profile}]", profile, group, problem)
-                  for group in GROUPS[profile]]
+        groups = GROUPS[profile]
+        if missing_operations(target.has, profile):     # checked on the rest, if it can be
+            if profile in partial_profiles(target.has):
+                groups = checkable_groups(target.has, profile)
+            else:
+                problem = explain_missing(suite.spec.name, target.has, [profile])
+        items += [item(f"{group}[{profile}]", profile, group, problem) for group in groups]
     return items
 
 
@@ -171,4 +241,8 @@ def _items(session, suite: _Suite) -> list[SokobanItem]:
 def pytest_collection_modifyitems(session, config, items):
     suite = config.stash.get(KEY, None)
     if suite is not None:
-        items.extend(_items(session, suite))
+        ours = _items(session, suite)
+        items.extend(ours)
+        # Counted as collected ("collected 4 items", not "collected 0 items").
+        config.hook.pytest_collectreport(report=pytest.CollectReport(
+            "sokoban", "passed", None, ours))

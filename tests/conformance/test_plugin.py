@@ -4,6 +4,7 @@ subprocess under xdist)."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -64,14 +65,51 @@ def test_a_failing_target_fails_with_the_report_under_xdist(tmp_path):
     assert run.returncode == 1, run.stdout + run.stderr
     assert "4 failed" in run.stdout
     assert "mover: timeout" in run.stdout and "replay: python -m conformance" in run.stdout
+    # The short summary says what went wrong, not the target's path.
+    assert "FAILED sokoban::pushes[soko] - mover: timeout" in run.stdout
+    # One random seed for the session, in the header, used by every group on both workers.
+    seed = re.search(r"^sokoban: checking .*soko_loops.py, random seed (\d+)", run.stdout,
+                     re.M).group(1)
+    assert re.findall(r"max_examples 100 random seed (\d+)", run.stdout) == [seed] * 4
+    assert "collected 0 items" not in run.stdout
+
+
+def test_space_form_from_a_sibling_folder_keeps_the_rootdir(tmp_path):
+    """``pytest --sokoban-impl ../x/soko.py`` as the README writes it, from a
+    course folder with its own tests and testpaths: the rootdir stays, only
+    the 4 conformance tests are collected, and they are counted."""
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "soko.py").write_text((FIXTURES / "soko_base.py").read_text())
+    course = tmp_path / "course"
+    (course / "tests").mkdir(parents=True)
+    (course / "pytest.ini").write_text("[pytest]\ntestpaths = tests\n")
+    (course / "tests" / "test_own.py").write_text("def test_own():\n    assert False\n")
+    (course / "conftest.py").write_text(CONFTEST)
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
+                          "--sokoban-impl", "../x/soko.py"],
+                         cwd=course, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert f"rootdir: {course}" in run.stdout and "configfile: pytest.ini" in run.stdout
+    assert "collected 4 items" in run.stdout and "4 passed" in run.stdout
+    # Named test paths still run beside the conformance tests.
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
+                          "--sokoban-impl", "../x/soko.py", "tests"],
+                         cwd=course, capture_output=True, text=True, timeout=120)
+    assert "1 failed, 4 passed" in run.stdout, run.stdout + run.stderr
 
 
 def test_missing_operations_fail_each_group_with_the_list(course):
+    """Lacking 4 observers: each group is checked on the rest and fails with
+    the list; lacking the essential ones: one failure explaining."""
     ret, out, _ = pytest_run(course, f"--sokoban-impl={FIXTURES / 'soko_incomplete.py'}",
                              "--sokoban-profile=soko")
     assert ret == 1 and "4 failed" in out
-    assert "missing hay_objetivo, hay_caja, hay_jugador, juego_ganado" in out
-    ret, out, _ = pytest_run(course, f"--sokoban-impl={FIXTURES / 'soko_incomplete.py'}")
+    assert "FAILED sokoban::win[soko] - missing operations: hay_objetivo, hay_caja" in out
+    ret, out, _ = pytest_run(course, f"--sokoban-impl={FIXTURES / 'soko_incomplete.py'}",
+                             "--sokoban-profile=tad")
+    assert ret == 1 and "3 failed" in out and "missing iniciar, step, estado" in out
+    course.makepyfile(only_one="def crear_grilla(desc):\n    return desc\n")
+    ret, out, _ = pytest_run(course, f"--sokoban-impl={course.path / 'only_one.py'}")
     assert ret == 1 and "1 failed" in out and "any profile" in out
 
 
