@@ -64,8 +64,10 @@ ESSENTIAL_OPERATIONS: dict[str, tuple[str, ...]] = {
     "extendido": ("nuevo_juego", "mover"),
     "soko": ("crear_grilla", "mover"),
 }
-#: Modifiers that only one operation group uses.
-GROUP_OF_OPERATION: dict[str, str] = {"tirar_bomba": "bombs", "deshacer": "undo"}
+#: Modifiers that only some operation groups use (the undo group undoes bombs too).
+GROUPS_OF_OPERATION: dict[str, tuple[str, ...]] = {
+    "tirar_bomba": ("bombs", "undo"), "deshacer": ("undo",),
+}
 
 
 class _NotProvided:

@@ -19,17 +19,19 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import sys
 import time
 from dataclasses import dataclass, replace
 from typing import Callable, Sequence, TextIO
 
 from conformance.api import (
-    BATCH, ESSENTIAL_OPERATIONS, GROUP_OF_OPERATION, GROUPS, NOT_PROVIDED, PROFILES,
+    BATCH, ESSENTIAL_OPERATIONS, GROUPS, GROUPS_OF_OPERATION, NOT_PROVIDED, PROFILES,
     REQUIRED_OPERATIONS, Verdict,
 )
 from conformance.output import (
-    JSON_MARKER, JUNIT_MARKER, check_overwritable, verdict_status, write_json, write_junit,
+    GRADESCOPE_VISIBILITY, JSON_MARKER, JUNIT_MARKER, check_overwritable, verdict_status,
+    write_gradescope, write_json, write_junit,
 )
 from conformance.sandbox import (
     DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, open_target,
@@ -69,6 +71,31 @@ def _bad(spec_name: str, profile: str | None, message: str, missing=()) -> tuple
     return verdict, message
 
 
+def _open(spec: TargetSpec, options: RunOptions):
+    """The open target, or the bad verdict saying why it cannot be opened."""
+    try:
+        return open_target(spec, in_process=options.in_process, timeout=options.timeout,
+                           memory_mb=options.memory_mb), None
+    except BadTarget as e:
+        message = str(e) if str(e).startswith(spec.name) else f"cannot load {spec.name}: {e}"
+        return None, message
+
+
+def _profiles(name: str, target, profile: str | None) -> list[str | tuple[Verdict, str]]:
+    """Per profile to check (``profile``, or those the target provides, or
+    the closest it can be checked under): its name, or the bad verdict
+    saying why it cannot be checked."""
+    if profile is None:
+        profiles = detect_profiles(target.has) or partial_profiles(target.has)[:1]
+        if not profiles:
+            return [_bad(name, None, explain_missing(name, target.has))]
+    else:
+        profiles = [profile]
+    return [_bad(name, p, explain_missing(name, target.has, [p]), missing_operations(target.has, p))
+            if missing_operations(target.has, p) and p not in partial_profiles(target.has) else p
+            for p in profiles]
+
+
 def check_target(spec: TargetSpec, profile: str | None, options: RunOptions,
                  target=None) -> list[tuple[Verdict, str]]:
     """Check one target (under ``profile``, or every profile it provides):
@@ -77,31 +104,38 @@ def check_target(spec: TargetSpec, profile: str | None, options: RunOptions,
     open Target for ``spec`` (the caller then closes it)."""
     own = target is None
     if own:
-        try:
-            target = open_target(spec, in_process=options.in_process, timeout=options.timeout,
-                                 memory_mb=options.memory_mb)
-        except BadTarget as e:
-            message = str(e) if str(e).startswith(spec.name) else f"cannot load {spec.name}: {e}"
-            return [_bad(spec.name, profile, message)]
+        target, problem = _open(spec, options)
+        if target is None:
+            return [_bad(spec.name, profile, problem)]
     try:
-        if profile is None:
-            profiles = detect_profiles(target.has) or partial_profiles(target.has)[:1]
-            if not profiles:
-                return [_bad(spec.name, None, explain_missing(spec.name, target.has))]
-        else:
-            profiles = [profile]
-        results = []
-        for p in profiles:
-            missing = missing_operations(target.has, p)
-            if missing and p not in partial_profiles(target.has):
-                results.append(_bad(spec.name, p, explain_missing(spec.name, target.has, [p]),
-                                    missing))
-                continue
-            results.append(_check_profile(target, p, options))
-        return results
+        return [p if isinstance(p, tuple) else _check_profile(target, p, options)
+                for p in _profiles(spec.name, target, profile)]
     finally:
         if own:
             target.close()
+
+
+def check_groups(spec: TargetSpec, profile: str | None,
+                 options: RunOptions) -> list[tuple[str | None, Verdict, str]]:
+    """Like :func:`check_target`, one check per operation group of each
+    profile: ``(group, verdict, report)``; ``group`` is ``None`` for a target
+    that cannot be checked at all (for partial credit: Gradescope)."""
+    target, problem = _open(spec, options)
+    if target is None:
+        verdict, report = _bad(spec.name, profile, problem)
+        return [(None, verdict, report)]
+    try:
+        results = []
+        for p in _profiles(spec.name, target, profile):
+            if isinstance(p, tuple):
+                results.append((None, *p))
+                continue
+            for group in GROUPS[p]:
+                verdict, report = _check_profile(target, p, replace(options, groups=(group,)))
+                results.append((group, verdict, report))
+        return results
+    finally:
+        target.close()
 
 
 def partial_profiles(has: Callable[[str], bool]) -> list[str]:
@@ -139,7 +173,7 @@ class PartialTarget:
 
 def checkable_groups(has: Callable[[str], bool], profile: str) -> tuple[str, ...]:
     """The profile's operation groups whose modifiers the target has."""
-    lacking = {GROUP_OF_OPERATION.get(op) for op in missing_operations(has, profile)}
+    lacking = {g for op in missing_operations(has, profile) for g in GROUPS_OF_OPERATION.get(op, ())}
     return tuple(g for g in GROUPS[profile] if g not in lacking)
 
 
@@ -240,6 +274,12 @@ def build_parser() -> argparse.ArgumentParser:
                         "(the JSON a report's replay command gives, or a file holding it)")
     parser.add_argument("--json", metavar="FILE", help="also write the verdicts as JSON")
     parser.add_argument("--junit", metavar="FILE", help="also write the verdicts as JUnit XML")
+    parser.add_argument("--gradescope", metavar="FILE",
+                        help="check each operation group apart and write Gradescope's "
+                             "autograder results.json (a test per group, 1 point each)")
+    parser.add_argument("--gradescope-visibility", choices=GRADESCOPE_VISIBILITY,
+                        default="visible", help="when students see the tests "
+                        "(default: %(default)s)")
     return parser
 
 
@@ -301,7 +341,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         return EXIT_BAD
     options = options_from(args)
     try:                                    # before a long check, not after it
-        for path, marker in ((args.json, JSON_MARKER), (args.junit, JUNIT_MARKER)):
+        for path, marker in ((args.json, JSON_MARKER), (args.junit, JUNIT_MARKER),
+                             (args.gradescope, JSON_MARKER)):
             if path:
                 check_overwritable(path, marker)
     except OSError as e:
@@ -322,9 +363,18 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
               + ", ".join(f"{s.name} ({p})" for s, p in jobs), file=out)
     else:
         jobs = [(spec, args.profile)]
+    if args.gradescope and options.seed is None:     # one random seed for every group
+        options = replace(options, seed=random.SystemRandom().randrange(2 ** 32))
     results: list[tuple[Verdict, str]] = []
+    by_group: list[tuple[str | None, Verdict, str]] = []
+    start = time.perf_counter()
     for s, p in jobs:
-        for verdict, report in check_target(s, p, options):
+        if args.gradescope:
+            by_group += check_groups(s, p, options)
+            checked = [(v, r) for _, v, r in by_group[len(results):]]
+        else:
+            checked = check_target(s, p, options)
+        for verdict, report in checked:
             results.append((verdict, report))
             stream = sys.stderr if verdict_status(verdict) == "bad target" else out
             prefix = "error: " if stream is sys.stderr else ""
@@ -341,6 +391,9 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             write_json(verdicts, args.json)
         if args.junit:
             write_junit(verdicts, args.junit, [r for _, r in results])
+        if args.gradescope:
+            write_gradescope(by_group, args.gradescope, visibility=args.gradescope_visibility,
+                             seconds=time.perf_counter() - start)
     except OSError as e:
         print(f"error: cannot write {e.filename}: {e.strerror}", file=sys.stderr)
         return EXIT_BAD

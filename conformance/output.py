@@ -150,3 +150,64 @@ def verdicts_to_junit(verdicts: Sequence[Verdict], reports: Iterable[str] | None
 def write_junit(verdicts: Sequence[Verdict], path: str | os.PathLike,
                 reports: Iterable[str] | None = None) -> None:
     atomic_write(path, verdicts_to_junit(verdicts, reports), marker=JUNIT_MARKER)
+
+
+# ------------------------------------------------------------------ Gradescope
+
+#: Gradescope's visibility settings (its autograder specification).
+GRADESCOPE_VISIBILITY = ("visible", "hidden", "after_due_date", "after_published")
+
+
+def verdicts_to_gradescope(results: Sequence[tuple[str | None, Verdict, str]], *,
+                           visibility: str = "visible", seconds: float = 0.0) -> str:
+    """Gradescope's autograder ``results.json`` from ``results`` as
+    :func:`conformance.cli.check_groups` gives them. Per profile checked, a
+    test "PROFILE: operations" (all of the profile's operations present)
+    and a test per operation group, each worth 1 point: a group passes when
+    it was checked on the operations present and nothing departed; its
+    output is its report (the smallest counterexample, the command that
+    replays it). A target that cannot be checked at all is one failed test
+    saying why. The top-level score is the sum; ``extra_data`` records the
+    random seed."""
+    tests: list[dict[str, Any]] = []
+
+    def test(name: str, passed: bool, output: str, profile: str) -> None:
+        tests.append({
+            "name": name, "score": 1.0 if passed else 0.0, "max_score": 1.0,
+            "status": "passed" if passed else "failed", "output": output.rstrip() + "\n",
+            "output_format": "text", "tags": [profile] if profile != "?" else [],
+            "visibility": visibility,
+        })
+
+    profiles_seen: set[str] = set()
+    for group, v, report in results:
+        if group is None:
+            test(f"{v.target}: cannot be checked", False, report, v.profile)
+            continue
+        if v.profile not in profiles_seen:
+            profiles_seen.add(v.profile)
+            test(f"{v.profile}: operations", not v.missing,
+                 f"missing operations: {', '.join(v.missing)}" if v.missing
+                 else f"{v.target} has every operation of profile {v.profile}", v.profile)
+        checked = v.error is None and v.counterexample is None and bool(v.stats)
+        test(f"{v.profile}: {group}", checked, report, v.profile)
+    seeds = sorted({v.seed for _, v, _ in results if v.seed is not None})
+    passed = sum(1 for t in tests if t["status"] == "passed")
+    messages = [verdict_message(v) for _, v, _ in results if verdict_status(v) != "conforms"]
+    document = {
+        "score": float(passed),
+        "execution_time": round(seconds),
+        "output": (f"{passed} of {len(tests)} tests passed"
+                   + (f"; first problem: {messages[0]}" if messages else "")),
+        "output_format": "text",
+        "visibility": visibility,
+        "stdout_visibility": "hidden",
+        "extra_data": {"tool": "sokoban-conformance", "random_seed": seeds[0] if seeds else None},
+        "tests": tests,
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def write_gradescope(results: Sequence[tuple[str | None, Verdict, str]],
+                     path: str | os.PathLike, **kwargs: Any) -> None:
+    atomic_write(path, verdicts_to_gradescope(results, **kwargs), marker=JSON_MARKER)

@@ -121,7 +121,9 @@ def test_a_missing_observer_does_not_hide_a_departure_of_the_others(tmp_path, ca
 
 def test_a_missing_modifier_leaves_out_its_group():
     assert cli.checkable_groups(lambda op: op != "tirar_bomba", "extendido") == (
-        "movement", "pushes", "win", "undo", "levels")
+        "movement", "pushes", "win", "levels")          # undo undoes bombs too
+    assert cli.checkable_groups(lambda op: op != "deshacer", "extendido") == (
+        "movement", "pushes", "win", "bombs", "levels")
     assert cli.partial_profiles(lambda op: op not in ("gano", "juego_ganado")) == [
         "extendido", "soko"]
     assert cli.partial_profiles(lambda op: op != "completado") == ["tad"]
