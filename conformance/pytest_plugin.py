@@ -34,8 +34,9 @@ KEY = pytest.StashKey["_Suite"]()
 
 
 def pytest_addoption(parser):
+    # Nothing here may import spec: this runs in every pytest session, also
+    # in folders whose own spec/ package shadows ours (python -m pytest).
     from conformance.api import PROFILES
-    from conformance.sandbox import DEFAULT_TIMEOUT
     from conformance.targets import DIRECTIONS
 
     group = parser.getgroup("sokoban", "Sokoban conformance")
@@ -51,8 +52,9 @@ def pytest_addoption(parser):
                          "printed in the header)")
     group.addoption("--sokoban-directions", action="store", default="ours", choices=DIRECTIONS,
                     help="the target's direction convention (see docs/conformance-runner.md)")
-    group.addoption("--sokoban-timeout", action="store", type=float, default=DEFAULT_TIMEOUT,
-                    metavar="SECONDS", help="time limit per call into the target")
+    group.addoption("--sokoban-timeout", action="store", type=float, default=None,
+                    metavar="SECONDS", help="time limit per call into the target "
+                    "(default: the runner's, as python -m conformance)")
     group.addoption("--sokoban-in-process", action="store_true", default=False,
                     help="run the target in the test process (no isolation)")
 
@@ -62,6 +64,7 @@ class _Suite:
 
     def __init__(self, config):
         from conformance.cli import RunOptions
+        from conformance.sandbox import DEFAULT_TIMEOUT
         from conformance.targets import BadTarget, resolve
 
         self.text = config.getoption("sokoban_impl")
@@ -77,7 +80,7 @@ class _Suite:
         self.options = RunOptions(
             max_examples=max_examples, seed=seed,
             directions=config.getoption("sokoban_directions"),
-            timeout=config.getoption("sokoban_timeout"),
+            timeout=config.getoption("sokoban_timeout") or DEFAULT_TIMEOUT,
             in_process=True if config.getoption("sokoban_in_process") else None)
         try:
             self.spec = resolve(self.text)
@@ -133,6 +136,8 @@ def pytest_load_initial_conftests(early_config, parser, args):
 
 def pytest_configure(config):
     if config.getoption("sokoban_impl") is not None:
+        import sokoban_tad      # a spec/ or levels/ folder in cwd (python -m pytest) is not ours
+        sokoban_tad.use_our_packages(("spec", "levels", "impl", "conformance"))
         config.stash[KEY] = _Suite(config)
 
 

@@ -116,3 +116,27 @@ def test_a_shadowing_package_already_imported_is_forgotten(tmp_path):
             "print(sokoban_tad.shadowing(), impl.__file__ == sokoban_tad.ROOT + '/impl/__init__.py')")
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines() == ["STUDENT IMPL", "[] True"]
+
+
+def test_the_pytest_plugin_in_a_course_folder(course):
+    """``python -m pytest --sokoban-impl soko.py`` with the course's spec/
+    folder first on sys.path: our spec is used, the student's soko.py is
+    checked (and lacks 7 of 8 operations: one failure saying so)."""
+    r = run(course, sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
+            "--sokoban-impl", "soko.py", "-q")
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "1 failed" in r.stdout and "does not provide the operations" in r.stdout
+    assert "the student spec" not in r.stdout + r.stderr
+
+
+def test_pytest_in_a_folder_with_its_own_spec_package(course):
+    """The plugin is loaded by every pytest session: a project whose own
+    spec/ package raises on import still runs its tests."""
+    (course / "test_mine.py").write_text("def test_mine():\n    pass\n")
+    (course / "spec" / "__init__.py").write_text("VALUE = 1\n")
+    (course / "test_spec.py").write_text("import spec\n\ndef test_theirs():\n"
+                                         "    assert spec.VALUE == 1\n")
+    r = run(course, sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q",
+            "test_mine.py", "test_spec.py")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "2 passed" in r.stdout
