@@ -338,6 +338,13 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         spec = resolve(args.target)
     except BadTarget as e:
         print(f"error: {e}", file=sys.stderr)
+        if args.gradescope:     # the student sees why (a misnamed file...)
+            verdict = Verdict(target=args.target or "?", profile="?", conforms=False, error=str(e))
+            try:
+                write_gradescope([(None, verdict, f"error: {e}")], args.gradescope,
+                                 visibility=args.gradescope_visibility)
+            except OSError as err:
+                print(f"error: cannot write {err.filename}: {err.strerror}", file=sys.stderr)
         return EXIT_BAD
     options = options_from(args)
     try:                                    # before a long check, not after it
