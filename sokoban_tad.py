@@ -84,6 +84,21 @@ USAGE = ("usage: sokoban {" + ",".join(COMMANDS) + "} [ARGS...]\n\n"
          + "\n\nRun 'sokoban COMMAND --help' for a command's options.")
 
 
+def run(entry, *args) -> int:
+    """``entry(*args)``'s exit status; Ctrl-C is status 130 and a closed
+    output pipe (``sokoban check ... | head``) ends quietly, never in a traceback."""
+    try:
+        status = int(entry(*args) or 0)
+        sys.stdout.flush()
+        return status
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no error at exit
+        return 141
+
+
 def main(argv: list[str] | None = None) -> int:
     """The ``sokoban`` console script."""
     use_our_packages()
@@ -92,22 +107,18 @@ def main(argv: list[str] | None = None) -> int:
         print(USAGE, file=sys.stdout if argv else sys.stderr)
         return 0 if argv else 2
     command, rest = argv[0], argv[1:]
-    try:
-        if command == "check":
-            from conformance.cli import main as run
-            return run(rest)
-        if command in ("grade", "selftest"):
-            from conformance.cli import main as run
-            return run([command, *rest])
-        if command == "levels":
-            from levels.cli import main as run
-            return run(rest)
-        if command in ("solve", "play"):
-            from impl.__main__ import main as run
-            return run([command, *rest])
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
+    if command == "check":
+        from conformance.cli import main as entry
+        return run(entry, rest)
+    if command in ("grade", "selftest"):
+        from conformance.cli import main as entry
+        return run(entry, [command, *rest])
+    if command == "levels":
+        from levels.cli import main as entry
+        return run(entry, rest)
+    if command in ("solve", "play"):
+        from impl.__main__ import main as entry
+        return run(entry, [command, *rest])
     print(f"sokoban: unknown command {command!r}\n\n{USAGE}", file=sys.stderr)
     return 2
 

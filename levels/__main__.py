@@ -8,4 +8,4 @@ sokoban_tad.use_our_packages()
 
 from levels.cli import main  # noqa: E402 - after the guard
 
-sys.exit(main())
+sys.exit(sokoban_tad.run(main))

@@ -5,6 +5,7 @@ they check (our code, never the student's), and leave no ``.hypothesis/``."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -140,3 +141,36 @@ def test_pytest_in_a_folder_with_its_own_spec_package(course):
             "test_mine.py", "test_spec.py")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "2 passed" in r.stdout
+
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def readme_commands() -> list[str]:
+    blocks = re.findall(r"```sh\n(.*?)```", README.read_text(), re.S)
+    return [line for block in blocks for line in block.splitlines()]
+
+
+def test_readme_front_door_commands():
+    """The two front-door commands: the main job on the console script, and
+    exactly the test command .ci/run runs."""
+    lines = readme_commands()
+    assert lines[0] == "python -m pip install -e . && sokoban check"
+    ci = (README.parent / ".ci" / "run").read_text().splitlines()
+    assert lines[1] in ci and lines[1].startswith("python -m pip install -e '.[test]' && ")
+
+
+def test_readme_main_job_from_a_course_folder(course):
+    main_job = readme_commands()[0].split(" && ")[1].split()
+    assert main_job[0] == "sokoban"
+    r = run(course, script("sokoban"), *main_job[1:], "--max-examples", "5")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "3 checked: 3 conforms" in r.stdout and "STUDENT" not in r.stdout + r.stderr
+    assert sorted(p.name for p in course.iterdir()) == [
+        "impl", "levels", "soko.py", "soko_test.py", "spec"]     # nothing left behind
+
+
+def test_a_closed_pipe_is_not_a_traceback(course):
+    r = subprocess.run(f"{script('sokoban')} levels check microban | head -1", shell=True,
+                       cwd=course, capture_output=True, text=True, timeout=120)
+    assert r.stdout.count("\n") == 1 and r.stderr == ""
