@@ -30,6 +30,8 @@ JUNIT_MARKER = 'name="sokoban-conformance"'
 def check_overwritable(path: str | os.PathLike, marker: str | None) -> None:
     """Raise :class:`FileExistsError` if ``path`` is an existing file without
     ``marker`` in its first 4 KB (a file of the user's, not one of ours)."""
+    if os.path.isdir(path):
+        raise IsADirectoryError(errno.EISDIR, "it is a folder (give a file name)", str(path))
     if marker is None or not os.path.isfile(path):
         return
     try:
@@ -55,18 +57,23 @@ def atomic_write(path: str | os.PathLike, text: str, *, marker: str | None = Non
         old_mode = path.stat().st_mode & 0o7777 if path.is_file() else None
     except OSError:
         old_mode = None
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    except OSError as e:        # name the file asked for, not a temporary one
+        raise type(e)(e.errno, e.strerror, str(path)) from None
     try:
         os.fchmod(fd, old_mode if old_mode is not None else 0o666 & ~current_umask())
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as e:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(e, OSError):
+            raise type(e)(e.errno, e.strerror, str(path)) from None
         raise
 
 

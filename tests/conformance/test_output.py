@@ -47,3 +47,15 @@ def test_a_users_file_is_not_overwritten(tmp_path, capsys):
         out, err = capsys.readouterr()
         assert out == ""                        # refused before checking, not after
         assert f"cannot write {path}: the file exists and was not written by this tool" in err
+
+
+def test_a_folder_or_an_unwritable_place_is_named_before_checking(tmp_path, capsys):
+    (tmp_path / "out").mkdir()
+    assert cli.main(["impl.tad", "--max-examples", "2", "--json", str(tmp_path / "out")]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and f"cannot write {tmp_path / 'out'}: it is a folder" in err
+    blocked = tmp_path / "file"
+    blocked.write_text("x")
+    target = blocked / "v.json"             # its "folder" is a file
+    assert cli.main(["impl.tad", "--max-examples", "2", "--json", str(target)]) == 2
+    assert f"cannot write {target}: " in capsys.readouterr().err
