@@ -116,9 +116,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def threshold(text: str) -> tuple[str, float]:
-    """``--fail-under``: ``("fraction", 0.8)`` for ``0.8`` or ``80%``,
-    ``("count", 12)`` for ``12`` (a whole number above 1)."""
+def threshold(text: str) -> tuple[str, float, str]:
+    """``--fail-under``: ``("fraction", 0.8, text)`` for ``0.8`` or ``80%``,
+    ``("count", 12, text)`` for ``12`` (a whole number above 1)."""
     value = text.strip()
     try:
         if value.endswith("%"):
@@ -131,16 +131,16 @@ def threshold(text: str) -> tuple[str, float]:
     if not value.endswith("%") and number > 1:
         if number != int(number):
             raise argparse.ArgumentTypeError(f"a count must be a whole number: {text}")
-        return ("count", number)
+        return ("count", number, value)
     if not 0 <= number <= 1:
         raise argparse.ArgumentTypeError(f"must lie between 0 and 1 (0%% and 100%%): {text}")
-    return ("fraction", number)
+    return ("fraction", number, value)
 
 
-def below(rows: Sequence[dict[str, Any]], bar: tuple[str, float]) -> bool:
+def below(rows: Sequence[dict[str, Any]], bar: tuple[str, float, str]) -> bool:
     """Whether fewer submissions conform than ``bar`` (see :func:`threshold`)."""
     good = sum(1 for row in rows if row["verdict"] == "conforms")
-    kind, number = bar
+    kind, number, _ = bar
     return good < number if kind == "count" else good < number * len(rows)
 
 
@@ -189,7 +189,9 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
     print(f"{len(rows)} submissions: " + ", ".join(f"{n} {v}" for v, n in sorted(counts.items()))
           + f"\nsummary: {target / 'summary.csv'}, {target / 'summary.json'}", file=out)
     if args.fail_under is not None and below(rows, args.fail_under):
-        print("fewer submissions conform than --fail-under asks", file=out)
+        good = sum(1 for row in rows if row["verdict"] == "conforms")
+        print(f"{good} of {len(rows)} submissions conform: fewer than --fail-under "
+              f"{args.fail_under[2]} asks", file=out)
         return EXIT_DOES_NOT_CONFORM
     return EXIT_CONFORMS
 

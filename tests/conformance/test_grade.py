@@ -145,7 +145,7 @@ def test_grade_fail_under(fake, submissions, capsys, bar, status):
     if status == 2:
         assert "--fail-under" in captured.err and "Traceback" not in captured.err
     elif status == 1:
-        assert "fewer submissions conform than --fail-under asks" in captured.out
+        assert f"1 of 5 submissions conform: fewer than --fail-under {bar} asks" in captured.out
 
 
 def test_grade_shows_what_an_incomplete_submission_does(submissions, capsys):
