@@ -31,10 +31,13 @@ ROOT = os.path.dirname(os.path.abspath(__file__))
 
 
 class _OurPackages(importlib.abc.MetaPathFinder):
-    """Finds our top-level names in :data:`ROOT` only, before ``sys.path``."""
+    """Finds ``names`` (top-level) in :data:`ROOT` only, before ``sys.path``."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
 
     def find_spec(self, name, path=None, target=None):
-        if path is None and name in OUR_NAMES:
+        if path is None and name in self.names:
             return importlib.machinery.PathFinder.find_spec(name, [ROOT])
         return None
 
@@ -60,12 +63,15 @@ def shadowing(names=OUR_NAMES) -> list[tuple[str, str]]:
 
 
 def use_our_packages(names: tuple[str, ...] = OUR_NAMES) -> None:
-    """Make ``import spec`` (and the rest of :data:`OUR_NAMES`) mean ours from
-    now on, whatever the current folder holds. One of them already imported
+    """Make ``import NAME`` for each of ``names`` (default: all of
+    :data:`OUR_NAMES`) mean ours from now on, whatever the current folder holds. One of them already imported
     from elsewhere (``python -m levels`` in a folder holding a ``levels/``
     package imports that before our ``__main__`` runs) is forgotten."""
-    if not any(isinstance(f, _OurPackages) for f in sys.meta_path):
-        sys.meta_path.insert(0, _OurPackages())
+    finder = next((f for f in sys.meta_path if isinstance(f, _OurPackages)), None)
+    if finder is None:
+        finder = _OurPackages()
+        sys.meta_path.insert(0, finder)
+    finder.names.update(names)
     for key, _ in shadowing(names):
         del sys.modules[key]
 

@@ -479,7 +479,9 @@ class SandboxTarget(_TargetBase):
         up_r, up_w = os.pipe()
         env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONHASHSEED="0",
                    PYTHONFAULTHANDLER="1", PYTHONUNBUFFERED="0")
-        code = ("import sokoban_tad; sokoban_tad.use_our_packages(); "      # -P: cwd off the path
+        # -P: the cwd off the path; only what the child itself imports is pinned to
+        # ours, so a submission may still import its own sibling soko.py or impl/.
+        code = ("import sokoban_tad; sokoban_tad.use_our_packages(('spec', 'conformance')); "
                 "from conformance.sandbox import _child_main; _child_main()")
         try:
             self._proc = subprocess.Popen(

@@ -174,3 +174,18 @@ def test_a_closed_pipe_is_not_a_traceback(course):
     r = subprocess.run(f"{script('sokoban')} levels check microban | head -1", shell=True,
                        cwd=course, capture_output=True, text=True, timeout=120)
     assert r.stdout.count("\n") == 1 and r.stderr == ""
+
+
+def test_a_submission_importing_its_own_sibling_soko_gets_it(tmp_path):
+    """The guard in the sandbox child pins only what the child needs: a
+    submission whose juego.py re-exports its own soko.py is checked on that
+    soko.py (a wrong one here), not on ours."""
+    from conformance import cli, mutants
+
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "soko.py").write_text(mutants.path("soko_pushes_two_boxes").read_text())
+    (sub / "juego.py").write_text("from soko import *  # noqa: F401,F403\n")
+    [(verdict, _)] = cli.check_target(cli.resolve(str(sub / "juego.py")), None,
+                                      cli.RunOptions(max_examples=50, seed=1))
+    assert verdict.profile == "soko" and verdict.counterexample is not None
