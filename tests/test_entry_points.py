@@ -184,7 +184,7 @@ def test_a_submission_importing_its_own_sibling_soko_gets_it(tmp_path):
 
     sub = tmp_path / "sub"
     sub.mkdir()
-    (sub / "soko.py").write_text(mutants.path("soko_pushes_two_boxes").read_text())
+    (sub / "soko.py").write_text(mutants.path("soko_wrong_axes").read_text())
     (sub / "juego.py").write_text("from soko import *  # noqa: F401,F403\n")
     [(verdict, _)] = cli.check_target(cli.resolve(str(sub / "juego.py")), None,
                                       cli.RunOptions(max_examples=50, seed=1))

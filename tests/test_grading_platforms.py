@@ -68,7 +68,7 @@ def test_the_workflow_commands_pass_a_correct_student(tmp_path):
 
 
 def test_the_workflow_fails_the_group_a_mistake_belongs_to(tmp_path):
-    repo = student_repo(tmp_path, "soko_pushes_two_boxes")
+    repo = student_repo(tmp_path, "soko_wrong_axes")
     [command] = [c for c in re.findall(r"^\s+command: (.+)$", workflow(), re.M)
                  if c.endswith("-k pushes")]
     run = run_step(command, repo, 50)
@@ -79,7 +79,7 @@ def test_the_workflow_fails_the_group_a_mistake_belongs_to(tmp_path):
 def test_gradescope_run_autograder(tmp_path):
     root = tmp_path / "autograder"
     (root / "results").mkdir(parents=True)
-    shutil.copytree(student_repo(tmp_path, "soko_pushes_two_boxes"), root / "submission")
+    shutil.copytree(student_repo(tmp_path, "soko_wrong_axes"), root / "submission")
     script = EXAMPLES / "gradescope" / "run_autograder"
     run = subprocess.run([str(script)], env={**env(), "AUTOGRADER": str(root),
                                              "MAX_EXAMPLES": "10"},

@@ -108,9 +108,9 @@ def test_missing_operations_are_listed_and_the_others_checked(capsys):
 
 
 def test_a_missing_observer_does_not_hide_a_departure_of_the_others(tmp_path, capsys):
-    """The mutant that pushes two boxes at once, without juego_ganado: still
+    """The mutant that swaps rows and columns, without juego_ganado: still
     caught, and the report lists what is missing."""
-    (tmp_path / "soko.py").write_text("from conformance.mutants.soko_pushes_two_boxes import *\n"
+    (tmp_path / "soko.py").write_text("from conformance.mutants.soko_wrong_axes import *\n"
                                       "del juego_ganado\n")
     assert cli.main([str(tmp_path / "soko.py"), "--max-examples", "50", "--seed", "1",
                      "--in-process"]) == 1

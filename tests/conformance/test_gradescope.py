@@ -48,7 +48,7 @@ def run(tmp_path, *argv) -> tuple[int, dict]:
 
 
 def test_a_test_per_group_with_its_counterexample(tmp_path):
-    status, doc = run(tmp_path, str(mutants.path("soko_pushes_two_boxes")),
+    status, doc = run(tmp_path, str(mutants.path("soko_wrong_axes")),
                       "--max-examples", "30", "--seed", "1", "--gradescope-visibility",
                       "after_published")
     conforms_to_the_spec(doc)
