@@ -30,7 +30,8 @@ from conformance.api import (
     REQUIRED_OPERATIONS, Verdict,
 )
 from conformance.output import (
-    GRADESCOPE_VISIBILITY, JSON_MARKER, JUNIT_MARKER, check_overwritable, verdict_status,
+    GRADESCOPE_VISIBILITY, JSON_MARKER, JUNIT_MARKER, check_overwritable, status_count,
+    verdict_status,
     write_gradescope, write_json, write_junit,
 )
 from conformance.sandbox import (
@@ -391,7 +392,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if len(verdicts) > 1:
         counts = {s: sum(1 for v in verdicts if verdict_status(v) == s)
                   for s in ("conforms", "does not conform", "bad target")}
-        print(f"\n{len(verdicts)} checked: " + ", ".join(f"{n} {s}" for s, n in counts.items() if n),
+        print(f"\n{len(verdicts)} checked: "
+              + ", ".join(status_count(n, s) for s, n in counts.items() if n),
               file=out)
     try:
         if args.json:

@@ -37,7 +37,7 @@ from conformance.cli import (
     EXIT_BAD, EXIT_CONFORMS, EXIT_DOES_NOT_CONFORM, RunOptions, add_run_options, check_target,
     options_from, parse_or_status,
 )
-from conformance.output import atomic_write, verdict_message, verdict_status
+from conformance.output import atomic_write, status_count, verdict_message, verdict_status
 from conformance.targets import BadTarget, resolve
 
 COLUMNS = ("name", "profile", "verdict", "message", "replay", "seconds")
@@ -186,7 +186,8 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
     counts: dict[str, int] = {}
     for row in rows:
         counts[row["verdict"]] = counts.get(row["verdict"], 0) + 1
-    print(f"{len(rows)} submissions: " + ", ".join(f"{n} {v}" for v, n in sorted(counts.items()))
+    print(f"{len(rows)} submissions: "
+          + ", ".join(status_count(n, v) for v, n in sorted(counts.items()))
           + f"\nsummary: {target / 'summary.csv'}, {target / 'summary.json'}", file=out)
     if args.fail_under is not None and below(rows, args.fail_under):
         good = sum(1 for row in rows if row["verdict"] == "conforms")

@@ -84,6 +84,15 @@ def verdict_status(v: Verdict) -> str:
     return "conforms" if v.conforms else "does not conform"
 
 
+_PLURAL_STATUS = {"conforms": "conform", "does not conform": "do not conform",
+                  "bad target": "bad targets"}
+
+
+def status_count(n: int, status: str) -> str:
+    """``1 conforms``, ``3 conform``, ``2 do not conform``, ``2 bad targets``."""
+    return f"{n} {status if n == 1 else _PLURAL_STATUS.get(status, status)}"
+
+
 def verdict_message(v: Verdict) -> str:
     """One line: why it does not conform (empty when it conforms)."""
     missing = f"missing operations: {', '.join(v.missing)}" if v.missing else ""

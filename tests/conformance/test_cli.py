@@ -85,7 +85,7 @@ def test_no_target_checks_our_implementation(fake, monkeypatch, capsys):
     out = capsys.readouterr().out
     assert ("checking our own implementation: impl.extendido (extendido), impl.tad (tad), "
             "soko (soko)") in out
-    assert "3 checked: 3 conforms" in out
+    assert "3 checked: 3 conform" in out
     assert [(c["target"].name, c["profile"]) for c in fake.CALLS] == [
         ("impl.extendido", "extendido"), ("impl.tad", "tad"), ("soko", "soko")]
     assert {type(c["target"]).__name__ for c in fake.CALLS} == {"InProcessTarget"}  # trusted

@@ -67,7 +67,7 @@ def test_grade_writes_a_summary_beside(fake, submissions, capsys):
     seeds = {call["seed"] for call in fake.CALLS}
     assert seeds == {data["options"]["seed"]} and None not in seeds   # one seed for all
     out = capsys.readouterr().out
-    assert "5 submissions: 3 bad target, 1 conforms, 1 does not conform" in out
+    assert "5 submissions: 3 bad targets, 1 conforms, 1 does not conform" in out
     # The student's folder is left as it was (no __pycache__ written into it).
     assert sorted(p.name for p in (submissions / "ana").iterdir()) == ["soko.py"]
 

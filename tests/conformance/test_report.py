@@ -106,3 +106,11 @@ def test_one_cell_differs():
     text = "\n".join(format_comparison(render_observation(board, (0, 0, 1, 0), []),
                                        render_observation(Board(), (0, 0, 1, 0), [])))
     assert "1 cell differs" in text and "1 cell differ\n" not in text + "\n"
+
+
+def test_status_counts_agree_with_their_verbs():
+    from conformance.output import status_count
+
+    assert [status_count(n, "conforms") for n in (1, 3)] == ["1 conforms", "3 conform"]
+    assert status_count(2, "does not conform") == "2 do not conform"
+    assert status_count(2, "bad target") == "2 bad targets"
