@@ -339,6 +339,11 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         spec = resolve(args.target)
     except BadTarget as e:
         print(f"error: {e}", file=sys.stderr)
+        if args.target and os.path.isdir(args.target) and any(
+                os.path.isfile(os.path.join(args.target, entry, "soko.py"))
+                for entry in os.listdir(args.target)):
+            print(f"(a folder of submissions? check them all with: sokoban grade "
+                  f"{args.target})", file=sys.stderr)
         if args.gradescope:     # the student sees why (a misnamed file...)
             verdict = Verdict(target=args.target or "?", profile="?", conforms=False, error=str(e))
             try:

@@ -251,3 +251,10 @@ def test_real_engine_directions_adapter(capsys):
     capsys.readouterr()
     assert cli.main([north_up, "--max-examples", "20", "--seed", "2", "--in-process",
                      "--directions", "seed001"]) == 0
+
+
+def test_a_folder_of_submissions_suggests_grade(tmp_path, capsys):
+    (tmp_path / "ana").mkdir()
+    (tmp_path / "ana" / "soko.py").write_text("def crear_grilla(d):\n    return d\n")
+    assert cli.main([str(tmp_path)]) == 2
+    assert f"check them all with: sokoban grade {tmp_path}" in capsys.readouterr().err
