@@ -1,9 +1,11 @@
 """pytest plugin (entry point ``pytest11``): ``pytest --sokoban-impl TARGET``.
 
-Adds the conformance suite to the session as ordinary pytest tests, one per
-operation group of each profile the target provides (``conformance.api.GROUPS``:
-movement, pushes, win, undo, bombs, levels, immutability...), with node ids
-like ``sokoban::pushes[soko]``. So a course's CI runs it like any test, and
+Adds the conformance suite to the session as ordinary pytest tests: per
+profile the target provides, ``sokoban::operations[PROFILE]`` (every operation
+is there) and one per operation group (``conformance.api.GROUPS``: movement,
+pushes, win, undo, bombs, levels, immutability...), with node ids like
+``sokoban::pushes[soko]``. A target lacking some operations is checked on the
+rest: its groups pass or fail on what is there, and ``operations`` fails. So a course's CI runs it like any test, and
 ``pytest-xdist`` spreads the groups over cores (each worker opens its own
 sandbox). Options (all under "Sokoban conformance" in ``pytest --help``):
 
@@ -175,6 +177,10 @@ class SokobanFailure(Exception):
     full human report."""
 
 
+#: The item that checks every operation of the profile is there (one per profile).
+OPERATIONS = "operations"
+
+
 class SokobanItem(pytest.Item):
     """One operation group of one profile, checked by the engine."""
 
@@ -186,7 +192,8 @@ class SokobanItem(pytest.Item):
 
     def runtest(self):
         from conformance.cli import check_target
-        from conformance.output import verdict_message, verdict_status
+        from conformance.output import group_passed, verdict_message, verdict_status
+        from conformance.targets import explain_missing, missing_operations
 
         if self.problem:
             raise SokobanFailure(self.problem.splitlines()[0], self.problem)
@@ -195,9 +202,16 @@ class SokobanItem(pytest.Item):
         if target is None:
             raise SokobanFailure(f"cannot load {suite.spec.name}",
                                  f"cannot load {suite.spec.name}: {suite.load_error}")
+        if self.group == OPERATIONS:
+            missing = missing_operations(target.has, self.profile)
+            if missing:
+                raise SokobanFailure(f"missing operations: {', '.join(missing)}",
+                                     explain_missing(suite.spec.name, target.has, [self.profile]))
+            print(f"{suite.spec.name} has every operation of profile {self.profile}")
+            return
         options = replace(suite.options, groups=(self.group,))
         verdict, report = check_target(suite.spec, self.profile, options, target=target)[0]
-        if verdict_status(verdict) != "conforms":
+        if not group_passed(verdict):
             raise SokobanFailure(verdict_message(verdict) or verdict_status(verdict), report)
         print(report)       # what was exercised (shown with -rP)
 
@@ -213,7 +227,7 @@ class SokobanItem(pytest.Item):
 
 def _items(session, suite: _Suite) -> list[SokobanItem]:
     from conformance.api import GROUPS
-    from conformance.cli import checkable_groups, partial_profiles
+    from conformance.cli import partial_profiles
     from conformance.targets import detect_profiles, explain_missing, missing_operations
 
     def item(name, profile, group, problem=None):
@@ -232,13 +246,11 @@ def _items(session, suite: _Suite) -> list[SokobanItem]:
     items = []
     for profile in profiles:
         problem = None
-        groups = GROUPS[profile]
-        if missing_operations(target.has, profile):     # checked on the rest, if it can be
-            if profile in partial_profiles(target.has):
-                groups = checkable_groups(target.has, profile)
-            else:
-                problem = explain_missing(suite.spec.name, target.has, [profile])
-        items += [item(f"{group}[{profile}]", profile, group, problem) for group in groups]
+        if (missing_operations(target.has, profile)      # checked on the rest, if it can be
+                and profile not in partial_profiles(target.has)):
+            problem = explain_missing(suite.spec.name, target.has, [profile])
+        items += [item(f"{group}[{profile}]", profile, group, problem)
+                  for group in (OPERATIONS, *GROUPS[profile])]
     return items
 
 
