@@ -64,9 +64,10 @@ def shadowing(names=OUR_NAMES) -> list[tuple[str, str]]:
 
 def use_our_packages(names: tuple[str, ...] = OUR_NAMES) -> None:
     """Make ``import NAME`` for each of ``names`` (default: all of
-    :data:`OUR_NAMES`) mean ours from now on, whatever the current folder holds. One of them already imported
-    from elsewhere (``python -m levels`` in a folder holding a ``levels/``
-    package imports that before our ``__main__`` runs) is forgotten."""
+    :data:`OUR_NAMES`) mean ours from now on, whatever the current folder
+    holds. One of them already imported from elsewhere (``python -m levels``
+    in a folder holding a ``levels/`` package imports that before our
+    ``__main__`` runs) is forgotten."""
     finder = next((f for f in sys.meta_path if isinstance(f, _OurPackages)), None)
     if finder is None:
         finder = _OurPackages()
