@@ -218,6 +218,8 @@ def main(argv: list[str] | None = None) -> int:
     if not os.path.isfile(path):
         print(f"python -m soko: {path}: no such file", file=sys.stderr)
         return 2
+    import sokoban_tad      # the test file's folder may hold spec/, levels/...: not ours
+    sokoban_tad.use_our_packages(("spec", "levels", "impl", "conformance"))
     sys.modules["soko"] = sys.modules[__name__]
     sys.argv = [path, *args[1:]]
     sys.path.insert(0, os.path.dirname(os.path.abspath(path)))

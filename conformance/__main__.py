@@ -2,11 +2,11 @@
 
 import sys
 
-from conformance.cli import main
+import sokoban_tad
+
+sokoban_tad.use_our_packages()
+
+from conformance.cli import main  # noqa: E402 - after the guard
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        sys.exit(130)
+    sys.exit(sokoban_tad.run(main))

@@ -66,6 +66,29 @@ BATCH = "__batch__"
 RESET = "__reset__"
 SPECIAL_OPERATIONS = (FINGERPRINT, EQUAL, BATCH, RESET)
 
+#: Per profile, the operations without which nothing can be checked; a
+#: target lacking only others is checked on what it has (the runner answers
+#: a missing observer with :data:`NOT_PROVIDED`, which the engine counts as
+#: agreeing, and leaves out the group of a missing modifier).
+ESSENTIAL_OPERATIONS: dict[str, tuple[str, ...]] = {
+    "tad": ("iniciar", "step", "estado"),
+    "extendido": ("nuevo_juego", "mover"),
+    "soko": ("crear_grilla", "mover"),
+}
+#: Modifiers that only some operation groups use (the undo group undoes bombs too).
+GROUPS_OF_OPERATION: dict[str, tuple[str, ...]] = {
+    "tirar_bomba": ("bombs", "undo"), "deshacer": ("undo",),
+}
+
+
+class _NotProvided:
+    def __repr__(self) -> str:
+        return "<not provided>"
+
+
+#: What a missing observer answers in a partial check (see ESSENTIAL_OPERATIONS).
+NOT_PROVIDED = _NotProvided()
+
 #: Operation groups per profile: the pytest plugin makes one test per group
 #: and passes ``groups=[group]`` to the engine's ``check``, which then draws
 #: only the actions of that group (and checks every observer after each).

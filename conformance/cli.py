@@ -19,13 +19,22 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import sys
 import time
 from dataclasses import dataclass, replace
 from typing import Callable, Sequence, TextIO
 
-from conformance.api import ALL_PROFILES, Verdict
-from conformance.output import verdict_status, write_json, write_junit
+from conformance.api import (
+    ALL_PROFILES,
+    BATCH, ESSENTIAL_OPERATIONS, GROUPS, GROUPS_OF_OPERATION, NOT_PROVIDED, PROFILES,
+    REQUIRED_OPERATIONS, Verdict,
+)
+from conformance.output import (
+    GRADESCOPE_VISIBILITY, JSON_MARKER, JUNIT_MARKER, check_overwritable, status_count,
+    verdict_status,
+    write_gradescope, write_json, write_junit,
+)
 from conformance.sandbox import (
     DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, open_target,
 )
@@ -68,6 +77,54 @@ def _bad(spec_name: str, profile: str | None, message: str, missing=()) -> tuple
     return verdict, message
 
 
+def _cpp_rules(spec: TargetSpec, profile: str | None) -> tuple[Verdict, str] | None:
+    """The bad verdict when profile aed2 and a C++ folder do not go together."""
+    if profile == "aed2" and spec.kind != "cpp":
+        return _bad(spec.name, profile, f"{spec.name}: profile aed2 is for a folder of C++ "
+                                        "sources holding aed2_Juego.h")
+    if spec.kind == "cpp" and profile not in (None, "aed2"):
+        return _bad(spec.name, profile, f"{spec.name} is a C++ folder: only profile aed2 "
+                                        f"applies to it (got --profile {profile})")
+    return None
+
+
+def _open(spec: TargetSpec, options: RunOptions):
+    """The open target, or the message saying why it cannot be opened (a C++
+    folder is built first: a build failure is such a message)."""
+    if spec.kind == "cpp":
+        from conformance.aed2.build import BuildError, build
+        from conformance.aed2.target import Aed2Target
+        try:
+            built = build(spec.path, std=options.std, sanitize=options.sanitize)
+        except BuildError as e:
+            return None, str(e)
+        except OSError as e:
+            return None, f"{spec.name}: cannot read or build it: {e}"
+        return Aed2Target(built, timeout=options.timeout, memory_mb=options.memory_mb,
+                          name=spec.name), None
+    try:
+        return open_target(spec, in_process=options.in_process, timeout=options.timeout,
+                           memory_mb=options.memory_mb), None
+    except BadTarget as e:
+        message = str(e) if str(e).startswith(spec.name) else f"cannot load {spec.name}: {e}"
+        return None, message
+
+
+def _profiles(name: str, target, profile: str | None) -> list[str | tuple[Verdict, str]]:
+    """Per profile to check (``profile``, or those the target provides, or
+    the closest it can be checked under): its name, or the bad verdict
+    saying why it cannot be checked."""
+    if profile is None:
+        profiles = detect_profiles(target.has) or partial_profiles(target.has)[:1]
+        if not profiles:
+            return [_bad(name, None, explain_missing(name, target.has))]
+    else:
+        profiles = [profile]
+    return [_bad(name, p, explain_missing(name, target.has, [p]), missing_operations(target.has, p))
+            if missing_operations(target.has, p) and p not in partial_profiles(target.has) else p
+            for p in profiles]
+
+
 def check_target(spec: TargetSpec, profile: str | None, options: RunOptions,
                  target=None) -> list[tuple[Verdict, str]]:
     """Check one target (under ``profile``, or every profile it provides):
@@ -75,56 +132,104 @@ def check_target(spec: TargetSpec, profile: str | None, options: RunOptions,
     is a verdict with ``error`` (and ``missing``) set. ``target``: an already
     open Target for ``spec`` (the caller then closes it)."""
     own = target is None
-    if profile == "aed2" and spec.kind != "cpp":
-        return [_bad(spec.name, profile, f"{spec.name}: profile aed2 is for a folder of C++ "
-                                         "sources holding aed2_Juego.h")]
+    bad = _cpp_rules(spec, profile)
+    if bad is not None:
+        return [bad]
     if spec.kind == "cpp":
-        if profile not in (None, "aed2"):
-            return [_bad(spec.name, profile, f"{spec.name} is a C++ folder: only profile aed2 "
-                                             f"applies to it (got --profile {profile})")]
         profile = "aed2"
         options = replace(options, directions="seed001")    # the course's Norte = (0, 1)
-        if own:
-            from conformance.aed2.build import BuildError, build
-            from conformance.aed2.target import Aed2Target
-            try:
-                built = build(spec.path, std=options.std, sanitize=options.sanitize)
-            except BuildError as e:
-                return [_bad(spec.name, profile, str(e))]
-            except OSError as e:
-                return [_bad(spec.name, profile, f"{spec.name}: cannot read or build it: {e}")]
-            target = Aed2Target(built, timeout=options.timeout, memory_mb=options.memory_mb,
-                                name=spec.name)
-    if own and target is None:
-        try:
-            target = open_target(spec, in_process=options.in_process, timeout=options.timeout,
-                                 memory_mb=options.memory_mb)
-        except BadTarget as e:
-            message = str(e) if str(e).startswith(spec.name) else f"cannot load {spec.name}: {e}"
-            return [_bad(spec.name, profile, message)]
+    if own:
+        target, problem = _open(spec, options)
+        if target is None:
+            return [_bad(spec.name, profile, problem)]
     try:
-        if profile is None:
-            profiles = detect_profiles(target.has)
-            if not profiles:
-                return [_bad(spec.name, None, explain_missing(spec.name, target.has))]
-        else:
-            profiles = [profile]
-        results = []
-        for p in profiles:
-            missing = missing_operations(target.has, p)
-            if missing:
-                results.append(_bad(spec.name, p, explain_missing(spec.name, target.has, [p]),
-                                    missing))
-                continue
-            results.append(_check_profile(target, p, options))
-        return results
+        return [p if isinstance(p, tuple) else _check_profile(target, p, options)
+                for p in _profiles(spec.name, target, profile)]
     finally:
         if own:
             target.close()
 
 
+def check_groups(spec: TargetSpec, profile: str | None,
+                 options: RunOptions) -> list[tuple[str | None, Verdict, str]]:
+    """Like :func:`check_target`, one check per operation group of each
+    profile: ``(group, verdict, report)``; ``group`` is ``None`` for a target
+    that cannot be checked at all (for partial credit: Gradescope)."""
+    bad = _cpp_rules(spec, profile)
+    if bad is not None:
+        return [(None, *bad)]
+    if spec.kind == "cpp":
+        profile = "aed2"
+        options = replace(options, directions="seed001")
+    target, problem = _open(spec, options)
+    if target is None:
+        verdict, report = _bad(spec.name, profile, problem)
+        return [(None, verdict, report)]
+    try:
+        results = []
+        for p in _profiles(spec.name, target, profile):
+            if isinstance(p, tuple):
+                results.append((None, *p))
+                continue
+            for group in GROUPS[p]:
+                verdict, report = _check_profile(target, p, replace(options, groups=(group,)))
+                results.append((group, verdict, report))
+        return results
+    finally:
+        target.close()
+
+
+def partial_profiles(has: Callable[[str], bool]) -> list[str]:
+    """The profiles the target lacks some operations of but can still be
+    checked under (it has their essential ones), closest first."""
+    found = [p for p in PROFILES
+             if all(has(op) for op in ESSENTIAL_OPERATIONS[p]) and missing_operations(has, p)]
+    return sorted(found, key=lambda p: len(missing_operations(has, p)) / len(REQUIRED_OPERATIONS[p]))
+
+
+class PartialTarget:
+    """A target lacking some of a profile's operations, made checkable on the
+    rest: it claims every operation, and a missing observer answers
+    :data:`~conformance.api.NOT_PROVIDED` (which the engine does not compare)."""
+
+    def __init__(self, target, profile: str):
+        self.inner = target
+        self.name = target.name
+        self.missing = frozenset(missing_operations(target.has, profile))
+
+    def has(self, op: str) -> bool:
+        return True
+
+    def call(self, op: str, *args):
+        if op != BATCH:
+            return self.inner.call(op, *args)
+        calls = list(args[0])
+        present = [c for c in calls if c[0] not in self.missing]
+        answers = iter(self.inner.call(BATCH, present) if present else [])
+        return [NOT_PROVIDED if o in self.missing else next(answers) for o, _ in calls]
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+
+def checkable_groups(has: Callable[[str], bool], profile: str) -> tuple[str, ...]:
+    """The profile's operation groups whose modifiers the target has."""
+    lacking = {g for op in missing_operations(has, profile) for g in GROUPS_OF_OPERATION.get(op, ())}
+    return tuple(g for g in GROUPS[profile] if g not in lacking)
+
+
 def _check_profile(target, profile: str, options: RunOptions) -> tuple[Verdict, str]:
     check, format_verdict = engine()
+    missing = missing_operations(target.has, profile)
+    if missing:
+        groups = [g for g in options.groups or GROUPS[profile]
+                  if g in checkable_groups(target.has, profile)]
+        if not groups:          # the one group asked for needs a missing modifier
+            verdict = Verdict(target=target.name, profile=profile, conforms=False,
+                              missing=missing)
+            return verdict, format_verdict(verdict)
+        options = replace(options, groups=tuple(groups))
+        target = PartialTarget(target, profile)
     judged = target
     if options.directions != "ours":
         judged = DirectionAdapter(target, profile, options.directions)
@@ -145,6 +250,8 @@ def _check_profile(target, profile: str, options: RunOptions) -> tuple[Verdict, 
         verdict = check(judged, profile, **kwargs)
     if not verdict.seconds:
         verdict = replace(verdict, seconds=time.perf_counter() - start)
+    if missing and verdict.error is None:
+        verdict = replace(verdict, conforms=False, missing=missing)
     report = format_verdict(verdict)
     if verdict.counterexample is not None:
         from conformance.emit import emit_for
@@ -190,7 +297,7 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-examples", type=positive_int, default=100, metavar="N",
                         help="random examples per profile (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=None, metavar="S",
-                        help="seed for the random examples (default: a fresh one, printed "
+                        help="random seed for the examples (default: a fresh one, printed "
                              "with the verdict)")
     parser.add_argument("--directions", choices=DIRECTIONS, default="ours",
                         help="the target's direction convention: 'ours' (y grows south, "
@@ -239,6 +346,12 @@ def build_parser() -> argparse.ArgumentParser:
                         "(the JSON a report's replay command gives, or a file holding it)")
     parser.add_argument("--json", metavar="FILE", help="also write the verdicts as JSON")
     parser.add_argument("--junit", metavar="FILE", help="also write the verdicts as JUnit XML")
+    parser.add_argument("--gradescope", metavar="FILE",
+                        help="check each operation group apart and write Gradescope's "
+                             "autograder results.json (a test per group, 1 point each)")
+    parser.add_argument("--gradescope-visibility", choices=GRADESCOPE_VISIBILITY,
+                        default="visible", help="when students see the tests "
+                        "(default: %(default)s)")
     return parser
 
 
@@ -302,8 +415,28 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             spec = resolve(args.target)
     except BadTarget as e:
         print(f"error: {e}", file=sys.stderr)
+        if args.target and os.path.isdir(args.target) and any(
+                os.path.isfile(os.path.join(args.target, entry, "soko.py"))
+                for entry in os.listdir(args.target)):
+            print(f"(a folder of submissions? check them all with: sokoban grade "
+                  f"{args.target})", file=sys.stderr)
+        if args.gradescope:     # the student sees why (a misnamed file...)
+            verdict = Verdict(target=args.target or "?", profile="?", conforms=False, error=str(e))
+            try:
+                write_gradescope([(None, verdict, f"error: {e}")], args.gradescope,
+                                 visibility=args.gradescope_visibility)
+            except OSError as err:
+                print(f"error: cannot write {err.filename}: {err.strerror}", file=sys.stderr)
         return EXIT_BAD
     options = options_from(args)
+    try:                                    # before a long check, not after it
+        for path, marker in ((args.json, JSON_MARKER), (args.junit, JUNIT_MARKER),
+                             (args.gradescope, JSON_MARKER)):
+            if path:
+                check_overwritable(path, marker)
+    except OSError as e:
+        print(f"error: cannot write {e.filename}: {e.strerror}", file=sys.stderr)
+        return EXIT_BAD
     if args.replay is not None:
         try:
             text = _replay_text(args.replay)
@@ -319,9 +452,18 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
               + ", ".join(f"{s.name} ({p})" for s, p in jobs), file=out)
     else:
         jobs = [(spec, args.profile)]
+    if args.gradescope and options.seed is None:     # one random seed for every group
+        options = replace(options, seed=random.SystemRandom().randrange(2 ** 32))
     results: list[tuple[Verdict, str]] = []
+    by_group: list[tuple[str | None, Verdict, str]] = []
+    start = time.perf_counter()
     for s, p in jobs:
-        for verdict, report in check_target(s, p, options):
+        if args.gradescope:
+            by_group += check_groups(s, p, options)
+            checked = [(v, r) for _, v, r in by_group[len(results):]]
+        else:
+            checked = check_target(s, p, options)
+        for verdict, report in checked:
             results.append((verdict, report))
             stream = sys.stderr if verdict_status(verdict) == "bad target" else out
             prefix = "error: " if stream is sys.stderr else ""
@@ -331,13 +473,17 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if len(verdicts) > 1:
         counts = {s: sum(1 for v in verdicts if verdict_status(v) == s)
                   for s in ("conforms", "does not conform", "bad target")}
-        print(f"\n{len(verdicts)} checked: " + ", ".join(f"{n} {s}" for s, n in counts.items() if n),
+        print(f"\n{len(verdicts)} checked: "
+              + ", ".join(status_count(n, s) for s, n in counts.items() if n),
               file=out)
     try:
         if args.json:
             write_json(verdicts, args.json)
         if args.junit:
             write_junit(verdicts, args.junit, [r for _, r in results])
+        if args.gradescope:
+            write_gradescope(by_group, args.gradescope, visibility=args.gradescope_visibility,
+                             seconds=time.perf_counter() - start)
     except OSError as e:
         print(f"error: cannot write {e.filename}: {e.strerror}", file=sys.stderr)
         return EXIT_BAD

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import random
 import shlex
 import time
@@ -47,6 +48,7 @@ from typing import Any, Sequence
 
 from hypothesis import HealthCheck, Phase, Verbosity, seed as hypothesis_seed, settings
 from hypothesis import strategies as st
+from hypothesis.configuration import set_hypothesis_home_dir
 from hypothesis.control import current_build_context
 from hypothesis.stateful import (
     RuleBasedStateMachine, initialize, precondition, rule, run_state_machine_as_test,
@@ -54,7 +56,7 @@ from hypothesis.stateful import (
 
 from conformance import engine_levels as lv
 from conformance.api import (
-    ALL_PROFILES, BATCH, EQUAL, FINGERPRINT, GROUPS, PROFILES, REQUIRED_OPERATIONS, RESET,
+    ALL_PROFILES, BATCH, EQUAL, FINGERPRINT, GROUPS, NOT_PROVIDED, PROFILES, REQUIRED_OPERATIONS, RESET,
     Counterexample, Handle, Target, TargetError, Verdict,
 )
 from conformance.report import (
@@ -187,12 +189,14 @@ class _Machine(RuleBasedStateMachine):
             "missing": "is missing", "unpicklable": "returned a value that cannot be read back",
             "died": "crashed",
         }.get(e.kind, e.kind)
+        said = e.message if e.message.startswith(e.kind) else f"{what}: {e.message}"  # "raised X: ..."
         if e.kind == "died":      # a compiled target: e.op is the call as its language writes it
-            message = f"{e.op or op} {what}: {e.message}"
+            message = f"{e.op or op} {said}"
         else:
-            message = f"{e.op or op}({shown}) {what}: {e.message}"
+            message = f"{e.op or op}({shown}) {said}"
         detail = e.detail.strip().splitlines()
-        actual = f"{e.kind}: {e.message}" + (("\n" + "\n".join(detail[-6:])) if detail else "")
+        actual = (e.message if e.message.startswith(e.kind) else f"{e.kind}: {e.message}") + (
+            ("\n" + "\n".join(detail[-6:])) if detail else "")
         self._fail(e.op or op, message, expected="a normal answer", actual=actual,
                    fatal=e.kind in FATAL_KINDS, focusable=e.kind != "died")
 
@@ -218,6 +222,8 @@ class _Machine(RuleBasedStateMachine):
         right thing is accepted, with a warning), a pair such as
         ``dimensiones`` also as a list (``w, h = dimensiones(g)`` works the
         same). With ``strict_types`` those are departures instead."""
+        if got is NOT_PROVIDED:         # an observer the target lacks: not compared
+            return True
         said = _loose(got, want)
         if said is None:
             return _values_equal(got, want)
@@ -375,6 +381,8 @@ def _truthy(value: Any) -> bool:
 
 
 def _values_equal(actual: Any, expected: Any) -> bool:
+    if actual is NOT_PROVIDED:      # an observer the target lacks: not compared
+        return True
     try:
         return bool(actual == expected)
     except Exception:   # noqa: BLE001 - a target value with a broken __eq__
@@ -1096,6 +1104,9 @@ def _robustness(target, profile, options, seed, max_examples, shrink, directions
 
 def _search(target, profile, options, seed, max_examples, shrink, directions, strict_types,
             start) -> Verdict:
+    if not os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):     # no .hypothesis/ in the user's cwd
+        set_hypothesis_home_dir(os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser(
+            os.path.join("~", ".cache")), "sokoban-tad", "hypothesis"))
     run = _Run(target, profile, options["groups"], directions, strict_types)
     cls = hypothesis_seed(seed)(machine_class(run, options))
     config = settings(

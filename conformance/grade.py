@@ -3,7 +3,7 @@
 A submission is an entry of DIR: a folder holding ``soko.py`` (or a package,
 or a single ``.py`` file), or a ``.py`` file. Each is checked in its own
 sandbox, several at a time (a process pool, one worker per core by default),
-under the profile it provides (or ``--profile``), all with the same seed
+under the profile it provides (or ``--profile``), all with the same random seed
 (``--seed``, or one drawn for the whole run and recorded). The summary, one row per
 submission (name, profile, verdict, first counterexample message, replay
 command, seconds), goes to ``summary.csv`` and ``summary.json`` in ``--out``
@@ -11,7 +11,10 @@ command, seconds), goes to ``summary.csv`` and ``summary.json`` in ``--out``
 that one already holds a summary); an existing summary is never overwritten
 without ``--force``.
 
-Exit status: 0 when the summary was written, 2 for bad arguments.
+Exit status: 0 when the summary was written, whatever the verdicts (a class
+with failing submissions is a normal outcome); with ``--fail-under T``, 1 when
+fewer than T submissions conform (T: a fraction such as ``0.8``, a
+percentage such as ``80%``, or a count such as ``12``); 2 for bad arguments.
 """
 
 from __future__ import annotations
@@ -31,9 +34,10 @@ from pathlib import Path
 from typing import Any, Sequence, TextIO
 
 from conformance.cli import (
-    EXIT_BAD, EXIT_CONFORMS, RunOptions, parse_or_status, add_run_options, check_target, options_from,
+    EXIT_BAD, EXIT_CONFORMS, EXIT_DOES_NOT_CONFORM, RunOptions, add_run_options, check_target,
+    options_from, parse_or_status,
 )
-from conformance.output import atomic_write, verdict_message, verdict_status
+from conformance.output import atomic_write, status_count, verdict_message, verdict_status
 from conformance.targets import BadTarget, resolve
 
 COLUMNS = ("name", "profile", "verdict", "message", "replay", "seconds")
@@ -104,8 +108,40 @@ def build_parser() -> argparse.ArgumentParser:
                         help="overwrite an existing summary in --out")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
                         help="submissions checked at once (default: the number of cores)")
+    parser.add_argument("--fail-under", type=threshold, default=None, metavar="T",
+                        help="exit 1 when fewer than T submissions conform: a fraction "
+                             "(0.8), a percentage (80%%) or a count (12); default: exit 0 "
+                             "whenever the summary was written")
     add_run_options(parser)
     return parser
+
+
+def threshold(text: str) -> tuple[str, float, str]:
+    """``--fail-under``: ``("fraction", 0.8, text)`` for ``0.8`` or ``80%``,
+    ``("count", 12, text)`` for ``12`` (a whole number above 1)."""
+    value = text.strip()
+    try:
+        if value.endswith("%"):
+            number = float(value[:-1]) / 100
+        else:
+            number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"not a fraction, percentage or count: {text!r}") from None
+    if not value.endswith("%") and number > 1:
+        if number != int(number):
+            raise argparse.ArgumentTypeError(f"a count must be a whole number: {text}")
+        return ("count", number, value)
+    if not 0 <= number <= 1:
+        raise argparse.ArgumentTypeError(f"must lie between 0 and 1 (0%% and 100%%): {text}")
+    return ("fraction", number, value)
+
+
+def below(rows: Sequence[dict[str, Any]], bar: tuple[str, float, str]) -> bool:
+    """Whether fewer submissions conform than ``bar`` (see :func:`threshold`)."""
+    good = sum(1 for row in rows if row["verdict"] == "conforms")
+    kind, number, _ = bar
+    return good < number if kind == "count" else good < number * len(rows)
 
 
 def main(argv: Sequence[str], out: TextIO | None = None) -> int:
@@ -138,7 +174,7 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
     if options.seed is None:
         # One seed for the whole class: every submission meets the same examples.
         options = dataclasses.replace(options, seed=random.SystemRandom().randrange(2 ** 32))
-    print(f"grading {len(submissions)} submissions of {folder} (seed {options.seed}, "
+    print(f"grading {len(submissions)} submissions of {folder} (random seed {options.seed}, "
           f"{options.max_examples} examples each)", file=out)
     rows = grade_all(submissions, args.profile, options, max(1, args.jobs), out)
     target.mkdir(parents=True, exist_ok=True)
@@ -150,8 +186,14 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
     counts: dict[str, int] = {}
     for row in rows:
         counts[row["verdict"]] = counts.get(row["verdict"], 0) + 1
-    print(f"{len(rows)} submissions: " + ", ".join(f"{n} {v}" for v, n in sorted(counts.items()))
+    print(f"{len(rows)} submissions: "
+          + ", ".join(status_count(n, v) for v, n in sorted(counts.items()))
           + f"\nsummary: {target / 'summary.csv'}, {target / 'summary.json'}", file=out)
+    if args.fail_under is not None and below(rows, args.fail_under):
+        good = sum(1 for row in rows if row["verdict"] == "conforms")
+        print(f"{good} of {len(rows)} submissions conform: fewer than --fail-under "
+              f"{args.fail_under[2]} asks", file=out)
+        return EXIT_DOES_NOT_CONFORM
     return EXIT_CONFORMS
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import errno
 import json
 import os
 import tempfile
@@ -15,41 +16,102 @@ from conformance.api import Verdict
 FORMAT_VERSION = 1
 
 
-def atomic_write(path: str | os.PathLike, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename, so a
-    reader never sees half a file and a failure leaves the old one intact."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+def current_umask() -> int:
+    """The process's umask (read by setting it and setting it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+JSON_MARKER = '"tool": "sokoban-conformance"'
+JUNIT_MARKER = 'name="sokoban-conformance"'
+
+
+def check_overwritable(path: str | os.PathLike, marker: str | None) -> None:
+    """Raise :class:`FileExistsError` if ``path`` is an existing file without
+    ``marker`` in its first 4 KB (a file of the user's, not one of ours)."""
+    if os.path.isdir(path):
+        raise IsADirectoryError(errno.EISDIR, "it is a folder (give a file name)", str(path))
+    if marker is None or not os.path.isfile(path):
+        return
     try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            head = f.read(4096)
+    except OSError:
+        return                  # writing it will say what is wrong
+    if marker not in head:
+        raise FileExistsError(errno.EEXIST, "the file exists and was not written by this tool; "
+                              "not overwritten (remove it or choose another name)", str(path))
+
+
+def atomic_write(path: str | os.PathLike, text: str, *, marker: str | None = None) -> None:
+    """Write ``text`` to ``path`` through a temporary file and a rename, so a
+    reader never sees half a file and a failure leaves the old one intact.
+    A new file gets the mode the umask gives (``0o666 & ~umask``), an
+    existing one keeps its mode. ``marker``: a string that every file this
+    tool writes there holds in its first 4 KB; an existing file without it is
+    the user's, and is not overwritten (:class:`FileExistsError`)."""
+    path = Path(path)
+    check_overwritable(path, marker)
+    try:
+        old_mode = path.stat().st_mode & 0o7777 if path.is_file() else None
+    except OSError:
+        old_mode = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    except OSError as e:        # name the file asked for, not a temporary one
+        raise type(e)(e.errno, e.strerror, str(path)) from None
+    try:
+        os.fchmod(fd, old_mode if old_mode is not None else 0o666 & ~current_umask())
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as e:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(e, OSError):
+            raise type(e)(e.errno, e.strerror, str(path)) from None
         raise
 
 
 def verdict_status(v: Verdict) -> str:
     """``"conforms"``, ``"does not conform"`` or ``"bad target"``."""
-    if v.error or v.missing:
-        return "bad target"
+    if v.error:                 # (a target lacking some operations but checked on the rest
+        return "bad target"     # has ``missing`` and no ``error``: it does not conform)
     return "conforms" if v.conforms else "does not conform"
+
+
+_PLURAL_STATUS = {"conforms": "conform", "does not conform": "do not conform",
+                  "bad target": "bad targets"}
+
+
+def status_count(n: int, status: str) -> str:
+    """``1 conforms``, ``3 conform``, ``2 do not conform``, ``2 bad targets``."""
+    return f"{n} {status if n == 1 else _PLURAL_STATUS.get(status, status)}"
+
+
+def group_passed(v: Verdict) -> bool:
+    """For a check of one operation group: it was checked (on the operations
+    present) and nothing departed. A missing operation is not held against
+    the group: the "operations" test of the Gradescope results and of the
+    pytest plugin counts it once."""
+    return v.error is None and v.counterexample is None and bool(v.stats)
 
 
 def verdict_message(v: Verdict) -> str:
     """One line: why it does not conform (empty when it conforms)."""
-    if v.missing:
-        return f"missing operations: {', '.join(v.missing)}"
+    missing = f"missing operations: {', '.join(v.missing)}" if v.missing else ""
     if v.error:
+        if missing:
+            return missing
         lines = [line.strip() for line in v.error.strip().splitlines()]
         return " ".join(lines[:2]) or "bad target"      # the closest profile's lack
     if v.counterexample is not None:
-        return v.counterexample.message
-    return ""
+        return f"{missing}; {v.counterexample.message}" if missing else v.counterexample.message
+    return f"{missing} (the others conform)" if missing and v.stats else missing
 
 
 def verdict_to_dict(v: Verdict) -> dict[str, Any]:
@@ -69,7 +131,7 @@ def verdicts_to_json(verdicts: Sequence[Verdict]) -> str:
 
 
 def write_json(verdicts: Sequence[Verdict], path: str | os.PathLike) -> None:
-    atomic_write(path, verdicts_to_json(verdicts))
+    atomic_write(path, verdicts_to_json(verdicts), marker=JSON_MARKER)
 
 
 def verdicts_to_junit(verdicts: Sequence[Verdict], reports: Iterable[str] | None = None) -> str:
@@ -111,4 +173,64 @@ def verdicts_to_junit(verdicts: Sequence[Verdict], reports: Iterable[str] | None
 
 def write_junit(verdicts: Sequence[Verdict], path: str | os.PathLike,
                 reports: Iterable[str] | None = None) -> None:
-    atomic_write(path, verdicts_to_junit(verdicts, reports))
+    atomic_write(path, verdicts_to_junit(verdicts, reports), marker=JUNIT_MARKER)
+
+
+# ------------------------------------------------------------------ Gradescope
+
+#: Gradescope's visibility settings (its autograder specification).
+GRADESCOPE_VISIBILITY = ("visible", "hidden", "after_due_date", "after_published")
+
+
+def verdicts_to_gradescope(results: Sequence[tuple[str | None, Verdict, str]], *,
+                           visibility: str = "visible", seconds: float = 0.0) -> str:
+    """Gradescope's autograder ``results.json`` from ``results`` as
+    :func:`conformance.cli.check_groups` gives them. Per profile checked, a
+    test "PROFILE: operations" (all of the profile's operations present)
+    and a test per operation group, each worth 1 point: a group passes when
+    it was checked on the operations present and nothing departed; its
+    output is its report (the smallest counterexample, the command that
+    replays it). A target that cannot be checked at all is one failed test
+    saying why. The top-level score is the sum; ``extra_data`` records the
+    random seed."""
+    tests: list[dict[str, Any]] = []
+
+    def test(name: str, passed: bool, output: str, profile: str) -> None:
+        tests.append({
+            "name": name, "score": 1.0 if passed else 0.0, "max_score": 1.0,
+            "status": "passed" if passed else "failed", "output": output.rstrip() + "\n",
+            "output_format": "text", "tags": [profile] if profile != "?" else [],
+            "visibility": visibility,
+        })
+
+    profiles_seen: set[str] = set()
+    for group, v, report in results:
+        if group is None:
+            test(f"{v.target}: cannot be checked", False, report, v.profile)
+            continue
+        if v.profile not in profiles_seen:
+            profiles_seen.add(v.profile)
+            test(f"{v.profile}: operations", not v.missing,
+                 f"missing operations: {', '.join(v.missing)}" if v.missing
+                 else f"{v.target} has every operation of profile {v.profile}", v.profile)
+        test(f"{v.profile}: {group}", group_passed(v), report, v.profile)
+    seeds = sorted({v.seed for _, v, _ in results if v.seed is not None})
+    passed = sum(1 for t in tests if t["status"] == "passed")
+    messages = [verdict_message(v) for _, v, _ in results if verdict_status(v) != "conforms"]
+    document = {
+        "score": float(passed),
+        "execution_time": round(seconds),
+        "output": (f"{passed} of {len(tests)} tests passed"
+                   + (f"; first problem: {messages[0]}" if messages else "")),
+        "output_format": "text",
+        "visibility": visibility,
+        "stdout_visibility": "hidden",
+        "extra_data": {"tool": "sokoban-conformance", "random_seed": seeds[0] if seeds else None},
+        "tests": tests,
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def write_gradescope(results: Sequence[tuple[str | None, Verdict, str]],
+                     path: str | os.PathLike, **kwargs: Any) -> None:
+    atomic_write(path, verdicts_to_gradescope(results, **kwargs), marker=JSON_MARKER)

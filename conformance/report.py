@@ -20,10 +20,11 @@ from typing import Iterable
 from conformance.api import Counterexample, Verdict
 
 #: The order the stats are printed in, with their labels.
-STAT_LABELS = (
-    ("examples", "examples"), ("steps", "steps"), ("pushes", "pushes"),
-    ("blocked", "blocked moves"), ("wins", "wins"), ("bombs", "bombs"),
-    ("undos", "undos"), ("advances", "level advances"),
+STAT_LABELS = (      # (key, singular, plural)
+    ("examples", "example", "examples"), ("steps", "step", "steps"),
+    ("pushes", "push", "pushes"), ("blocked", "blocked move", "blocked moves"),
+    ("wins", "win", "wins"), ("bombs", "bomb", "bombs"), ("undos", "undo", "undos"),
+    ("advances", "level advance", "level advances"),
 )
 
 
@@ -143,7 +144,7 @@ def format_comparison(expected: str, actual: str) -> list[str]:
             ("differs (X)", [f"|{r}|" for r in m]),
         ])
         diff = sum(r.count("X") for r in m)
-        out.append(f"{diff} cell{'s' if diff != 1 else ''} differ"
+        out.append(("1 cell differs" if diff == 1 else f"{diff} cells differ")
                    if diff else "the boards agree")
     e_map = dict(v.split(": ", 1) if ": " in v else (v, "") for v in e_vals)
     a_map = dict(v.split(": ", 1) if ": " in v else (v, "") for v in a_vals)
@@ -176,15 +177,20 @@ def format_counterexample(c: Counterexample) -> str:
     return "\n".join(out)
 
 
+def plural(n: int, singular: str, plural_: str | None = None) -> str:
+    """``1 example``, ``2 examples``; ``plural_`` when adding ``s`` is wrong."""
+    return f"{n} {singular if n == 1 else plural_ or singular + 's'}"
+
+
 def format_stats(stats: dict[str, int]) -> str:
     """``12 examples, 340 steps, 51 pushes, ...``."""
-    parts = [f"{stats[k]} {label}" for k, label in STAT_LABELS if k in stats]
+    parts = [plural(stats[k], one, many) for k, one, many in STAT_LABELS if k in stats]
     return ", ".join(parts) if parts else "nothing"
 
 
 def format_verdict(verdict: Verdict) -> str:
     """The human report of one verdict."""
-    seed = f", seed {verdict.seed}" if verdict.seed is not None else ""
+    seed = f", random seed {verdict.seed}" if verdict.seed is not None else ""
     head = f"{verdict.target} (profile {verdict.profile}{seed})"
     out = []
     if verdict.error:
@@ -197,9 +203,13 @@ def format_verdict(verdict: Verdict) -> str:
         out.append(f"{head}: CONFORMS ({verdict.seconds:.1f} s)")
     else:
         out.append(f"{head}: DOES NOT CONFORM ({verdict.seconds:.1f} s)")
+    if verdict.missing:
+        out.append(f"Missing operations: {', '.join(verdict.missing)}. The others were checked"
+                   + (" and conform." if verdict.counterexample is None and verdict.stats
+                      else "." if verdict.stats else ": none could be without them."))
     if verdict.counterexample is not None:
         out += ["", format_counterexample(verdict.counterexample), ""]
-    label = "Exercised before the failure" if not verdict.conforms else "Exercised"
+    label = "Exercised before the failure" if verdict.counterexample is not None else "Exercised"
     out.append(f"{label}: {format_stats(verdict.stats)}")
     out += format_warnings(verdict)
     return "\n".join(out)

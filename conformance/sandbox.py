@@ -479,10 +479,13 @@ class SandboxTarget(_TargetBase):
         up_r, up_w = os.pipe()
         env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONHASHSEED="0",
                    PYTHONFAULTHANDLER="1", PYTHONUNBUFFERED="0")
-        code = "from conformance.sandbox import _child_main; _child_main()"
+        # -P: the cwd off the path; only what the child itself imports is pinned to
+        # ours, so a submission may still import its own sibling soko.py or impl/.
+        code = ("import sokoban_tad; sokoban_tad.use_our_packages(('spec', 'conformance')); "
+                "from conformance.sandbox import _child_main; _child_main()")
         try:
             self._proc = subprocess.Popen(
-                [sys.executable, "-c", code, str(down_r), str(up_w)],
+                [sys.executable, "-P", "-c", code, str(down_r), str(up_w)],
                 stdin=subprocess.DEVNULL, stdout=self._out, stderr=self._out,
                 pass_fds=(down_r, up_w), close_fds=True, env=env)
         finally:

@@ -46,16 +46,21 @@ class Outcome:
         return self.verdict.conforms == self.should_conform
 
 
+def target_name(target: str) -> str:
+    """What a target is called in the table: a module's name, a file's stem."""
+    return target.rsplit("/", 1)[-1].removesuffix(".py")
+
+
 def subjects(only: str | None = None) -> list[tuple[str, str, bool]]:
     """``(target, profile, should_conform)`` for every correct implementation
-    and every mutant (``only``: those whose name contains it)."""
+    and every mutant (``only``: those whose name contains it; not the folder)."""
     rows = [(t, p, True) for t, p in CORRECT]
     rows += [(str(mutants.path(m)), p, True) for m, p in mutants.STUDENTS.items()]
     rows += [(str(mutants.path(m)), p, False) for m, p in mutants.MUTANTS.items()]
     if shutil.which("g++") is not None:
         rows += [(CPP_PREFIX + "reference", "aed2", True)]
         rows += [(CPP_PREFIX + m.name, "aed2", False) for m in cpp_mutants.MUTANTS]
-    return [r for r in rows if only is None or only in r[0]]
+    return [r for r in rows if only is None or only in target_name(r[0])]
 
 
 #: Subjects of profile aed2 are named ``cpp:reference`` and ``cpp:<mutant>``.
@@ -81,7 +86,7 @@ def run_one(target: str, profile: str, should_conform: bool, *, max_examples: in
             seed: int, sandbox: bool = False) -> Outcome:
     if target.startswith(CPP_PREFIX):
         return run_cpp(target, should_conform, max_examples=max_examples, seed=seed)
-    name = target.rsplit("/", 1)[-1].removesuffix(".py")
+    name = target_name(target)
     try:
         t = open_target(resolve(target), in_process=not sandbox)
     except BadTarget as e:
@@ -98,7 +103,8 @@ def main(argv: list[str] | None = None) -> int:
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--max-examples", type=int, default=100,
                         help="the budget per target (default: check's default, 100)")
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED,
+                        help="random seed (default: %(default)s)")
     parser.add_argument("--sandbox", action="store_true",
                         help="run the mutants in the sandbox (by file path), as a submission would")
     parser.add_argument("--only", help="only the targets whose name contains this")
@@ -138,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     if n:
         print(f"kill rate: {n - len(bad_mutants)}/{n} mutants caught "
               f"({100 * (n - len(bad_mutants)) / n:.0f}%), budget {args.max_examples} "
-              f"examples, seed {args.seed}")
+              f"examples, random seed {args.seed}")
     print(f"correct implementations: {sum(1 for o in outcomes if o.should_conform) - len(false_alarms)}"
           f"/{sum(1 for o in outcomes if o.should_conform)} conform"
           + (f"; FALSE ALARMS: {', '.join(o.name for o in false_alarms)}" if false_alarms else ""))

@@ -10,6 +10,8 @@ from __future__ import annotations
 import importlib
 import sys
 
+import sokoban_tad
+
 SUBCOMMANDS = {
     "solve": ("impl.solver.cli", "solve levels (LURD solutions and statistics)"),
     "play": ("impl.play", "play levels in the terminal"),
@@ -21,6 +23,7 @@ USAGE = "usage: python -m impl {" + ",".join(SUBCOMMANDS) + "} [ARGS...]\n\n" + 
 
 
 def main(argv: list[str] | None = None) -> int:
+    sokoban_tad.use_our_packages()
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv or argv[0] in ("-h", "--help"):
         print(USAGE, file=sys.stdout if argv else sys.stderr)
@@ -47,4 +50,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(sokoban_tad.run(main))

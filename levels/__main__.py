@@ -2,6 +2,10 @@
 
 import sys
 
-from .cli import main
+import sokoban_tad
 
-sys.exit(main())
+sokoban_tad.use_our_packages()
+
+from levels.cli import main  # noqa: E402 - after the guard
+
+sys.exit(sokoban_tad.run(main))

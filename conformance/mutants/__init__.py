@@ -52,3 +52,23 @@ MUTANTS: dict[str, str] = _modules(students=False)
 def path(name: str) -> Path:
     """The file of a mutant or student module."""
     return FOLDER / f"{name}.py"
+
+
+def bases(name: str) -> list[str]:
+    """The sibling ``student_*`` modules a mutant file imports (by plain name)."""
+    import re
+    text = path(name).read_text(encoding="utf-8")
+    return sorted(set(re.findall(r"^\s*(?:from|import)\s+(student_\w+)", text, re.M)))
+
+
+def copy_to(name: str, folder: Path, filename: str | None = None) -> Path:
+    """Copy a mutant (or student) file into ``folder`` as ``filename`` (its own
+    name by default), with the sibling bases it imports, as a submission
+    would hold them; returns the copied file."""
+    import shutil
+    folder.mkdir(parents=True, exist_ok=True)
+    for base in bases(name):
+        shutil.copy(path(base), folder / f"{base}.py")
+    target = folder / (filename or f"{name}.py")
+    shutil.copy(path(name), target)
+    return target

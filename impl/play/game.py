@@ -25,7 +25,7 @@ from spec import PreconditionError
 from spec.tipos import BOMBAS, CAJAS, DEPOSITOS, PAREDES, PERSONAJE, Posicion
 
 from .hint import DEFAULT_HINT_TIME, Hint, find_hint
-from .keys import MOVES, help_text
+from .keys import MOVES, help_forms
 from .words import plural
 
 # Message kinds (the terminal gives each its colour).
@@ -178,16 +178,29 @@ class Session:
         return {PERSONAJE: frozenset({j.persona()}), CAJAS: j.cajas(),
                 PAREDES: j.paredes(), DEPOSITOS: j.depositos(), BOMBAS: j.bombas()}
 
-    def status_text(self) -> str:
+    def status_forms(self) -> list[tuple[list[str], str]]:
+        """The status line's forms, longest first: ``(parts, separator)``
+        (see :func:`impl.play.view.fit`)."""
         lv = self.level
         number = lv.number if lv.number is not None else self.index + 1
+        where = f"Level {number}/{len(self.all_levels)}"
         title = f": {lv.title}" if lv.title else ""
-        contracts = "contracts on" if self.contracts else "contracts off"
-        return (f"Level {number}/{len(self.all_levels)}{title}  Moves {self.moves}"
-                f"  Pushes {self.pushes}  Bombs {self.juego.bombas()}  [{contracts}]")
+        on = "on" if self.contracts else "off"
+        counts = [f"Moves {self.moves}", f"Pushes {self.pushes}", f"Bombs {self.juego.bombas()}"]
+        return [([where + title, *counts, f"[contracts {on}]"], "  "),
+                ([where, *counts, f"[contracts {on}]"], "  "),
+                ([where, *counts, f"[{on}]"], " ")]
+
+    def status_text(self) -> str:
+        parts, sep = self.status_forms()[0]
+        return sep.join(parts)
+
+    def help_forms(self) -> list[tuple[list[str], str]]:
+        return help_forms(self.level.bombs > 0 or self.juego.bombas() > 0)
 
     def help_text(self) -> str:
-        return help_text(self.level.bombs > 0 or self.juego.bombas() > 0)
+        parts, sep = self.help_forms()[0]
+        return sep.join(parts)
 
     # -- commands --------------------------------------------------------------
 

@@ -44,10 +44,20 @@ def command_for_key(key: int | str) -> str | None:
     return _KEYS.get(key)
 
 
+def help_forms(bombs: bool) -> list[tuple[list[str], str]]:
+    """The help line's forms, longest first: ``(parts, separator)``; ``bombs``
+    says whether to list the bomb key. A narrow screen uses a shorter form
+    (see :func:`impl.play.view.fit`); every form names every key."""
+    bomb = ["b bomb"] if bombs else []
+    return [
+        (["arrows/WASD move", "u undo", *bomb, "r restart", "n/p next/prev level", "h hint",
+          "q quit"], "  "),
+        (["arrows move", "u undo", *bomb, "r restart", "n/p level", "h hint", "q quit"], "  "),
+        (["u undo", *bomb, "r restart", "n/p level", "h hint", "q quit"], " "),
+    ]
+
+
 def help_text(bombs: bool) -> str:
-    """The help line; ``bombs`` says whether to list the bomb key."""
-    parts = ["arrows/WASD move", "u undo"]
-    if bombs:
-        parts.append("b bomb")
-    parts += ["r restart", "n/p next/prev level", "h hint", "q quit"]
-    return "  ".join(parts)
+    """The help line at full length."""
+    parts, sep = help_forms(bombs)[0]
+    return sep.join(parts)

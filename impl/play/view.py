@@ -7,9 +7,11 @@ is drawn in XSB characters (``#`` wall, ``$`` box, ``*`` box on a goal,
 ``.`` goal, ``@`` the character, ``+`` the character on a goal); the cells of
 a hint's path are ``:`` and its box is marked ``"hint"``.
 
-Layout, top to bottom: the status line; the board (scrolled by a
+Layout, top to bottom: the status line (two on a narrow screen, in a
+shorter form: :func:`fit`); the board (scrolled by a
 :class:`Viewport` to keep the character in view when the level is larger);
-the message pane (only as tall as its message, below a rule); the help line.
+the message pane (only as tall as its message, below a rule); the help line
+(two on a narrow screen).
 """
 
 from __future__ import annotations
@@ -94,6 +96,26 @@ def wrap(lines: list[str], width: int) -> list[str]:
     return out
 
 
+def pack(parts: list[str], sep: str, width: int) -> list[str]:
+    """``parts`` joined by ``sep`` into lines of at most ``width`` characters,
+    a part never split across lines (one longer than ``width`` is cut)."""
+    lines: list[str] = []
+    for part in parts:
+        part = part[:width]
+        if lines and len(lines[-1]) + len(sep) + len(part) <= width:
+            lines[-1] += sep + part
+        else:
+            lines.append(part)
+    return lines or [""]
+
+
+def fit(forms: list[tuple[list[str], str]], width: int) -> list[str]:
+    """The lines of the form (``(parts, separator)``, longest first) that
+    needs the fewest lines at ``width``; of those, the longest form."""
+    packed = [pack(parts, sep, width) for parts, sep in forms]
+    return min(packed, key=len)
+
+
 def too_small(width: int, height: int) -> bool:
     return width < MIN_WIDTH or height < MIN_HEIGHT
 
@@ -141,10 +163,11 @@ def render(session, width: int, height: int, viewport: Viewport) -> Frame:
     """The frame for ``session`` on a ``width`` x ``height`` screen."""
     if too_small(width, height):
         return too_small_frame(width, height)
-    status = session.status_text()[:width]
-    help_line = session.help_text()[:width]
-    marks = [(0, 0, width, "status"), (height - 1, 0, width, "help")]
-    rows_left = height - 2
+    status = fit(session.status_forms(), width)
+    helps = fit(session.help_forms(), width)
+    marks = [(r, 0, width, "status") for r in range(len(status))]
+    marks += [(height - len(helps) + r, 0, width, "help") for r in range(len(helps))]
+    rows_left = height - len(status) - len(helps)
     pane = wrap(session.message, width) if session.message else []
     max_pane = max(1, int(rows_left * MAX_PANE_SHARE) - 1)
     if len(pane) > max_pane:
@@ -156,20 +179,20 @@ def render(session, width: int, height: int, viewport: Viewport) -> Frame:
     hint = session.hint
     path = frozenset(hint.path) if hint is not None else frozenset()
     ox, oy = viewport.follow(board.bounds(), board.player, width, map_rows)
-    lines = [status.ljust(width)]
-    for r, row in enumerate(board_rows(board, path, ox, oy, width, map_rows), start=1):
+    lines = [line.ljust(width) for line in status]
+    for r, row in enumerate(board_rows(board, path, ox, oy, width, map_rows), start=len(status)):
         lines.append(row)
         for m in _RUNS.finditer(row):
             marks.append((r, m.start(), m.end() - m.start(), _STYLE[m.group()[0]]))
     if hint is not None and hint.box is not None:
         bx, by = hint.box[0] - ox, hint.box[1] - oy
         if 0 <= bx < width and 0 <= by < map_rows:
-            marks.append((by + 1, bx, 1, "hint"))
+            marks.append((by + len(status), bx, 1, "hint"))
     if pane:
         lines.append("-" * width)
         kind = session.message_kind
         for line in pane:
             marks.append((len(lines), 0, width, kind))
             lines.append(line.ljust(width))
-    lines.append(help_line.ljust(width))
-    return Frame(lines, marks, range(1, 1 + map_rows))
+    lines += [line.ljust(width) for line in helps]
+    return Frame(lines, marks, range(len(status), len(status) + map_rows))

@@ -4,6 +4,7 @@ engine, so these tests are about the runner, not about Hypothesis)."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -84,7 +85,7 @@ def test_no_target_checks_our_implementation(fake, monkeypatch, capsys):
     out = capsys.readouterr().out
     assert ("checking our own implementation: impl.extendido (extendido), impl.tad (tad), "
             "soko (soko)") in out
-    assert "3 checked: 3 conforms" in out
+    assert "3 checked: 3 conform" in out
     assert [(c["target"].name, c["profile"]) for c in fake.CALLS] == [
         ("impl.extendido", "extendido"), ("impl.tad", "tad"), ("soko", "soko")]
     assert {type(c["target"]).__name__ for c in fake.CALLS} == {"InProcessTarget"}  # trusted
@@ -94,13 +95,40 @@ def test_no_target_checks_our_implementation(fake, monkeypatch, capsys):
     assert call["profile"] == "tad" and type(call["target"]).__name__ == "SandboxTarget"
 
 
-def test_missing_operations_exit_2_with_the_list(fake, capsys):
-    assert cli.main([fixture("soko_incomplete.py")]) == 2
-    err = capsys.readouterr().err
-    assert "missing hay_objetivo, hay_caja, hay_jugador, juego_ganado" in err
-    assert fake.CALLS == []
+def test_missing_operations_are_listed_and_the_others_checked(capsys):
+    """Lacking observers (4 of 8) is "does not conform" (1), and the 4 it has
+    are checked; lacking a profile's essential operations is a bad target (2)."""
+    assert cli.main([fixture("soko_incomplete.py"), "--max-examples", "10", "--seed", "1"]) == 1
+    out = capsys.readouterr().out
+    assert ("Missing operations: hay_objetivo, hay_caja, hay_jugador, juego_ganado. "
+            "The others were checked and conform.") in out
+    assert re.search(r"Exercised: \d+ examples, \d+ steps", out)
     assert cli.main([fixture("soko_incomplete.py"), "--profile", "tad"]) == 2
     assert "missing iniciar, step, estado, completado" in capsys.readouterr().err
+
+
+def test_a_missing_observer_does_not_hide_a_departure_of_the_others(tmp_path, capsys):
+    """The mutant that swaps rows and columns, without juego_ganado: still
+    caught, and the report lists what is missing."""
+    from conformance import mutants
+    soko = mutants.copy_to("soko_wrong_axes", tmp_path, "soko.py")
+    soko.write_text(soko.read_text() + "\ndel juego_ganado\n")
+    assert cli.main([str(tmp_path / "soko.py"), "--max-examples", "50", "--seed", "1",
+                     "--in-process"]) == 1
+    out = capsys.readouterr().out
+    assert "Missing operations: juego_ganado. The others were checked." in out
+    assert "What went wrong:" in out
+
+
+def test_a_missing_modifier_leaves_out_its_group():
+    assert cli.checkable_groups(lambda op: op != "tirar_bomba", "extendido") == (
+        "movement", "pushes", "win", "levels")          # undo undoes bombs too
+    assert cli.checkable_groups(lambda op: op != "deshacer", "extendido") == (
+        "movement", "pushes", "win", "bombs", "levels")
+    assert cli.partial_profiles(lambda op: op not in ("gano", "juego_ganado")) == [
+        "extendido", "soko"]
+    assert cli.partial_profiles(lambda op: op != "completado") == ["tad"]
+    assert cli.partial_profiles(lambda op: op not in ("mover", "estado")) == []
 
 
 @pytest.mark.parametrize("name, words", [
@@ -180,7 +208,7 @@ def test_selftest_is_dispatched_lazily(monkeypatch):
 def test_command_line_without_traceback():
     """The real entry point, end to end, on errors that need no engine."""
     for argv, words in [(["--max-examples", "0"], "must be at least 1"),
-                        ([fixture("soko_incomplete.py")], "missing hay_objetivo"),
+                        ([fixture("soko_incomplete.py"), "--profile", "tad"], "missing iniciar"),
                         (["no_such_module_xyz"], "no module named")]:
         run = subprocess.run([sys.executable, "-m", "conformance", *argv],
                              capture_output=True, text=True, timeout=60)
@@ -196,7 +224,7 @@ MUTANTS = Path(cli.__file__).parent / "mutants"
 def test_real_engine_on_our_implementation(capsys):
     assert cli.main(["impl-tad", "--max-examples", "5", "--seed", "1"]) == 0
     out = capsys.readouterr().out
-    assert "impl.tad (profile tad, seed 1): CONFORMS" in out and "Exercised:" in out
+    assert "impl.tad (profile tad, random seed 1): CONFORMS" in out and "Exercised:" in out
 
 
 def test_real_engine_catches_a_sandboxed_mutant_and_its_replay_replays(tmp_path, capsys):
@@ -224,3 +252,10 @@ def test_real_engine_directions_adapter(capsys):
     capsys.readouterr()
     assert cli.main([north_up, "--max-examples", "20", "--seed", "2", "--in-process",
                      "--directions", "seed001"]) == 0
+
+
+def test_a_folder_of_submissions_suggests_grade(tmp_path, capsys):
+    (tmp_path / "ana").mkdir()
+    (tmp_path / "ana" / "soko.py").write_text("def crear_grilla(d):\n    return d\n")
+    assert cli.main([str(tmp_path)]) == 2
+    assert f"check them all with: sokoban grade {tmp_path}" in capsys.readouterr().err

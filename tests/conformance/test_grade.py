@@ -67,7 +67,7 @@ def test_grade_writes_a_summary_beside(fake, submissions, capsys):
     seeds = {call["seed"] for call in fake.CALLS}
     assert seeds == {data["options"]["seed"]} and None not in seeds   # one seed for all
     out = capsys.readouterr().out
-    assert "5 submissions: 3 bad target, 1 conforms, 1 does not conform" in out
+    assert "5 submissions: 3 bad targets, 1 conforms, 1 does not conform" in out
     # The student's folder is left as it was (no __pycache__ written into it).
     assert sorted(p.name for p in (submissions / "ana").iterdir()) == ["soko.py"]
 
@@ -133,3 +133,34 @@ def test_grade_in_parallel_with_the_real_engine(tmp_path, capsys):
     assert "changed the grid it was given" in rows["mutates"]["message"]
     assert "--replay" in rows["mutates"]["replay"]
     assert rows["half.py"]["verdict"] == "bad target"
+
+
+@pytest.mark.parametrize("bar, status", [
+    (None, 0), ("0.2", 0), ("0.25", 1), ("20%", 0), ("21%", 1), ("1", 1), ("0", 0),
+    ("2", 1), ("1.5", 2), ("-0.1", 2), ("lots", 2), ("120%", 2)])
+def test_grade_fail_under(fake, submissions, capsys, bar, status):
+    """1 of 5 submissions conforms (20%): --fail-under decides the exit status."""
+    argv = ["grade", str(submissions), "--jobs", "1", "--timeout", "0.3", "--force",
+            "--out", str(submissions.parent / "out")]
+    assert cli.main(argv + (["--fail-under", bar] if bar else [])) == status
+    captured = capsys.readouterr()
+    if status == 2:
+        assert "--fail-under" in captured.err and "Traceback" not in captured.err
+    elif status == 1:
+        assert f"1 of 5 submissions conform: fewer than --fail-under {bar} asks" in captured.out
+
+
+def test_grade_shows_what_an_incomplete_submission_does(submissions, capsys):
+    """carla.py has only crear_grilla: a bad target with its missing list; a
+    submission lacking one observer is checked on the other seven."""
+    (submissions / "fabio.py").write_text("from conformance.mutants.student_soko import *\n"
+                                          "del juego_ganado\n")
+    for name in ("ana", "bruno", "dario.py", "emma"):
+        shutil.rmtree(submissions / name) if (submissions / name).is_dir() else (
+            submissions / name).unlink()
+    assert cli.main(["grade", str(submissions), "--jobs", "1", "--max-examples", "5",
+                     "--fail-under", "1"]) == 1
+    rows = {r["name"]: r for r in _rows(submissions.parent / "tp1-grades" / "summary.csv")}
+    assert rows["fabio.py"]["verdict"] == "does not conform"
+    assert rows["fabio.py"]["message"] == "missing operations: juego_ganado (the others conform)"
+    assert rows["carla.py"]["verdict"] == "bad target"

@@ -75,3 +75,17 @@ def test_a_mutant_is_caught_in_the_sandbox_by_file_path():
     v = _in_sandbox("soko_mutates_grid", 20)
     assert not v.conforms
     assert "changed the grid it was given" in v.counterexample.message
+
+
+def test_selftest_only_matches_the_target_name_not_its_folder(monkeypatch, tmp_path):
+    """The clone's folder is ``sokoban-tad``: ``--only tad`` must not pick every mutant."""
+    from pathlib import Path
+
+    from conformance import selftest
+
+    clone = tmp_path / "sokoban-tad" / "conformance" / "mutants"
+    monkeypatch.setattr(selftest.mutants, "path", lambda name: clone / f"{name}.py")
+    names = [selftest.target_name(t) for t, _, _ in selftest.subjects("tad")]
+    assert names and all("tad" in n for n in names)
+    assert "student_soko" not in names and "impl.extendido" not in names
+    assert {Path(t).parent for t, _, _ in selftest.subjects("tad") if "/" in t} == {clone}

@@ -4,6 +4,7 @@ subprocess under xdist)."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -41,15 +42,15 @@ def test_one_test_per_group(course):
     ret, out, err = pytest_run(course, f"--sokoban-impl={FIXTURES / 'soko_base.py'}", "--co", "-q")
     assert ret == 0, out + err
     ids = [line for line in out.splitlines() if line.startswith("sokoban::")]
-    assert ids == ["sokoban::movement[soko]", "sokoban::pushes[soko]", "sokoban::win[soko]",
-                   "sokoban::immutability[soko]"]
+    assert ids == ["sokoban::operations[soko]", "sokoban::movement[soko]", "sokoban::pushes[soko]",
+                   "sokoban::win[soko]", "sokoban::immutability[soko]"]
 
 
 def test_a_conforming_target_passes_and_says_what_it_exercised(course):
     ret, out, err = pytest_run(course, f"--sokoban-impl={FIXTURES / 'soko_base.py'}", "-rP",
                                "--sokoban-max-examples=5", "-k", "pushes or win")
     assert ret == 0, out + err
-    assert "2 passed, 2 deselected" in out
+    assert "2 passed, 3 deselected" in out
     assert "[soko]: conforms" in out and "groups ['pushes']" in out
     assert "max_examples 5" in out
 
@@ -62,16 +63,57 @@ def test_a_failing_target_fails_with_the_report_under_xdist(tmp_path):
                           "--sokoban-timeout=0.3", "-n", "2"],
                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert run.returncode == 1, run.stdout + run.stderr
-    assert "4 failed" in run.stdout
+    assert "4 failed, 1 passed" in run.stdout
     assert "mover: timeout" in run.stdout and "replay: python -m conformance" in run.stdout
+    # The short summary says what went wrong, not the target's path.
+    assert "FAILED sokoban::pushes[soko] - mover: timeout" in run.stdout
+    # One random seed for the session, in the header, used by every group on both workers.
+    seed = re.search(r"^sokoban: checking .*soko_loops.py, random seed (\d+)", run.stdout,
+                     re.M).group(1)
+    assert re.findall(r"max_examples 100 random seed (\d+)", run.stdout) == [seed] * 4
+    assert "collected 0 items" not in run.stdout
+
+
+def test_space_form_from_a_sibling_folder_keeps_the_rootdir(tmp_path):
+    """``pytest --sokoban-impl ../x/soko.py`` as the README writes it, from a
+    course folder with its own tests and testpaths: the rootdir stays, only
+    the 4 conformance tests are collected, and they are counted."""
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "soko.py").write_text((FIXTURES / "soko_base.py").read_text())
+    course = tmp_path / "course"
+    (course / "tests").mkdir(parents=True)
+    (course / "pytest.ini").write_text("[pytest]\ntestpaths = tests\n")
+    (course / "tests" / "test_own.py").write_text("def test_own():\n    assert False\n")
+    (course / "conftest.py").write_text(CONFTEST)
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
+                          "--sokoban-impl", "../x/soko.py"],
+                         cwd=course, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert f"rootdir: {course}" in run.stdout and "configfile: pytest.ini" in run.stdout
+    assert "collected 5 items" in run.stdout and "5 passed" in run.stdout
+    # Named test paths still run beside the conformance tests.
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
+                          "--sokoban-impl", "../x/soko.py", "tests"],
+                         cwd=course, capture_output=True, text=True, timeout=120)
+    assert "1 failed, 5 passed" in run.stdout, run.stdout + run.stderr
 
 
 def test_missing_operations_fail_each_group_with_the_list(course):
+    """Lacking 4 observers: the operations test fails with the list, each
+    group is checked on the rest (the fake engine calls a missing observer
+    directly: a departure); lacking the essential ones: every test fails
+    explaining."""
     ret, out, _ = pytest_run(course, f"--sokoban-impl={FIXTURES / 'soko_incomplete.py'}",
                              "--sokoban-profile=soko")
-    assert ret == 1 and "4 failed" in out
-    assert "missing hay_objetivo, hay_caja, hay_jugador, juego_ganado" in out
-    ret, out, _ = pytest_run(course, f"--sokoban-impl={FIXTURES / 'soko_incomplete.py'}")
+    assert ret == 1 and "5 failed" in out
+    assert "FAILED sokoban::operations[soko] - missing operations: hay_objetivo" in out
+    assert "soko: has 4 of 8; missing hay_objetivo, hay_caja, hay_jugador, juego_ganado" in out
+    assert "FAILED sokoban::win[soko] - missing operations: hay_objetivo, hay_caja" in out
+    ret, out, _ = pytest_run(course, f"--sokoban-impl={FIXTURES / 'soko_incomplete.py'}",
+                             "--sokoban-profile=tad")
+    assert ret == 1 and "4 failed" in out and "missing iniciar, step, estado" in out
+    course.makepyfile(only_one="def crear_grilla(desc):\n    return desc\n")
+    ret, out, _ = pytest_run(course, f"--sokoban-impl={course.path / 'only_one.py'}")
     assert ret == 1 and "1 failed" in out and "any profile" in out
 
 
@@ -95,10 +137,24 @@ def test_real_engine_in_the_plugin(pytester):
     ok = pytester.runpytest_inprocess("-p", "no:cacheprovider", "-p", "no:benchmark",
                                       "--sokoban-impl=impl-soko", "--sokoban-max-examples=2",
                                       "--sokoban-seed=1")
-    ok.assert_outcomes(passed=4)
+    ok.assert_outcomes(passed=5)
     mutant = Path(__file__).parents[2] / "conformance" / "mutants" / "soko_mutates_grid.py"
     bad = pytester.runpytest_inprocess("-p", "no:cacheprovider", "-p", "no:benchmark",
                                        f"--sokoban-impl={mutant}", "--sokoban-max-examples=5",
                                        "--sokoban-seed=1", "-k", "immutability")
-    bad.assert_outcomes(failed=1, deselected=3)
+    bad.assert_outcomes(failed=1, deselected=4)
     assert "changed the grid it was given" in "\n".join(bad.outlines)
+
+
+def test_groups_of_an_incomplete_target_pass_on_what_is_there(pytester):
+    """The real engine: a correct soko.py without juego_ganado passes its
+    groups and fails only the operations test (partial credit per group)."""
+    pytester.makeini("[pytest]\n")
+    pytester.makepyfile(soko="from conformance.mutants.student_soko import *\n"
+                             "del juego_ganado\n")
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--sokoban-impl=soko.py",
+                                          "--sokoban-max-examples=3", "--sokoban-seed=1",
+                                          "--sokoban-in-process")
+    result.assert_outcomes(passed=4, failed=1)
+    assert ("FAILED sokoban::operations[soko] - missing operations: juego_ganado"
+            in "\n".join(result.outlines))

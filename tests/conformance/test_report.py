@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 from conformance import engine, mutants
 from conformance.api import Counterexample, Verdict
 from conformance.report import (
-    Board, cell_char, draw, format_comparison, format_verdict, marks, render_observation,
+    STAT_LABELS, Board, cell_char, draw, format_comparison, format_stats, format_verdict, marks,
+    render_observation,
 )
 from conformance.sandbox import open_target
 from conformance.targets import resolve
@@ -64,8 +65,8 @@ def test_a_real_report_draws_the_level_lists_actions_and_marks_the_boards():
 def test_conforming_and_error_verdicts():
     ok = Verdict("t", "tad", True, stats={"examples": 3, "steps": 9, "pushes": 1}, seed=4)
     assert format_verdict(ok).splitlines() == [
-        "t (profile tad, seed 4): CONFORMS (0.0 s)",
-        "Exercised: 3 examples, 9 steps, 1 pushes"]
+        "t (profile tad, random seed 4): CONFORMS (0.0 s)",
+        "Exercised: 3 examples, 9 steps, 1 push"]
     bad = Verdict("t", "tad", False, error="t lacks operations", missing=["step"])
     assert "cannot be checked" in format_verdict(bad) and "step" in format_verdict(bad)
 
@@ -75,3 +76,41 @@ def test_a_target_error_is_shown_as_is():
                        "timeout: no answer in 2 s", "mover(grilla, (1, 0)) timed out")
     text = format_verdict(Verdict("t", "soko", False, counterexample=c))
     assert "expected: a normal answer" in text and "actual:   timeout: no answer in 2 s" in text
+
+
+@given(st.dictionaries(st.sampled_from([k for k, _, _ in STAT_LABELS]), st.integers(0, 3),
+                       min_size=1))
+def test_counts_agree_with_their_nouns(stats):
+    for part in format_stats(stats).split(", "):
+        n, noun = part.split(" ", 1)
+        singular = next(one for _, one, many in STAT_LABELS if noun in (one, many))
+        assert (noun == singular) == (n == "1"), part
+
+
+def test_a_raised_exception_is_said_once(tmp_path):
+    """Not "raised an exception: raised TypeError"."""
+    from conformance import cli
+
+    (tmp_path / "soko.py").write_text(
+        "from conformance.mutants.student_soko import *\n"
+        "def mover(grilla, direccion):\n    dx, dy = direccion.value\n")
+    [(v, report)] = cli.check_target(cli.resolve(str(tmp_path / "soko.py")), "soko",
+                                     cli.RunOptions(max_examples=5, seed=0, in_process=True))
+    assert "raised AttributeError: 'tuple' object has no attribute 'value'" in report
+    assert "raised an exception" not in report and "raised: raised" not in report
+    assert "1 example," in report and "1 examples" not in report
+
+
+def test_one_cell_differs():
+    board = Board(walls=frozenset({(0, 0)}))
+    text = "\n".join(format_comparison(render_observation(board, (0, 0, 1, 0), []),
+                                       render_observation(Board(), (0, 0, 1, 0), [])))
+    assert "1 cell differs" in text and "1 cell differ\n" not in text + "\n"
+
+
+def test_status_counts_agree_with_their_verbs():
+    from conformance.output import status_count
+
+    assert [status_count(n, "conforms") for n in (1, 3)] == ["1 conforms", "3 conform"]
+    assert status_count(2, "does not conform") == "2 do not conform"
+    assert status_count(2, "bad target") == "2 bad targets"

@@ -188,7 +188,7 @@ def test_the_character_is_always_on_screen(width, height, size, runs):
             x, y = s.board().player
             assert (c, r) == (x - vp.x, y - vp.y + frame.board_rows[0])
             assert frame.lines[0].startswith("Level 1/1")
-            assert frame.lines[-1].startswith("arrows/WASD move")
+            assert frame.lines[-1].rstrip().endswith("q quit")
 
 
 def test_frame_draws_the_board_in_xsb_characters_and_the_hint_path():
@@ -383,3 +383,24 @@ def test_without_the_solver_hints_say_so(monkeypatch):
     lv = parse(TWO_LEVELS)[0]
     assert hint.find_hint(lv.to_nivel_extendido(), 1.0) == (
         "Hints: the solver is not available in this installation.")
+
+
+@settings(max_examples=40)
+@given(width=st.integers(view.MIN_WIDTH, 100), height=st.integers(view.MIN_HEIGHT, 30),
+       contracts=st.booleans())
+def test_a_narrow_screen_still_shows_the_counts_the_contracts_and_every_key(width, height,
+                                                                             contracts):
+    """Below 80 columns the status and help lines wrap or abbreviate; none
+    of what they say is cut off (docs/play.md promises 32x10)."""
+    bomb_level = levels.load("tutorial")[4]
+    assert bomb_level.bombs > 0
+    s = game.Session([bomb_level], hint=no_solver, contracts=contracts)
+    frame = view.render(s, width, height, view.Viewport())
+    assert len(frame.lines) == height and all(len(line) == width for line in frame.lines)
+    top = " ".join(frame.lines[:frame.board_rows.start])
+    bottom = " ".join(frame.lines[frame.board_rows.stop:])
+    for word in ("Level 5/1", "Moves 0", "Pushes 0", f"Bombs {bomb_level.bombs}",
+                 "on]" if contracts else "off]"):
+        assert word in top, (word, frame.text())
+    for key in ("u undo", "b bomb", "r restart", "n/p", "h hint", "q quit"):
+        assert key in bottom, (key, frame.text())

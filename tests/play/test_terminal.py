@@ -225,3 +225,15 @@ def test_a_title_the_terminal_cannot_show_does_not_crash(terminal, tmp_path):
     t.wait_for("Level 1/1: ?ltimo ?  Moves 0")
     t.keys("q")
     t.wait_for("EXIT=0")
+
+
+@pytest.mark.parametrize("width, height", [(60, 15), (40, 12), (32, 10)])
+def test_a_narrow_terminal_shows_the_counts_contracts_and_every_key(terminal, width, height):
+    """Below 80 columns the status and help lines wrap or abbreviate: the
+    bomb count, the contracts state and the hint and quit keys stay visible."""
+    t = terminal(play("tutorial", "--level", "5"), width=width, height=height)
+    screen = t.wait_for("Bombs 1", "q quit", "h hint", "b bomb", "u undo")
+    assert "on]" in screen and "Level 5/6" in screen
+    assert all(len(line) <= width for line in screen.splitlines())
+    t.keys("q")
+    t.wait_for("EXIT=0")

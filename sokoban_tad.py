@@ -1,0 +1,134 @@
+"""The ``sokoban`` command, and the guard every entry point runs first.
+
+``sokoban check|grade|selftest|levels|solve|play ...`` dispatches to the
+existing ``main`` functions (``python -m conformance``, ``python -m levels``,
+``python -m impl``); those forms keep working.
+
+Why a guard: ``python -m X`` and ``python -c`` put the current folder first on
+``sys.path``, and our package names are generic. A course folder holding a
+student's ``soko.py`` or a ``spec/``, ``levels/``, ``impl/`` or
+``conformance/`` folder would replace our modules. :func:`use_our_packages`
+puts a finder in front of the import system that always answers our
+top-level names from the folder this module was installed in, so such files
+are ignored (the current folder stays on ``sys.path`` for a target given as a
+module name). What it cannot fix: ``python -m levels`` run in a folder whose
+``levels/`` folder has its own ``__init__.py`` or ``__main__.py`` runs that,
+before any code of ours; the ``sokoban`` command has no such hole.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.machinery
+import os
+import sys
+
+#: Our top-level modules and packages.
+OUR_NAMES = ("spec", "levels", "impl", "conformance", "soko", "sokoban_tad")
+#: The folder that holds them (the source tree for an editable install).
+ROOT = os.path.dirname(os.path.abspath(__file__))
+
+
+class _OurPackages(importlib.abc.MetaPathFinder):
+    """Finds ``names`` (top-level) in :data:`ROOT` only, before ``sys.path``."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def find_spec(self, name, path=None, target=None):
+        if path is None and name in self.names:
+            return importlib.machinery.PathFinder.find_spec(name, [ROOT])
+        return None
+
+
+def _origin(module) -> str:
+    path = getattr(module, "__file__", None)
+    if path is None:                    # a namespace package: a folder without __init__.py
+        locations = list(getattr(module, "__path__", []) or [])
+        path = locations[0] if locations else "?"
+    return os.path.abspath(path)
+
+
+def _is_ours(name: str, module) -> bool:
+    where, ours = _origin(module), os.path.join(ROOT, *name.split("."))
+    return where == ours + ".py" or where.startswith(ours + os.sep)
+
+
+def shadowing(names=OUR_NAMES) -> list[tuple[str, str]]:
+    """``(name, file)`` for every one of our names (and their submodules)
+    already imported from somewhere else than :data:`ROOT`."""
+    return [(key, _origin(module)) for key, module in list(sys.modules.items())
+            if key.split(".")[0] in names and module is not None and not _is_ours(key, module)]
+
+
+def use_our_packages(names: tuple[str, ...] = OUR_NAMES) -> None:
+    """Make ``import NAME`` for each of ``names`` (default: all of
+    :data:`OUR_NAMES`) mean ours from now on, whatever the current folder
+    holds. One of them already imported from elsewhere (``python -m levels``
+    in a folder holding a ``levels/`` package imports that before our
+    ``__main__`` runs) is forgotten."""
+    finder = next((f for f in sys.meta_path if isinstance(f, _OurPackages)), None)
+    if finder is None:
+        finder = _OurPackages()
+        sys.meta_path.insert(0, finder)
+    finder.names.update(names)
+    for key, _ in shadowing(names):
+        del sys.modules[key]
+
+
+COMMANDS = {
+    "check": "check an implementation against the spec (python -m conformance)",
+    "grade": "check every submission in a folder (python -m conformance grade)",
+    "selftest": "the conformance suite against its mutants (python -m conformance selftest)",
+    "levels": "check, show and convert level files (python -m levels)",
+    "solve": "solve levels (python -m impl solve)",
+    "play": "play levels in the terminal (python -m impl play)",
+}
+
+USAGE = ("usage: sokoban {" + ",".join(COMMANDS) + "} [ARGS...]\n\n"
+         + "\n".join(f"  {name:9} {text}" for name, text in COMMANDS.items())
+         + "\n\nRun 'sokoban COMMAND --help' for a command's options.")
+
+
+def run(entry, *args) -> int:
+    """``entry(*args)``'s exit status; Ctrl-C is status 130 and a closed
+    output pipe (``sokoban check ... | head``) ends quietly, never in a traceback."""
+    try:
+        status = int(entry(*args) or 0)
+        sys.stdout.flush()
+        return status
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no error at exit
+        return 141
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The ``sokoban`` console script."""
+    use_our_packages()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if not argv or argv[0] in ("-h", "--help"):
+        print(USAGE, file=sys.stdout if argv else sys.stderr)
+        return 0 if argv else 2
+    command, rest = argv[0], argv[1:]
+    if command == "check":
+        from conformance.cli import main as entry
+        return run(entry, rest)
+    if command in ("grade", "selftest"):
+        from conformance.cli import main as entry
+        return run(entry, [command, *rest])
+    if command == "levels":
+        from levels.cli import main as entry
+        return run(entry, rest)
+    if command in ("solve", "play"):
+        from impl.__main__ import main as entry
+        return run(entry, [command, *rest])
+    print(f"sokoban: unknown command {command!r}\n\n{USAGE}", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,96 @@
+"""``--gradescope FILE``: Gradescope's autograder results.json, checked
+against the fields its published specification lists
+(gradescope-autograders.readthedocs.io, "Autograder Specifications")."""
+
+from __future__ import annotations
+
+import json
+
+from conformance import cli, mutants
+from conformance.output import GRADESCOPE_VISIBILITY
+
+#: The specification's top-level fields and test-case fields, with their types.
+TOP = {"score": (int, float), "execution_time": (int, float), "output": str,
+       "output_format": str, "test_output_format": str, "test_name_format": str,
+       "visibility": str, "stdout_visibility": str, "extra_data": dict, "tests": list,
+       "leaderboard": list}
+TEST = {"score": (int, float), "max_score": (int, float), "status": str, "name": str,
+        "name_format": str, "number": str, "output": str, "output_format": str,
+        "tags": list, "visibility": str, "extra_data": dict}
+FORMATS = {"text", "html", "simple_format", "md", "ansi"}
+
+
+def conforms_to_the_spec(doc: dict) -> None:
+    assert set(doc) <= set(TOP), set(doc) - set(TOP)
+    for key, value in doc.items():
+        assert isinstance(value, TOP[key]), key
+    assert "score" in doc or all("score" in t for t in doc["tests"])
+    for key in ("visibility", "stdout_visibility"):
+        assert doc.get(key, "visible") in GRADESCOPE_VISIBILITY
+    assert doc.get("output_format", "text") in FORMATS
+    for test in doc["tests"]:
+        assert set(test) <= set(TEST), set(test) - set(TEST)
+        for key, value in test.items():
+            assert isinstance(value, TEST[key]), key
+        assert test["status"] in ("passed", "failed")
+        assert test.get("visibility", "visible") in GRADESCOPE_VISIBILITY
+        assert test.get("output_format", "text") in FORMATS
+        assert all(isinstance(tag, str) for tag in test.get("tags", []))
+        assert 0 <= test["score"] <= test["max_score"]
+        assert (test["status"] == "passed") == (test["score"] == test["max_score"])
+    assert doc["score"] == sum(t["score"] for t in doc["tests"])
+
+
+def run(tmp_path, *argv) -> tuple[int, dict]:
+    path = tmp_path / "results.json"
+    status = cli.main([*argv, "--gradescope", str(path), "--in-process"])
+    return status, json.loads(path.read_text())
+
+
+def test_a_test_per_group_with_its_counterexample(tmp_path):
+    status, doc = run(tmp_path, str(mutants.path("soko_wrong_axes")),
+                      "--max-examples", "30", "--seed", "1", "--gradescope-visibility",
+                      "after_published")
+    conforms_to_the_spec(doc)
+    assert status == 1
+    assert [t["name"] for t in doc["tests"]] == [
+        "soko: operations", "soko: movement", "soko: pushes", "soko: win", "soko: immutability"]
+    assert doc["tests"][0]["status"] == "passed"
+    failed = [t for t in doc["tests"] if t["status"] == "failed"]
+    assert failed and doc["score"] < 5
+    for t in failed:
+        assert "What went wrong:" in t["output"] and "--replay" in t["output"]
+        assert t["visibility"] == "after_published"
+    assert doc["extra_data"]["random_seed"] == 1
+    assert doc["output"].startswith(f"{int(doc['score'])} of 5 tests passed; first problem: ")
+
+
+def test_a_conforming_target_gets_every_point(tmp_path):
+    status, doc = run(tmp_path, "impl.tad", "--max-examples", "5")
+    conforms_to_the_spec(doc)
+    assert status == 0 and doc["score"] == 4.0 == len(doc["tests"])
+    seed = doc["extra_data"]["random_seed"]
+    assert all(f"random seed {seed}" in t["output"] for t in doc["tests"][1:])   # one for all
+
+
+def test_partial_credit_for_what_an_incomplete_submission_has(tmp_path):
+    (tmp_path / "juego.py").write_text("from impl.extendido import *\ndel tirar_bomba\n")
+    status, doc = run(tmp_path, str(tmp_path / "juego.py"), "--max-examples", "5")
+    conforms_to_the_spec(doc)
+    by_name = {t["name"]: t for t in doc["tests"]}
+    assert by_name["extendido: operations"]["output"] == "missing operations: tirar_bomba\n"
+    for name in ("operations", "bombs", "undo"):        # undo undoes bombs too
+        assert by_name[f"extendido: {name}"]["status"] == "failed", name
+    assert "Missing operations: tirar_bomba" in by_name["extendido: bombs"]["output"]
+    for name in ("movement", "pushes", "win", "levels"):
+        assert by_name[f"extendido: {name}"]["status"] == "passed", name
+    assert status == 1 and doc["score"] == 4.0 and len(doc["tests"]) == 7
+
+
+def test_a_target_that_cannot_be_checked_is_one_failed_test(tmp_path):
+    (tmp_path / "soko.py").write_text("def crear_grilla(desc):\n    return desc\n")
+    status, doc = run(tmp_path, str(tmp_path / "soko.py"))
+    conforms_to_the_spec(doc)
+    assert status == 2 and doc["score"] == 0.0
+    [test] = doc["tests"]
+    assert test["status"] == "failed" and "missing" in test["output"]

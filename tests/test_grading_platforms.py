@@ -1,0 +1,110 @@
+"""The grading-platform examples in docs/examples do what docs/grading-platforms.md
+says: the GitHub Classroom workflow's commands and the Gradescope
+run_autograder script, run on a student's repository."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conformance import mutants
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
+BIN = Path(sys.executable).parent
+
+
+def env() -> dict[str, str]:
+    e = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "SOKOBAN_IMPL")}
+    e["PATH"] = f"{BIN}{os.pathsep}{e.get('PATH', '')}"
+    return e
+
+
+def student_repo(tmp_path: Path, module: str) -> Path:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    mutants.copy_to(module, repo, "soko.py")
+    (repo / "README.md").write_text("my Sokoban\n")
+    return repo
+
+
+def workflow() -> str:
+    return (EXAMPLES / "classroom.yml").read_text()
+
+
+def test_the_workflow_grades_every_group_and_reports_each():
+    text = workflow()
+    ids = re.findall(r"^\s+id: (\S+)$", text, re.M)
+    assert ids == ["operations", "movement", "pushes", "win", "immutability"]
+    [runners] = re.findall(r"^\s+runners: (\S+)$", text, re.M)
+    assert runners.split(",") == ids
+    for step in ids:
+        assert f'{step.upper()}_RESULTS: "${{{{ steps.{step}.outputs.result }}}}"' in text
+    assert "education/autograding-command-grader@v1" in text
+    assert "education/autograding-grading-reporter@v1" in text
+
+
+def run_step(command: str, repo: Path, examples: int) -> subprocess.CompletedProcess:
+    run = subprocess.run(f"{command} --sokoban-max-examples {examples}", shell=True, cwd=repo,
+                         env=env(), capture_output=True, text=True, timeout=300)
+    assert "1 passed" in run.stdout or "1 failed" in run.stdout, run.stdout + run.stderr
+    return run
+
+
+@pytest.mark.slow
+def test_the_workflow_commands_pass_a_correct_student(tmp_path):
+    repo = student_repo(tmp_path, "student_soko")
+    commands = re.findall(r"^\s+command: (.+)$", workflow(), re.M)
+    assert [c.split()[-1] for c in commands] == [
+        "operations", "movement", "pushes", "win", "immutability"]
+    for command in commands:
+        run = run_step(command, repo, 5)
+        assert run.returncode == 0 and "1 passed, 4 deselected" in run.stdout, run.stdout
+
+
+def test_the_workflow_fails_the_group_a_mistake_belongs_to(tmp_path):
+    repo = student_repo(tmp_path, "soko_wrong_axes")
+    [command] = [c for c in re.findall(r"^\s+command: (.+)$", workflow(), re.M)
+                 if c.endswith("-k pushes")]
+    run = run_step(command, repo, 50)
+    assert run.returncode == 1 and "FAILED sokoban::pushes[soko]" in run.stdout
+
+
+@pytest.mark.slow
+def test_gradescope_run_autograder(tmp_path):
+    root = tmp_path / "autograder"
+    (root / "results").mkdir(parents=True)
+    shutil.copytree(student_repo(tmp_path, "soko_wrong_axes"), root / "submission")
+    script = EXAMPLES / "gradescope" / "run_autograder"
+    run = subprocess.run([str(script)], env={**env(), "AUTOGRADER": str(root),
+                                             "MAX_EXAMPLES": "10"},
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout + run.stderr
+    doc = json.loads((root / "results" / "results.json").read_text())
+    names = [t["name"] for t in doc["tests"]]
+    assert names[0] == "soko: operations" and "soko: pushes" in names
+    by_name = {t["name"]: t for t in doc["tests"]}
+    assert by_name["soko: pushes"]["status"] == "failed"
+    assert "--replay" in by_name["soko: pushes"]["output"]
+    assert doc["extra_data"]["random_seed"] == 2026
+
+
+def test_gradescope_tells_a_student_whose_file_is_misnamed(tmp_path):
+    root = tmp_path / "autograder"
+    (root / "results").mkdir(parents=True)
+    (root / "submission").mkdir()
+    (root / "submission" / "Soko.py").write_text("def crear_grilla(d):\n    return d\n")
+    run = subprocess.run([str(EXAMPLES / "gradescope" / "run_autograder")],
+                         env={**env(), "AUTOGRADER": str(root)},
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    doc = json.loads((root / "results" / "results.json").read_text())
+    [test] = doc["tests"]
+    assert doc["score"] == 0 and test["status"] == "failed"
+    assert "soko.py" in test["output"] and "no such file" in test["output"]
