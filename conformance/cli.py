@@ -24,13 +24,13 @@ import time
 from dataclasses import dataclass, replace
 from typing import Callable, Sequence, TextIO
 
-from conformance.api import PROFILES, Verdict
+from conformance.api import PROFILES, Counterexample, Verdict
 from conformance.output import verdict_status, write_json, write_junit
 from conformance.sandbox import (
     DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, open_target,
 )
 from conformance.targets import (
-    DIRECTIONS, ENV_VAR, BadTarget, DirectionAdapter, TargetSpec, bundled_specs,
+    DIRECTIONS, ENV_VAR, BadTarget, DirectionAdapter, ReferenceImport, TargetSpec, bundled_specs,
     detect_profiles, explain_missing, missing_operations, resolve,
 )
 
@@ -64,6 +64,17 @@ def _bad(spec_name: str, profile: str | None, message: str, missing=()) -> tuple
     return verdict, message
 
 
+def _refused(spec_name: str, profile: str | None, message: str) -> tuple[Verdict, str]:
+    """A target that imports our implementation: a failure, not a bad target."""
+    cx = Counterexample(profile=profile or "?", level_text="", actions=[], step=-1,
+                        operation="import", expected="a submission of its own",
+                        actual=message, message="imports the reference implementation",
+                        report=message)
+    verdict = Verdict(target=spec_name, profile=profile or "?", conforms=False,
+                      counterexample=cx)
+    return verdict, f"{spec_name}: DOES NOT CONFORM: {message}"
+
+
 def check_target(spec: TargetSpec, profile: str | None, options: RunOptions,
                  target=None) -> list[tuple[Verdict, str]]:
     """Check one target (under ``profile``, or every profile it provides):
@@ -74,7 +85,9 @@ def check_target(spec: TargetSpec, profile: str | None, options: RunOptions,
     if own:
         try:
             target = open_target(spec, in_process=options.in_process, timeout=options.timeout,
-                                 memory_mb=options.memory_mb)
+                                 memory_mb=options.memory_mb, directions=options.directions)
+        except ReferenceImport as e:
+            return [_refused(spec.name, profile, str(e))]
         except BadTarget as e:
             message = str(e) if str(e).startswith(spec.name) else f"cannot load {spec.name}: {e}"
             return [_bad(spec.name, profile, message)]

@@ -29,6 +29,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
+from conformance.child import operations  # noqa: F401 - one definition, shared with the child
 from conformance.api import (
     BATCH, EQUAL, FINGERPRINT, PROFILES, REQUIRED_OPERATIONS, RESET, Handle,
     Target, TargetError,
@@ -51,6 +52,12 @@ TRUSTED_MODULES = ("impl", "soko")
 
 class BadTarget(Exception):
     """The target cannot be found or loaded; ``str(e)`` says what and where."""
+
+
+class ReferenceImport(BadTarget):
+    """The target imports our own implementation (``spec``, ``impl``,
+    ``levels``, ``conformance`` or our ``soko``): its verdict is "imports the
+    reference implementation", a failure, never a pass."""
 
 
 @dataclass(frozen=True)
@@ -255,21 +262,6 @@ def describe_load_error(spec: TargetSpec, exc: BaseException) -> str:
               if "importlib" not in f.filename and not f.filename.endswith("targets.py")]
     where = f" ({frames[-1].filename}, line {frames[-1].lineno})" if frames else ""
     return f"{spec.name}: importing it raised {type(exc).__name__}: {exc}{where}"
-
-
-def operations(obj: Any) -> frozenset[str]:
-    """The public callables an object (usually a module) provides."""
-    names = set()
-    for name in dir(obj):
-        if name.startswith("_"):
-            continue
-        try:
-            value = getattr(obj, name)
-        except Exception:
-            continue
-        if callable(value):
-            names.add(name)
-    return frozenset(names)
 
 
 # ----------------------------------------------------------------- profiles
