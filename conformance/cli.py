@@ -49,6 +49,7 @@ class RunOptions:
     in_process: bool | None = None          # None: in-process only for our own impl
     groups: tuple[str, ...] | None = None
     replay: str | None = None               # replay this recorded failure instead of searching
+    copy_folder: bool = True                # sandbox: copy a file target's whole folder
 
 
 def engine() -> tuple[Callable[..., Verdict], Callable[[Verdict], str]]:
@@ -85,7 +86,8 @@ def check_target(spec: TargetSpec, profile: str | None, options: RunOptions,
     if own:
         try:
             target = open_target(spec, in_process=options.in_process, timeout=options.timeout,
-                                 memory_mb=options.memory_mb, directions=options.directions)
+                                 memory_mb=options.memory_mb, directions=options.directions,
+                                 copy_folder=options.copy_folder)
         except ReferenceImport as e:
             return [_refused(spec.name, profile, str(e))]
         except BadTarget as e:

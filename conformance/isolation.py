@@ -189,15 +189,24 @@ def _default_env(env: dict[str, str] | None, workdir: str) -> dict[str, str]:
     return base
 
 
+_PROBED = "SOKOBAN_ISOLATION_PROBED"   # the probe's answer, inherited by our own subprocesses
+
+
 @lru_cache(maxsize=None)
 def available_levels() -> tuple[str, ...]:
-    """The levels this machine offers, best first (``"best-effort"`` always)."""
+    """The levels this machine offers, best first (``"best-effort"`` always).
+    Probed once (a process tries each level) and passed on to the checker
+    processes this one starts."""
+    known = os.environ.get(_PROBED, "").split(",")
+    if known[-1:] == ["best-effort"] and all(level in LEVELS for level in known):
+        return tuple(known)
     levels = []
-    if shutil.which("bwrap") and _probe("bwrap"):
+    if shutil.which("bwrap") and (_probe("bwrap") or _probe("bwrap")):
         levels.append("bwrap")
-    if _root() and _probe("user"):
+    if _root() and (_probe("user") or _probe("user")):
         levels.append("user")
     levels.append("best-effort")
+    os.environ[_PROBED] = ",".join(levels)
     return tuple(levels)
 
 
@@ -267,7 +276,16 @@ def spawn(argv: list[str], *, workdir: str, memory_mb: int = DEFAULT_MEMORY_MB,
                   stdout=stdout, stderr=stderr, pass_fds=pass_fds, uid=uid, limits=limits)
     proc.isolation = level
     proc.box_uid = uid
+    _LIVE.add(proc.pid)
     return proc
+
+
+_LIVE: set[int] = set()
+
+
+def live_boxes() -> set[int]:
+    """The pids of the boxes this process started and has not killed yet."""
+    return set(_LIVE)
 
 
 def exit_signal(proc: subprocess.Popen) -> int | None:
@@ -352,6 +370,7 @@ def kill_group(proc: subprocess.Popen) -> None:
     """Kill everything ``proc`` started (its session, its box uid, its PID
     namespace), reap ``proc``, and return when none of it is left alive."""
     uid = getattr(proc, "box_uid", None)
+    _LIVE.discard(proc.pid)
     own_ns = _pid_namespace(os.getpid())
     namespaces: set[str] = set()
     tree: set[int] = set()

@@ -17,11 +17,15 @@ FORMAT_VERSION = 1
 
 def atomic_write(path: str | os.PathLike, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file and a rename, so a
-    reader never sees half a file and a failure leaves the old one intact."""
+    reader never sees half a file and a failure leaves the old one intact.
+    The file gets the permissions the user's umask gives a new file."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
+        umask = os.umask(0o022)
+        os.umask(umask)
+        os.fchmod(fd, 0o666 & ~umask)
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)
         os.replace(tmp, path)
