@@ -129,8 +129,21 @@ def _new_uid() -> int:
     return random.SystemRandom().randrange(*_UID_RANGE)
 
 
+def _prctl():
+    try:
+        import ctypes
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
 def _limits(memory_mb, cpu_seconds, max_processes, file_size):
+    prctl = _prctl()        # looked up before the fork
+
     def apply():
+        if prctl is not None:
+            # Killed when the thread that started it ends (the checker died).
+            prctl(1, signal.SIGKILL, 0, 0, 0)          # PR_SET_PDEATHSIG
         def lower(which, value):
             try:
                 soft, hard = resource.getrlimit(which)
