@@ -131,17 +131,22 @@ class NotPlain(Exception):
     pass
 
 
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+
+
 def encode(value, handle_type, action_name=None):
     """The JSON-ready form of a plain value (see the module docstring);
     raises NotPlain for anything else. ``action_name(v)`` gives the seed
     name of an action member (or None)."""
     t = type(value)
-    if value is None or t is bool or t is str or t is int or t is float:
+    if t in _SCALARS:
         return value
     if t is list:
-        return [encode(v, handle_type, action_name) for v in value]
+        return [v if type(v) in _SCALARS else encode(v, handle_type, action_name)
+                for v in value]
     if t is tuple:
-        return {"t": [encode(v, handle_type, action_name) for v in value]}
+        return {"t": [v if type(v) in _SCALARS else encode(v, handle_type, action_name)
+                      for v in value]}
     if t is set:
         return {"s": [encode(v, handle_type, action_name) for v in value]}
     if t is frozenset:
@@ -169,19 +174,19 @@ def decode(data, make_handle, make_action, make_kept=None, make_failure=None, de
     """The value a JSON-decoded ``data`` stands for, checking its shape at
     every level; raises ProtocolError on anything not made by :func:`encode`."""
     t = type(data)
-    if data is None or t is bool or t is str or t is int or t is float:
+    if t in _SCALARS:
         return data
     if depth > MAX_DEPTH:
         raise ProtocolError("nested too deeply")
     args = (make_handle, make_action, make_kept, make_failure, depth + 1)
     if t is list:
-        return [decode(v, *args) for v in data]
+        return [v if type(v) in _SCALARS else decode(v, *args) for v in data]
     if t is not dict or len(data) != 1:
         raise ProtocolError(f"unexpected {t.__name__}")
     ((tag, body),) = data.items()
     try:
         if tag in ("t", "s", "f") and type(body) is list:
-            items = [decode(v, *args) for v in body]
+            items = [v if type(v) in _SCALARS else decode(v, *args) for v in body]
             return tuple(items) if tag == "t" else set(items) if tag == "s" else frozenset(items)
         if tag == "d" and type(body) is list:
             out = {}

@@ -144,6 +144,9 @@ def _limits(memory_mb, cpu_seconds, max_processes, file_size):
         if prctl is not None:
             # Killed when the thread that started it ends (the checker died).
             prctl(1, signal.SIGKILL, 0, 0, 0)          # PR_SET_PDEATHSIG
+            # Orphans of the program become its children, not init's, so
+            # kill_group finds them below it (kept across exec).
+            prctl(36, 1, 0, 0, 0)                       # PR_SET_CHILD_SUBREAPER
         def lower(which, value):
             try:
                 soft, hard = resource.getrlimit(which)
@@ -379,6 +382,27 @@ def _kill(pid: int) -> None:
         pass
 
 
+def _frozen_tree(root: int) -> set[int]:
+    """Every process below ``root``, stopped (SIGSTOP) so that none can fork
+    again between this look and the kill."""
+    tree: set[int] = set()
+    for _ in range(50):
+        found = _descendants(root) - tree
+        if not found:
+            break
+        for pid in found:
+            try:
+                os.kill(pid, signal.SIGSTOP)
+            except (ProcessLookupError, PermissionError):
+                pass
+        tree |= found
+    try:
+        os.kill(root, signal.SIGSTOP)
+    except (ProcessLookupError, PermissionError):
+        pass
+    return tree
+
+
 def kill_group(proc: subprocess.Popen) -> None:
     """Kill everything ``proc`` started (its session, its box uid, its PID
     namespace), reap ``proc``, and return when none of it is left alive."""
@@ -388,7 +412,7 @@ def kill_group(proc: subprocess.Popen) -> None:
     namespaces: set[str] = set()
     tree: set[int] = set()
     if proc.poll() is None or uid is None:
-        tree = _descendants(proc.pid)
+        tree = _frozen_tree(proc.pid)
         if getattr(proc, "isolation", None) == "bwrap":
             namespaces = {ns for ns in map(_pid_namespace, tree) if ns and ns != own_ns}
     try:

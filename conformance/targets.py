@@ -336,6 +336,9 @@ class DirectionAdapter:
         self.profile = profile
         self.convention = convention
         self.name = target.name
+        # A reflected result passed back as an argument reaches the target as
+        # the very object it returned (so the sandbox sends a handle, not a copy).
+        self._originals: dict[int, tuple[Any, Any]] = {}
 
     def has(self, op: str) -> bool:
         return self.inner.has(op)
@@ -347,16 +350,29 @@ class DirectionAdapter:
             if op == "mover" and len(args) >= 2:
                 return (args[0], _flip(args[1])) + tuple(args[2:])
             return args
-        return tuple(_flip(a) for a in args)
+        return tuple(self._original(a) for a in args)
+
+    def _original(self, value: Any) -> Any:
+        entry = self._originals.get(id(value))
+        if entry is not None and entry[0] is value:
+            return entry[1]
+        return _flip(value)
 
     def _result(self, value: Any) -> Any:
         if self.convention == "ours" or self.profile == "soko" or isinstance(value, Handle):
             return value
-        return _flip(value)
+        flipped = _flip(value)
+        if type(value) in (list, dict, set):
+            self._originals[id(flipped)] = (flipped, value)
+        return flipped
 
     def call(self, op: str, *args: Any) -> Any:
+        if op == RESET:
+            self._originals.clear()
         if op in (FINGERPRINT, EQUAL, RESET):
-            return self.inner.call(op, *args)
+            return self.inner.call(op, *[self._originals.get(id(a), (None, a))[1]
+                                         if self._originals.get(id(a), (None,))[0] is a else a
+                                         for a in args])
         if op == BATCH:
             calls = [(o, self._args(o, tuple(a))) for o, a in args[0]]
             return [r if isinstance(r, TargetError) else self._result(r)

@@ -4,6 +4,11 @@ right kind and the next call works; handles, fingerprints, identity."""
 from __future__ import annotations
 
 import copy
+import json
+import os
+import shutil
+import tempfile
+import time
 import re
 from pathlib import Path
 
@@ -271,3 +276,162 @@ def test_a_looping_child_dies_with_its_parent(tmp_path):
             return
         time.sleep(0.05)
     raise AssertionError(f"the sandbox child {child} outlived its parent")
+
+
+# ------------------------------------------------------------ the channel
+
+from conformance import child, isolation  # noqa: E402
+from conformance.sandbox import _answer  # noqa: E402
+from spec.tipos import Accion  # noqa: E402
+
+scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False),
+                    st.text(max_size=5), st.binary(max_size=5), st.sampled_from(list(Accion)))
+hashables = st.recursive(scalars, lambda inner: st.one_of(
+    st.tuples(inner, inner), st.frozensets(inner, max_size=3)), max_leaves=6)
+values = st.recursive(hashables, lambda inner: st.one_of(
+    st.lists(inner, max_size=3), st.tuples(inner), st.sets(hashables, max_size=3),
+    st.dictionaries(hashables, inner, max_size=3),
+    st.builds(Handle, st.integers(0, 2 ** 50), st.text(max_size=8))), max_leaves=12)
+
+
+def _same(a, b):
+    """Equal and of the same types all the way down (1 == True == 1.0 is not enough)."""
+    if type(a) is not type(b):
+        return False
+    if type(a) in (list, tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if type(a) in (set, frozenset):
+        return a == b and sorted(map(repr, a)) == sorted(map(repr, b))
+    if type(a) is dict:
+        return a == b and all(_same(k, next(k2 for k2 in b if k2 == k)) and _same(v, b[k])
+                              for k, v in a.items())
+    return a == b
+
+
+@given(values)
+def test_the_channel_keeps_every_type(value):
+    """bool vs int, tuple vs list, set vs frozenset, tuple keys, handles and
+    actions all survive the trip through JSON."""
+    wire = child.frame({"ok": child.encode(value, Handle, lambda v: v.name
+                                           if type(v) is Accion else None)})
+    document = json.loads(wire[4:].decode("utf-8"))
+    assert _same(_answer(document)[1], value)
+
+
+@pytest.mark.parametrize("document", [
+    {"ok": {"t": [1], "s": [2]}},               # two tags
+    {"ok": {"z": [1]}},                          # unknown tag
+    {"ok": {"s": [[1, 2]]}},                     # an unhashable member
+    {"ok": {"d": [[1]]}},                        # not a pair
+    {"ok": {"h": ["1", "x"]}},                   # a handle id that is not an int
+    {"ok": {"a": "SALTAR"}},                     # not an action
+    {"ok": {"x": ["exploded", "m", "", "op"]}},  # not an error kind
+    {"ok": {"b": "%%%"}},                        # not base64
+    {"error": ["raised", "m"]},                  # short
+    {"surprise": 1},
+])
+def test_the_parent_refuses_anything_else(document):
+    with pytest.raises(child.ProtocolError):
+        _answer(document)
+
+
+def test_an_unreadable_answer_kills_the_child(tmp_path):
+    (tmp_path / "soko.py").write_text(
+        "import os, struct\n"
+        "def crear_grilla(d):\n"
+        "    data = b'\\x80\\x04garbage-that-was-a-pickle'\n"
+        "    os.write(3, struct.pack('>I', len(data)) + data)\n"
+        "    return d\n")
+    target = SandboxTarget(resolve(str(tmp_path)), timeout=2)
+    try:
+        with pytest.raises(TargetError) as info:
+            target.call("crear_grilla", ["#"])
+        assert info.value.kind in ("crashed", "raised")
+    finally:
+        target.close()
+
+
+# ------------------------------------------------------------ actions
+
+@pytest.mark.parametrize("name, profile, directions", [
+    ("minimal_tad.py", "tad", "ours"),
+    ("minimal_tad_own_enum.py", "tad", "ours"),
+    ("minimal_extendido.py", "extendido", "ours"),
+    ("minimal_extendido_seed001.py", "extendido", "seed001"),
+])
+def test_minimal_modules_that_import_nothing_of_ours_conform(name, profile, directions):
+    from conformance.cli import RunOptions, check_target
+    options = RunOptions(max_examples=8, seed=2, directions=directions)
+    ((verdict, report),) = check_target(_spec(name), profile, options)
+    assert verdict.conforms, report
+
+
+def test_the_stand_in_action_unpacks_and_has_the_seed_names():
+    ours, north_up = child.stand_in_accion("ours"), child.stand_in_accion("seed001")
+    dx, dy = ours.ARRIBA
+    assert (dx, dy) == (0, -1) and ours.ARRIBA.name == "ARRIBA" and ours.NORTE is ours.ARRIBA
+    assert tuple(north_up.ARRIBA) == (0, 1) and north_up.ARRIBA.value == (0, 1)
+
+
+# ------------------------------------------------------------ isolation
+
+def _in_folder(folder):
+    """Processes whose working folder is ``folder``."""
+    found = []
+    for pid in isolation._proc_entries():
+        try:
+            if os.readlink(f"/proc/{pid}/cwd").startswith(str(folder)):
+                found.append(pid)
+        except OSError:
+            pass
+    return found
+
+
+def _alive(pids):
+    return [p for p in pids if isolation._alive(isolation._status(p))]
+
+
+@pytest.mark.parametrize("level", isolation.LEVELS)
+def test_kill_group_leaves_nothing(level, tmp_path):
+    if level not in isolation.available_levels():
+        pytest.skip(f"isolation level {level} is not available on this machine")
+    work = Path(tempfile.mkdtemp(prefix="sokoban-test-"))
+    try:
+        script = ("import os, threading, time, signal\n"
+                  "signal.signal(signal.SIGALRM, signal.SIG_IGN)\n"
+                  "threading.Thread(target=time.sleep, args=(300,)).start()\n"
+                  "for _ in range(3):\n"
+                  "    if os.fork() == 0:\n"
+                  "        os.setsid()\n"
+                  "        if os.fork() == 0:\n"
+                  "            time.sleep(300)\n"
+                  "        os._exit(0)\n"
+                  "print(os.getpid(), flush=True)\n"
+                  "time.sleep(300)\n")
+        proc = isolation.spawn([isolation.python_for_box(), "-I", "-S", "-c", script],
+                               workdir=str(work), level=level, max_processes=32)
+        assert proc.stdout.readline().strip()
+        time.sleep(0.5)
+        boxed = _in_folder(work)
+        assert len(boxed) >= 4                     # the program and its sleepers
+        isolation.kill_group(proc)
+        assert proc.returncode is not None and _alive(boxed) == []
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def test_a_bwrap_box_sees_only_the_system_and_its_folder():
+    if "bwrap" not in isolation.available_levels():
+        pytest.skip("bubblewrap is not available on this machine")
+    work = Path(tempfile.mkdtemp(prefix="sokoban-test-"))
+    try:
+        probe = ("import os\n"
+                 f"print(os.path.exists({str(Path(__file__))!r}), os.path.exists('/work'),\n"
+                 "      os.access('/usr', os.W_OK), os.access('.', os.W_OK))\n")
+        proc = isolation.spawn([isolation.python_for_box(), "-I", "-S", "-c", probe],
+                               workdir=str(work), level="bwrap")
+        out, _ = proc.communicate(timeout=30)
+        isolation.kill_group(proc)
+        assert out.decode().split() == ["False", "False", "False", "True"]
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
