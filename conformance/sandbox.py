@@ -302,6 +302,7 @@ class SandboxTarget(_TargetBase):
         self._finalizer = None
         self._identity = _Identity()
         self._buffer = b""
+        self._unbox = None
         try:
             self._start()
         except TargetError as e:
@@ -340,6 +341,8 @@ class SandboxTarget(_TargetBase):
             self._out.close()
             raise
         self._finalizer = weakref.finalize(self, _cleanup, self._proc, self._out, box)
+        # Tracebacks name the submission's own files, not the box's copies.
+        self._unbox = (box.work, str(Path(self.spec.path).parent)) if self.spec.path else None
         self._send({"op": "init", **init}, "import")
         answer = self._receive("import", self.start_timeout + _STARTUP, importing=True)
         if "reference" in answer:
@@ -348,7 +351,7 @@ class SandboxTarget(_TargetBase):
                                   f"({answer['reference']})")
         if "load-error" in answer:
             self._stop()
-            raise TargetError("raised", str(answer["load-error"]))
+            raise TargetError("raised", self._from_box(str(answer["load-error"])))
         operations = answer.get("ok")
         if type(operations) is not list or not all(type(o) is str for o in operations):
             self._stop()
@@ -473,11 +476,23 @@ class SandboxTarget(_TargetBase):
         calls = len(args[0]) if op == BATCH else 1
         document = self._receive(op, self.timeout * calls + _GRACE)
         try:
-            return _answer(document)
+            answer = _answer(document)
+            if answer[0] == "error":
+                return ("error", answer[1], self._from_box(answer[2]), self._from_box(answer[3]))
+            if op == BATCH and type(answer[1]) is list:
+                return ("ok", [TargetError(r.kind, self._from_box(r.message),
+                                           self._from_box(r.detail), r.op)
+                               if isinstance(r, TargetError) else r for r in answer[1]])
+            return answer
         except (ProtocolError, RecursionError) as e:
             self._stop()
             raise TargetError("crashed", f"sent an unreadable answer ({e}); the process "
                               "was killed", op=op) from None
+
+    def _from_box(self, text: str) -> str:
+        if self._unbox is None:
+            return text
+        return text.replace(self._unbox[0] + os.sep, self._unbox[1] + os.sep)
 
     def restart(self) -> None:
         """Start a fresh child now (every handle becomes invalid)."""
