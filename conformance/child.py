@@ -185,6 +185,8 @@ def decode(data, make_handle, make_action, make_kept=None, make_failure=None, de
         raise ProtocolError(f"unexpected {t.__name__}")
     ((tag, body),) = data.items()
     try:
+        if tag == "h" and _is_ref(body, 2):
+            return make_handle(body[0], body[1])
         if tag in ("t", "s", "f") and type(body) is list:
             items = [v if type(v) in _SCALARS else decode(v, *args) for v in body]
             return tuple(items) if tag == "t" else set(items) if tag == "s" else frozenset(items)
@@ -197,8 +199,6 @@ def decode(data, make_handle, make_action, make_kept=None, make_failure=None, de
             return out
         if tag == "b" and type(body) is str:
             return base64.b64decode(body.encode("ascii"), validate=True)
-        if tag == "h" and _is_ref(body, 2):
-            return make_handle(body[0], body[1])
         if tag == "a" and type(body) is str and body in ACTIONS:
             return make_action(body)
         if tag == "k" and make_kept is not None and _is_ref(body, 3):
@@ -737,8 +737,12 @@ def child_main():
             os._exit(0)
         op = message["name"]
         try:
-            args = decode(message["args"], Ref, actions.__getitem__)
-        except ProtocolError as e:
+            if op == BATCH:     # [[op, [args...]], ...]: no tags around the calls
+                args = ([(sub[0], tuple(decode(sub[1], Ref, actions.__getitem__)))
+                         for sub in message["batch"]],)
+            else:
+                args = decode(message["args"], Ref, actions.__getitem__)
+        except (ProtocolError, TypeError, IndexError, KeyError) as e:
             channel.send({"error": ["unpicklable", f"arguments cannot be read: {e}", ""]})
             continue
         answer = host.run(op, tuple(args))
@@ -747,9 +751,10 @@ def child_main():
             reported = len(guard.attempts)
             answer = ("error", "raised", "imports the reference implementation "
                       f"({guard.attempts[-1]})", "")
-        if limit and os.fstat(1).st_size >= limit:
+        printed = os.fstat(1).st_size
+        if limit and printed >= limit:
             answer = ("error", "output", f"printed {limit} bytes or more in one call", "")
-        elif answer[0] == "ok":
+        elif answer[0] == "ok" and printed:
             _rewind_output()        # the cap is per call; keep a failing call's output
         if answer[0] == "ok":
             try:

@@ -466,10 +466,14 @@ class SandboxTarget(_TargetBase):
         if self._proc is None:
             self._start()
         try:
-            encoded = encode(list(args), Handle, _action)
+            if op == BATCH:
+                message = {"op": "call", "name": op, "batch": [
+                    [o, encode(list(a), Handle, _action)] for o, a in args[0]]}
+            else:
+                message = {"op": "call", "name": op, "args": encode(list(args), Handle, _action)}
         except (NotPlain, RecursionError) as e:
             raise TargetError("unpicklable", f"arguments cannot be sent: {e}", op=op) from None
-        self._send({"op": "call", "name": op, "args": encoded}, op)
+        self._send(message, op)
         # The child interrupts a call at ``timeout`` itself (SIGALRM) and
         # answers; the parent waits a little longer and kills it only when
         # that fails (a loop in C code that never returns to Python).
