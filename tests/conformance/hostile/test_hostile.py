@@ -1,5 +1,6 @@
 """A class of hostile submissions, graded at every isolation level this
-machine offers. Each submission is the correct ``base.py`` plus one trick
+machine offers. Each submission is a correct soko.py (the fixture
+``soko_base.py``, copied beside it as ``base.py``) plus one trick
 (``tricks/*.py``); the grader must give each a verdict, pass the correct ones,
 fail the wrong ones, keep its summary intact and leave none of their
 processes alive."""
@@ -20,6 +21,7 @@ from conformance import cli, isolation
 
 HERE = Path(__file__).parent
 PROJECT = HERE.parents[2]
+BASE = HERE.parent / "fixtures" / "soko_base.py"
 
 CONFORMS, FAILS, BAD = "conforms", "does not conform", "bad target"
 #: trick -> (verdict, words in the message) at every level ...
@@ -72,7 +74,7 @@ def _build_class(root: Path, level: str) -> tuple[Path, Path, Path]:
             (sub / "entrega.py").write_text(text)
             continue
         (sub / "soko.py").write_text(text)
-        shutil.copy(HERE / "base.py", sub / "base.py")
+        shutil.copy(BASE, sub / "base.py")
     return folder, out, victim
 
 
@@ -163,7 +165,7 @@ def test_a_class_of_30_with_2_checker_killers_gets_30_verdicts(tmp_path, private
         sub = folder / f"student{i:02d}"
         sub.mkdir()
         shutil.copy(HERE / "tricks" / f"{trick}.py", sub / "soko.py")
-        shutil.copy(HERE / "base.py", sub / "base.py")
+        shutil.copy(BASE, sub / "base.py")
     csv_rows, document, _ = _grade(folder, tmp_path / "out", capsys, "--jobs", "2",
                                    "--max-examples", "5")
     rows = {r["name"]: r for r in document["submissions"]}
