@@ -435,3 +435,27 @@ def test_a_bwrap_box_sees_only_the_system_and_its_folder():
         assert out.decode().split() == ["False", "False", "False", "True"]
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+# ------------------------------------------------------------ the reference
+
+def test_importing_the_reference_is_a_failing_verdict(capsys):
+    from conformance import cli
+    assert cli.main([str(FIXTURES / "soko_tampers.py"), "--max-examples", "2"]) == 1
+    assert "imports the reference implementation" in capsys.readouterr().out
+
+
+def test_a_submissions_own_modules_named_like_ours_load(tmp_path):
+    """Refused by where they come from, not by name: a student's own
+    ``levels.py`` and ``spec/`` package, beside its soko.py, are its own."""
+    shutil.copy(FIXTURES / "soko_base.py", tmp_path / "levels.py")
+    (tmp_path / "spec").mkdir()
+    (tmp_path / "spec" / "__init__.py").write_text("ANSWER = 42\n")
+    (tmp_path / "soko.py").write_text("from levels import *\nimport spec\n"
+                                      "def answer():\n    return spec.ANSWER\n")
+    target = SandboxTarget(resolve(str(tmp_path)), timeout=2)
+    try:
+        assert target.call("answer") == 42
+        assert target.call("hay_jugador", target.call("crear_grilla", GRID), 1, 1) is True
+    finally:
+        target.close()
