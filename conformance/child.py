@@ -635,7 +635,9 @@ class _Channel:
         write_all(self.fd_out, frame(document))
 
 
-def _set_limit(which, value):
+def set_limit(which, value):
+    """Lower a resource limit (never above the hard limit in force; a
+    platform that refuses it keeps its own)."""
     import resource
     try:
         _, hard = resource.getrlimit(which)
@@ -678,7 +680,7 @@ def child_main():
     import resource
     limit = init["output_limit"]
     if limit:
-        _set_limit(resource.RLIMIT_FSIZE, limit)
+        set_limit(resource.RLIMIT_FSIZE, limit)
         signal.signal(signal.SIGXFSZ, signal.SIG_DFL)   # Python ignores it by default
     faulthandler.enable()
     sys.argv = [init.get("path") or init["name"]]

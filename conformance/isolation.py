@@ -40,6 +40,8 @@ import sys
 import time
 from functools import lru_cache
 
+from conformance.child import set_limit   # standard library only, shared with the child
+
 LEVELS = ("bwrap", "user", "best-effort")
 ENV_VAR = "SOKOBAN_ISOLATION"
 
@@ -147,14 +149,7 @@ def _limits(memory_mb, cpu_seconds, max_processes, file_size):
             # Orphans of the program become its children, not init's, so
             # kill_group finds them below it (kept across exec).
             prctl(36, 1, 0, 0, 0)                       # PR_SET_CHILD_SUBREAPER
-        def lower(which, value):
-            try:
-                soft, hard = resource.getrlimit(which)
-                if hard != resource.RLIM_INFINITY:
-                    value = min(value, hard)
-                resource.setrlimit(which, (value, value))
-            except (ValueError, OSError):
-                pass
+        lower = set_limit
         if memory_mb:
             lower(resource.RLIMIT_AS, int(memory_mb) * 1024 * 1024)
         if cpu_seconds:
