@@ -282,6 +282,10 @@ def spawn(argv: list[str], *, workdir: str, memory_mb: int = DEFAULT_MEMORY_MB,
         raise IsolationError("isolation level 'user' needs root")
     if level == "bwrap":
         argv = _bwrap_argv(argv, workdir, tuple(readonly))
+    if uid is None and max_processes and not _root():
+        # RLIMIT_NPROC counts every process of the real uid: the box shares
+        # ours, so it may start max_processes more than we already run.
+        max_processes += len(_uid_processes(os.getuid()))
     limits = _limits(memory_mb, cpu_seconds, max_processes, file_size)
     proc = _popen(argv, workdir=workdir, env=_default_env(env, workdir), stdin=stdin,
                   stdout=stdout, stderr=stderr, pass_fds=pass_fds, uid=uid, limits=limits)
