@@ -112,12 +112,16 @@ GROUPS: dict[str, tuple[str, ...]] = {
 # must not convert again; it only puts ``--directions`` in the replay command.
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Handle:
     """An opaque reference to a value that lives with the target."""
 
     id: int
     type_name: str = ""
+
+    def __repr__(self) -> str:
+        # Reports show what the target returned, never our internal id.
+        return f"<{self.type_name or 'object'} object>"
 
 
 class TargetError(Exception):

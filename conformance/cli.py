@@ -28,7 +28,7 @@ from typing import Callable, Sequence, TextIO
 from conformance.api import (
     ALL_PROFILES,
     BATCH, ESSENTIAL_OPERATIONS, GROUPS, GROUPS_OF_OPERATION, NOT_PROVIDED, PROFILES,
-    REQUIRED_OPERATIONS, Verdict,
+    REQUIRED_OPERATIONS, Counterexample, Verdict,
 )
 from conformance.output import (
     GRADESCOPE_VISIBILITY, JSON_MARKER, JUNIT_MARKER, check_overwritable, status_count,
@@ -39,7 +39,8 @@ from conformance.sandbox import (
     DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, open_target,
 )
 from conformance.targets import (
-    DIRECTIONS, ENV_VAR, BadTarget, DirectionAdapter, TargetSpec, bundled_specs, cpp_spec,
+    DIRECTIONS, ENV_VAR, BadTarget, DirectionAdapter, ReferenceImport, TargetSpec,
+    bundled_specs, cpp_spec,
     detect_profiles, explain_missing, missing_operations, resolve,
 )
 
@@ -62,6 +63,7 @@ class RunOptions:
     sanitize: bool = True                   # C++ targets: ASan + UBSan when available
     strict_types: bool = False              # None for False, [w, h] for (w, h): departures
     robustness: bool = False                # also inputs beyond the seed's domain (warnings)
+    copy_folder: bool = True                # sandbox: copy a file target's whole folder
 
 
 def engine() -> tuple[Callable[..., Verdict], Callable[[Verdict], str]]:
@@ -88,26 +90,30 @@ def _cpp_rules(spec: TargetSpec, profile: str | None) -> tuple[Verdict, str] | N
     return None
 
 
-def _open(spec: TargetSpec, options: RunOptions):
-    """The open target, or the message saying why it cannot be opened (a C++
-    folder is built first: a build failure is such a message)."""
+def _open(spec: TargetSpec, profile: str | None, options: RunOptions):
+    """``(target, None)``, or ``(None, verdict)`` saying why it cannot be
+    opened: a bad target, a C++ build failure, or a submission that imports
+    our implementation (a failure, not a bad target)."""
     if spec.kind == "cpp":
         from conformance.aed2.build import BuildError, build
         from conformance.aed2.target import Aed2Target
         try:
             built = build(spec.path, std=options.std, sanitize=options.sanitize)
         except BuildError as e:
-            return None, str(e)
+            return None, _bad(spec.name, profile, str(e))
         except OSError as e:
-            return None, f"{spec.name}: cannot read or build it: {e}"
+            return None, _bad(spec.name, profile, f"{spec.name}: cannot read or build it: {e}")
         return Aed2Target(built, timeout=options.timeout, memory_mb=options.memory_mb,
                           name=spec.name), None
     try:
         return open_target(spec, in_process=options.in_process, timeout=options.timeout,
-                           memory_mb=options.memory_mb), None
+                           memory_mb=options.memory_mb, directions=options.directions,
+                           copy_folder=options.copy_folder), None
+    except ReferenceImport as e:
+        return None, _refused(spec.name, profile, str(e))
     except BadTarget as e:
         message = str(e) if str(e).startswith(spec.name) else f"cannot load {spec.name}: {e}"
-        return None, message
+        return None, _bad(spec.name, profile, message)
 
 
 def _profiles(name: str, target, profile: str | None) -> list[str | tuple[Verdict, str]]:
@@ -125,6 +131,17 @@ def _profiles(name: str, target, profile: str | None) -> list[str | tuple[Verdic
             for p in profiles]
 
 
+def _refused(spec_name: str, profile: str | None, message: str) -> tuple[Verdict, str]:
+    """A target that imports our implementation: a failure, not a bad target."""
+    cx = Counterexample(profile=profile or "?", level_text="", actions=[], step=-1,
+                        operation="import", expected="a submission of its own",
+                        actual=message, message="imports the reference implementation",
+                        report=message)
+    verdict = Verdict(target=spec_name, profile=profile or "?", conforms=False,
+                      counterexample=cx)
+    return verdict, f"{spec_name}: DOES NOT CONFORM: {message}"
+
+
 def check_target(spec: TargetSpec, profile: str | None, options: RunOptions,
                  target=None) -> list[tuple[Verdict, str]]:
     """Check one target (under ``profile``, or every profile it provides):
@@ -139,9 +156,9 @@ def check_target(spec: TargetSpec, profile: str | None, options: RunOptions,
         profile = "aed2"
         options = replace(options, directions="seed001")    # the course's Norte = (0, 1)
     if own:
-        target, problem = _open(spec, options)
+        target, bad = _open(spec, profile, options)
         if target is None:
-            return [_bad(spec.name, profile, problem)]
+            return [bad]
     try:
         return [p if isinstance(p, tuple) else _check_profile(target, p, options)
                 for p in _profiles(spec.name, target, profile)]
@@ -161,10 +178,9 @@ def check_groups(spec: TargetSpec, profile: str | None,
     if spec.kind == "cpp":
         profile = "aed2"
         options = replace(options, directions="seed001")
-    target, problem = _open(spec, options)
+    target, bad = _open(spec, profile, options)
     if target is None:
-        verdict, report = _bad(spec.name, profile, problem)
-        return [(None, verdict, report)]
+        return [(None, *bad)]
     try:
         results = []
         for p in _profiles(spec.name, target, profile):

@@ -2,7 +2,7 @@
 
 A submission is an entry of DIR: a folder holding ``soko.py`` (or a package,
 or a single ``.py`` file), or a ``.py`` file. Each is checked in its own
-sandbox, several at a time (a process pool, one worker per core by default),
+sandbox, several at a time (``--jobs``, one per core by default),
 under the profile it provides (or ``--profile``), all with the same random seed
 (``--seed``, or one drawn for the whole run and recorded). The summary, one row per
 submission (name, profile, verdict, first counterexample message, replay
@@ -10,6 +10,14 @@ command, seconds), goes to ``summary.csv`` and ``summary.json`` in ``--out``
 (default: a new folder ``DIR-grades`` beside DIR, or ``DIR-grades-2``... if
 that one already holds a summary); an existing summary is never overwritten
 without ``--force``.
+
+Each submission is checked by a fresh checker process of its own (never a
+pool worker reused across submissions) that the grader supervises from
+outside: a submission that kills its checker gets the verdict "the submission
+killed the checker" and no other submission is affected. The submission's
+code runs in a box (:mod:`conformance.isolation`); the level used is printed
+and recorded in ``summary.json``. The summary is written only after every
+process of every submission is dead, atomically, with the umask's permissions.
 
 Exit status: 0 when the summary was written, whatever the verdicts (a class
 with failing submissions is a normal outcome); with ``--fail-under T``, 1 when
@@ -24,12 +32,13 @@ import csv
 import dataclasses
 import io
 import json
-import multiprocessing
 import os
 import random
+import signal
+import subprocess
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any, Sequence, TextIO
 
@@ -37,6 +46,7 @@ from conformance.cli import (
     EXIT_BAD, EXIT_CONFORMS, EXIT_DOES_NOT_CONFORM, RunOptions, add_run_options, check_target,
     options_from, parse_or_status,
 )
+from conformance import isolation
 from conformance.output import atomic_write, status_count, verdict_message, verdict_status
 from conformance.targets import BadTarget, resolve
 
@@ -66,6 +76,9 @@ def grade_one(path: str, profile: str | None, options: RunOptions) -> dict[str, 
         spec = resolve(path)
     except BadTarget as e:
         return _row(name, profile or "", "bad target", str(e), "", start)
+    if spec.kind == "file" and Path(path).is_file():
+        # A lone .py in the class folder: its box gets that file only, not its classmates.
+        options = dataclasses.replace(options, copy_folder=False)
     verdict, _ = check_target(spec, profile, options)[0]
     replay = verdict.counterexample.replay if verdict.counterexample else ""
     return _row(name, verdict.profile if verdict.profile != "?" else "", verdict_status(verdict),
@@ -174,13 +187,19 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
     if options.seed is None:
         # One seed for the whole class: every submission meets the same examples.
         options = dataclasses.replace(options, seed=random.SystemRandom().randrange(2 ** 32))
+    try:
+        level = isolation.isolation_level()
+    except isolation.IsolationError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return EXIT_BAD
     print(f"grading {len(submissions)} submissions of {folder} (random seed {options.seed}, "
-          f"{options.max_examples} examples each)", file=out)
+          f"{options.max_examples} examples each, isolation: {level})", file=out)
     rows = grade_all(submissions, args.profile, options, max(1, args.jobs), out)
+    _kill_strays(set())                 # nothing of any submission outlives the grading
     target.mkdir(parents=True, exist_ok=True)
     atomic_write(target / "summary.csv", summary_csv(rows))
     atomic_write(target / "summary.json",
-                 json.dumps({"folder": str(folder.resolve()),
+                 json.dumps({"folder": str(folder.resolve()), "isolation": level,
                              "options": dataclasses.asdict(options), "submissions": rows},
                             indent=2, ensure_ascii=False) + "\n")
     counts: dict[str, int] = {}
@@ -199,7 +218,9 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
 
 def grade_all(submissions: Sequence[Path], profile: str | None, options: RunOptions,
               jobs: int, out: TextIO) -> list[dict[str, Any]]:
-    """Rows in the order of ``submissions``; progress lines as they finish."""
+    """Rows in the order of ``submissions``; progress lines as they finish.
+    Each submission is checked by its own checker process (see
+    :func:`supervise`), ``jobs`` at a time."""
     rows: dict[str, dict[str, Any]] = {}
 
     def report(row):
@@ -209,23 +230,134 @@ def grade_all(submissions: Sequence[Path], profile: str | None, options: RunOpti
               + f" [{row['seconds']:.1f} s]", file=out)
         out.flush()
 
+    _become_subreaper()
     paths = [str(p) for p in submissions]
-    if jobs == 1 or len(paths) == 1:
-        for path in paths:
-            rows[path] = grade_one(path, profile, options)
+    with ThreadPoolExecutor(max_workers=min(jobs, len(paths))) as pool:
+        futures = {pool.submit(supervise, path, profile, options): path for path in paths}
+        for future in as_completed(futures):
+            path = futures[future]
+            rows[path] = future.result()
             report(rows[path])
-    else:
-        context = multiprocessing.get_context("forkserver")
-        with ProcessPoolExecutor(max_workers=min(jobs, len(paths)), mp_context=context) as pool:
-            futures = {pool.submit(grade_one, path, profile, options): path for path in paths}
-            for future in as_completed(futures):
-                path = futures[future]
-                try:
-                    rows[path] = future.result()
-                except Exception as e:  # noqa: BLE001 - a worker died: report, go on
-                    rows[path] = _row(Path(path).name, profile or "", "bad target",
-                                      f"the checker failed: {type(e).__name__}: {e}", "",
-                                      time.perf_counter())
-                    rows[path]["seconds"] = 0.0
-                report(rows[path])
     return [rows[p] for p in paths]
+
+
+#: How long one submission's checker may take in all before it is killed.
+CHECKER_LIMIT = 3600.0
+_CHECKERS: set[int] = set()
+
+
+def supervise(path: str, profile: str | None, options: RunOptions) -> dict[str, Any]:
+    """Check one submission in a fresh checker process and return its row.
+    The checker runs in its own session; whatever happens to it (killed by
+    the submission, crashed), the submission gets a row, and every process it
+    left behind is killed before this returns."""
+    start = time.perf_counter()
+    name = Path(path).name
+    request = json.dumps({"path": path, "profile": profile,
+                          "options": dataclasses.asdict(options)})
+    proc = subprocess.Popen([sys.executable, "-c", "from conformance.grade import "
+                             "checker_main; checker_main()"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    _CHECKERS.add(proc.pid)
+    try:
+        try:
+            answer, _ = proc.communicate(request.encode(), timeout=CHECKER_LIMIT)
+        except subprocess.TimeoutExpired:
+            answer = b""
+        tree = isolation._descendants(proc.pid)
+        for pid in tree:
+            isolation._kill(pid)
+        isolation.kill_group(proc)
+    finally:
+        _CHECKERS.discard(proc.pid)
+    _kill_strays(_CHECKERS)
+    row = _checked_row(answer)
+    if row is not None:
+        return row
+    code = proc.returncode
+    if code is not None and code < 0:
+        try:
+            how = f"signal {signal.Signals(-code).name}"
+        except ValueError:
+            how = f"signal {-code}"
+    else:
+        how = f"status {code}"
+    return _row(name, profile or "", "does not conform",
+                f"the submission killed the checker ({how}, no verdict)", "", start)
+
+
+def _checked_row(data: bytes) -> dict[str, Any] | None:
+    """The checker's row, if it sent a well-formed one."""
+    try:
+        row = json.loads(data.decode("utf-8").strip().splitlines()[-1])
+    except (ValueError, IndexError, UnicodeDecodeError):
+        return None
+    if type(row) is not dict or set(row) != set(COLUMNS):
+        return None
+    if not all(type(row[c]) is str for c in COLUMNS if c != "seconds") \
+            or type(row["seconds"]) not in (int, float):
+        return None
+    return row
+
+
+def checker_main() -> None:
+    """A checker process: one request (JSON) on stdin, one row (JSON) on stdout."""
+    channel = os.dup(1)
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)    # nothing else reaches the row's pipe
+    request = json.loads(sys.stdin.read())
+    fields = request["options"]
+    if fields.get("groups") is not None:
+        fields["groups"] = tuple(fields["groups"])
+    options = RunOptions(**fields)
+    row = grade_one(request["path"], request["profile"], options)
+    os.write(channel, (json.dumps(row) + "\n").encode())
+    os._exit(0)
+
+
+def _become_subreaper() -> None:
+    """Linux: processes a checker's submission leaves behind become our
+    children (not init's), so :func:`_kill_strays` can find them."""
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)   # PR_SET_CHILD_SUBREAPER
+    except (OSError, AttributeError):
+        pass
+
+
+def _kill_strays(keep: set[int]) -> None:
+    """Kill what submissions left behind: every child of this process (they
+    come to us as orphans, see :func:`_become_subreaper`) that is neither a
+    checker in ``keep`` nor a box some live target still owns, with all its
+    descendants; reap them."""
+    for _ in range(200):
+        children = _children(os.getpid()) - keep - isolation.live_boxes()
+        strays = set(children)
+        for pid in children:
+            strays |= isolation._descendants(pid)
+        strays = {p for p in strays if isolation._alive(isolation._status(p))}
+        for pid in children:
+            if not isolation._alive(isolation._status(pid)):
+                _reap(pid)
+        if not strays:
+            return
+        for pid in strays:
+            isolation._kill(pid)
+        for pid in children:
+            _reap(pid)
+        time.sleep(0.01)
+
+
+def _children(parent: int) -> set[int]:
+    found = set()
+    for pid in isolation._proc_entries():
+        if isolation._status(pid).get("PPid") == str(parent):
+            found.add(pid)
+    return found
+
+
+def _reap(pid: int) -> None:
+    try:
+        os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        pass

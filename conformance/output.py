@@ -12,15 +12,9 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from conformance.api import Verdict
+from levels.files import current_umask
 
 FORMAT_VERSION = 1
-
-
-def current_umask() -> int:
-    """The process's umask (read by setting it and setting it back)."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
 
 
 JSON_MARKER = '"tool": "sokoban-conformance"'

@@ -7,97 +7,81 @@ stays with the target in an object table and comes back as a
 Arguments are copies too, so a target can never alter what the engine (and
 the spec, which only ever runs in the engine's process) holds.
 
-:class:`SandboxTarget` runs the target in a fresh ``python`` child speaking
-pickle over two pipes. The child's stdout and stderr go to a temporary file.
-Each call has a time limit (the child is killed when it is exceeded); the
-child's address space is capped with ``RLIMIT_AS``; printed output is capped
-per call with ``RLIMIT_FSIZE`` (a write past the cap kills the child with
-``SIGXFSZ``) and checked after every call. Whatever goes wrong becomes a
-:class:`~conformance.api.TargetError` of the matching kind; after a timeout
-or a death the next call starts a new child, so the run goes on (handles from
-the old child are then refused).
+:class:`SandboxTarget` runs the target in a box (:mod:`conformance.isolation`:
+its own session, resource limits, at best bubblewrap namespaces or an
+unprivileged uid) holding a private copy of the submission. The child is a
+fresh ``python -I -S`` running :mod:`conformance.child` (standard library
+only: it cannot import this project, and refuses the target that tries) and
+speaks a data-only protocol over its stdin and stdout: length-prefixed JSON
+with type tags, size-capped, every value's shape checked here; nothing the
+child sends is unpickled or evaluated. The target's own output goes to a
+temporary file. Each call has a time limit (the child interrupts it with
+``SIGALRM``; when that fails the whole box is killed); printed output is
+capped per call with ``RLIMIT_FSIZE``. Whatever goes wrong becomes a
+:class:`~conformance.api.TargetError` of the matching kind; after a timeout or
+a death the next call starts a new box, so the run goes on (handles from the
+old one are then refused). Closing the target kills every process of the box.
 """
 
 from __future__ import annotations
 
-import faulthandler
+import importlib.util
+import json
 import os
-import pickle
+import select
+import shutil
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
-import traceback
+import time
 import weakref
-from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any
 
-from conformance.api import (
-    BATCH, EQUAL, FINGERPRINT, RESET, SPECIAL_OPERATIONS, Handle, TargetError,
+from conformance import child as _child
+from conformance import isolation
+from conformance.api import BATCH, RESET, SPECIAL_OPERATIONS, Handle, TargetError
+from conformance.child import (  # noqa: F401 - fingerprint is part of this module's API
+    Failure, Host, Kept, NotPlain, ProtocolError, decode, encode, fingerprint, frame,
 )
-from conformance.targets import BadTarget, TargetSpec, describe_load_error, load, operations
+from conformance.targets import (
+    BadTarget, ReferenceImport, TargetSpec, describe_load_error, load, private_module_name,
+)
 from spec.tipos import Accion
 
 DEFAULT_TIMEOUT = 2.0                 # seconds per call
-DEFAULT_START_TIMEOUT = 30.0          # seconds to start the child and import the target
+DEFAULT_START_TIMEOUT = 10.0          # seconds to import the target
 DEFAULT_MEMORY_MB = 1024              # address-space cap of the child
 DEFAULT_OUTPUT_LIMIT = 1_000_000      # bytes printed per call
+DEFAULT_CPU_SECONDS = 600             # CPU time of any one process of the box
+DEFAULT_MAX_PROCESSES = 64            # processes and threads of the box (its uid)
 
-_GRACE = 1.0                           # seconds the parent waits beyond the child's own limit
-_ID_BITS = 40                          # handle id = generation << _ID_BITS | serial
-_ATOMS = (bool, int, float, str, bytes, type(None), Accion)
-
-
-# ------------------------------------------------------------- plain values
-
-class _NotPlain(Exception):
-    pass
-
-
-def _copy_plain(value: Any, resolve=None) -> Any:
-    """A copy of a plain value; raises _NotPlain when it is not plain.
-    With ``resolve``, handles inside are replaced by ``resolve(handle)``."""
-    t = type(value)
-    if t in _ATOMS:
-        return value
-    if t is Handle:
-        if resolve is None:
-            raise _NotPlain
-        return resolve(value)
-    if t is tuple:
-        return tuple(_copy_plain(v, resolve) for v in value)
-    if t is list:
-        return [_copy_plain(v, resolve) for v in value]
-    if t is frozenset:
-        return frozenset(_copy_plain(v, resolve) for v in value)
-    if t is set:
-        return {_copy_plain(v, resolve) for v in value}
-    if t is dict:
-        return {_copy_plain(k, resolve): _copy_plain(v, resolve) for k, v in value.items()}
-    raise _NotPlain
+_GRACE = 1.0                          # seconds the parent waits beyond the child's own limit
+_STARTUP = 5.0                        # seconds allowed for the interpreter to start
+_BOOT = f"import sys; exec(compile(sys.argv[1], {_child.RUNNER_NAME!r}, 'exec'))"
+_RUNNER = Path(_child.__file__).read_text(encoding="utf-8")
+#: Our own top-level modules; the child refuses them to a target.
+PROJECT_NAMES = ("spec", "impl", "levels", "conformance", "soko")
+_PROJECT_ROOT = Path(__file__).resolve().parent.parent
+_SKIP = {"__pycache__", ".git", ".hg", ".svn", ".hypothesis", ".pytest_cache", "node_modules",
+         ".venv", "venv"}
+_MAX_COPY = 64 * 1024 * 1024          # bytes of a submission copied into its box
 
 
-def _mutable(value: Any) -> bool:
-    """Whether a plain value contains a list, dict or set anywhere."""
-    t = type(value)
-    if t in (list, dict, set):
-        return True
-    if t in (tuple, frozenset):
-        return any(_mutable(v) for v in value)
-    return False
+def project_roots() -> list[str]:
+    """Where our own modules live (the child refuses anything from there)."""
+    roots = []
+    for name in PROJECT_NAMES:
+        for candidate in (_PROJECT_ROOT / name, _PROJECT_ROOT / f"{name}.py"):
+            if candidate.exists():
+                roots.append(str(candidate))
+    return roots
 
 
-class _Kept:
-    """A mutable plain result: its value (copied) and a handle to the original."""
-
-    __slots__ = ("handle", "value")
-
-    def __init__(self, handle: Handle, value: Any):
-        self.handle = handle
-        self.value = value
-
-    def __reduce__(self):
-        return (_Kept, (self.handle, self.value))
+def _action(value: Any) -> str | None:
+    return value.name if type(value) is Accion else None
 
 
 class _Identity:
@@ -118,7 +102,7 @@ class _Identity:
         self.table.clear()
 
     def absorb(self, value: Any) -> Any:
-        if type(value) is _Kept:
+        if type(value) is Kept:
             self.table[id(value.value)] = (value.value, value.handle)
             return value.value
         return value
@@ -155,244 +139,6 @@ class _Identity:
         return self.absorb(value)
 
 
-# -------------------------------------------------------------- fingerprint
-
-def fingerprint(obj: Any) -> str:
-    """A canonical, deterministic deep description of ``obj``'s value.
-
-    Sets and dicts are sorted by the description of their members, objects
-    are described by their class and ``__dict__``/``__slots__`` (or what
-    ``__reduce_ex__`` exposes), shared and cyclic references by their order of
-    first visit. Any in-place change anywhere in the object graph (a cell of a
-    grid, a list inside a dict, an attribute) changes the description.
-    """
-    try:
-        return _Describer().describe(obj)
-    except RecursionError:          # a very deep structure (a long linked list)
-        return _deep_fingerprint(obj)
-
-
-def _deep_fingerprint(obj: Any) -> str:
-    """Describe a very deep object graph on a thread with a big stack."""
-    import threading
-    result: list[str] = []
-
-    def work():
-        try:
-            result.append(_Describer().describe(obj))
-        except RecursionError:
-            result.append(f"too deep to describe: {type(obj).__qualname__}")
-
-    old_limit, old_size = sys.getrecursionlimit(), threading.stack_size()
-    try:
-        sys.setrecursionlimit(50_000)
-        threading.stack_size(128 * 1024 * 1024)
-        thread = threading.Thread(target=work)
-        thread.start()
-        thread.join()
-    except RuntimeError:            # no thread (memory cap): give up describing
-        pass
-    finally:
-        threading.stack_size(old_size)
-        sys.setrecursionlimit(old_limit)
-    return result[0] if result else f"too deep to describe: {type(obj).__qualname__}"
-
-
-class _Describer:
-    def __init__(self):
-        self.seen: dict[int, int] = {}
-        self.keep: list[Any] = []       # keeps transient objects alive (stable ids)
-
-    def describe(self, obj: Any) -> str:
-        t = type(obj)
-        if obj is None or t in (bool, int, float, complex, str, bytes):
-            return repr(obj)
-        if isinstance(obj, type):
-            return f"<class {obj.__module__}.{obj.__qualname__}>"
-        if callable(obj) and hasattr(obj, "__qualname__") and not hasattr(obj, "__dict__"):
-            return f"<callable {getattr(obj, '__module__', '?')}.{obj.__qualname__}>"
-        if t.__name__ in ("function", "module", "builtin_function_or_method", "method"):
-            return f"<{t.__name__} {getattr(obj, '__qualname__', getattr(obj, '__name__', '?'))}>"
-        import enum
-        if isinstance(obj, enum.Enum):
-            return f"{t.__qualname__}.{obj.name}"
-        if t in (tuple, frozenset) or isinstance(obj, (tuple, frozenset)):
-            return self._container(obj, t)
-        key = id(obj)
-        if key in self.seen:
-            return f"<ref {self.seen[key]}>"
-        self.seen[key] = len(self.seen)
-        self.keep.append(obj)
-        return self._container(obj, t)
-
-    def _container(self, obj: Any, t: type) -> str:
-        name = t.__qualname__
-        if isinstance(obj, (tuple, list)) and not hasattr(obj, "_fields"):
-            return f"{name}[{', '.join(self.describe(v) for v in obj)}]"
-        if isinstance(obj, (set, frozenset)):
-            return f"{name}{{{', '.join(sorted(self.describe(v) for v in obj))}}}"
-        if isinstance(obj, dict):
-            items = sorted(f"{self.describe(k)}: {self.describe(v)}" for k, v in obj.items())
-            extra = self._attributes(obj) if type(obj) is not dict else ""
-            return f"{name}{{{', '.join(items)}}}{extra}"
-        if isinstance(obj, bytearray):
-            return f"{name}({bytes(obj)!r})"
-        attrs = self._attributes(obj)
-        if attrs:
-            return f"{name}{attrs}"
-        try:
-            reduced = obj.__reduce_ex__(4)
-        except Exception:
-            reduced = None
-        if isinstance(reduced, tuple) and len(reduced) >= 2:
-            parts = [self.describe(reduced[1])]
-            if len(reduced) > 2 and reduced[2] is not None:
-                parts.append(self.describe(reduced[2]))
-            if len(reduced) > 3 and reduced[3] is not None:
-                parts.append(self.describe(list(reduced[3])))
-            if len(reduced) > 4 and reduced[4] is not None:
-                parts.append(self.describe(dict(reduced[4])))
-            return f"{name}<{'; '.join(parts)}>"
-        return f"{name}<{obj!r}>"
-
-    def _attributes(self, obj: Any) -> str:
-        state: dict[str, Any] = {}
-        for cls in type(obj).__mro__:
-            slots = cls.__dict__.get("__slots__", ())
-            for slot in ([slots] if isinstance(slots, str) else slots):
-                if slot not in ("__dict__", "__weakref__") and hasattr(obj, slot):
-                    state[slot] = getattr(obj, slot)
-        if hasattr(obj, "__dict__") and isinstance(obj.__dict__, dict):
-            state.update(obj.__dict__)
-        if not state:
-            return ""
-        if isinstance(obj, (tuple, list)):        # namedtuple-like
-            state = {**state, "_items": list(obj)}
-        items = ", ".join(f"{k}={self.describe(v)}" for k, v in sorted(state.items()))
-        return f"({items})"
-
-
-# --------------------------------------------------------------- the host
-
-class _CallTimeout(BaseException):
-    """Raised inside the target's code when its call exceeds the time limit."""
-
-
-class _Host:
-    """The target's side of the boundary: its operations, its object table."""
-
-    def __init__(self, namespace: Any, id_base: int = 0):
-        self.namespace = namespace
-        self.operations = operations(namespace)
-        self.objects: dict[int, Any] = {}
-        self.next_id = id_base
-        self.generation = id_base >> _ID_BITS
-        self.functions: dict[str, Any] = {}
-        self.time_limit = 0.0       # seconds per call, enforced with SIGALRM (the sandbox child)
-
-    def limit_time(self, seconds: float) -> None:
-        """Interrupt any call (each call of a batch too) that runs longer than
-        ``seconds``; the process lives on. Main thread of a child only."""
-        def expired(signum, frame):
-            raise _CallTimeout()
-        signal.signal(signal.SIGALRM, expired)
-        self.time_limit = seconds
-
-    def _resolve(self, handle: Handle) -> Any:
-        try:
-            return self.objects[handle.id]
-        except KeyError:
-            if handle.id >> _ID_BITS != self.generation:
-                raise TargetError("crashed", "handle from a target process that has ended "
-                                  "(it timed out or died earlier)") from None
-            raise TargetError("missing", f"unknown handle {handle.id} (forgotten by "
-                              f"{RESET}?)") from None
-
-    def _keep(self, value: Any) -> Handle:
-        self.next_id += 1
-        self.objects[self.next_id] = value
-        return Handle(self.next_id, type(value).__qualname__)
-
-    def _arg(self, value: Any) -> Any:
-        t = type(value)
-        if t is Handle:
-            return self._resolve(value)
-        if t in _ATOMS:
-            return value
-        return _copy_plain(value, self._resolve)
-
-    def _export(self, value: Any) -> Any:
-        if type(value) in _ATOMS:
-            return value
-        try:
-            copy = _copy_plain(value)
-        except _NotPlain:
-            return self._keep(value)
-        if _mutable(copy):
-            # The caller gets a copy; the original stays here so that passing
-            # the copy back reaches the original (see _Identity).
-            return _Kept(self._keep(value), copy)
-        return copy
-
-    def invoke(self, op: str, args: tuple) -> Any:
-        """Run one call; the target's own exceptions propagate."""
-        if op == FINGERPRINT:
-            return fingerprint(self._resolve(args[0]) if isinstance(args[0], Handle) else args[0])
-        if op == EQUAL:
-            a, b = (_copy_plain(x, self._resolve) for x in args)
-            return bool(a == b)
-        if op == RESET:
-            self.objects.clear()
-            return None
-        function = self.functions.get(op)
-        if function is None:
-            if op not in self.operations:
-                raise TargetError("missing", "the target has no such operation", op=op)
-            function = self.functions[op] = getattr(self.namespace, op)
-        return self._export(function(*[self._arg(a) for a in args]))
-
-    def run(self, op: str, args: tuple) -> tuple:
-        """Run one call (or a batch); answer ``("ok", value)`` or
-        ``("error", kind, message, detail)``."""
-        if op == BATCH:
-            results = []
-            for sub_op, sub_args in args[0]:
-                answer = self.run(sub_op, tuple(sub_args))
-                results.append(answer[1] if answer[0] == "ok"
-                               else TargetError(answer[1], answer[2], answer[3], sub_op))
-            return ("ok", results)
-        try:
-            if self.time_limit:
-                signal.setitimer(signal.ITIMER_REAL, self.time_limit)
-            try:
-                return ("ok", self.invoke(op, args))
-            finally:
-                if self.time_limit:
-                    signal.setitimer(signal.ITIMER_REAL, 0)
-        except TargetError as e:
-            return ("error", e.kind, e.message, e.detail)
-        except _CallTimeout as e:
-            return ("error", "timeout", f"no answer within {self.time_limit:g} s "
-                    "(an infinite loop?)", _traceback(e))
-        except SystemExit as e:
-            return ("error", "exited", f"called exit({e.code!r})", _traceback(e))
-        except MemoryError as e:
-            return ("error", "memory", "ran out of memory (MemoryError)", _traceback(e))
-        except BaseException as e:   # noqa: BLE001 - anything the target raises is reported
-            return ("error", "raised", f"raised {type(e).__name__}: {e}", _traceback(e))
-
-
-def _traceback(exc: BaseException) -> str:
-    lines = traceback.format_exception(type(exc), exc, exc.__traceback__)
-    # Drop our own frames (the host) from the top of the traceback.
-    return "".join(line for line in lines if "conformance/sandbox.py" not in line)
-
-
-def _raise(answer: tuple, op: str) -> Any:
-    if answer[0] == "ok":
-        return answer[1]
-    raise TargetError(answer[1], answer[2], answer[3], op)
-
 
 class _TargetBase:
     """``has``/``call`` over a transport that answers ``("ok", v)`` tuples."""
@@ -427,41 +173,136 @@ class InProcessTarget(_TargetBase):
                 raise
             except BaseException as e:  # noqa: BLE001 - the target's import failed
                 raise BadTarget(describe_load_error(spec, e)) from None
-        self._host = _Host(namespace)
+        self._host = Host(namespace, atoms=(Accion,), handle_type=Handle)
         self.operations = self._host.operations
 
     def _transport(self, op: str, args: tuple) -> tuple:
-        return self._host.run(op, args)
+        answer = self._host.run(op, args)
+        if op == BATCH and answer[0] == "ok":
+            return ("ok", [TargetError(r.kind, r.message, r.detail, r.op) if type(r) is Failure
+                           else r for r in answer[1]])
+        return answer
 
     def close(self) -> None:
         self._host.objects.clear()
         self._identity.clear()
 
 
+def _raise(answer: tuple, op: str) -> Any:
+    if answer[0] == "ok":
+        return answer[1]
+    raise TargetError(answer[1], answer[2], answer[3], op)
+
+
 # --------------------------------------------------------------- sandbox
 
+def _copy_tree(source: Path, dest: Path, budget: list[int]) -> None:
+    dest.mkdir(exist_ok=True)
+    for entry in sorted(source.iterdir()):
+        if entry.name in _SKIP or entry.is_symlink():
+            continue
+        if entry.is_dir():
+            _copy_tree(entry, dest / entry.name, budget)
+        elif entry.is_file():
+            budget[0] -= entry.stat().st_size
+            if budget[0] < 0:
+                raise BadTarget(f"{source}: more than {_MAX_COPY // 2 ** 20} MB to copy "
+                                "into the sandbox")
+            shutil.copyfile(entry, dest / entry.name)
+
+
+class _Box:
+    """A private temporary copy of the target: ``work`` is the box's only
+    writable folder; ``init`` what the child needs to load the target."""
+
+    def __init__(self, spec: TargetSpec, copy_folder: bool):
+        self.root = tempfile.mkdtemp(prefix="sokoban-box-")
+        work = Path(self.root) / "work"
+        work.mkdir()
+        self.work = str(work)
+        try:
+            self.init = self._fill(spec, work, copy_folder)
+        except BaseException:
+            self.remove()
+            raise
+
+    def _fill(self, spec: TargetSpec, work: Path, copy_folder: bool) -> dict[str, Any]:
+        budget = [_MAX_COPY]
+        init: dict[str, Any] = {"name": spec.name, "kind": spec.kind, "module": spec.module,
+                                "attr": spec.attr, "sys_path": [str(work)]}
+        if spec.kind == "file":
+            source = Path(spec.path)
+            if copy_folder:
+                _copy_tree(source.parent, work, budget)
+            else:
+                shutil.copyfile(source, work / source.name)
+            init["path"] = str(work / source.name)
+            init["module_name"] = private_module_name(spec.path)
+        elif spec.kind == "package":
+            source = Path(spec.path)
+            _copy_tree(source, work / source.name, budget)
+            init["path"] = str(work / source.name)
+            init["module_name"] = private_module_name(spec.path)
+        else:
+            top = spec.module.split(".")[0]
+            found = importlib.util.find_spec(top)
+            if found is None or not (found.origin or found.submodule_search_locations):
+                raise BadTarget(f"{spec.name}: no module named {top!r}")
+            if found.submodule_search_locations:
+                for location in found.submodule_search_locations:
+                    _copy_tree(Path(location), work / top, budget)
+            elif found.origin and found.origin.endswith(".py"):
+                shutil.copyfile(found.origin, work / f"{top}.py")
+            else:
+                raise BadTarget(f"{spec.name}: {top} is not Python source; the sandbox "
+                                "cannot copy it")
+        return init
+
+    def remove(self) -> None:
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
 class SandboxTarget(_TargetBase):
-    """An untrusted target run in a child process (see the module docstring).
+    """An untrusted target run in a box (see the module docstring).
 
     Raises :class:`BadTarget` at construction when the target cannot be
-    imported (missing module, syntax error, exception, exit or loop at import).
+    imported (missing module, syntax error, exception, exit or loop at
+    import), :class:`~conformance.targets.ReferenceImport` when it imports
+    our own implementation. ``directions``: the convention of the stand-in
+    ``Accion`` the target gets when it defines none. ``level``: the isolation
+    level (default: the best available, see :mod:`conformance.isolation`).
+    ``copy_folder``: copy the whole folder of a file target into the box
+    (its helper modules), or only the file.
     """
 
     def __init__(self, spec: TargetSpec, *, timeout: float = DEFAULT_TIMEOUT,
                  memory_mb: int = DEFAULT_MEMORY_MB,
                  output_limit: int = DEFAULT_OUTPUT_LIMIT,
-                 start_timeout: float = DEFAULT_START_TIMEOUT):
+                 start_timeout: float = DEFAULT_START_TIMEOUT,
+                 directions: str = "ours", level: str | None = None,
+                 copy_folder: bool = True, max_processes: int = DEFAULT_MAX_PROCESSES,
+                 cpu_seconds: float = DEFAULT_CPU_SECONDS):
         self.spec = spec
         self.name = spec.name
         self.timeout = timeout
         self.memory_mb = memory_mb
         self.output_limit = output_limit
         self.start_timeout = start_timeout
+        self.directions = directions
+        self.copy_folder = copy_folder
+        self.max_processes = max_processes
+        self.cpu_seconds = cpu_seconds
+        try:
+            self.level = "best-effort" if spec.trusted else (level or isolation.isolation_level())
+        except isolation.IsolationError as e:
+            raise BadTarget(str(e)) from None
         self.generation = 0
         self.restarts = -1            # how many times a child had to be started again
         self._proc: subprocess.Popen | None = None
         self._finalizer = None
         self._identity = _Identity()
+        self._buffer = b""
+        self._unbox = None
         try:
             self._start()
         except TargetError as e:
@@ -474,85 +315,130 @@ class SandboxTarget(_TargetBase):
         self._identity.clear()
         self.generation += 1
         self.restarts += 1
+        self._buffer = b""
+        box = _Box(self.spec, self.copy_folder)
         self._out = tempfile.TemporaryFile()
-        down_r, down_w = os.pipe()
-        up_r, up_w = os.pipe()
-        env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONHASHSEED="0",
-                   PYTHONFAULTHANDLER="1", PYTHONUNBUFFERED="0")
-        # -P: the cwd off the path; only what the child itself imports is pinned to
-        # ours, so a submission may still import its own sibling soko.py or impl/.
-        code = ("import sokoban_tad; sokoban_tad.use_our_packages(('spec', 'conformance')); "
-                "from conformance.sandbox import _child_main; _child_main()")
+        init = dict(box.init, output_limit=self.output_limit, timeout=self.timeout,
+                    start_timeout=self.start_timeout, directions=self.directions,
+                    id_base=self.generation << _child.ID_BITS)
+        if self.spec.trusted:
+            # Our own implementation, sandboxed on request: our interpreter and path.
+            python, flags = sys.executable, ["-B"]
+            init["sys_path"] = [os.path.abspath(p) if p else os.getcwd() for p in sys.path]
+        else:
+            python, flags = isolation.python_for_box(), ["-I", "-S", "-B"]
+            init["guard"] = {"names": list(PROJECT_NAMES), "roots": project_roots()}
         try:
-            self._proc = subprocess.Popen(
-                [sys.executable, "-P", "-c", code, str(down_r), str(up_w)],
-                stdin=subprocess.DEVNULL, stdout=self._out, stderr=self._out,
-                pass_fds=(down_r, up_w), close_fds=True, env=env)
-        finally:
-            os.close(down_r)
-            os.close(up_w)
-        self._down = Connection(down_w, readable=False)
-        self._up = Connection(up_r, writable=False)
-        self._finalizer = weakref.finalize(self, _kill, self._proc, self._down, self._up,
-                                           self._out)
-        self._send(("init", {
-            "sys_path": [os.path.abspath(p) if p else os.getcwd() for p in sys.path],
-            "spec": self.spec,
-            "memory": self.memory_mb * 1024 * 1024 if self.memory_mb else None,
-            "output_limit": self.output_limit,
-            "id_base": self.generation << _ID_BITS,
-            "timeout": self.timeout,
-        }), "import")
-        answer = self._receive("import", self.start_timeout)
-        if answer[0] == "load-error":
+            self._proc = isolation.spawn(
+                [python, *flags, "-c", _BOOT, _RUNNER], workdir=box.work,
+                memory_mb=self.memory_mb, cpu_seconds=self.cpu_seconds,
+                max_processes=self.max_processes, stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE, stderr=self._out, level=self.level,
+                env={"PYTHONHASHSEED": "0", "PYTHONFAULTHANDLER": "1",
+                     "PYTHONDONTWRITEBYTECODE": "1"})
+        except BaseException:
+            box.remove()
+            self._out.close()
+            raise
+        self._finalizer = weakref.finalize(self, _cleanup, self._proc, self._out, box)
+        # Tracebacks name the submission's own files, not the box's copies.
+        self._unbox = (box.work, str(Path(self.spec.path).parent)) if self.spec.path else None
+        self._send({"op": "init", **init}, "import")
+        answer = self._receive("import", self.start_timeout + _STARTUP, importing=True)
+        if "reference" in answer:
             self._stop()
-            raise TargetError("raised", answer[1])
-        self._operations = frozenset(_raise(answer, "import"))
+            raise ReferenceImport(f"{self.spec.name}: imports the reference implementation "
+                                  f"({answer['reference']})")
+        if "load-error" in answer:
+            self._stop()
+            raise TargetError("raised", self._from_box(str(answer["load-error"])))
+        operations = answer.get("ok")
+        if type(operations) is not list or not all(type(o) is str for o in operations):
+            self._stop()
+            raise TargetError("crashed", "sent an unreadable answer to the import")
+        self._operations = frozenset(operations)
 
     def _stop(self) -> None:
         if self._finalizer is not None:
             self._finalizer()
         self._proc = None
 
-    def _send(self, message: tuple, op: str) -> None:
+    def _send(self, document: dict, op: str) -> None:
         try:
-            self._down.send(message)
-        except (BrokenPipeError, OSError):
-            raise self._death(op) from None
-        except (pickle.PicklingError, TypeError, AttributeError) as e:
+            data = frame(document)
+        except (ValueError, TypeError) as e:
             raise TargetError("unpicklable", f"arguments cannot be sent: {e}", op=op) from None
-
-    def _receive(self, op: str, timeout: float) -> tuple:
         try:
-            ready = self._up.poll(timeout)
-        except (EOFError, OSError):
-            ready = True
-        if not ready:
-            tail = self._output_tail()
-            self._stop()
-            raise TargetError("timeout", f"no answer within {timeout:g} s and it could not be "
-                              "interrupted (a loop outside Python?); the process was killed",
-                              tail, op)
-        try:
-            return self._up.recv()
-        except (EOFError, OSError):
+            _child.write_all(self._proc.stdin.fileno(), data)
+        except (BrokenPipeError, OSError, ValueError):
             raise self._death(op) from None
-        except Exception as e:  # noqa: BLE001 - garbage on the pipe
+
+    def _frame(self) -> dict | None:
+        """The next complete message in the buffer, if any (checked)."""
+        if len(self._buffer) < 4:
+            return None
+        (size,) = struct.unpack(">I", self._buffer[:4])
+        if size > _child.MAX_MESSAGE:
+            raise ProtocolError(f"an answer of {size} bytes (the limit is "
+                                f"{_child.MAX_MESSAGE})")
+        if len(self._buffer) < 4 + size:
+            return None
+        data, self._buffer = self._buffer[4:4 + size], self._buffer[4 + size:]
+        try:
+            document = json.loads(data.decode("utf-8"))
+        except (ValueError, RecursionError) as e:
+            raise ProtocolError(f"not JSON: {e}") from None
+        if type(document) is not dict or len(document) != 1:
+            raise ProtocolError("not a message")
+        return document
+
+    def _receive(self, op: str, timeout: float, importing: bool = False) -> dict:
+        deadline = time.monotonic() + timeout
+        fd = self._proc.stdout.fileno()
+        try:
+            while True:
+                document = self._frame()
+                if document is not None:
+                    return document
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    break
+                ready, _, _ = select.select([fd], [], [], min(remaining, 0.1))
+                if ready:
+                    chunk = os.read(fd, 1 << 20)
+                    if not chunk:
+                        raise self._death(op)
+                    self._buffer += chunk
+                elif self._proc.poll() is not None:
+                    # The child is gone but something it left holds the pipe.
+                    raise self._death(op)
+        except ProtocolError as e:
             self._stop()
-            raise TargetError("crashed", f"sent an unreadable answer: {e}", op=op) from None
+            raise TargetError("crashed", f"sent an unreadable answer ({e}); the process "
+                              "was killed", op=op) from None
+        tail = self._output_tail()
+        self._stop()
+        if importing:
+            raise TargetError("timeout", f"{self.spec.name}: did not finish importing in "
+                              f"{self.start_timeout:g} s (a loop at module level?)", tail, op)
+        raise TargetError("timeout", f"no answer within {self.timeout:g} s and it could not be "
+                          "interrupted (a loop outside Python?); the process was killed",
+                          tail, op)
 
     def _death(self, op: str) -> TargetError:
         proc = self._proc
         try:
-            code = proc.wait(timeout=5) if proc is not None else None
+            proc.wait(timeout=1)
         except subprocess.TimeoutExpired:
-            code = None
+            pass
+        isolation.kill_group(proc)
+        code = proc.returncode
+        sig = isolation.exit_signal(proc)
         tail = self._output_tail()
         self._stop()
         if code is None:
             return TargetError("crashed", "the process stopped answering", tail, op)
-        if code < 0:
-            sig = -code
+        if sig is not None:
             if sig == signal.SIGXFSZ:
                 return TargetError("output", f"printed more than {self.output_limit} bytes "
                                    "in one call; the process was killed", tail[-500:], op)
@@ -561,6 +447,7 @@ class SandboxTarget(_TargetBase):
             except ValueError:
                 signame = str(sig)
             what = {"SIGSEGV": " (segmentation fault)", "SIGABRT": " (abort)",
+                    "SIGXCPU": " (CPU time limit)",
                     "SIGKILL": " (killed: out of memory, or it killed itself)"}.get(signame, "")
             return TargetError("crashed", f"the process died from signal {signame}{what}", tail, op)
         return TargetError("exited", f"the process ended with status {code} "
@@ -578,12 +465,38 @@ class SandboxTarget(_TargetBase):
     def _transport(self, op: str, args: tuple) -> tuple:
         if self._proc is None:
             self._start()
-        self._send(("call", op, args), op)
+        try:
+            if op == BATCH:
+                message = {"op": "call", "name": op, "batch": [
+                    [o, encode(list(a), Handle, _action)] for o, a in args[0]]}
+            else:
+                message = {"op": "call", "name": op, "args": encode(list(args), Handle, _action)}
+        except (NotPlain, RecursionError) as e:
+            raise TargetError("unpicklable", f"arguments cannot be sent: {e}", op=op) from None
+        self._send(message, op)
         # The child interrupts a call at ``timeout`` itself (SIGALRM) and
         # answers; the parent waits a little longer and kills it only when
         # that fails (a loop in C code that never returns to Python).
         calls = len(args[0]) if op == BATCH else 1
-        return self._receive(op, self.timeout * calls + _GRACE)
+        document = self._receive(op, self.timeout * calls + _GRACE)
+        try:
+            answer = _answer(document)
+            if answer[0] == "error":
+                return ("error", answer[1], self._from_box(answer[2]), self._from_box(answer[3]))
+            if op == BATCH and type(answer[1]) is list:
+                return ("ok", [TargetError(r.kind, self._from_box(r.message),
+                                           self._from_box(r.detail), r.op)
+                               if isinstance(r, TargetError) else r for r in answer[1]])
+            return answer
+        except (ProtocolError, RecursionError) as e:
+            self._stop()
+            raise TargetError("crashed", f"sent an unreadable answer ({e}); the process "
+                              "was killed", op=op) from None
+
+    def _from_box(self, text: str) -> str:
+        if self._unbox is None:
+            return text
+        return text.replace(self._unbox[0] + os.sep, self._unbox[1] + os.sep)
 
     def restart(self) -> None:
         """Start a fresh child now (every handle becomes invalid)."""
@@ -595,129 +508,55 @@ class SandboxTarget(_TargetBase):
         return self._proc is not None and self._proc.poll() is None
 
     def close(self) -> None:
-        if self._proc is not None:
+        if self._proc is not None and self._proc.poll() is None:
             try:
-                self._down.send(("close",))
-                self._proc.wait(timeout=1)
+                _child.write_all(self._proc.stdin.fileno(), frame({"op": "close"}))
+                self._proc.wait(timeout=0.5)
             except Exception:  # noqa: BLE001 - it is going away anyway
                 pass
         self._stop()
 
 
-def _kill(proc: subprocess.Popen, *files) -> None:
-    """Kill the child (if alive), reap it, close its pipes and output file."""
-    if proc.poll() is None:
-        proc.kill()
-    proc.wait()
-    for c in files:
-        try:
-            c.close()
-        except OSError:
-            pass
+def _failure(kind: str, message: str, detail: str, op: str) -> TargetError:
+    if kind not in TargetError.KINDS:
+        raise ProtocolError(f"unknown error kind {kind!r}")
+    return TargetError(kind, message, detail, op)
 
 
-# ------------------------------------------------------------- the child
+def _answer(document: dict) -> tuple:
+    """An answer message as ``("ok", value)`` or ``("error", kind, message, detail)``."""
+    if "ok" in document:
+        return ("ok", decode(document["ok"], Handle, Accion.__getitem__, Kept, _failure))
+    error = document.get("error")
+    if type(error) is list and len(error) == 3 and all(type(v) is str for v in error) \
+            and error[0] in TargetError.KINDS:
+        return ("error", *error)
+    raise ProtocolError("not an answer")
 
-def _child_main() -> None:
-    """Entry point of the sandbox child (``python -c`` with two pipe fds)."""
-    down = Connection(int(sys.argv[1]), writable=False)
-    up = Connection(int(sys.argv[2]), readable=False)
-    init = down.recv()[1]
-    sys.path[:] = init["sys_path"]
-    sys.argv = [init["spec"].path or init["spec"].name]
-    import resource
-    limit = init["output_limit"]
-    if limit:
-        _set_limit(resource.RLIMIT_FSIZE, limit)
-        signal.signal(signal.SIGXFSZ, signal.SIG_DFL)   # Python ignores it by default
-    if init["memory"]:
-        _set_limit(resource.RLIMIT_AS, init["memory"])
-    faulthandler.enable()
-    _die_with_parent()
-    spec: TargetSpec = init["spec"]
+
+def _cleanup(proc: subprocess.Popen, out, box: _Box) -> None:
+    """Kill every process of the box, close its output file, remove its copy."""
+    isolation.kill_group(proc)
     try:
-        namespace = load(spec, keep_path=True)
-    except BaseException as e:  # noqa: BLE001 - report why the import failed
-        _flush()
-        up.send(("load-error", describe_load_error(spec, e)))
-        os._exit(0)
-    _flush()
-    _rewind_output()
-    host = _Host(namespace, init["id_base"])
-    if init.get("timeout"):
-        host.limit_time(init["timeout"])
-    up.send(("ok", sorted(host.operations)))
-    while True:
-        try:
-            message = down.recv()
-        except (EOFError, OSError):
-            os._exit(0)
-        if message[0] != "call":
-            os._exit(0)
-        _, op, args = message
-        answer = host.run(op, args)
-        _flush()
-        if limit and os.fstat(1).st_size >= limit:
-            answer = ("error", "output", f"printed {limit} bytes or more in one call", "")
-        elif answer[0] == "ok":
-            _rewind_output()        # the cap is per call; keep a failing call's output
-        try:
-            up.send(answer)
-        except Exception as e:  # noqa: BLE001 - e.g. an exception that cannot be pickled
-            up.send(("error", "unpicklable", f"the answer cannot be sent back: {e}", ""))
-
-
-def _set_limit(which: int, value: int) -> None:
-    """Lower a resource limit (never above the hard limit already in force;
-    a platform that refuses it, as macOS may for RLIMIT_AS, keeps its own)."""
-    import resource
-    try:
-        _, hard = resource.getrlimit(which)
-        if hard != resource.RLIM_INFINITY:
-            value = min(value, hard)
-        resource.setrlimit(which, (value, value))
-    except (ValueError, OSError):
-        pass
-
-
-def _die_with_parent() -> None:
-    """Linux: get SIGKILL when the parent dies, so a target stuck in a loop
-    is never left running after the checker is killed (best effort)."""
-    try:
-        import ctypes
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL, 0, 0, 0)          # PR_SET_PDEATHSIG
-        if os.getppid() == 1:                           # the parent is already gone
-            os._exit(0)
-    except (OSError, AttributeError):
-        pass
-
-
-def _flush() -> None:
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except Exception:  # noqa: BLE001 - the target may have replaced or closed it
-            pass
-
-
-def _rewind_output() -> None:
-    try:
-        os.ftruncate(1, 0)
-        os.lseek(1, 0, os.SEEK_SET)
+        out.close()
     except OSError:
         pass
+    box.remove()
 
 
 # ----------------------------------------------------------------- opening
 
 def open_target(spec: TargetSpec, *, in_process: bool | None = None,
                 timeout: float = DEFAULT_TIMEOUT, memory_mb: int = DEFAULT_MEMORY_MB,
-                output_limit: int = DEFAULT_OUTPUT_LIMIT):
+                output_limit: int = DEFAULT_OUTPUT_LIMIT, directions: str = "ours",
+                level: str | None = None, copy_folder: bool = True):
     """The Target for ``spec``: in-process for our own implementation (or
-    when asked), otherwise sandboxed. Raises :class:`BadTarget`."""
+    when asked), otherwise sandboxed (see :class:`SandboxTarget` for the
+    other parameters). Raises :class:`BadTarget` (and its kind
+    :class:`~conformance.targets.ReferenceImport`)."""
     if in_process is None:
         in_process = spec.trusted
     if in_process:
         return InProcessTarget(spec)
-    return SandboxTarget(spec, timeout=timeout, memory_mb=memory_mb, output_limit=output_limit)
+    return SandboxTarget(spec, timeout=timeout, memory_mb=memory_mb, output_limit=output_limit,
+                         directions=directions, level=level, copy_folder=copy_folder)

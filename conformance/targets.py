@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 from conformance.aed2 import HEADER as CPP_HEADER
+from conformance.child import operations  # noqa: F401 - one definition, shared with the child
 from conformance.api import (
     BATCH, EQUAL, FINGERPRINT, PROFILES, REQUIRED_OPERATIONS, RESET, Handle,
     Target, TargetError,
@@ -54,6 +55,12 @@ TRUSTED_MODULES = ("impl", "soko")
 
 class BadTarget(Exception):
     """The target cannot be found or loaded; ``str(e)`` says what and where."""
+
+
+class ReferenceImport(BadTarget):
+    """The target imports our own implementation (``spec``, ``impl``,
+    ``levels``, ``conformance`` or our ``soko``): its verdict is "imports the
+    reference implementation", a failure, never a pass."""
 
 
 @dataclass(frozen=True)
@@ -276,21 +283,6 @@ def describe_load_error(spec: TargetSpec, exc: BaseException) -> str:
     return f"{spec.name}: importing it raised {type(exc).__name__}: {exc}{where}"
 
 
-def operations(obj: Any) -> frozenset[str]:
-    """The public callables an object (usually a module) provides."""
-    names = set()
-    for name in dir(obj):
-        if name.startswith("_"):
-            continue
-        try:
-            value = getattr(obj, name)
-        except Exception:
-            continue
-        if callable(value):
-            names.add(name)
-    return frozenset(names)
-
-
 # ----------------------------------------------------------------- profiles
 
 def missing_operations(has: Callable[[str], bool], profile: str) -> list[str]:
@@ -363,6 +355,9 @@ class DirectionAdapter:
         self.profile = profile
         self.convention = convention
         self.name = target.name
+        # A reflected result passed back as an argument reaches the target as
+        # the very object it returned (so the sandbox sends a handle, not a copy).
+        self._originals: dict[int, tuple[Any, Any]] = {}
 
     def has(self, op: str) -> bool:
         return self.inner.has(op)
@@ -374,16 +369,29 @@ class DirectionAdapter:
             if op == "mover" and len(args) >= 2:
                 return (args[0], _flip(args[1])) + tuple(args[2:])
             return args
-        return tuple(_flip(a) for a in args)
+        return tuple(self._original(a) for a in args)
+
+    def _original(self, value: Any) -> Any:
+        entry = self._originals.get(id(value))
+        if entry is not None and entry[0] is value:
+            return entry[1]
+        return _flip(value)
 
     def _result(self, value: Any) -> Any:
         if self.convention == "ours" or self.profile == "soko" or isinstance(value, Handle):
             return value
-        return _flip(value)
+        flipped = _flip(value)
+        if type(value) in (list, dict, set):
+            self._originals[id(flipped)] = (flipped, value)
+        return flipped
 
     def call(self, op: str, *args: Any) -> Any:
+        if op == RESET:
+            self._originals.clear()
         if op in (FINGERPRINT, EQUAL, RESET):
-            return self.inner.call(op, *args)
+            return self.inner.call(op, *[self._originals.get(id(a), (None, a))[1]
+                                         if self._originals.get(id(a), (None,))[0] is a else a
+                                         for a in args])
         if op == BATCH:
             calls = [(o, self._args(o, tuple(a))) for o, a in args[0]]
             return [r if isinstance(r, TargetError) else self._result(r)

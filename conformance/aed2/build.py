@@ -97,7 +97,7 @@ def compiler() -> str:
 
 def _env(workdir: Path) -> dict:
     return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C", "LC_ALL": "C",
-            "TMPDIR": str(workdir)}
+            "TMPDIR": "/tmp"}
 
 
 def _run(argv: list[str], workdir: Path, timeout: float = 600) -> tuple[int, str]:
@@ -125,7 +125,7 @@ def sanitizers_supported(gpp: str, version: str) -> bool:
     mark = root / ("sanitizers-" + hashlib.sha256(version.encode()).hexdigest()[:16])
     if mark.exists():
         return mark.read_text().strip() == "yes"
-    with tempfile.TemporaryDirectory(dir=root) as tmp:
+    with tempfile.TemporaryDirectory(prefix="aed2-probe-") as tmp:
         Path(tmp, "t.cpp").write_text("#include <vector>\nint main() { std::vector<int> v(2); "
                                       "return v[1]; }\n")
         code, _ = _run([gpp, *SANITIZE_FLAGS, "t.cpp", "-o", "t"], Path(tmp))
@@ -171,7 +171,7 @@ def _flags(std: str, sanitize: bool) -> list[str]:
 
 
 def build(folder: str | os.PathLike, *, std: str = "c++17", sanitize: bool = True,
-          jobs: int = 2) -> Build:
+          jobs: int = 1) -> Build:
     """Build (or find in the cache) the driver for the C++ ``folder``.
     Raises :class:`BuildError`."""
     start_time = time.monotonic()
@@ -199,7 +199,10 @@ def build(folder: str | os.PathLike, *, std: str = "c++17", sanitize: bool = Tru
         return Build(folder, directory, directory / BINARY, sanitized, True,
                      time.monotonic() - start_time, names, tuple(excluded))
     root.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=key + ".", dir=root))
+    # The compiler runs in a box whose uid must reach its folder: a private
+    # temporary folder (not under a home folder it cannot enter); the result
+    # is copied into the cache afterwards.
+    tmp = Path(tempfile.mkdtemp(prefix="aed2-build-"))
     try:
         (tmp / "src").mkdir()
         for p in headers + sources:
@@ -208,13 +211,14 @@ def build(folder: str | os.PathLike, *, std: str = "c++17", sanitize: bool = Tru
         (tmp / "aed2_probe.cpp").write_text(_probe_text())
         _probe(gpp, std, tmp, folder)
         _compile_and_link(gpp, flags, tmp, folder, [p.name for p in sources], jobs)
+        staging = Path(tempfile.mkdtemp(prefix=key + ".", dir=root))
         try:
-            os.replace(tmp, directory)
+            shutil.copytree(tmp, staging, dirs_exist_ok=True)
+            os.replace(staging, directory)
         except OSError:         # built meanwhile by another run: keep that one
-            shutil.rmtree(tmp, ignore_errors=True)
-    except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+    finally:
         shutil.rmtree(tmp, ignore_errors=True)
-        raise
     return Build(folder, directory, directory / BINARY, sanitized, False,
                  time.monotonic() - start_time, names, tuple(excluded))
 

@@ -27,6 +27,7 @@ import time
 from typing import Any
 
 from conformance.aed2.build import Build, student_path
+from conformance import isolation
 from conformance.aed2.process import kill, start
 from conformance.api import BATCH, REQUIRED_OPERATIONS, RESET, Handle, TargetError
 from spec.tipos import BOMBAS, CAJAS, DEPOSITOS, PAREDES, PERSONAJE, Accion
@@ -119,7 +120,11 @@ class Aed2Target:
         # A fresh empty working folder: whatever the program writes there
         # never lands in the build cache (shared with other submissions).
         self._workdir = tempfile.mkdtemp(prefix="aed2-run-")
-        self.proc = start([str(self.build.binary)], workdir=self._workdir,
+        # The binary runs from its own copy in that folder: the box sees
+        # nothing of the cache (nor of the home folder it lies in).
+        binary = os.path.join(self._workdir, self.build.binary.name)
+        shutil.copy2(self.build.binary, binary)
+        self.proc = start([binary], workdir=self._workdir,
                           memory_mb=None if self.build.sanitized else self.memory_mb,
                           env=env)
         self._buffer = b""
@@ -244,7 +249,9 @@ class Aed2Target:
             kill(proc)
         if self._stderr_thread is not None:
             self._stderr_thread.join(timeout=2)
-        status = proc.returncode
+        # bubblewrap reports a program killed by signal N as status 128 + N
+        signal_number = isolation.exit_signal(proc)
+        status = -signal_number if signal_number else proc.returncode
         self.proc = None
         text = student_path(bytes(self._stderr).decode("utf-8", "replace"),
                             self.build.directory, self.build.folder)

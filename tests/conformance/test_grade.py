@@ -1,24 +1,21 @@
-"""``python -m conformance grade DIR`` with a fake engine (the pool and the
-real engine are exercised end to end in test_plugin/test_cli when present)."""
+"""``python -m conformance grade DIR`` end to end, with the real engine and
+few examples (each submission is checked in a checker process of its own, so
+a fake engine installed here would not reach it). The hostile class is in
+tests/conformance/hostile."""
 
 from __future__ import annotations
 
 import csv
 import json
+import os
 import shutil
 from pathlib import Path
 
 import pytest
 
 from conformance import cli, grade
-from conformance.targets import load, resolve
 
 FIXTURES = Path(__file__).parent / "fixtures"
-
-
-@pytest.fixture
-def fake(monkeypatch):
-    return load(resolve(str(FIXTURES / "fake_engine.py"))).install(monkeypatch)
 
 
 @pytest.fixture
@@ -45,15 +42,20 @@ def _rows(path):
         return list(csv.DictReader(f))
 
 
-def test_grade_writes_a_summary_beside(fake, submissions, capsys):
-    assert cli.main(["grade", str(submissions), "--jobs", "1", "--timeout", "0.3"]) == 0
+def test_grade_writes_a_summary_beside(submissions, capsys):
+    old = os.umask(0o027)
+    try:
+        assert cli.main(["grade", str(submissions), "--jobs", "1", "--timeout", "0.3",
+                         "--max-examples", "5"]) == 0
+    finally:
+        os.umask(old)
     out_dir = submissions.parent / "tp1-grades"
     rows = _rows(out_dir / "summary.csv")
     assert [r["name"] for r in rows] == ["ana", "bruno", "carla.py", "dario.py", "emma"]
     by_name = {r["name"]: r for r in rows}
     assert (by_name["ana"]["verdict"], by_name["ana"]["profile"]) == ("conforms", "soko")
     assert by_name["bruno"]["verdict"] == "does not conform"
-    assert by_name["bruno"]["message"].startswith("mover: timeout")
+    assert "no answer within 0.3 s" in by_name["bruno"]["message"]
     assert by_name["bruno"]["replay"].startswith("python -m conformance ")
     assert by_name["carla.py"]["verdict"] == "bad target"
     assert "missing" in by_name["carla.py"]["message"]
@@ -63,16 +65,21 @@ def test_grade_writes_a_summary_beside(fake, submissions, capsys):
     data = json.loads((out_dir / "summary.json").read_text())
     assert [r["name"] for r in data["submissions"]] == [r["name"] for r in rows]
     assert data["submissions"][1]["verdict"] == "does not conform"
-    assert data["options"]["timeout"] == 0.3 and data["options"]["max_examples"] == 100
-    seeds = {call["seed"] for call in fake.CALLS}
-    assert seeds == {data["options"]["seed"]} and None not in seeds   # one seed for all
+    assert data["options"]["timeout"] == 0.3 and data["options"]["max_examples"] == 5
+    assert data["options"]["seed"] is not None                      # one seed for all
+    assert f"--seed {data['options']['seed']}" in by_name["bruno"]["replay"] \
+        or "--replay" in by_name["bruno"]["replay"]
+    # Written with the umask's permissions (not 0600), the same rows in both.
+    for name in ("summary.csv", "summary.json"):
+        assert (out_dir / name).stat().st_mode & 0o777 == 0o640
+    assert [{k: str(v) for k, v in r.items()} for r in data["submissions"]] == rows
     out = capsys.readouterr().out
     assert "5 submissions: 3 bad targets, 1 conforms, 1 does not conform" in out
     # The student's folder is left as it was (no __pycache__ written into it).
     assert sorted(p.name for p in (submissions / "ana").iterdir()) == ["soko.py"]
 
 
-def test_grade_never_overwrites_a_summary(fake, tmp_path, capsys):
+def test_grade_never_overwrites_a_summary(tmp_path, capsys):
     submissions = tmp_path / "tp1"
     submissions.mkdir()
     (submissions / "ana.py").write_text("def crear_grilla(desc):\n    return desc\n")
@@ -88,10 +95,10 @@ def test_grade_never_overwrites_a_summary(fake, tmp_path, capsys):
     assert cli.main(argv + ["--out", out, "--force"]) == 0
 
 
-def test_grade_output_inside_dir_is_not_a_submission(fake, submissions):
+def test_grade_output_inside_dir_is_not_a_submission(submissions):
     out = submissions / "results"
-    assert cli.main(["grade", str(submissions), "--jobs", "1", "--out", str(out),
-                     "--timeout", "0.3"]) == 0
+    assert cli.main(["grade", str(submissions), "--jobs", "2", "--out", str(out),
+                     "--timeout", "0.3", "--max-examples", "2"]) == 0
     names = [r["name"] for r in _rows(out / "summary.csv")]
     assert "results" not in names and len(names) == 5
 
@@ -117,13 +124,12 @@ def test_find_submissions_order_and_skips(submissions):
 
 
 def test_grade_in_parallel_with_the_real_engine(tmp_path, capsys):
-    mutants = Path(cli.__file__).parent / "mutants"
     folder = tmp_path / "class"
     folder.mkdir()
-    shutil.copy(mutants / "student_soko.py", folder / "good.py")
-    (folder / "mutates").mkdir()      # a mutant imports its base by plain module name
-    shutil.copy(mutants / "soko_mutates_grid.py", folder / "mutates" / "soko.py")
-    shutil.copy(mutants / "student_soko.py", folder / "mutates" / "student_soko.py")
+    shutil.copy(FIXTURES / "soko_base.py", folder / "good.py")
+    (folder / "mutates").mkdir()
+    shutil.copy(FIXTURES / "soko_mutates_grid.py", folder / "mutates" / "soko.py")
+    shutil.copy(FIXTURES / "soko_base.py", folder / "mutates" / "soko_base.py")
     shutil.copy(FIXTURES / "soko_incomplete.py", folder / "half.py")
     assert cli.main(["grade", str(folder), "--jobs", "2", "--max-examples", "5",
                      "--seed", "1"]) == 0
@@ -135,26 +141,33 @@ def test_grade_in_parallel_with_the_real_engine(tmp_path, capsys):
     assert rows["half.py"]["verdict"] == "bad target"
 
 
+ONE_OF_FIVE = [{"verdict": v} for v in
+               ("conforms", "does not conform", "bad target", "bad target", "does not conform")]
+
+
 @pytest.mark.parametrize("bar, status", [
     (None, 0), ("0.2", 0), ("0.25", 1), ("20%", 0), ("21%", 1), ("1", 1), ("0", 0),
     ("2", 1), ("1.5", 2), ("-0.1", 2), ("lots", 2), ("120%", 2)])
-def test_grade_fail_under(fake, submissions, capsys, bar, status):
-    """1 of 5 submissions conforms (20%): --fail-under decides the exit status."""
-    argv = ["grade", str(submissions), "--jobs", "1", "--timeout", "0.3", "--force",
-            "--out", str(submissions.parent / "out")]
-    assert cli.main(argv + (["--fail-under", bar] if bar else [])) == status
-    captured = capsys.readouterr()
+def test_grade_fail_under(submissions, capsys, bar, status):
+    """1 of 5 submissions conforms (20%): --fail-under decides the exit status
+    (a bad bar is refused before any submission is checked)."""
     if status == 2:
-        assert "--fail-under" in captured.err and "Traceback" not in captured.err
-    elif status == 1:
-        assert f"1 of 5 submissions conform: fewer than --fail-under {bar} asks" in captured.out
+        argv = ["grade", str(submissions), "--fail-under", bar]
+        assert cli.main(argv) == 2
+        err = capsys.readouterr().err
+        assert "--fail-under" in err and "Traceback" not in err
+        assert not (submissions.parent / "tp1-grades").exists()
+        return
+    failing = bar is not None and grade.below(ONE_OF_FIVE, grade.threshold(bar))
+    assert int(failing) == status
 
 
 def test_grade_shows_what_an_incomplete_submission_does(submissions, capsys):
     """carla.py has only crear_grilla: a bad target with its missing list; a
     submission lacking one observer is checked on the other seven."""
-    (submissions / "fabio.py").write_text("from conformance.mutants.student_soko import *\n"
-                                          "del juego_ganado\n")
+    from conformance import mutants
+    fabio = mutants.copy_to("student_soko", submissions, "fabio.py")
+    fabio.write_text(fabio.read_text() + "\ndel juego_ganado\n")
     for name in ("ana", "bruno", "dario.py", "emma"):
         shutil.rmtree(submissions / name) if (submissions / name).is_dir() else (
             submissions / name).unlink()

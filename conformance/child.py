@@ -1,0 +1,777 @@
+"""The target's side of the sandbox boundary. STANDARD LIBRARY ONLY.
+
+This file is both a module of ours (the in-process target and the parent use
+its host, its fingerprint and its codec) and the program the sandbox child
+runs: the parent hands its *source* to a fresh ``python -I -S`` in the box,
+so the child never imports anything of this project (it could not: the
+project is not on its path, and :class:`ImportGuard` refuses it anyway).
+Do not import ``conformance``, ``spec``, ``impl`` or ``levels`` here.
+
+The channel is data only: each message is a 4-byte big-endian length and a
+UTF-8 JSON document. Values are encoded with type tags so that every type
+the engine compares survives exactly::
+
+    None, bool, int, float, str   as JSON            list       as a JSON array
+    tuple      {"t": [...]}        set  {"s": [...]}   frozenset  {"f": [...]}
+    dict       {"d": [[k, v], ...]}                    bytes      {"b": base64}
+    handle     {"h": [id, type]}   action {"a": "ARRIBA"}
+    kept copy  {"k": [id, type, value]}   (a mutable result and its handle)
+    failure    {"x": [kind, message, detail, op]}   (inside batch answers)
+
+:func:`decode` accepts nothing else: the parent never unpickles or evaluates
+what the child sends.
+"""
+
+import base64
+import enum
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import json
+import os
+import signal
+import struct
+import sys
+import traceback
+
+MAX_MESSAGE = 64 * 1024 * 1024        # bytes in one message, either way
+MAX_DEPTH = 400                        # nesting of a decoded value
+ID_BITS = 40                           # handle id = generation << ID_BITS | serial
+
+#: The seed's action names, and the other spellings a target's own enum may use.
+ACTIONS = ("ARRIBA", "ABAJO", "IZQUIERDA", "DERECHA")
+ACTION_ALIASES = {"NORTE": "ARRIBA", "SUR": "ABAJO", "OESTE": "IZQUIERDA", "ESTE": "DERECHA"}
+#: The step vector of each action under each direction convention.
+VECTORS = {
+    "ours": {"ARRIBA": (0, -1), "ABAJO": (0, 1), "IZQUIERDA": (-1, 0), "DERECHA": (1, 0)},
+    "seed001": {"ARRIBA": (0, 1), "ABAJO": (0, -1), "IZQUIERDA": (-1, 0), "DERECHA": (1, 0)},
+}
+
+RUNNER_NAME = "<sokoban-runner>"       # the filename of this code in the child's tracebacks
+
+
+class HostError(Exception):
+    """A call the host itself refuses (unknown operation, stale handle)."""
+
+    def __init__(self, kind, message):
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
+class ProtocolError(Exception):
+    """A message that is not a well-formed value of the protocol."""
+
+
+class Ref:
+    """The child's handle: an id into the host's object table."""
+
+    __slots__ = ("id", "type_name")
+
+    def __init__(self, id, type_name=""):
+        self.id = id
+        self.type_name = type_name
+
+
+class Kept:
+    """A mutable plain result: its value (copied) and a handle to the original."""
+
+    __slots__ = ("handle", "value")
+
+    def __init__(self, handle, value):
+        self.handle = handle
+        self.value = value
+
+
+class Failure:
+    """One failed call inside a batch (the in-process target raises it as a
+    TargetError; the child sends it as ``{"x": ...}``)."""
+
+    __slots__ = ("kind", "message", "detail", "op")
+
+    def __init__(self, kind, message, detail, op):
+        self.kind, self.message, self.detail, self.op = kind, message, detail, op
+
+
+class StandInAccion(tuple, enum.Enum):
+    """The action a target gets when it defines no ``Accion`` of its own: it
+    has the seed's names (``.name``), its step vector as ``.value``, and it
+    *is* that vector (``dx, dy = accion`` works). Built per convention by
+    :func:`stand_in_accion`."""
+
+
+def stand_in_accion(convention):
+    vectors = VECTORS[convention]
+    members = [(name, vectors[name]) for name in ACTIONS]
+    members += [(alias, vectors[name]) for alias, name in ACTION_ALIASES.items()]
+    return enum.Enum("Accion", members, type=tuple)
+
+
+def target_accion(namespace, convention):
+    """``{seed name: member}``: the target's own ``Accion`` enum when it has
+    one with all four actions (matched by name, any case, seed 001's
+    ``NORTE``/``SUR``/``ESTE``/``OESTE`` too), else the stand-in's."""
+    own = getattr(namespace, "Accion", None)
+    if isinstance(own, type) and issubclass(own, enum.Enum):
+        found = {}
+        for member in own:
+            name = member.name.upper()
+            name = ACTION_ALIASES.get(name, name)
+            if name in ACTIONS and name not in found:
+                found[name] = member
+        if len(found) == len(ACTIONS):
+            return found
+    stand_in = stand_in_accion(convention)
+    return {name: stand_in[name] for name in ACTIONS}
+
+
+# ------------------------------------------------------------------ codec
+
+class NotPlain(Exception):
+    pass
+
+
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+
+
+def encode(value, handle_type, action_name=None):
+    """The JSON-ready form of a plain value (see the module docstring);
+    raises NotPlain for anything else. ``action_name(v)`` gives the seed
+    name of an action member (or None)."""
+    t = type(value)
+    if t in _SCALARS:
+        return value
+    if t is list:
+        return [v if type(v) in _SCALARS else encode(v, handle_type, action_name)
+                for v in value]
+    if t is tuple:
+        return {"t": [v if type(v) in _SCALARS else encode(v, handle_type, action_name)
+                      for v in value]}
+    if t is set:
+        return {"s": [encode(v, handle_type, action_name) for v in value]}
+    if t is frozenset:
+        return {"f": [encode(v, handle_type, action_name) for v in value]}
+    if t is dict:
+        return {"d": [[encode(k, handle_type, action_name), encode(v, handle_type, action_name)]
+                      for k, v in value.items()]}
+    if t is bytes:
+        return {"b": base64.b64encode(value).decode("ascii")}
+    if t is handle_type:
+        return {"h": [value.id, value.type_name]}
+    if t is Kept:
+        return {"k": [value.handle.id, value.handle.type_name,
+                      encode(value.value, handle_type, action_name)]}
+    if t is Failure:
+        return {"x": [value.kind, value.message, value.detail, value.op]}
+    if action_name is not None:
+        name = action_name(value)
+        if name is not None:
+            return {"a": name}
+    raise NotPlain(t.__name__)
+
+
+def decode(data, make_handle, make_action, make_kept=None, make_failure=None, depth=0):
+    """The value a JSON-decoded ``data`` stands for, checking its shape at
+    every level; raises ProtocolError on anything not made by :func:`encode`."""
+    t = type(data)
+    if t in _SCALARS:
+        return data
+    if depth > MAX_DEPTH:
+        raise ProtocolError("nested too deeply")
+    args = (make_handle, make_action, make_kept, make_failure, depth + 1)
+    if t is list:
+        return [v if type(v) in _SCALARS else decode(v, *args) for v in data]
+    if t is not dict or len(data) != 1:
+        raise ProtocolError(f"unexpected {t.__name__}")
+    ((tag, body),) = data.items()
+    try:
+        if tag == "h" and _is_ref(body, 2):
+            return make_handle(body[0], body[1])
+        if tag in ("t", "s", "f") and type(body) is list:
+            items = [v if type(v) in _SCALARS else decode(v, *args) for v in body]
+            return tuple(items) if tag == "t" else set(items) if tag == "s" else frozenset(items)
+        if tag == "d" and type(body) is list:
+            out = {}
+            for pair in body:
+                if type(pair) is not list or len(pair) != 2:
+                    raise ProtocolError("a dict item is not a pair")
+                out[decode(pair[0], *args)] = decode(pair[1], *args)
+            return out
+        if tag == "b" and type(body) is str:
+            return base64.b64decode(body.encode("ascii"), validate=True)
+        if tag == "a" and type(body) is str and body in ACTIONS:
+            return make_action(body)
+        if tag == "k" and make_kept is not None and _is_ref(body, 3):
+            return make_kept(make_handle(body[0], body[1]), decode(body[2], *args))
+        if tag == "x" and make_failure is not None and type(body) is list and len(body) == 4 \
+                and all(type(v) is str for v in body):
+            return make_failure(*body)
+    except TypeError as e:              # an unhashable member of a set or key of a dict
+        raise ProtocolError(str(e)) from None
+    except ValueError as e:             # bad base64
+        raise ProtocolError(str(e)) from None
+    raise ProtocolError(f"unknown tag {tag!r}")
+
+
+def _is_ref(body, length):
+    return (type(body) is list and len(body) == length and type(body[0]) is int
+            and type(body[1]) is str and len(body[1]) <= 200)
+
+
+def frame(document):
+    """One message: a length and compact UTF-8 JSON."""
+    data = json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    if len(data) > MAX_MESSAGE:
+        raise ValueError(f"message of {len(data)} bytes (limit {MAX_MESSAGE})")
+    return struct.pack(">I", len(data)) + data
+
+
+def write_all(fd, data):
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+def read_exact(fd, n):
+    chunks = []
+    while n:
+        chunk = os.read(fd, min(n, 1 << 20))
+        if not chunk:
+            raise EOFError
+        chunks.append(chunk)
+        n -= len(chunk)
+    return b"".join(chunks)
+
+
+# ------------------------------------------------------------ fingerprint
+
+def fingerprint(obj):
+    """A canonical, deterministic deep description of ``obj``'s value.
+
+    Sets and dicts are sorted by the description of their members, objects
+    are described by their class and ``__dict__``/``__slots__`` (or what
+    ``__reduce_ex__`` exposes), shared and cyclic references by their order of
+    first visit. Any in-place change anywhere in the object graph (a cell of a
+    grid, a list inside a dict, an attribute) changes the description.
+    """
+    try:
+        return _Describer().describe(obj)
+    except RecursionError:          # a very deep structure (a long linked list)
+        return _deep_fingerprint(obj)
+
+
+def _deep_fingerprint(obj):
+    """Describe a very deep object graph on a thread with a big stack."""
+    import threading
+    result = []
+
+    def work():
+        try:
+            result.append(_Describer().describe(obj))
+        except RecursionError:
+            result.append(f"too deep to describe: {type(obj).__qualname__}")
+
+    old_limit, old_size = sys.getrecursionlimit(), threading.stack_size()
+    try:
+        sys.setrecursionlimit(50_000)
+        threading.stack_size(128 * 1024 * 1024)
+        thread = threading.Thread(target=work)
+        thread.start()
+        thread.join()
+    except RuntimeError:            # no thread (memory cap): give up describing
+        pass
+    finally:
+        threading.stack_size(old_size)
+        sys.setrecursionlimit(old_limit)
+    return result[0] if result else f"too deep to describe: {type(obj).__qualname__}"
+
+
+class _Describer:
+    def __init__(self):
+        self.seen = {}
+        self.keep = []       # keeps transient objects alive (stable ids)
+
+    def describe(self, obj):
+        t = type(obj)
+        if obj is None or t in (bool, int, float, complex, str, bytes):
+            return repr(obj)
+        if isinstance(obj, type):
+            return f"<class {obj.__module__}.{obj.__qualname__}>"
+        if callable(obj) and hasattr(obj, "__qualname__") and not hasattr(obj, "__dict__"):
+            return f"<callable {getattr(obj, '__module__', '?')}.{obj.__qualname__}>"
+        if t.__name__ in ("function", "module", "builtin_function_or_method", "method"):
+            return f"<{t.__name__} {getattr(obj, '__qualname__', getattr(obj, '__name__', '?'))}>"
+        if isinstance(obj, enum.Enum):
+            return f"{t.__qualname__}.{obj.name}"
+        if t in (tuple, frozenset) or isinstance(obj, (tuple, frozenset)):
+            return self._container(obj, t)
+        key = id(obj)
+        if key in self.seen:
+            return f"<ref {self.seen[key]}>"
+        self.seen[key] = len(self.seen)
+        self.keep.append(obj)
+        return self._container(obj, t)
+
+    def _container(self, obj, t):
+        name = t.__qualname__
+        if isinstance(obj, (tuple, list)) and not hasattr(obj, "_fields"):
+            return f"{name}[{', '.join(self.describe(v) for v in obj)}]"
+        if isinstance(obj, (set, frozenset)):
+            return f"{name}{{{', '.join(sorted(self.describe(v) for v in obj))}}}"
+        if isinstance(obj, dict):
+            items = sorted(f"{self.describe(k)}: {self.describe(v)}" for k, v in obj.items())
+            extra = self._attributes(obj) if type(obj) is not dict else ""
+            return f"{name}{{{', '.join(items)}}}{extra}"
+        if isinstance(obj, bytearray):
+            return f"{name}({bytes(obj)!r})"
+        attrs = self._attributes(obj)
+        if attrs:
+            return f"{name}{attrs}"
+        try:
+            reduced = obj.__reduce_ex__(4)
+        except Exception:
+            reduced = None
+        if isinstance(reduced, tuple) and len(reduced) >= 2:
+            parts = [self.describe(reduced[1])]
+            if len(reduced) > 2 and reduced[2] is not None:
+                parts.append(self.describe(reduced[2]))
+            if len(reduced) > 3 and reduced[3] is not None:
+                parts.append(self.describe(list(reduced[3])))
+            if len(reduced) > 4 and reduced[4] is not None:
+                parts.append(self.describe(dict(reduced[4])))
+            return f"{name}<{'; '.join(parts)}>"
+        return f"{name}<{obj!r}>"
+
+    def _attributes(self, obj):
+        state = {}
+        for cls in type(obj).__mro__:
+            slots = cls.__dict__.get("__slots__", ())
+            for slot in ([slots] if isinstance(slots, str) else slots):
+                if slot not in ("__dict__", "__weakref__") and hasattr(obj, slot):
+                    state[slot] = getattr(obj, slot)
+        if hasattr(obj, "__dict__") and isinstance(obj.__dict__, dict):
+            state.update(obj.__dict__)
+        if not state:
+            return ""
+        if isinstance(obj, (tuple, list)):        # namedtuple-like
+            state = {**state, "_items": list(obj)}
+        items = ", ".join(f"{k}={self.describe(v)}" for k, v in sorted(state.items()))
+        return f"({items})"
+
+
+# ------------------------------------------------------------------ host
+
+FINGERPRINT, EQUAL, BATCH, RESET = "__fingerprint__", "__equal__", "__batch__", "__reset__"
+
+
+class CallTimeout(BaseException):
+    """Raised inside the target's code when its call exceeds the time limit."""
+
+
+def operations(obj):
+    """The public callables an object (usually a module) provides."""
+    names = set()
+    for name in dir(obj):
+        if name.startswith("_"):
+            continue
+        try:
+            value = getattr(obj, name)
+        except Exception:
+            continue
+        if callable(value):
+            names.add(name)
+    return frozenset(names)
+
+
+def _mutable(value):
+    """Whether a plain value contains a list, dict or set anywhere."""
+    t = type(value)
+    if t in (list, dict, set):
+        return True
+    if t in (tuple, frozenset):
+        return any(_mutable(v) for v in value)
+    return False
+
+
+class Host:
+    """The target's operations and its object table.
+
+    ``atoms``: the types passed by value as they are (the action enum among
+    them); ``handle_type(id, type_name)`` makes the handles given out.
+    """
+
+    def __init__(self, namespace, id_base=0, atoms=(), handle_type=Ref):
+        self.namespace = namespace
+        self.operations = operations(namespace)
+        self.objects = {}
+        self.next_id = id_base
+        self.generation = id_base >> ID_BITS
+        self.functions = {}
+        self.atoms = (bool, int, float, str, bytes, type(None)) + tuple(atoms)
+        self.handle_type = handle_type
+        self.time_limit = 0.0       # seconds per call, enforced with SIGALRM (the sandbox child)
+
+    def limit_time(self, seconds):
+        """Interrupt any call (each call of a batch too) that runs longer than
+        ``seconds``; the process lives on. Main thread of a child only."""
+        def expired(signum, frame):
+            raise CallTimeout()
+        signal.signal(signal.SIGALRM, expired)
+        self.time_limit = seconds
+
+    def copy_plain(self, value, resolve=None):
+        """A copy of a plain value; raises NotPlain when it is not plain.
+        With ``resolve``, handles inside are replaced by ``resolve(handle)``."""
+        t = type(value)
+        if t in self.atoms:
+            return value
+        if t is self.handle_type:
+            if resolve is None:
+                raise NotPlain
+            return resolve(value)
+        if t is tuple:
+            return tuple(self.copy_plain(v, resolve) for v in value)
+        if t is list:
+            return [self.copy_plain(v, resolve) for v in value]
+        if t is frozenset:
+            return frozenset(self.copy_plain(v, resolve) for v in value)
+        if t is set:
+            return {self.copy_plain(v, resolve) for v in value}
+        if t is dict:
+            return {self.copy_plain(k, resolve): self.copy_plain(v, resolve)
+                    for k, v in value.items()}
+        raise NotPlain
+
+    def resolve(self, handle):
+        try:
+            return self.objects[handle.id]
+        except KeyError:
+            if handle.id >> ID_BITS != self.generation:
+                raise HostError("crashed", "handle from a target process that has ended "
+                                "(it timed out or died earlier)") from None
+            raise HostError("missing", f"unknown handle (forgotten by {RESET}?)") from None
+
+    def _keep(self, value):
+        self.next_id += 1
+        self.objects[self.next_id] = value
+        return self.handle_type(self.next_id, type(value).__qualname__)
+
+    def _arg(self, value):
+        t = type(value)
+        if t is self.handle_type:
+            return self.resolve(value)
+        if t in self.atoms:
+            return value
+        return self.copy_plain(value, self.resolve)
+
+    def _export(self, value):
+        if type(value) in self.atoms:
+            return value
+        try:
+            copy = self.copy_plain(value)
+        except NotPlain:
+            return self._keep(value)
+        if _mutable(copy):
+            # The caller gets a copy; the original stays here so that passing
+            # the copy back reaches the original.
+            return Kept(self._keep(value), copy)
+        return copy
+
+    def invoke(self, op, args):
+        """Run one call; the target's own exceptions propagate."""
+        if op == FINGERPRINT:
+            return fingerprint(self._arg(args[0]))
+        if op == EQUAL:
+            a, b = (self.copy_plain(x, self.resolve) for x in args)
+            return bool(a == b)
+        if op == RESET:
+            self.objects.clear()
+            return None
+        function = self.functions.get(op)
+        if function is None:
+            if op not in self.operations:
+                raise HostError("missing", "the target has no such operation")
+            function = self.functions[op] = getattr(self.namespace, op)
+        return self._export(function(*[self._arg(a) for a in args]))
+
+    def run(self, op, args):
+        """Run one call (or a batch); answer ``("ok", value)`` or
+        ``("error", kind, message, detail)``."""
+        if op == BATCH:
+            results = []
+            for sub_op, sub_args in args[0]:
+                answer = self.run(sub_op, tuple(sub_args))
+                results.append(answer[1] if answer[0] == "ok"
+                               else Failure(answer[1], answer[2], answer[3], sub_op))
+            return ("ok", results)
+        try:
+            if self.time_limit:
+                signal.setitimer(signal.ITIMER_REAL, self.time_limit)
+            try:
+                return ("ok", self.invoke(op, args))
+            finally:
+                if self.time_limit:
+                    signal.setitimer(signal.ITIMER_REAL, 0)
+        except HostError as e:
+            return ("error", e.kind, e.message, "")
+        except CallTimeout as e:
+            return ("error", "timeout", f"no answer within {self.time_limit:g} s "
+                    "(an infinite loop?)", _frames(e))
+        except SystemExit as e:
+            return ("error", "exited", f"called exit({e.code!r})", format_exception(e))
+        except MemoryError as e:
+            return ("error", "memory", "ran out of memory (MemoryError)", format_exception(e))
+        except BaseException as e:   # noqa: BLE001 - anything the target raises is reported
+            return ("error", "raised", f"raised {type(e).__name__}: {e}", format_exception(e))
+
+
+def _ours(line):
+    return RUNNER_NAME in line or "conformance/child.py" in line or "conformance/sandbox.py" in line
+
+
+def format_exception(exc):
+    """The target's traceback without our own frames."""
+    lines = traceback.format_exception(type(exc), exc, exc.__traceback__)
+    return "".join(line for line in lines if not _ours(line))
+
+
+def _frames(exc):
+    """Where the target was when its time ran out (no exception line: the
+    interruption is ours, not the target's)."""
+    lines = traceback.format_tb(exc.__traceback__)
+    return "".join(line for line in lines if not _ours(line)) + "(interrupted: time limit)\n"
+
+
+# ----------------------------------------------------------- import guard
+
+class ImportGuard(importlib.abc.MetaPathFinder):
+    """Refuses the project's own modules to the target, by where they come
+    from: a top-level module named like one of ours (``names``) loads only
+    from the submission's own folders (``allowed``); any module whose file
+    lies under one of ``roots`` (our source folders) is refused whatever its
+    name. Every refusal is recorded in ``attempts``."""
+
+    def __init__(self, names, roots, allowed):
+        self.names = frozenset(names)
+        self.roots = tuple(os.path.join(os.path.realpath(r), "") for r in roots)
+        self.files = frozenset(os.path.realpath(r) for r in roots)
+        self.allowed = list(allowed)
+        self.attempts = []
+
+    def _refuse(self, fullname):
+        self.attempts.append(fullname)
+        raise ImportError(f"{fullname} is the reference implementation: a submission may not "
+                          "import it", name=fullname)
+
+    def _ours(self, origin):
+        if not origin:
+            return False
+        real = os.path.realpath(origin)
+        return real in self.files or real.startswith(self.roots)
+
+    def find_spec(self, fullname, path=None, target=None):
+        if path is None and fullname in self.names:
+            own = importlib.machinery.PathFinder.find_spec(fullname, self.allowed)
+            if own is None or self._ours(own.origin):
+                self._refuse(fullname)
+            return own
+        found = importlib.machinery.PathFinder.find_spec(fullname, path)
+        if found is not None and (self._ours(found.origin) or any(
+                self._ours(p) for p in (found.submodule_search_locations or ()))):
+            self._refuse(fullname)
+        return None
+
+
+# ------------------------------------------------------------- the child
+
+def load(init):
+    """Import the target described by ``init`` (in the child)."""
+    kind, path = init["kind"], init.get("path")
+    if kind in ("module", "object"):
+        obj = importlib.import_module(init["module"])
+        for part in (init["attr"].split(".") if init.get("attr") else ()):
+            obj = getattr(obj, part)
+        return obj
+    name = init["module_name"]
+    if kind == "package":
+        ispec = importlib.util.spec_from_file_location(
+            name, os.path.join(path, "__init__.py"), submodule_search_locations=[path])
+    else:
+        ispec = importlib.util.spec_from_file_location(name, path)
+    if ispec is None or ispec.loader is None:
+        raise ImportError(f"{path}: cannot be loaded as Python")
+    module = importlib.util.module_from_spec(ispec)
+    sys.modules[name] = module
+    ispec.loader.exec_module(module)
+    return module
+
+
+def describe_load_error(name, exc):
+    """One paragraph saying why importing the target failed (no frames of ours)."""
+    if isinstance(exc, SyntaxError):
+        where = f"{os.path.basename(exc.filename)}, line {exc.lineno}" if exc.filename else name
+        return f"{name}: syntax error at {where}: {exc.msg}"
+    if isinstance(exc, SystemExit):
+        return f"{name}: called exit({exc.code!r}) while being imported"
+    frames = [f for f in traceback.extract_tb(exc.__traceback__)
+              if "importlib" not in f.filename and not _ours(f.filename)
+              and not f.filename.endswith("targets.py")]
+    where = f" ({frames[-1].filename}, line {frames[-1].lineno})" if frames else ""
+    return f"{name}: importing it raised {type(exc).__name__}: {exc}{where}"
+
+
+class _Channel:
+    def __init__(self, fd_in, fd_out):
+        self.fd_in, self.fd_out = fd_in, fd_out
+
+    def receive(self):
+        (size,) = struct.unpack(">I", read_exact(self.fd_in, 4))
+        if size > MAX_MESSAGE:
+            raise EOFError
+        return json.loads(read_exact(self.fd_in, size).decode("utf-8"))
+
+    def send(self, document):
+        write_all(self.fd_out, frame(document))
+
+
+def set_limit(which, value):
+    """Lower a resource limit (never above the hard limit in force; a
+    platform that refuses it keeps its own)."""
+    import resource
+    try:
+        _, hard = resource.getrlimit(which)
+        if hard != resource.RLIM_INFINITY:
+            value = min(value, hard)
+        resource.setrlimit(which, (value, value))
+    except (ValueError, OSError):
+        pass
+
+
+def _flush():
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # noqa: BLE001 - the target may have replaced or closed it
+            pass
+
+
+def _rewind_output():
+    try:
+        os.ftruncate(1, 0)
+        os.lseek(1, 0, os.SEEK_SET)
+    except OSError:
+        pass
+
+
+def child_main():
+    """The sandbox child: stdin/stdout carry the protocol; the target's own
+    stdin is /dev/null and its output goes to the file on fd 2."""
+    channel = _Channel(os.dup(0), os.dup(1))        # os.dup: not inherited by exec
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    os.dup2(2, 1)
+    try:
+        init = channel.receive()
+    except (EOFError, ValueError):
+        os._exit(0)
+    import faulthandler
+    import resource
+    limit = init["output_limit"]
+    if limit:
+        set_limit(resource.RLIMIT_FSIZE, limit)
+        signal.signal(signal.SIGXFSZ, signal.SIG_DFL)   # Python ignores it by default
+    faulthandler.enable()
+    sys.argv = [init.get("path") or init["name"]]
+    sys.path[:0] = init["sys_path"]
+    guard = None
+    if init.get("guard"):
+        guard = ImportGuard(init["guard"]["names"], init["guard"]["roots"], init["sys_path"])
+        sys.meta_path.insert(0, guard)
+    start_limit = init["start_timeout"]
+
+    def expired(signum, frame):
+        raise CallTimeout()
+    signal.signal(signal.SIGALRM, expired)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, start_limit)
+        try:
+            namespace = load(init)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    except BaseException as e:  # noqa: BLE001 - report why the import failed
+        _flush()
+        if guard is not None and guard.attempts:
+            channel.send({"reference": guard.attempts[0]})
+        elif isinstance(e, CallTimeout):
+            channel.send({"load-error": f"{init['name']}: did not finish importing in "
+                          f"{start_limit:g} s (a loop at module level?)"})
+        else:
+            channel.send({"load-error": describe_load_error(init["name"], e)})
+        os._exit(0)
+    _flush()
+    if guard is not None and guard.attempts:
+        channel.send({"reference": guard.attempts[0]})
+        os._exit(0)
+    _rewind_output()
+    actions = target_accion(namespace, init.get("directions", "ours"))
+    names = {member: name for name, member in actions.items()}
+    action_types = tuple({type(m) for m in actions.values()})
+
+    def action_name(value):
+        try:
+            return names.get(value) if type(value) in action_types else None
+        except TypeError:
+            return None
+
+    host = Host(namespace, init["id_base"], atoms=action_types, handle_type=Ref)
+    if init.get("timeout"):
+        host.limit_time(init["timeout"])
+    channel.send({"ok": sorted(host.operations)})
+    reported = 0
+    while True:
+        try:
+            message = channel.receive()
+        except (EOFError, ValueError, OSError):
+            os._exit(0)
+        if type(message) is not dict or message.get("op") != "call":
+            os._exit(0)
+        op = message["name"]
+        try:
+            if op == BATCH:     # [[op, [args...]], ...]: no tags around the calls
+                args = ([(sub[0], tuple(decode(sub[1], Ref, actions.__getitem__)))
+                         for sub in message["batch"]],)
+            else:
+                args = decode(message["args"], Ref, actions.__getitem__)
+        except (ProtocolError, TypeError, IndexError, KeyError) as e:
+            channel.send({"error": ["unpicklable", f"arguments cannot be read: {e}", ""]})
+            continue
+        answer = host.run(op, tuple(args))
+        _flush()
+        if guard is not None and len(guard.attempts) > reported:
+            reported = len(guard.attempts)
+            answer = ("error", "raised", "imports the reference implementation "
+                      f"({guard.attempts[-1]})", "")
+        printed = os.fstat(1).st_size
+        if limit and printed >= limit:
+            answer = ("error", "output", f"printed {limit} bytes or more in one call", "")
+        elif answer[0] == "ok" and printed:
+            _rewind_output()        # the cap is per call; keep a failing call's output
+        if answer[0] == "ok":
+            try:
+                document = {"ok": encode(answer[1], Ref, action_name)}
+                data = frame(document)
+            except (NotPlain, ValueError, RecursionError) as e:
+                data = frame({"error": ["unpicklable", f"the answer cannot be sent back: {e}",
+                                        ""]})
+        else:
+            data = frame({"error": [str(answer[1]), str(answer[2]), str(answer[3])]})
+        try:
+            write_all(channel.fd_out, data)
+        except OSError:
+            os._exit(0)
+
+
+if __name__ == "__main__":
+    child_main()

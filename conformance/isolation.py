@@ -1,0 +1,447 @@
+"""Running untrusted programs in a box: one session, limits, nothing left behind.
+
+Three levels, the best the machine offers is used (see
+docs/conformance-runner.md for what each guarantees and what it does not):
+
+``"bwrap"``
+    bubblewrap: new PID, network, IPC, UTS and mount namespaces; the system
+    (``/usr`` and the few ``/etc`` files programs need) read-only; ``/tmp`` a
+    private empty tmpfs; ``workdir`` the only other thing visible, and the
+    only writable one. Run as root, the box also runs under a fresh
+    unprivileged uid.
+``"user"``
+    root without bubblewrap: the program runs under a fresh unprivileged uid
+    and gid (no groups), so it cannot write what it does not own (the
+    grader's output, other submissions) nor signal the grader.
+``"best-effort"``
+    neither: own session and process group, resource limits, a private
+    working copy. The program runs as the grader's user.
+
+At every level :func:`spawn` puts the program in its own session with
+``RLIMIT_AS``, ``RLIMIT_CPU``, ``RLIMIT_FSIZE``, ``RLIMIT_NPROC`` and no core
+dumps, and :func:`kill_group` kills every process it started and waits until
+none is left (by uid when the box has its own, by PID namespace under
+bubblewrap, by process group and descendants otherwise).
+
+``SOKOBAN_ISOLATION`` (an environment variable) asks for a lower level than
+the best available, e.g. to test; a level the machine lacks is refused.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import resource
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import time
+from functools import lru_cache
+
+from conformance.child import set_limit   # standard library only, shared with the child
+
+LEVELS = ("bwrap", "user", "best-effort")
+ENV_VAR = "SOKOBAN_ISOLATION"
+
+DEFAULT_MEMORY_MB = 1024
+DEFAULT_MAX_PROCESSES = 64
+DEFAULT_FILE_SIZE = 64 * 1024 * 1024
+_UID_RANGE = (3_000_000, 3_900_000)    # fresh uids for boxes (no passwd entry needed)
+_KILL_PATIENCE = 10.0                  # seconds kill_group keeps trying
+
+
+class IsolationError(Exception):
+    """A level that this machine cannot provide."""
+
+
+def _root() -> bool:
+    return hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+def _reachable(path: str) -> bool:
+    """Whether any user can reach and run ``path`` (every folder above it
+    searchable by others, the file executable by others)."""
+    path = os.path.realpath(path)
+    try:
+        if not os.stat(path).st_mode & stat.S_IXOTH:
+            return False
+        folder = os.path.dirname(path)
+        while True:
+            if not os.stat(folder).st_mode & stat.S_IXOTH:
+                return False
+            parent = os.path.dirname(folder)
+            if parent == folder:
+                return True
+            folder = parent
+    except OSError:
+        return False
+
+
+@lru_cache(maxsize=None)
+def python_for_box() -> str:
+    """A Python interpreter a box can run (the sandbox child needs only the
+    standard library): ours when every user can reach it, else a system one."""
+    candidates = [os.path.realpath(sys.executable)]
+    base = getattr(sys, "_base_executable", None)
+    if base:
+        candidates.append(os.path.realpath(base))
+    for name in ("python3", f"python{sys.version_info[0]}.{sys.version_info[1]}"):
+        for folder in ("/usr/bin", "/usr/local/bin", "/bin"):
+            candidates.append(os.path.join(folder, name))
+    for c in candidates:
+        if os.path.isfile(c) and (not _root() or _reachable(c)):
+            return c
+    return candidates[0]
+
+
+def _ro_binds(extra: tuple[str, ...] = ()) -> list[str]:
+    """bwrap arguments: the system read-only, nothing of the rest of the host."""
+    args = []
+    for top in ("usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32"):
+        path = "/" + top
+        if os.path.islink(path):
+            args += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            args += ["--ro-bind", path, path]
+    for name in ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "localtime",
+                 "passwd", "group", "nsswitch.conf"):
+        path = "/etc/" + name
+        if os.path.exists(path):
+            args += ["--ro-bind", path, path]
+    python = python_for_box()
+    prefix = os.path.dirname(os.path.dirname(python))
+    if not prefix.startswith("/usr") and prefix not in ("/", ""):
+        args += ["--ro-bind", prefix, prefix]
+    for path in extra:
+        args += ["--ro-bind", path, path]
+    return args
+
+
+def _bwrap_argv(argv: list[str], workdir: str, readonly: tuple[str, ...]) -> list[str]:
+    return (["bwrap", "--unshare-all", "--die-with-parent", "--new-session",
+             "--hostname", "box"]
+            + _ro_binds(readonly)
+            + ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
+               "--bind", workdir, workdir, "--chdir", workdir, "--"] + list(argv))
+
+
+def _new_uid() -> int:
+    return random.SystemRandom().randrange(*_UID_RANGE)
+
+
+def _prctl():
+    try:
+        import ctypes
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+def _limits(memory_mb, cpu_seconds, max_processes, file_size):
+    prctl = _prctl()        # looked up before the fork
+
+    def apply():
+        if prctl is not None:
+            # Killed when the thread that started it ends (the checker died).
+            prctl(1, signal.SIGKILL, 0, 0, 0)          # PR_SET_PDEATHSIG
+            # Orphans of the program become its children, not init's, so
+            # kill_group finds them below it (kept across exec).
+            prctl(36, 1, 0, 0, 0)                       # PR_SET_CHILD_SUBREAPER
+        lower = set_limit
+        if memory_mb:
+            lower(resource.RLIMIT_AS, int(memory_mb) * 1024 * 1024)
+        if cpu_seconds:
+            lower(resource.RLIMIT_CPU, max(1, int(cpu_seconds + 0.999)))
+        if max_processes:
+            lower(resource.RLIMIT_NPROC, int(max_processes))
+        if file_size is not None:
+            lower(resource.RLIMIT_FSIZE, int(file_size))
+        lower(resource.RLIMIT_CORE, 0)
+    return apply
+
+
+def _give(path: str, uid: int) -> None:
+    """Hand ``path`` (a box's working folder) and everything in it to ``uid``;
+    the folders above it must let that uid through."""
+    os.chown(path, uid, uid)
+    for folder, dirs, files in os.walk(path):
+        for name in dirs + files:
+            os.lchown(os.path.join(folder, name), uid, uid)
+    root = os.path.join(tempfile_root(), "")
+    parent = os.path.dirname(os.path.abspath(path))
+    while parent.startswith(root):          # only our own temporary folders
+        mode = os.stat(parent).st_mode
+        if not mode & stat.S_IXOTH:
+            os.chmod(parent, stat.S_IMODE(mode) | stat.S_IXOTH)
+        parent = os.path.dirname(parent)
+
+
+def tempfile_root() -> str:
+    import tempfile
+    return os.path.realpath(tempfile.gettempdir())
+
+
+def _popen(argv, *, workdir, env, stdin, stdout, stderr, pass_fds, uid, limits):
+    kwargs = dict(cwd=workdir, env=env, stdin=stdin, stdout=stdout, stderr=stderr,
+                  start_new_session=True, close_fds=True, pass_fds=tuple(pass_fds),
+                  preexec_fn=limits)
+    if uid is not None:
+        kwargs.update(user=uid, group=uid, extra_groups=[])
+    return subprocess.Popen(argv, **kwargs)
+
+
+def _default_env(env: dict[str, str] | None, workdir: str) -> dict[str, str]:
+    base = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": workdir, "TMPDIR": "/tmp",
+            "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+    if env:
+        base.update(env)
+    return base
+
+
+_PROBED = "SOKOBAN_ISOLATION_PROBED"   # the probe's answer, inherited by our own subprocesses
+
+
+@lru_cache(maxsize=None)
+def available_levels() -> tuple[str, ...]:
+    """The levels this machine offers, best first (``"best-effort"`` always).
+    Probed once (a process tries each level) and passed on to the checker
+    processes this one starts."""
+    known = os.environ.get(_PROBED, "").split(",")
+    if known[-1:] == ["best-effort"] and all(level in LEVELS for level in known):
+        return tuple(known)
+    levels = []
+    if shutil.which("bwrap") and (_probe("bwrap") or _probe("bwrap")):
+        levels.append("bwrap")
+    if _root() and (_probe("user") or _probe("user")):
+        levels.append("user")
+    levels.append("best-effort")
+    os.environ[_PROBED] = ",".join(levels)
+    return tuple(levels)
+
+
+def _probe(level: str) -> bool:
+    import tempfile
+    folder = tempfile.mkdtemp(prefix="sokoban-probe-")
+    try:
+        proc = spawn([python_for_box(), "-I", "-S", "-c", "import os; print(os.getcwd())"],
+                     workdir=folder, level=level, max_processes=16, stderr=subprocess.DEVNULL,
+                     stdin=subprocess.DEVNULL)
+        try:
+            out, _ = proc.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            out = b""
+        kill_group(proc)
+        return proc.returncode == 0 and out.decode().strip() == folder
+    except (OSError, subprocess.SubprocessError):
+        return False
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def isolation_level() -> str:
+    """The level :func:`spawn` uses by default: the best available, or the
+    one ``SOKOBAN_ISOLATION`` asks for."""
+    asked = os.environ.get(ENV_VAR, "").strip()
+    levels = available_levels()
+    if asked:
+        if asked not in LEVELS:
+            raise IsolationError(f"{ENV_VAR}={asked}: not a level ({', '.join(LEVELS)})")
+        if asked not in levels:
+            raise IsolationError(f"{ENV_VAR}={asked}: not available on this machine "
+                                 f"(available: {', '.join(levels)})")
+        return asked
+    return levels[0]
+
+
+def spawn(argv: list[str], *, workdir: str, memory_mb: int = DEFAULT_MEMORY_MB,
+          cpu_seconds: float | None = None, max_processes: int = DEFAULT_MAX_PROCESSES,
+          file_size: int = DEFAULT_FILE_SIZE, env: dict[str, str] | None = None,
+          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+          level: str | None = None, readonly: tuple[str, ...] = (),
+          pass_fds: tuple[int, ...] = ()) -> subprocess.Popen:
+    """Start ``argv`` in a box (see the module docstring).
+
+    ``workdir`` is its working folder and the only place it may write (at
+    levels bwrap and user: it is handed to the box's uid when running as
+    root); ``argv[0]`` may lie inside it. ``readonly``: more host paths to
+    show read-only under bubblewrap (the system is always there). The
+    returned Popen has ``isolation`` (the level) and ``box_uid`` (or None);
+    always end it with :func:`kill_group`.
+    """
+    level = level or isolation_level()
+    if level not in LEVELS:
+        raise IsolationError(f"unknown isolation level {level!r}")
+    workdir = os.path.realpath(workdir)
+    uid = None
+    if level in ("bwrap", "user") and _root():
+        uid = _new_uid()
+        _give(workdir, uid)
+    elif level == "user":
+        raise IsolationError("isolation level 'user' needs root")
+    if level == "bwrap":
+        argv = _bwrap_argv(argv, workdir, tuple(readonly))
+    if uid is None and max_processes and not _root():
+        # RLIMIT_NPROC counts every process of the real uid: the box shares
+        # ours, so it may start max_processes more than we already run.
+        max_processes += len(_uid_processes(os.getuid()))
+    limits = _limits(memory_mb, cpu_seconds, max_processes, file_size)
+    proc = _popen(argv, workdir=workdir, env=_default_env(env, workdir), stdin=stdin,
+                  stdout=stdout, stderr=stderr, pass_fds=pass_fds, uid=uid, limits=limits)
+    proc.isolation = level
+    proc.box_uid = uid
+    _LIVE.add(proc.pid)
+    return proc
+
+
+_LIVE: set[int] = set()
+
+
+def live_boxes() -> set[int]:
+    """The pids of the boxes this process started and has not killed yet."""
+    return set(_LIVE)
+
+
+def exit_signal(proc: subprocess.Popen) -> int | None:
+    """The signal that ended the boxed program, if one did (bubblewrap
+    reports a program killed by signal N as status 128 + N)."""
+    code = proc.returncode
+    if code is None:
+        return None
+    if code < 0:
+        return -code
+    if getattr(proc, "isolation", None) == "bwrap" and 128 < code < 128 + 65:
+        return code - 128
+    return None
+
+
+# ------------------------------------------------------------------ killing
+
+def _proc_entries():
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return []
+    return [int(n) for n in names if n.isdigit()]
+
+
+def _status(pid: int) -> dict[str, str]:
+    try:
+        with open(f"/proc/{pid}/status", encoding="utf-8", errors="replace") as f:
+            return dict(line.rstrip("\n").split(":\t", 1) for line in f if ":\t" in line)
+    except OSError:
+        return {}
+
+
+def _alive(status: dict[str, str]) -> bool:
+    return bool(status) and not status.get("State", "").startswith(("Z", "X"))
+
+
+def _descendants(root: int) -> set[int]:
+    children: dict[int, list[int]] = {}
+    for pid in _proc_entries():
+        ppid = _status(pid).get("PPid")
+        if ppid and ppid.isdigit():
+            children.setdefault(int(ppid), []).append(pid)
+    found, todo = set(), [root]
+    while todo:
+        for child in children.get(todo.pop(), ()):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def _pid_namespace(pid: int) -> str | None:
+    try:
+        return os.readlink(f"/proc/{pid}/ns/pid")
+    except OSError:
+        return None
+
+
+def _uid_processes(uid: int) -> list[int]:
+    out = []
+    for pid in _proc_entries():
+        status = _status(pid)
+        if _alive(status) and status.get("Uid", "").split()[:1] == [str(uid)]:
+            out.append(pid)
+    return out
+
+
+def _namespace_processes(namespaces: set[str]) -> list[int]:
+    return [pid for pid in _proc_entries()
+            if _pid_namespace(pid) in namespaces and _alive(_status(pid))]
+
+
+def _kill(pid: int) -> None:
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _frozen_tree(root: int) -> set[int]:
+    """Every process below ``root``, stopped (SIGSTOP) so that none can fork
+    again between this look and the kill."""
+    tree: set[int] = set()
+    for _ in range(50):
+        found = _descendants(root) - tree
+        if not found:
+            break
+        for pid in found:
+            try:
+                os.kill(pid, signal.SIGSTOP)
+            except (ProcessLookupError, PermissionError):
+                pass
+        tree |= found
+    try:
+        os.kill(root, signal.SIGSTOP)
+    except (ProcessLookupError, PermissionError):
+        pass
+    return tree
+
+
+def kill_group(proc: subprocess.Popen) -> None:
+    """Kill everything ``proc`` started (its session, its box uid, its PID
+    namespace), reap ``proc``, and return when none of it is left alive."""
+    uid = getattr(proc, "box_uid", None)
+    _LIVE.discard(proc.pid)
+    own_ns = _pid_namespace(os.getpid())
+    namespaces: set[str] = set()
+    tree: set[int] = set()
+    if proc.poll() is None or uid is None:
+        tree = _frozen_tree(proc.pid)
+        if getattr(proc, "isolation", None) == "bwrap":
+            namespaces = {ns for ns in map(_pid_namespace, tree) if ns and ns != own_ns}
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    _kill(proc.pid)
+    for pid in tree:
+        _kill(pid)
+    try:
+        proc.wait(timeout=_KILL_PATIENCE)
+    except subprocess.TimeoutExpired:
+        pass
+    deadline = time.monotonic() + _KILL_PATIENCE
+    while time.monotonic() < deadline:
+        left = []
+        if uid is not None:
+            left += _uid_processes(uid)
+        if namespaces:
+            left += _namespace_processes(namespaces)
+        left += [pid for pid in tree if _alive(_status(pid))
+                 and _status(pid).get("PPid") != "0"]
+        if not left:
+            break
+        for pid in left:
+            _kill(pid)
+        time.sleep(0.01)
+    for stream in (proc.stdin, proc.stdout, proc.stderr):
+        if stream is not None:
+            try:
+                stream.close()
+            except OSError:
+                pass
