@@ -179,7 +179,7 @@ def test_e21_dame_uno_is_deterministic():
         fisica.dame_uno(frozenset())
 
 
-# ------------------------------------------------ seed 002 vs the course (E24-E26)
+# ------------------------------------------------ seed 002 vs the course (E24-E27)
 
 def _soko_namespace(**overrides):
     """Seed 002's API over spec.grilla (a correct target), with some
@@ -255,3 +255,26 @@ def test_e26_boolean_observers_are_compared_by_truth_value():
     def hay_caja(g, c, f):
         return 0
     assert not _check_soko(_soko_namespace(hay_caja=hay_caja)).conforms
+
+
+def test_e27_a_grid_without_a_goal_is_won_but_not_judged():
+    no_goal = ["#####", "#@$ #", "#####"]
+    assert grilla.juego_ganado(grilla.crear_grilla(no_goal))          # the letter: won
+    # A student who asks for "some goal, and every goal covered" differs from
+    # the letter only on goal-less grids: it conforms.
+    def some_goal_and_all_covered(g):
+        w, h = grilla.dimensiones(g)
+        goals = [(c, f) for f in range(h) for c in range(w) if grilla.hay_objetivo(g, c, f)]
+        return bool(goals) and all(grilla.hay_caja(g, c, f) for c, f in goals)
+    assert _check_soko(_soko_namespace(juego_ganado=some_goal_and_all_covered)).conforms
+    # "No box off a goal" is still wrong with more boxes than goals, and
+    # still caught (on a grid that has a goal).
+    def no_box_off_a_goal(g):
+        w, h = grilla.dimensiones(g)
+        return not any(grilla.hay_caja(g, c, f) and not grilla.hay_objetivo(g, c, f)
+                       for f in range(h) for c in range(w))
+    verdict = _check_soko(_soko_namespace(juego_ganado=no_box_off_a_goal))
+    assert not verdict.conforms
+    assert verdict.counterexample.operation.startswith("juego_ganado")
+    assert "." in verdict.counterexample.level_text or "*" in verdict.counterexample.level_text \
+        or "+" in verdict.counterexample.level_text
