@@ -771,16 +771,16 @@ class _SokoMachine(_Machine):
                     "hay_caja": spec_grilla.hay_caja, "hay_jugador": spec_grilla.hay_jugador}
         expected = [(cols, rows), spec_grilla.juego_ganado(g)]
         expected += [spec_ops[op](g, *args[1:]) for op, args in per_cell]
+        # A grid with no goal is won only vacuously (seed 002's letter); no
+        # course test has one, so juego_ganado is not judged there (E27).
+        judge_win = bool(g.objetivos)
         focus = self.focus()
         if focus is not None:
-            self._compare_focused(_focused(scalars + per_cell, expected, focus))
+            if focus != "juego_ganado" or judge_win:
+                self._compare_focused(_focused(scalars + per_cell, expected, focus))
             return
         answers = self._batch(scalars + per_cell)
-        order = [0] + list(range(2, len(expected))) + [1]     # dimensiones, cells, juego_ganado
-        if not g.objetivos:
-            # A grid with no goal is won only vacuously (seed 002's letter);
-            # no course test has one, so juego_ganado is not judged there (E27).
-            order.pop()
+        order = [0] + list(range(2, len(expected))) + [1] * judge_win   # dimensiones, cells, juego_ganado
         for i in order:
             (op, args), want, got = (scalars + per_cell)[i], expected[i], answers[i]
             if not self.agrees(op, got, want):
