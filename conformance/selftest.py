@@ -48,6 +48,8 @@ class Outcome:
 
 def target_name(target: str) -> str:
     """What a target is called in the table: a module's name, a file's stem."""
+    if target.startswith(CPP_PREFIX):       # cpp:<name> is listed as cpp_<name>
+        return "cpp_" + target[len(CPP_PREFIX):]
     return target.rsplit("/", 1)[-1].removesuffix(".py")
 
 

@@ -166,6 +166,6 @@ def test_exit_exception_and_endless_loop_are_verdicts(cache, tmp_path, old, new,
 
 def test_selftest_covers_the_reference_and_every_cpp_mutant():
     from conformance.selftest import subjects
-    rows = subjects("cpp:")
+    rows = subjects("cpp_")
     assert ("cpp:reference", "aed2", True) in rows
     assert {r[0] for r in rows if not r[2]} == {f"cpp:{m.name}" for m in mutants.MUTANTS}
