@@ -32,6 +32,9 @@ from .board import INF, LETTERS, Board
 #: Weight of the lower bound in the push search's ordering ``g + w * h``.
 PUSH_WEIGHT = 6
 
+#: Matchings kept for configurations generated but not yet expanded.
+MATCHING_CACHE = 200_000
+
 #: Seconds between two calls of the progress callback.
 PROGRESS_INTERVAL = 1.0
 
@@ -140,57 +143,135 @@ def push_allowed(board: Board, occ, b: int, t: int) -> bool:
 def matching_bound(board: Board, boxes) -> int:
     """Minimum total push distance over perfect matchings of boxes to goals
     (Hungarian algorithm, O(k^3)); ``INF`` when no perfect matching exists."""
-    dists = board.push_dist
-    n = len(boxes)
-    if n == 0:
-        return 0
-    big = INF
-    cost = [[d[b] for d in dists] for b in boxes]
-    # Cheap exit: a box that reaches no goal.
-    for row in cost:
-        if min(row) >= big:
-            return INF
-    u = [0] * (n + 1)
-    v = [0] * (n + 1)
-    p = [0] * (n + 1)
-    way = [0] * (n + 1)
-    rng = range(1, n + 1)
-    for i in rng:
-        p[0] = i
-        j0 = 0
-        minv = [big * 4] * (n + 1)
-        used = [False] * (n + 1)
-        while True:
-            used[j0] = True
-            i0 = p[j0]
-            row = cost[i0 - 1]
-            ui0 = u[i0]
-            delta = big * 4
-            j1 = 0
-            for j in rng:
-                if not used[j]:
-                    cur = row[j - 1] - ui0 - v[j]
-                    if cur < minv[j]:
-                        minv[j] = cur
-                        way[j] = j0
-                    if minv[j] < delta:
-                        delta = minv[j]
-                        j1 = j
-            for j in range(n + 1):
-                if used[j]:
-                    u[p[j]] += delta
-                    v[j] -= delta
-                else:
-                    minv[j] -= delta
-            j0 = j1
-            if p[j0] == 0:
+    return Matching(board, boxes).total
+
+
+class Matching:
+    """The minimum-cost perfect matching of ``boxes`` (rows) to the goals
+    (columns) under push distances, with its dual potentials, so that the
+    bound of a configuration one push away is found in O(k^2) by
+    :meth:`moved` instead of O(k^3) from scratch."""
+
+    __slots__ = ("board", "boxes", "u", "v", "p", "total")
+
+    def __init__(self, board: Board, boxes):
+        self.board = board
+        self.boxes = boxes
+        n = len(boxes)
+        self.u = [0] * (n + 1)
+        self.v = [0] * (n + 1)
+        self.p = [0] * (n + 1)  # p[j]: the row (1-based) matched to column j
+        self.total = 0
+        if n == 0:
+            return
+        dists = board.push_dist
+        cost = [[d[b] for d in dists] for b in boxes]
+        for row in cost:  # cheap exit: a box that reaches no goal
+            if min(row) >= INF:
+                self.total = INF
+                return
+        for i in range(1, n + 1):
+            _augment(cost, self.u, self.v, self.p, i)
+        total = sum(cost[self.p[j] - 1][j - 1] for j in range(1, n + 1))
+        self.total = INF if total >= INF else total
+
+    def moved(self, b: int, t: int) -> "Matching":
+        """The matching after the box on ``b`` moves to ``t`` (its rows keep
+        this matching's order, ``t`` in the place of ``b``)."""
+        boxes = self.boxes
+        i = boxes.index(b)
+        child_boxes = boxes[:i] + (t,) + boxes[i + 1:]
+        if self.total >= INF or self.u is None:
+            return Matching(self.board, child_boxes)
+        dists = self.board.push_dist
+        new_row = [d[t] for d in dists]
+        child = Matching.__new__(Matching)
+        child.board = self.board
+        child.boxes = child_boxes
+        if min(new_row) >= INF:
+            child.u = child.v = child.p = None
+            child.total = INF
+            return child
+        u, v, p = self.u[:], self.v[:], self.p[:]
+        r = i + 1
+        n = len(v) - 1
+        for j in range(1, n + 1):
+            if p[j] == r:
+                p[j] = 0
                 break
-        while j0:
-            j1 = way[j0]
-            p[j0] = p[j1]
-            j0 = j1
-    total = -v[0]
-    return INF if total >= big else total
+        u[r] = min(new_row[j - 1] - v[j] for j in range(1, n + 1))
+        _augment(_LazyCost(dists, child_boxes, r, new_row), u, v, p, r)
+        total = 0
+        for j in range(1, n + 1):
+            total += dists[j - 1][child_boxes[p[j] - 1]]
+        child.u, child.v, child.p = u, v, p
+        child.total = INF if total >= INF else total
+        return child
+
+
+class _LazyCost:
+    """Rows of the cost matrix, built when the augmentation asks for them."""
+
+    __slots__ = ("dists", "boxes", "r", "new_row", "rows")
+
+    def __init__(self, dists, boxes, r, new_row):
+        self.dists, self.boxes, self.r, self.new_row = dists, boxes, r, new_row
+        self.rows = {}
+
+    def __getitem__(self, i):
+        if i == self.r - 1:
+            return self.new_row
+        row = self.rows.get(i)
+        if row is None:
+            b = self.boxes[i]
+            row = self.rows[i] = [d[b] for d in self.dists]
+        return row
+
+
+def _replace(boxes, i, t):
+    return tuple(sorted(boxes[:i] + boxes[i + 1:] + (t,)))
+
+
+def _augment(cost, u, v, p, i) -> None:
+    """One phase of the Hungarian algorithm (shortest augmenting path with
+    potentials): matches the free row ``i``, keeping ``u``/``v`` feasible."""
+    n = len(v) - 1
+    big = INF * 4
+    way = [0] * (n + 1)
+    minv = [big] * (n + 1)
+    used = [False] * (n + 1)
+    rng = range(1, n + 1)
+    p[0] = i
+    j0 = 0
+    while True:
+        used[j0] = True
+        i0 = p[j0]
+        row = cost[i0 - 1]
+        ui0 = u[i0]
+        delta = big
+        j1 = 0
+        for j in rng:
+            if not used[j]:
+                cur = row[j - 1] - ui0 - v[j]
+                if cur < minv[j]:
+                    minv[j] = cur
+                    way[j] = j0
+                if minv[j] < delta:
+                    delta = minv[j]
+                    j1 = j
+        for j in range(n + 1):
+            if used[j]:
+                u[p[j]] += delta
+                v[j] -= delta
+            else:
+                minv[j] -= delta
+        j0 = j1
+        if p[j0] == 0:
+            break
+    while j0:
+        j1 = way[j0]
+        p[j0] = p[j1]
+        j0 = j1
 
 
 # -- PI-corrals ------------------------------------------------------------------
@@ -286,6 +367,9 @@ def push_search(board: Board, budget: Budget, weight: int | None = None,
     if h0 >= INF:
         return Outcome("exhausted", None, 0)
     hcache = {start_boxes: h0}
+    # Matchings of generated configurations, to derive their children's
+    # bounds incrementally when they are expanded (oldest dropped first).
+    mcache = {}
     # closed: (boxes, normalised player) -> (parent key, box cell, direction)
     closed = {}
     heap = [(weight * h0, 0, 0, start_boxes, board.player, None, -1, -1)]
@@ -318,6 +402,7 @@ def push_search(board: Board, budget: Budget, weight: int | None = None,
             if reason:
                 return Outcome(reason, None, nodes)
         g1 = g + 1
+        matching = mcache.pop(boxes, None)
         candidates = pi_corral_pushes(board, occ, seen, boxes) if corrals else None
         if candidates is None:
             candidates = [(i, b, d) for i, b in enumerate(boxes)
@@ -330,8 +415,14 @@ def push_search(board: Board, budget: Budget, weight: int | None = None,
             child = tuple(sorted(child + (t,)))
             h = hcache.get(child)
             if h is None:
-                h = matching_bound(board, child)
-                hcache[child] = h
+                if matching is None:
+                    matching = Matching(board, boxes)
+                m = matching.moved(b, t)
+                h = hcache[child] = m.total
+                if h < INF:
+                    if len(mcache) >= MATCHING_CACHE:
+                        del mcache[next(iter(mcache))]
+                    mcache[child] = m
             if h >= INF:
                 continue
             if h == 0 and set(child) == goals:
