@@ -100,6 +100,17 @@ def _solve_one(level, options: dict, progress=None):
         return exc
 
 
+def solve_many(chosen, options: dict, jobs: int, show_progress: bool = False):
+    """Solve ``chosen`` (a list of ``(number, level)``) with ``solve(level,
+    **options)``; yields ``(index in chosen, Result or LevelProblem)`` as the
+    levels finish: in order in this process when ``jobs`` is 1, from ``jobs``
+    worker processes otherwise.  ``show_progress``: a progress line on
+    stderr."""
+    if min(jobs, len(chosen)) > 1:
+        return _results_in_pool(chosen, options, jobs, show_progress)
+    return _results_in_process(chosen, options, show_progress)
+
+
 def _results_in_process(chosen, options: dict, show_progress: bool):
     """``(index, result)`` for each chosen level, one after the other, with
     the search's own progress line on stderr."""
@@ -224,10 +235,7 @@ def run(args) -> int:
     options = {"time_limit": args.time_limit, "node_limit": args.node_limit,
                "method": args.method}
     started = time.perf_counter()
-    if jobs > 1:
-        results = _results_in_pool(chosen, options, jobs, show_progress)
-    else:
-        results = _results_in_process(chosen, options, show_progress)
+    results = solve_many(chosen, options, jobs, show_progress)
     worst = 0
     counts = {"solved": 0, "unsolvable": 0, "gave_up": 0, "invalid": 0}
     written = [level for _, level in chosen]
