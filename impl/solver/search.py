@@ -32,6 +32,9 @@ from .board import INF, LETTERS, Board
 #: Weight of the lower bound in the push search's ordering ``g + w * h``.
 PUSH_WEIGHT = 6
 
+#: The weights of the push search's portfolio (see ``push_search``).
+PUSH_WEIGHTS = (2, 6, 15)
+
 #: Matchings kept for configurations generated but not yet expanded.
 MATCHING_CACHE = 200_000
 
@@ -354,30 +357,89 @@ def pi_corral_pushes(board: Board, occ, seen, boxes):
 # -- push-level search ---------------------------------------------------------
 
 def push_search(board: Board, budget: Budget, weight: int | None = None,
-                corrals: bool = True) -> Outcome:
-    """Best-first search over pushes; returns the solution as LURD."""
-    if weight is None:
-        weight = PUSH_WEIGHT
+                corrals: bool = True, tunnels: bool = True) -> Outcome:
+    """Best-first search over pushes; returns the solution as LURD.
+
+    Without ``weight``, a portfolio: one search per weight in
+    ``PUSH_WEIGHTS``, run in turns of ``POLL`` expanded nodes, until one of
+    them finds a solution (different weights solve different levels).
+
+    With ``tunnels``, a push that leaves the box and the player in a
+    corridor (walls on both sides of both, across the push) goes on until
+    the box leaves it (a tunnel macro).  That cuts the search a lot but is
+    not a proof of anything: a search with macros that is exhausted is run
+    again without them, and only an exhausted search without them is
+    reported as "exhausted"."""
+    weights = PUSH_WEIGHTS if weight is None else (weight,)
+    runs = [[w, tunnels, _push_search(board, w, corrals, tunnels), 0]
+            for w in weights]
+    total = 0
+    while True:
+        for run in runs:
+            out = next(run[2])
+            if isinstance(out, Outcome):
+                total += out.nodes - run[3]
+                if out.kind == "solved":
+                    return Outcome("solved", out.lurd, total)
+                if not run[1]:
+                    return Outcome("exhausted", None, total)
+                run[1] = False  # exhausted with macros: no proof, again without
+                run[2] = _push_search(board, run[0], corrals, False)
+                run[3] = 0
+            else:
+                total += out - run[3]
+                run[3] = out
+            if total >= budget.due:
+                reason = budget.check(total)
+                if reason:
+                    return Outcome(reason, None, total)
+
+
+def corridors(board: Board) -> list:
+    """``corridors(board)[d][c]``: walls on both sides of ``c`` across
+    direction ``d``."""
+    wall, offs = board.wall, board.offsets
+    out = []
+    for d in range(4):
+        across = offs[2:] if d < 2 else offs[:2]
+        row = bytearray(board.size)
+        for c in range(board.size):
+            if not wall[c] and all(wall[c + a] for a in across):
+                row[c] = 1
+        out.append(row)
+    return out
+
+
+def _push_search(board: Board, weight: int, corrals: bool, tunnels: bool):
+    """One best-first search, as a generator: yields its count of expanded
+    nodes every ``POLL`` nodes, and its :class:`Outcome` last."""
     goals = board.goals
+    goal = board.is_goal
     start_boxes = board.boxes
     if set(start_boxes) == goals:
-        return Outcome("solved", "", 0)
+        yield Outcome("solved", "", 0)
+        return
     wall, offs, n = board.wall, board.offsets, board.size
     h0 = matching_bound(board, start_boxes)
     if h0 >= INF:
-        return Outcome("exhausted", None, 0)
+        yield Outcome("exhausted", None, 0)
+        return
+    corridor = corridors(board) if tunnels else None
     hcache = {start_boxes: h0}
     # Matchings of generated configurations, to derive their children's
     # bounds incrementally when they are expanded (oldest dropped first).
     mcache = {}
-    # closed: (boxes, normalised player) -> (parent key, box cell, direction)
+    # closed: (boxes, normalised player) -> (parent key, box cell, direction,
+    # number of pushes)
     closed = {}
-    heap = [(weight * h0, 0, 0, start_boxes, board.player, None, -1, -1)]
+    # (priority, -pushes, tie-break, pushes, boxes, player, parent key,
+    #  box cell, direction, number of pushes)
+    heap = [(weight * h0, 0, 0, 0, start_boxes, board.player, None, -1, -1, 0)]
     counter = 1
     nodes = 0
     occ = bytearray(n)
     while heap:
-        _, _, g, boxes, player, parent, moved, d0 = heapq.heappop(heap)
+        _, _, _, g, boxes, player, parent, moved, d0, steps0 = heapq.heappop(heap)
         for b in boxes:
             occ[b] = 1
         # Region reachable by the player.
@@ -395,22 +457,37 @@ def push_search(board: Board, budget: Budget, weight: int | None = None,
             for b in boxes:
                 occ[b] = 0
             continue
-        closed[key] = (parent, moved, d0)
+        closed[key] = (parent, moved, d0, steps0)
         nodes += 1
-        if nodes >= budget.due:
-            reason = budget.check(nodes, frontier=len(heap), pushes=g)
-            if reason:
-                return Outcome(reason, None, nodes)
-        g1 = g + 1
+        if nodes % POLL == 0:
+            yield nodes
         matching = mcache.pop(boxes, None)
         candidates = pi_corral_pushes(board, occ, seen, boxes) if corrals else None
         if candidates is None:
             candidates = [(i, b, d) for i, b in enumerate(boxes)
                           for d, o in enumerate(offs) if seen[b - o]]
         for i, b, d in candidates:
-            t = b + offs[d]
+            o = offs[d]
+            t = b + o
             if not push_allowed(board, occ, b, t):
                 continue
+            steps = 1
+            last = b  # the player's cell after the pushes
+            if tunnels:
+                corr = corridor[d]
+                if corr[t] and corr[b] and not goal[t]:
+                    occ[b] = 0
+                    occ[t] = 1
+                    while corr[t] and corr[last] and not goal[t]:
+                        nt = t + o
+                        if not push_allowed(board, occ, t, nt):
+                            break
+                        occ[t] = 0
+                        occ[nt] = 1
+                        last, t = t, nt
+                        steps += 1
+                    occ[t] = 0
+                    occ[b] = 1
             child = boxes[:i] + boxes[i + 1:]
             child = tuple(sorted(child + (t,)))
             h = hcache.get(child)
@@ -425,26 +502,31 @@ def push_search(board: Board, budget: Budget, weight: int | None = None,
                     mcache[child] = m
             if h >= INF:
                 continue
+            g1 = g + steps
             if h == 0 and set(child) == goals:
                 for c in boxes:
                     occ[c] = 0
-                pushes = _pushes_to(closed, key) + [(b, d)]
-                return Outcome("solved", _pushes_to_lurd(board, pushes), nodes)
-            heapq.heappush(heap, (g1 + weight * h, counter, g1, child, b,
-                                  key, b, d))
+                pushes = _pushes_to(board, closed, key) + [
+                    (b + k * o, d) for k in range(steps)]
+                yield Outcome("solved", _pushes_to_lurd(board, pushes), nodes)
+                return
+            heapq.heappush(heap, (g1 + weight * h, -g1, counter, g1,
+                                  child, last, key, b, d, steps))
             counter += 1
         for b in boxes:
             occ[b] = 0
-    return Outcome("exhausted", None, nodes)
+    yield Outcome("exhausted", None, nodes)
 
 
-def _pushes_to(closed, key) -> list:
+def _pushes_to(board: Board, closed, key) -> list:
     pushes = []
+    offs = board.offsets
     while True:
-        parent, moved, d = closed[key]
+        parent, moved, d, steps = closed[key]
         if parent is None:
             break
-        pushes.append((moved, d))
+        for k in reversed(range(steps)):
+            pushes.append((moved + k * offs[d], d))
         key = parent
     pushes.reverse()
     return pushes

@@ -149,3 +149,24 @@ def test_python_dash_m(level_file):
                           env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
     assert proc.returncode == 0, proc.stderr
     assert "RRR" in proc.stdout
+
+
+def test_jobs_solve_in_parallel_and_print_in_level_order(level_file, capsys):
+    status = main([str(level_file), "--jobs", "2", "--time-limit", "10", "--quiet"])
+    out = capsys.readouterr().out.splitlines()
+    assert status == 1
+    assert out[0].startswith("level 1 (first): solved moves=3 pushes=3")
+    assert out[1].startswith("level 2 (second): unsolvable")
+    assert out[2].startswith("total: 1 solved, 1 unsolvable of 2; solved 1/2 in ")
+    assert out[2].endswith("2 jobs)")
+
+
+def test_jobs_must_be_positive(level_file, capsys):
+    assert main([str(level_file), "--jobs", "0"]) == 2
+    assert "--jobs must be positive" in capsys.readouterr().err
+
+
+def test_parallel_progress_counts_levels_on_stderr(level_file, capsys):
+    main([str(level_file), "--jobs", "2", "--progress", "--quiet"])
+    err = capsys.readouterr().err
+    assert "/2 done" in err and "Traceback" not in err
