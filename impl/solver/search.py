@@ -27,6 +27,7 @@ import heapq
 import time
 from dataclasses import dataclass
 
+from . import goals as goal_rooms
 from .board import INF, LETTERS, Board
 
 #: Weight of the lower bound in the push search's ordering ``g + w * h``.
@@ -429,17 +430,24 @@ def _push_search(board: Board, weight: int, corrals: bool, tunnels: bool):
     # Matchings of generated configurations, to derive their children's
     # bounds incrementally when they are expanded (oldest dropped first).
     mcache = {}
-    # closed: (boxes, normalised player) -> (parent key, box cell, direction,
-    # number of pushes)
+    # closed: (boxes, normalised player) -> (parent key, pushes made from the
+    # parent: ((box cell, direction), ...))
     closed = {}
     # (priority, -pushes, tie-break, pushes, boxes, player, parent key,
-    #  box cell, direction, number of pushes)
-    heap = [(weight * h0, 0, 0, 0, start_boxes, board.player, None, -1, -1, 0)]
+    #  pushes made from the parent)
+    heap = [(weight * h0, 0, 0, 0, start_boxes, board.player, None, ())]
+    order = (goal_rooms.packing_order(board)
+             if tunnels and goal_rooms.clustered(board) else None)
+    nearest = board.nearest
+    radius = goal_rooms.MACRO_RADIUS
+
+    def allowed(occ, b, t):
+        return push_allowed(board, occ, b, t)
     counter = 1
     nodes = 0
     occ = bytearray(n)
     while heap:
-        _, _, _, g, boxes, player, parent, moved, d0, steps0 = heapq.heappop(heap)
+        _, _, _, g, boxes, player, parent, made = heapq.heappop(heap)
         for b in boxes:
             occ[b] = 1
         # Region reachable by the player.
@@ -457,7 +465,7 @@ def _push_search(board: Board, weight: int, corrals: bool, tunnels: bool):
             for b in boxes:
                 occ[b] = 0
             continue
-        closed[key] = (parent, moved, d0, steps0)
+        closed[key] = (parent, made)
         nodes += 1
         if nodes % POLL == 0:
             yield nodes
@@ -466,14 +474,33 @@ def _push_search(board: Board, weight: int, corrals: bool, tunnels: bool):
         if candidates is None:
             candidates = [(i, b, d) for i, b in enumerate(boxes)
                           for d, o in enumerate(offs) if seen[b - o]]
+        else:
+            candidates = list(candidates)
+        if order is not None and made:
+            # A goal macro for the box just pushed, once it is near the goals.
+            c, d = made[-1]
+            b = c + offs[d]
+            target = next((x for x in order if not occ[x]), None)
+            if target is not None and not goal[b] and nearest[b] <= radius:
+                path = goal_rooms.box_path(board, occ, seen, b, target, allowed)
+                if path is not None:
+                    candidates.append((boxes.index(b), b, tuple(path)))
         for i, b, d in candidates:
-            o = offs[d]
-            t = b + o
-            if not push_allowed(board, occ, b, t):
-                continue
-            steps = 1
-            last = b  # the player's cell after the pushes
-            if tunnels:
+            if d.__class__ is tuple:  # a goal macro
+                made = d
+                t = target
+                last = made[-1][0]
+                steps = len(made)
+                d = made[-1][1]
+            else:
+                made = None
+                o = offs[d]
+                t = b + o
+                if not push_allowed(board, occ, b, t):
+                    continue
+                steps = 1
+                last = b  # the player's cell after the pushes
+            if tunnels and made is None:
                 corr = corridor[d]
                 if corr[t] and corr[b] and not goal[t]:
                     occ[b] = 0
@@ -488,6 +515,8 @@ def _push_search(board: Board, weight: int, corrals: bool, tunnels: bool):
                         steps += 1
                     occ[t] = 0
                     occ[b] = 1
+            if made is None:
+                made = tuple((b + k * o, d) for k in range(steps))
             child = boxes[:i] + boxes[i + 1:]
             child = tuple(sorted(child + (t,)))
             h = hcache.get(child)
@@ -506,27 +535,24 @@ def _push_search(board: Board, weight: int, corrals: bool, tunnels: bool):
             if h == 0 and set(child) == goals:
                 for c in boxes:
                     occ[c] = 0
-                pushes = _pushes_to(board, closed, key) + [
-                    (b + k * o, d) for k in range(steps)]
+                pushes = _pushes_to(closed, key) + list(made)
                 yield Outcome("solved", _pushes_to_lurd(board, pushes), nodes)
                 return
             heapq.heappush(heap, (g1 + weight * h, -g1, counter, g1,
-                                  child, last, key, b, d, steps))
+                                  child, last, key, made))
             counter += 1
         for b in boxes:
             occ[b] = 0
     yield Outcome("exhausted", None, nodes)
 
 
-def _pushes_to(board: Board, closed, key) -> list:
+def _pushes_to(closed, key) -> list:
     pushes = []
-    offs = board.offsets
     while True:
-        parent, moved, d, steps = closed[key]
+        parent, made = closed[key]
         if parent is None:
             break
-        for k in reversed(range(steps)):
-            pushes.append((moved + k * offs[d], d))
+        pushes.extend(reversed(made))
         key = parent
     pushes.reverse()
     return pushes
