@@ -69,3 +69,57 @@ def test_portfolio_counts_nodes_and_solves():
     out = push_search(board, Budget(None, None, None))
     assert out.kind == "solved" and out.nodes > 0
     assert levels.lurd.solves(MICROBAN[0], out.lurd)
+
+
+GOAL_ROOM = drawn("##########",
+                  "#....    #",
+                  "######   #",
+                  "#  $  $  #",
+                  "#  $   $ #",
+                  "#       @#",
+                  "##########")
+
+
+def test_packing_order_fills_a_dead_end_from_the_back():
+    from impl.solver.goals import clustered, packing_order
+    board = Board(pieces_of(GOAL_ROOM))
+    assert clustered(board)
+    order = [board.position(g) for g in packing_order(board)]
+    assert order == [(1, 1), (2, 1), (3, 1), (4, 1)]
+
+
+def test_box_path_is_a_legal_push_sequence_to_the_goal():
+    from impl.solver.goals import box_path
+    from impl.solver.search import _pushes_to_lurd, push_allowed
+    board = Board(pieces_of(GOAL_ROOM))
+    occ = bytearray(board.size)
+    for b in board.boxes:
+        occ[b] = 1
+    seen = bytearray(board.size)  # the player's region, boxes in place
+    todo = [board.player]
+    seen[board.player] = 1
+    for c in todo:
+        for o in board.offsets:
+            m = c + o
+            if not seen[m] and not board.wall[m] and not occ[m]:
+                seen[m] = 1
+                todo.append(m)
+    box = board.index((6, 3))
+    target = board.index((1, 1))
+    pushes = box_path(board, occ, seen, box, target,
+                      lambda o, b, t: push_allowed(board, o, b, t))
+    assert pushes is not None and pushes[0][0] == box
+    lurd = _pushes_to_lurd(board, pushes)
+    # replaying the pushes moves that box onto the deepest goal
+    from impl.solver.verify import _ACTION
+    from spec import juego
+    j = juego.iniciar(GOAL_ROOM)
+    for letter in lurd:
+        j = juego.step(j, _ACTION[letter.lower()])
+    assert (1, 1) in juego.estado(j)["cajas"]
+    assert sum(c.isupper() for c in lurd) == len(pushes)
+
+
+def test_goal_room_level_is_solved_and_replayed():
+    r = solve(GOAL_ROOM, method="pushes")
+    assert r.status == "solved" and replays(GOAL_ROOM, r.solution)
