@@ -80,12 +80,12 @@ def box_path(board: Board, occ, seen, box: int, target: int, allowed):
     ``target``: each push legal (``allowed(occ, from, to)``), the player
     starting in the region marked by ``seen``; None if none is found within
     ``PATH_STATES`` states.  ``occ`` marks every box and is left unchanged."""
-    wall, offs, n = board.wall, board.offsets, board.size
+    wall, offs = board.wall, board.offsets
     if board.push_dist[board.goal_list.index(target)][box] >= INF:
         return None
     occ[box] = 0
     try:
-        start = (box, _region_key(seen, n))
+        start = (box, seen.find(1))
         came = {start: None}
         frontier = [(box, seen)]
         keys = [start]
@@ -111,9 +111,9 @@ def box_path(board: Board, occ, seen, box: int, target: int, allowed):
                     pushes.reverse()
                     return pushes
                 occ[t] = 1
-                reach = _reach(board, occ, c)
+                reach = board.reach(c, occ)
                 occ[t] = 0
-                nkey = (t, _region_key(reach, n))
+                nkey = (t, reach.find(1))
                 if nkey in came:
                     continue
                 came[nkey] = (key, (c, d))
@@ -122,21 +122,3 @@ def box_path(board: Board, occ, seen, box: int, target: int, allowed):
         return None
     finally:
         occ[box] = 1
-
-
-def _reach(board: Board, occ, start: int) -> bytearray:
-    wall, offs = board.wall, board.offsets
-    seen = bytearray(board.size)
-    seen[start] = 1
-    todo = [start]
-    for c in todo:
-        for o in offs:
-            m = c + o
-            if not seen[m] and not wall[m] and not occ[m]:
-                seen[m] = 1
-                todo.append(m)
-    return seen
-
-
-def _region_key(seen, n) -> int:
-    return seen.find(1)

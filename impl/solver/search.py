@@ -420,7 +420,7 @@ def _push_search(board: Board, weight: int, corrals: bool, tunnels: bool):
     if set(start_boxes) == goals:
         yield Outcome("solved", "", 0)
         return
-    wall, offs, n = board.wall, board.offsets, board.size
+    offs, n = board.offsets, board.size
     h0 = matching_bound(board, start_boxes)
     if h0 >= INF:
         yield Outcome("exhausted", None, 0)
@@ -450,17 +450,8 @@ def _push_search(board: Board, weight: int, corrals: bool, tunnels: bool):
         _, _, _, g, boxes, player, parent, made = heapq.heappop(heap)
         for b in boxes:
             occ[b] = 1
-        # Region reachable by the player.
-        seen = bytearray(n)
-        seen[player] = 1
-        region = [player]
-        for c in region:
-            for o in offs:
-                m = c + o
-                if not seen[m] and not wall[m] and not occ[m]:
-                    seen[m] = 1
-                    region.append(m)
-        key = (boxes, min(region))
+        seen = board.reach(player, occ)  # the player's region
+        key = (boxes, seen.find(1))
         if key in closed:
             for b in boxes:
                 occ[b] = 0
