@@ -33,8 +33,11 @@ from .board import INF, LETTERS, Board
 #: Weight of the lower bound in the push search's ordering ``g + w * h``.
 PUSH_WEIGHT = 6
 
-#: The weights of the push search's portfolio (see ``push_search``).
-PUSH_WEIGHTS = (2, 6, 15)
+#: The weights of the push search's portfolio (see ``push_search``): the
+#: first runs alone for ``PORTFOLIO_DELAY`` expanded nodes (most levels are
+#: solved by then), then all of them in turns.
+PUSH_WEIGHTS = (PUSH_WEIGHT, 2, 15)
+PORTFOLIO_DELAY = 4096
 
 #: Matchings kept for configurations generated but not yet expanded.
 MATCHING_CACHE = 200_000
@@ -362,8 +365,9 @@ def push_search(board: Board, budget: Budget, weight: int | None = None,
     """Best-first search over pushes; returns the solution as LURD.
 
     Without ``weight``, a portfolio: one search per weight in
-    ``PUSH_WEIGHTS``, run in turns of ``POLL`` expanded nodes, until one of
-    them finds a solution (different weights solve different levels).
+    ``PUSH_WEIGHTS`` (the first alone for ``PORTFOLIO_DELAY`` nodes), run in
+    turns of ``POLL`` expanded nodes, until one of them finds a solution
+    (different weights solve different levels).
 
     With ``tunnels``, a push that leaves the box and the player in a
     corridor (walls on both sides of both, across the push) goes on until
@@ -373,9 +377,14 @@ def push_search(board: Board, budget: Budget, weight: int | None = None,
     reported as "exhausted"."""
     weights = PUSH_WEIGHTS if weight is None else (weight,)
     runs = [[w, tunnels, _push_search(board, w, corrals, tunnels), 0]
-            for w in weights]
+            for w in weights[:1]]
+    waiting = list(weights[1:])
     total = 0
     while True:
+        if waiting and total >= PORTFOLIO_DELAY:
+            runs.extend([w, tunnels, _push_search(board, w, corrals, tunnels), 0]
+                        for w in waiting)
+            waiting = []
         for run in runs:
             out = next(run[2])
             if isinstance(out, Outcome):
