@@ -72,10 +72,10 @@ def test_portfolio_counts_nodes_and_solves():
 
 
 GOAL_ROOM = drawn("##########",
-                  "#....    #",
+                  "#......  #",
                   "######   #",
-                  "#  $  $  #",
-                  "#  $   $ #",
+                  "#     $$ #",
+                  "# $$$  $ #",
                   "#       @#",
                   "##########")
 
@@ -85,7 +85,7 @@ def test_packing_order_fills_a_dead_end_from_the_back():
     board = Board(pieces_of(GOAL_ROOM))
     assert clustered(board)
     order = [board.position(g) for g in packing_order(board)]
-    assert order == [(1, 1), (2, 1), (3, 1), (4, 1)]
+    assert order == [(1, 1), (2, 1), (3, 1), (4, 1), (5, 1), (6, 1)]
 
 
 def test_box_path_is_a_legal_push_sequence_to_the_goal():
