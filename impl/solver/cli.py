@@ -151,9 +151,8 @@ def _results_in_pool(chosen, options: dict, jobs: int, show_progress: bool):
                         f"{min(jobs, len(pending))} running, "
                         f"{time.perf_counter() - started:.0f}s]   ")
                     sys.stderr.flush()
-        except BaseException:
-            for future in futures:
-                future.cancel()
+        except BaseException:  # Ctrl-C: drop the queued levels, don't wait
+            pool.shutdown(wait=False, cancel_futures=True)
             raise
         finally:
             if show_progress:
