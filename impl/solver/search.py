@@ -12,7 +12,9 @@
   Pruning: dead squares, freeze deadlocks, boxes that cannot be matched to
   distinct goals, and PI-corrals.  Ordering: ``g + weight * h`` with ``h`` the
   minimum-cost perfect matching of boxes to goals under push distances
-  (Hungarian algorithm).  Solutions are not push-optimal.
+  (Hungarian algorithm, updated incrementally from the parent's), a
+  portfolio of weights, tunnel macros and goal macros (``goals.py``).
+  Solutions are not push-optimal.
 
 Both return a :class:`Outcome`; an exhausted search is a proof of
 unsolvability only on a closed board (see ``Board.open``).
