@@ -53,11 +53,11 @@ def parse_range(text: str, count: int) -> list[int]:
 
 def run_ours(all_levels, numbers, time_limit: float, method: str, jobs: int) -> dict:
     """Our solver on the levels; returns {number: Result or exception}."""
-    chosen = [(n, all_levels[n - 1]) for n in numbers]
+    chosen = [(n - 1, all_levels[n - 1]) for n in numbers]
     options = {"time_limit": time_limit, "method": method}
     out = {}
     for i, result in solve_many(chosen, options, jobs, sys.stderr.isatty()):
-        out[chosen[i][0]] = result
+        out[numbers[i]] = result
     return out
 
 

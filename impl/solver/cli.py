@@ -101,7 +101,7 @@ def _solve_one(level, options: dict, progress=None):
 
 
 def solve_many(chosen, options: dict, jobs: int, show_progress: bool = False):
-    """Solve ``chosen`` (a list of ``(number, level)``) with ``solve(level,
+    """Solve ``chosen`` (a list of ``(index from 0, level)``) with ``solve(level,
     **options)``; yields ``(index in chosen, Result or LevelProblem)`` as the
     levels finish: in order in this process when ``jobs`` is 1, from ``jobs``
     worker processes otherwise.  ``show_progress``: a progress line on
@@ -114,8 +114,8 @@ def solve_many(chosen, options: dict, jobs: int, show_progress: bool = False):
 def _results_in_process(chosen, options: dict, show_progress: bool):
     """``(index, result)`` for each chosen level, one after the other, with
     the search's own progress line on stderr."""
-    for i, (number, level) in enumerate(chosen):
-        progress = _progress_printer(_label(level, number)) if show_progress else None
+    for i, (index, level) in enumerate(chosen):
+        progress = _progress_printer(_label(level, index)) if show_progress else None
         result = _solve_one(level, options, progress)
         if show_progress:
             sys.stderr.write("\r\033[K")
@@ -160,7 +160,9 @@ def _results_in_pool(chosen, options: dict, jobs: int, show_progress: bool):
                 sys.stderr.flush()
 
 
-def _label(level, number: int) -> str:
+def _label(level, index: int) -> str:
+    """The level's name in messages (``index`` counts from 0)."""
+    number = index + 1
     title = getattr(level, "title", None)
     if title is None or title.strip() in ("", str(number)):
         return f"level {number}"
@@ -218,9 +220,9 @@ def run(args) -> int:
             raise UsageError(f"{args.file}: no level {args.level} "
                              f"(it has {len(all_levels)} level"
                              f"{'s' if len(all_levels) != 1 else ''}, numbered from 1)")
-        chosen = [(args.level, all_levels[args.level - 1])]
+        chosen = [(args.level - 1, all_levels[args.level - 1])]
     else:
-        chosen = list(enumerate(all_levels, start=1))
+        chosen = list(enumerate(all_levels))
     if args.time_limit is not None and args.time_limit <= 0:
         raise UsageError("--time-limit must be positive")
     if args.node_limit is not None and args.node_limit <= 0:
@@ -247,8 +249,8 @@ def run(args) -> int:
         finished[i] = result
         while next_out in finished:
             result = finished.pop(next_out)
-            number, level = chosen[next_out]
-            label = _label(level, number)
+            index, level = chosen[next_out]
+            label = _label(level, index)
             next_out += 1
             if isinstance(result, LevelProblem):
                 print(f"{label}: invalid: {result}", flush=True)
@@ -267,8 +269,10 @@ def run(args) -> int:
                 worst = max(worst, 1)
     if len(chosen) > 1:
         wall = time.perf_counter() - started
-        print("total: " + ", ".join(f"{v} {k}" for k, v in counts.items() if v)
-              + f" of {len(chosen)}; solved {counts['solved']}/{len(chosen)} in "
+        n = len(chosen)
+        print("total: " + ", ".join(f"{v} {k.replace('_', ' ')}"
+                                    for k, v in counts.items() if v)
+              + f" of {n} level{'s' if n != 1 else ''}; solved {counts['solved']}/{n} in "
               f"{wall:.1f} s wall clock ({solver_time:.1f} s of solver time, "
               f"{jobs} job{'s' if jobs != 1 else ''})")
     if args.write_solutions:

@@ -38,7 +38,7 @@ def test_solves_every_level_and_reports_each(level_file, capsys):
     assert "level 1 (first): solved moves=3 pushes=3" in out
     assert "\nRRR\n" in out
     assert "level 2 (second): unsolvable" in out
-    assert "total: 1 solved, 1 unsolvable of 2" in out
+    assert "total: 1 solved, 1 unsolvable of 2 levels; solved 1/2 in " in out
 
 
 def test_one_level_exit_zero(level_file, capsys):
@@ -157,7 +157,7 @@ def test_jobs_solve_in_parallel_and_print_in_level_order(level_file, capsys):
     assert status == 1
     assert out[0].startswith("level 1 (first): solved moves=3 pushes=3")
     assert out[1].startswith("level 2 (second): unsolvable")
-    assert out[2].startswith("total: 1 solved, 1 unsolvable of 2; solved 1/2 in ")
+    assert out[2].startswith("total: 1 solved, 1 unsolvable of 2 levels; solved 1/2 in ")
     assert out[2].endswith("2 jobs)")
 
 
