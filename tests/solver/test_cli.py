@@ -170,3 +170,10 @@ def test_parallel_progress_counts_levels_on_stderr(level_file, capsys):
     main([str(level_file), "--jobs", "2", "--progress", "--quiet"])
     err = capsys.readouterr().err
     assert "/2 done" in err and "Traceback" not in err
+
+
+def test_summary_says_when_a_solution_is_not_optimal(capsys):
+    assert main(["microban", "--level", "1", "--method", "pushes", "--quiet"]) == 0
+    assert " optimal=no " in capsys.readouterr().out
+    assert main(["microban", "--level", "1", "--method", "moves", "--quiet"]) == 0
+    assert " optimal=moves " in capsys.readouterr().out
