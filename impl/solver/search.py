@@ -37,9 +37,12 @@ PUSH_WEIGHT = 6
 
 #: The weights of the push search's portfolio (see ``push_search``): the
 #: first runs alone for ``PORTFOLIO_DELAY`` expanded nodes (most levels are
-#: solved by then), then all of them in turns.
+#: solved by then), then all of them in turns, each taking
+#: ``PORTFOLIO_SHARES`` turns per round (the first weight solves most of the
+#: hard levels too, so it keeps half of the nodes).
 PUSH_WEIGHTS = (PUSH_WEIGHT, 2, 15)
-PORTFOLIO_DELAY = 4096
+PORTFOLIO_SHARES = (2, 1, 1)
+PORTFOLIO_DELAY = 16384
 
 #: Matchings kept for configurations generated but not yet expanded.
 MATCHING_CACHE = 200_000
@@ -378,6 +381,7 @@ def push_search(board: Board, budget: Budget, weight: int | None = None,
     again without them, and only an exhausted search without them is
     reported as "exhausted"."""
     weights = PUSH_WEIGHTS if weight is None else (weight,)
+    shares = PORTFOLIO_SHARES if weight is None else (1,)
     runs = [[w, tunnels, _push_search(board, w, corrals, tunnels), 0]
             for w in weights[:1]]
     waiting = list(weights[1:])
@@ -387,7 +391,7 @@ def push_search(board: Board, budget: Budget, weight: int | None = None,
             runs.extend([w, tunnels, _push_search(board, w, corrals, tunnels), 0]
                         for w in waiting)
             waiting = []
-        for run in runs:
+        for run in (r for r, k in zip(runs, shares) for _ in range(k)):
             out = next(run[2])
             if isinstance(out, Outcome):
                 total += out.nodes - run[3]
