@@ -10,6 +10,10 @@ moves, pushes, nodes, time, nodes/s) and a summary: solved count, total and
 median time, median nodes/s.  Every solution counted as solved has been
 replayed through ``spec``.
 
+``--hints`` times instead the game's hint (``impl.play.hint.find_hint``,
+with ``--time-limit`` as its limit, e.g. ``-t 2``) from each level's start:
+one row per level and how many levels got a hint.
+
 ``--peer CMD`` runs another solver on the same levels, one process at a time
 and after ours, and prints both side by side with time ratios.  ``CMD`` is
 split like a shell command line; ``{level}`` is replaced by the path of a
@@ -137,6 +141,31 @@ def benchmark(name: str, args) -> dict:
     return summary
 
 
+def hint_benchmark(name: str, args) -> None:
+    """The game's hint from each level's start, within ``--time-limit``."""
+    from impl.play.hint import Hint, find_hint
+    from impl.solver.api import to_nivel
+    from impl.solver.board import pieces_of
+    all_levels = levels.read_levels(name)
+    numbers = (list(range(1, len(all_levels) + 1)) if args.levels is None
+               else parse_range(args.levels, len(all_levels)))
+    print(f"\n## hints on {name}: {len(numbers)} levels, {args.time_limit:g} s limit\n")
+    print(f"{'level':>6} {'hint':<5} {'time s':>8}")
+    times = []
+    got = 0
+    for n in numbers:
+        nivel = to_nivel(pieces_of(all_levels[n - 1]))
+        start = time.perf_counter()
+        h = find_hint(nivel, args.time_limit)
+        t = time.perf_counter() - start
+        times.append(t)
+        ok = isinstance(h, Hint)
+        got += ok
+        print(f"{n:>6} {'yes' if ok else 'no':<5} {t:>8.3f}")
+    print(f"\nhints: {got}/{len(numbers)} levels, median {statistics.median(times):.3f} s, "
+          f"slowest {max(times):.3f} s")
+
+
 def compare_with_peer(all_levels, numbers, ours, args) -> dict:
     solved_re = re.compile(args.peer_solved) if args.peer_solved else None
     limit = args.time_limit
@@ -202,11 +231,17 @@ def main(argv=None) -> int:
                    help="a peer solver's command; {level} = one-level file, {limit} = seconds")
     p.add_argument("--peer-solved", metavar="REGEX",
                    help="the peer solved a level only when its output matches REGEX")
+    p.add_argument("--hints", action="store_true",
+                   help="time the game's hint from each level's start instead")
     args = p.parse_args(argv)
     if args.time_limit <= 0 or args.jobs <= 0:
         p.error("--time-limit and --jobs must be positive")
     started = time.perf_counter()
     files = args.files or list(DEFAULT_FILES)
+    if args.hints:
+        for f in files:
+            hint_benchmark(f, args)
+        return 0
     summaries = [benchmark(f, args) for f in files]
     if "seed003" in files and not args.peer:
         compare_methods(args.time_limit)

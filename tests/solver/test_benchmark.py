@@ -54,3 +54,14 @@ def test_peer_that_fails_or_hangs_is_counted_as_not_solved(tmp_path, capsys):
     assert bench.main([str(f), "-t", "0.5", "--peer", f"{sys.executable} {hang}"]) == 0
     out = capsys.readouterr().out
     assert "gave_up" in out and "  peer" in out
+
+
+def test_hints_mode_times_the_games_hint_per_level(tmp_path, capsys):
+    f = tmp_path / "three.sok"
+    # Level three: the box is in a corner off the goal, so no hint exists.
+    f.write_text(LEVELS + "\n; three\n#####\n#$ .#\n# @ #\n#####\n")
+    assert bench.main([str(f), "-t", "5", "--hints"]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()]
+    assert [r[:2] for r in rows if r and r[0] in ("1", "2", "3")] == [
+        ["1", "yes"], ["2", "yes"], ["3", "no"]]
+    assert ["hints:", "2/3", "levels,"] in [r[:3] for r in rows]
