@@ -31,7 +31,7 @@ MACRO_RADIUS = 3
 ROOM_GOALS = 6
 
 #: At most this many (box cell, player region) states per box path search.
-PATH_STATES = 200
+PATH_STATES = 60
 
 
 def clustered(board: Board) -> bool:
