@@ -458,20 +458,27 @@ def _push_search(board: Board, weight: int, corrals: bool, tunnels: bool):
 
     def allowed(occ, b, t):
         return push_allowed(board, occ, b, t)
+    # boxes -> the player regions already expanded with those boxes: an
+    # entry whose player cell lies in one of them is a closed state, skipped
+    # without computing its region again.
+    regions = {}
     counter = 1
     nodes = 0
     occ = bytearray(n)
     while heap:
         _, _, _, g, boxes, player, parent, made = heapq.heappop(heap)
+        done = regions.get(boxes)
+        if done is not None and any(r[player] for r in done):
+            continue
         for b in boxes:
             occ[b] = 1
         seen = board.reach(player, occ)  # the player's region
         key = (boxes, seen.find(1))
-        if key in closed:
-            for b in boxes:
-                occ[b] = 0
-            continue
         closed[key] = (parent, made)
+        if done is None:
+            regions[boxes] = [seen]
+        else:
+            done.append(seen)
         nodes += 1
         if nodes % POLL == 0:
             yield nodes
