@@ -20,6 +20,8 @@ changes which states are tried first, never which exist.
 
 from __future__ import annotations
 
+import heapq
+
 from .board import INF, Board
 
 #: A box pushed to a cell at most this many pushes from a goal triggers the
@@ -101,19 +103,20 @@ def box_path(board: Board, occ, seen, box: int, target: int, allowed):
     if board.push_dist[board.goal_list.index(target)][box] >= INF:
         return None
     occ[box] = 0
+    to_target = board.push_dist[board.goal_list.index(target)]
     try:
         start = (box, seen.find(1))
-        came = {start: None}
-        frontier = [(box, seen)]
-        keys = [start]
-        k = 0
-        while k < len(frontier) and len(came) < PATH_STATES:
-            c, region = frontier[k]
-            key = keys[k]
-            k += 1
+        came = {start: (None, None, 0)}
+        # A* over (box cell, player region), by pushes made plus the lone
+        # box's push distance to the target (a lower bound).
+        frontier = [(to_target[box], 0, box, seen, start)]
+        counter = 1
+        while frontier and len(came) < PATH_STATES:
+            _, _, c, region, key = heapq.heappop(frontier)
+            depth = came[key][2] + 1
             for d, o in enumerate(offs):
                 t = c + o
-                if not region[c - o] or wall[t] or occ[t]:
+                if not region[c - o] or wall[t] or occ[t] or to_target[t] >= INF:
                     continue
                 occ[c] = 1
                 ok = allowed(occ, c, t)
@@ -122,8 +125,8 @@ def box_path(board: Board, occ, seen, box: int, target: int, allowed):
                     continue
                 if t == target:
                     pushes = [(c, d)]
-                    while came[key] is not None:
-                        key, step = came[key]
+                    while came[key][0] is not None:
+                        key, step, _ = came[key]
                         pushes.append(step)
                     pushes.reverse()
                     return pushes
@@ -133,9 +136,9 @@ def box_path(board: Board, occ, seen, box: int, target: int, allowed):
                 nkey = (t, reach.find(1))
                 if nkey in came:
                     continue
-                came[nkey] = (key, (c, d))
-                frontier.append((t, reach))
-                keys.append(nkey)
+                came[nkey] = (key, (c, d), depth)
+                heapq.heappush(frontier, (depth + to_target[t], counter, t, reach, nkey))
+                counter += 1
         return None
     finally:
         occ[box] = 1
