@@ -1,26 +1,48 @@
-"""Solver benchmark: seed 003's six levels and Microban (155 levels).
+"""Solver benchmark on any level file, optionally side by side with a peer.
 
-    python benchmarks/solver.py                      # both, 60 s per level
-    python benchmarks/solver.py --time-limit 10      # a quicker pass
-    python benchmarks/solver.py --collection seed003
-    python benchmarks/solver.py --collection microban --levels 1-50
+    python benchmarks/solver.py                          # seed003 and microban, 60 s per level
+    python benchmarks/solver.py LEVELS.xsb --time-limit 20 --levels 1-30
+    python benchmarks/solver.py LEVELS.xsb -t 10 --peer 'yass {level}'
 
-Prints one row per level (status, moves, pushes, nodes, time, nodes/s) and a
-summary per collection: solved count, total and median time, median nodes/s.
-Every solution printed as solved has been replayed through ``spec``.
+``FILE`` is an XSB/SOK (or Prolog) level file, or the name of a bundled
+collection (``microban``, ``seed003``).  Prints one row per level (status,
+moves, pushes, nodes, time, nodes/s) and a summary: solved count, total and
+median time, median nodes/s.  Every solution counted as solved has been
+replayed through ``spec``.
+
+``--hints`` times instead the game's hint (``impl.play.hint.find_hint``,
+with ``--time-limit`` as its limit, e.g. ``-t 2``) from each level's start:
+one row per level and how many levels got a hint.
+
+``--peer CMD`` runs another solver on the same levels, one process at a time
+and after ours, and prints both side by side with time ratios.  ``CMD`` is
+split like a shell command line; ``{level}`` is replaced by the path of a
+file holding that one level (XSB with a title), ``{limit}`` by the per-level
+limit in seconds.  The peer counts as having solved a level when it exits
+with status 0 within the limit and, with ``--peer-solved REGEX``, its output
+matches REGEX.  A line of its output that is a LURD solution of the level is
+checked (``levels.lurd.solves``) and reported as verified.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import re
+import shlex
+import signal
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 
 import levels
 from impl.solver import solve
+from impl.solver.cli import default_jobs, solve_many
 
-COLLECTIONS = ("seed003", "microban")
+DEFAULT_FILES = ("seed003", "microban")
+LURD_LINE = re.compile(r"^[udlrUDLR]+$")
 
 
 def parse_range(text: str, count: int) -> list[int]:
@@ -33,48 +55,157 @@ def parse_range(text: str, count: int) -> list[int]:
     return numbers
 
 
-def run(collection: str, numbers, time_limit: float, method: str) -> dict:
-    all_levels = levels.load(collection)
-    if numbers is None:
-        numbers = list(range(1, len(all_levels) + 1))
-    else:
-        numbers = parse_range(numbers, len(all_levels))
-    print(f"\n## {collection}: {len(numbers)} levels, {time_limit:g} s per level, "
-          f"method={method}\n")
-    print(f"{'level':>6} {'status':<10} {'limit':<6} {'moves':>6} {'pushes':>6} "
-          f"{'nodes':>9} {'time s':>8} {'nodes/s':>9}")
-    rows = []
-    for n in numbers:
-        result = solve(all_levels[n - 1], time_limit=time_limit, method=method)
-        rows.append(result)
-        print(f"{n:>6} {result.status:<10} {result.limit or '':<6} "
-              f"{'' if result.moves is None else result.moves:>6} "
-              f"{'' if result.pushes is None else result.pushes:>6} "
-              f"{result.nodes:>9} {result.time:>8.3f} {result.nodes_per_second:>9.0f}",
-              flush=True)
+def run_ours(all_levels, numbers, time_limit: float, method: str, jobs: int) -> dict:
+    """Our solver on the levels; returns {number: Result or exception}."""
+    chosen = [(n - 1, all_levels[n - 1]) for n in numbers]
+    options = {"time_limit": time_limit, "method": method}
+    out = {}
+    for i, result in solve_many(chosen, options, jobs, sys.stderr.isatty()):
+        out[numbers[i]] = result
+    return out
+
+
+def run_peer(command: str, level, number: int, time_limit: float, solved_re,
+             workdir: str) -> dict:
+    """One run of the peer command on one level: status, time, verified."""
+    path = os.path.join(workdir, f"level-{number}.sok")
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(levels.format_xsb([level]))
+    argv = [part.replace("{level}", path).replace("{limit}", f"{time_limit:g}")
+            for part in shlex.split(command)]
+    started = time.perf_counter()
+    try:
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, text=True, cwd=workdir,
+                                errors="replace", start_new_session=True)
+    except OSError as exc:
+        return {"status": "error", "time": 0.0, "verified": False, "note": str(exc)}
+    try:
+        output, _ = proc.communicate(timeout=time_limit + 1.0)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        return {"status": "gave_up", "time": time.perf_counter() - started,
+                "verified": False, "note": "time"}
+    elapsed = time.perf_counter() - started
+    solved = proc.returncode == 0 and elapsed <= time_limit and (
+        solved_re is None or solved_re.search(output) is not None)
+    verified = any(levels.lurd.solves(level, line.strip())
+                   for line in output.splitlines() if LURD_LINE.match(line.strip()))
+    return {"status": "solved" if solved else "failed", "time": elapsed,
+            "verified": verified, "note": f"exit {proc.returncode}"}
+
+
+def summarise(rows) -> dict:
     solved = [r for r in rows if r.status == "solved"]
     rates = [r.nodes_per_second for r in rows if r.nodes >= 100]
-    summary = {
-        "collection": collection,
+    return {
         "levels": len(rows),
         "solved": len(solved),
         "unsolvable": sum(r.status == "unsolvable" for r in rows),
         "gave_up": sum(r.status == "gave_up" for r in rows),
         "total_time": sum(r.time for r in rows),
+        "median_time": statistics.median(r.time for r in rows) if rows else 0.0,
         "median_time_solved": statistics.median(r.time for r in solved) if solved else 0.0,
         "max_time_solved": max((r.time for r in solved), default=0.0),
         "median_nodes_per_s": statistics.median(rates) if rates else 0.0,
     }
+
+
+def benchmark(name: str, args) -> dict:
+    try:
+        all_levels = levels.read_levels(name)
+    except levels.LevelError as exc:
+        raise SystemExit(f"benchmarks/solver.py: {exc}") from None
+    numbers = (list(range(1, len(all_levels) + 1)) if args.levels is None
+               else parse_range(args.levels, len(all_levels)))
+    limit = args.time_limit
+    print(f"\n## {name}: {len(numbers)} levels, {limit:g} s per level, "
+          f"method={args.method}, {args.jobs} job{'s' if args.jobs != 1 else ''}\n")
+    ours = run_ours(all_levels, numbers, limit, args.method, args.jobs)
+    rows = []
+    print(f"{'level':>6} {'status':<10} {'moves':>6} {'pushes':>6} {'opt':>5} "
+          f"{'nodes':>9} {'time s':>8} {'nodes/s':>9}")
+    for n in numbers:
+        r = ours[n]
+        if isinstance(r, Exception):
+            print(f"{n:>6} invalid: {r}")
+            continue
+        rows.append(r)
+        print(f"{n:>6} {r.status:<10} {'' if r.moves is None else r.moves:>6} "
+              f"{'' if r.pushes is None else r.pushes:>6} {r.optimal or 'no':>5} "
+              f"{r.nodes:>9} {r.time:>8.3f} {r.nodes_per_second:>9.0f}")
+    summary = {"collection": name, **summarise(rows)}
+    if args.peer:
+        summary["peer"] = compare_with_peer(all_levels, numbers, ours, args)
     return summary
 
 
-def compare_methods(collection: str, time_limit: float) -> None:
-    """Move-optimal A* and the push search side by side on a small collection:
-    solution lengths and times, with their ratios."""
-    print(f"\n## {collection}: move-optimal search vs push search\n")
+def hint_benchmark(name: str, args) -> None:
+    """The game's hint from each level's start, within ``--time-limit``."""
+    from impl.play.hint import Hint, find_hint
+    from impl.solver.api import to_nivel
+    from impl.solver.board import pieces_of
+    all_levels = levels.read_levels(name)
+    numbers = (list(range(1, len(all_levels) + 1)) if args.levels is None
+               else parse_range(args.levels, len(all_levels)))
+    print(f"\n## hints on {name}: {len(numbers)} levels, {args.time_limit:g} s limit\n")
+    print(f"{'level':>6} {'hint':<5} {'time s':>8}")
+    times = []
+    got = 0
+    for n in numbers:
+        nivel = to_nivel(pieces_of(all_levels[n - 1]))
+        start = time.perf_counter()
+        h = find_hint(nivel, args.time_limit)
+        t = time.perf_counter() - start
+        times.append(t)
+        ok = isinstance(h, Hint)
+        got += ok
+        print(f"{n:>6} {'yes' if ok else 'no':<5} {t:>8.3f}")
+    print(f"\nhints: {got}/{len(numbers)} levels, median {statistics.median(times):.3f} s, "
+          f"slowest {max(times):.3f} s")
+
+
+def compare_with_peer(all_levels, numbers, ours, args) -> dict:
+    solved_re = re.compile(args.peer_solved) if args.peer_solved else None
+    limit = args.time_limit
+    print(f"\n### side by side with the peer: {args.peer}\n")
+    print(f"{'level':>6} {'ours':<10} {'time s':>8} {'peer':<10} {'time s':>8} "
+          f"{'verified':>8} {'ours/peer':>9}")
+    both, peer_rows = [], []
+    with tempfile.TemporaryDirectory(prefix="solver-peer-") as workdir:
+        for n in numbers:
+            r = ours[n]
+            if isinstance(r, Exception):
+                continue
+            p = run_peer(args.peer, all_levels[n - 1], n, limit, solved_re, workdir)
+            peer_rows.append(p)
+            ratio = ""
+            if r.status == "solved" and p["status"] == "solved":
+                both.append((r.time, p["time"]))
+                ratio = f"{r.time / p['time']:.2f}" if p["time"] > 0 else "inf"
+            print(f"{n:>6} {r.status:<10} {r.time:>8.3f} {p['status']:<10} "
+                  f"{p['time']:>8.3f} {'yes' if p['verified'] else '':>8} {ratio:>9}",
+                  flush=True)
+    peer_solved = [p for p in peer_rows if p["status"] == "solved"]
+    return {
+        "solved": len(peer_solved),
+        "levels": len(peer_rows),
+        "total_time": sum(p["time"] for p in peer_rows),
+        "median_time_solved": statistics.median(p["time"] for p in peer_solved)
+        if peer_solved else 0.0,
+        "both": len(both),
+        "time_ratio_both": (sum(a for a, _ in both) / sum(b for _, b in both))
+        if both and sum(b for _, b in both) > 0 else None,
+    }
+
+
+def compare_methods(time_limit: float) -> None:
+    """Seed 003: move-optimal A* and the push search side by side."""
+    print("\n## seed003: move-optimal search vs push search\n")
     print(f"{'level':>6} {'moves(A*)':>9} {'moves(push)':>11} {'len ratio':>9} "
           f"{'time A* s':>9} {'time push s':>11} {'time ratio':>10}")
-    for n, level in enumerate(levels.load(collection), start=1):
+    for n, level in enumerate(levels.load("seed003"), start=1):
         a = solve(level, time_limit=time_limit, method="moves")
         b = solve(level, time_limit=time_limit, method="pushes")
         if a.status != "solved" or b.status != "solved":
@@ -88,26 +219,49 @@ def compare_methods(collection: str, time_limit: float) -> None:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--time-limit", type=float, default=60.0,
+    p.add_argument("files", nargs="*", metavar="FILE",
+                   help="level files or bundled collections (default: seed003 microban)")
+    p.add_argument("--time-limit", "-t", type=float, default=60.0,
                    help="seconds per level (default 60)")
-    p.add_argument("--collection", choices=COLLECTIONS, action="append",
-                   help="collection(s) to run (default: all)")
     p.add_argument("--levels", help="level numbers, e.g. 1-20,40 (default: all)")
     p.add_argument("--method", default="auto", choices=("auto", "moves", "pushes"))
+    p.add_argument("--jobs", "-j", type=int, default=1,
+                   help=f"levels our solver runs at once (default 1; {default_jobs()} cores here)")
+    p.add_argument("--peer", metavar="CMD",
+                   help="a peer solver's command; {level} = one-level file, {limit} = seconds")
+    p.add_argument("--peer-solved", metavar="REGEX",
+                   help="the peer solved a level only when its output matches REGEX")
+    p.add_argument("--hints", action="store_true",
+                   help="time the game's hint from each level's start instead")
     args = p.parse_args(argv)
+    if args.time_limit <= 0 or args.jobs <= 0:
+        p.error("--time-limit and --jobs must be positive")
     started = time.perf_counter()
-    chosen = args.collection or COLLECTIONS
-    summaries = [run(c, args.levels, args.time_limit, args.method) for c in chosen]
-    if "seed003" in chosen:
-        compare_methods("seed003", args.time_limit)
-    print("\n## Summary\n")
-    print(f"{'collection':<10} {'solved':>9} {'unsolv.':>7} {'gave up':>7} "
-          f"{'total s':>8} {'median s':>9} {'max s':>7} {'nodes/s':>9}")
+    files = args.files or list(DEFAULT_FILES)
+    if args.hints:
+        for f in files:
+            hint_benchmark(f, args)
+        return 0
+    summaries = [benchmark(f, args) for f in files]
+    if "seed003" in files and not args.peer:
+        compare_methods(args.time_limit)
+    print("\n## Summary (times in seconds; median over every level, "
+          "and over solved ones)\n")
+    print(f"{'collection':<22} {'solved':>9} {'unsolv.':>7} {'gave up':>7} "
+          f"{'total':>8} {'median':>7} {'med.solved':>10} {'max solved':>10} {'nodes/s':>8}")
     for s in summaries:
-        print(f"{s['collection']:<10} {s['solved']:>4}/{s['levels']:<4} "
+        print(f"{os.path.basename(s['collection'])[:22]:<22} {s['solved']:>4}/{s['levels']:<4} "
               f"{s['unsolvable']:>7} {s['gave_up']:>7} {s['total_time']:>8.1f} "
-              f"{s['median_time_solved']:>9.3f} {s['max_time_solved']:>7.2f} "
-              f"{s['median_nodes_per_s']:>9.0f}")
+              f"{s['median_time']:>7.3f} {s['median_time_solved']:>10.3f} "
+              f"{s['max_time_solved']:>10.2f} {s['median_nodes_per_s']:>8.0f}")
+        peer = s.get("peer")
+        if peer:
+            ratio = ("" if peer["time_ratio_both"] is None
+                     else f"; on the {peer['both']} levels both solved, our time / "
+                          f"peer time = {peer['time_ratio_both']:.2f}")
+            print(f"{'  peer':<22} {peer['solved']:>4}/{peer['levels']:<4} "
+                  f"{'':>7} {'':>7} {peer['total_time']:>8.1f} {'':>7} "
+                  f"{peer['median_time_solved']:>10.3f}{ratio}")
     print(f"\nwall clock {time.perf_counter() - started:.1f} s "
           f"(time limit {args.time_limit:g} s per level)")
     return 0

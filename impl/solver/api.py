@@ -74,6 +74,8 @@ class Result:
         parts.append(f"method={self.method}")
         if self.optimal:
             parts.append(f"optimal={self.optimal}")
+        elif self.solution is not None:
+            parts.append("optimal=no")  # e.g. the push search's solutions
         parts.append(f"nodes={self.nodes} time={self.time:.3f}s "
                      f"nodes/s={self.nodes_per_second:.0f}")
         parts.extend(f"({note})" for note in self.notes)

@@ -144,18 +144,24 @@ class Board:
         return (i % self.width + self.ox, i // self.width + self.oy)
 
     # -- static analysis --------------------------------------------------
-    def reach_ignoring_boxes(self, start: int) -> list:
+    def reach(self, start: int, occupied) -> bytearray:
+        """1 on the cells the player can walk to from ``start``, avoiding
+        walls and the cells marked in the bytearray ``occupied``."""
         wall, offs = self.wall, self.offsets
         seen = bytearray(self.size)
         seen[start] = 1
-        out = [start]
-        for c in out:
+        todo = [start]
+        for c in todo:
             for o in offs:
                 m = c + o
-                if not wall[m] and not seen[m]:
+                if not seen[m] and not wall[m] and not occupied[m]:
                     seen[m] = 1
-                    out.append(m)
-        return out
+                    todo.append(m)
+        return seen
+
+    def reach_ignoring_boxes(self, start: int) -> list:
+        seen = self.reach(start, bytearray(self.size))
+        return [i for i in range(self.size) if seen[i]]
 
     def _distances(self) -> None:
         """Push distances from every cell to every goal, and dead squares."""

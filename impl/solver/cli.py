@@ -10,9 +10,11 @@ an invalid level, or an output file that would be overwritten.
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import dataclasses
 import os
 import sys
+import time
 
 from levels.files import WriteRefused, check_target, write_text
 from levels.names import LevelChoiceError, find_level, level_label, plural
@@ -52,6 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true",
                    help="allow --write-solutions to replace an existing OUT "
                         "(never the input file)")
+    p.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
+                   help="levels solved at once, one process each (default: "
+                        "every core, %d here)" % default_jobs())
     p.add_argument("--progress", action="store_true",
                    help="report search progress on stderr even when it is not a terminal")
     p.add_argument("--quiet", "-q", action="store_true",
@@ -82,6 +87,83 @@ def _progress_printer(label: str):
     return report
 
 
+def default_jobs() -> int:
+    """The cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _solve_one(level, options: dict, progress=None):
+    """Solve one level; ``LevelProblem`` comes back as its message."""
+    try:
+        return solve(level, progress=progress, **options)
+    except LevelProblem as exc:
+        return exc
+
+
+def solve_many(chosen, options: dict, jobs: int, show_progress: bool = False):
+    """Solve ``chosen`` (a list of ``(index from 0, level)``) with ``solve(level,
+    **options)``; yields ``(index in chosen, Result or LevelProblem)`` as the
+    levels finish: in order in this process when ``jobs`` is 1, from ``jobs``
+    worker processes otherwise.  ``show_progress``: a progress line on
+    stderr."""
+    if min(jobs, len(chosen)) > 1:
+        return _results_in_pool(chosen, options, jobs, show_progress)
+    return _results_in_process(chosen, options, show_progress)
+
+
+def _results_in_process(chosen, options: dict, show_progress: bool):
+    """``(index, result)`` for each chosen level, one after the other, with
+    the search's own progress line on stderr."""
+    for i, (index, level) in enumerate(chosen):
+        progress = _progress_printer(level_label(level, index)) if show_progress else None
+        result = _solve_one(level, options, progress)
+        if show_progress:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+        yield i, result
+
+
+def _results_in_pool(chosen, options: dict, jobs: int, show_progress: bool):
+    """``(index, result)`` as the worker processes finish them; the progress
+    line on stderr counts finished levels."""
+    started = time.perf_counter()
+    tally = {"solved": 0, "other": 0}
+    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = {pool.submit(_solve_one, level, options): i
+                   for i, (_, level) in enumerate(chosen)}
+        try:
+            pending = set(futures)
+            while pending:
+                done, pending = concurrent.futures.wait(
+                    pending, timeout=1.0,
+                    return_when=concurrent.futures.FIRST_COMPLETED)
+                for future in done:
+                    result = future.result()
+                    solved = getattr(result, "status", None) == "solved"
+                    tally["solved" if solved else "other"] += 1
+                    if show_progress:
+                        sys.stderr.write("\r\033[K")
+                    yield futures[future], result
+                if show_progress:
+                    finished = tally["solved"] + tally["other"]
+                    sys.stderr.write(
+                        f"\r[{finished}/{len(chosen)} done, {tally['solved']} solved, "
+                        f"{min(jobs, len(pending))} running, "
+                        f"{time.perf_counter() - started:.0f}s]   ")
+                    sys.stderr.flush()
+        except BaseException:  # Ctrl-C: drop the queued levels, don't wait
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        finally:
+            if show_progress:
+                sys.stderr.write("\r\033[K")
+                sys.stderr.flush()
+
+
+
 def _with_solution(level, solution: str):
     """The level with ``solution`` added (once).  A solution with bombs uses
     the letter ``B``, which SOK's ``Solution:`` lines cannot hold (``B`` is a
@@ -95,6 +177,8 @@ def _with_solution(level, solution: str):
     if solution in level.solutions:
         return level
     return dataclasses.replace(level, solutions=tuple(level.solutions) + (solution,))
+
+
 
 
 def run(args) -> int:
@@ -119,40 +203,52 @@ def run(args) -> int:
             check_target(args.write_solutions, replace=args.force, protect=protect)
         except WriteRefused as exc:
             raise UsageError(str(exc)) from None
+    if args.jobs is not None and args.jobs <= 0:
+        raise UsageError("--jobs must be positive")
     show_progress = args.progress or sys.stderr.isatty()
+    jobs = min(args.jobs or default_jobs(), len(chosen))
+    options = {"time_limit": args.time_limit, "node_limit": args.node_limit,
+               "method": args.method}
+    started = time.perf_counter()
+    results = solve_many(chosen, options, jobs, show_progress)
     worst = 0
     counts = {"solved": 0, "unsolvable": 0, "gave_up": 0, "invalid": 0}
-    written = []
-    for index, level in chosen:
-        label = level_label(level, index)
-        progress = _progress_printer(label) if show_progress else None
-        try:
-            result = solve(level, time_limit=args.time_limit,
-                           node_limit=args.node_limit, method=args.method,
-                           progress=progress)
-        except LevelProblem as exc:
-            if show_progress:
-                sys.stderr.write("\r\033[K")
-            print(f"{label}: invalid: {exc}")
-            counts["invalid"] += 1
-            worst = 2
-            written.append(level)
-            continue
-        if show_progress:
-            sys.stderr.write("\r\033[K")
-            sys.stderr.flush()
-        counts[result.status] += 1
-        print(f"{label}: {result.summary()}")
-        if result.status == "solved":
-            if not args.quiet:
-                print(result.solution if result.solution else "(already solved: empty solution)")
-            level = _with_solution(level, result.solution)
-        else:
-            worst = max(worst, 1)
-        written.append(level)
+    written = [level for _, level in chosen]
+    solver_time = 0.0
+    # Lines come out in level order: a finished level waits for the ones
+    # before it.
+    finished = {}
+    next_out = 0
+    for i, result in results:
+        finished[i] = result
+        while next_out in finished:
+            result = finished.pop(next_out)
+            index, level = chosen[next_out]
+            label = level_label(level, index)
+            next_out += 1
+            if isinstance(result, LevelProblem):
+                print(f"{label}: invalid: {result}", flush=True)
+                counts["invalid"] += 1
+                worst = 2
+                continue
+            counts[result.status] += 1
+            solver_time += result.time
+            print(f"{label}: {result.summary()}", flush=True)
+            if result.status == "solved":
+                if not args.quiet:
+                    print(result.solution if result.solution
+                          else "(already solved: empty solution)", flush=True)
+                written[next_out - 1] = _with_solution(level, result.solution)
+            else:
+                worst = max(worst, 1)
     if len(chosen) > 1:
-        print("total: " + ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in counts.items() if v)
-              + f" of {plural(len(chosen), 'level')}")
+        wall = time.perf_counter() - started
+        n = len(chosen)
+        print("total: " + ", ".join(f"{v} {k.replace('_', ' ')}"
+                                    for k, v in counts.items() if v)
+              + f" of {plural(n, 'level')}; solved {counts['solved']}/{n} in "
+              f"{wall:.1f} s wall clock ({solver_time:.1f} s of solver time, "
+              f"{jobs} job{'s' if jobs != 1 else ''})")
     if args.write_solutions:
         import levels
         try:

@@ -12,7 +12,9 @@
   Pruning: dead squares, freeze deadlocks, boxes that cannot be matched to
   distinct goals, and PI-corrals.  Ordering: ``g + weight * h`` with ``h`` the
   minimum-cost perfect matching of boxes to goals under push distances
-  (Hungarian algorithm).  Solutions are not push-optimal.
+  (Hungarian algorithm, updated incrementally from the parent's), a
+  portfolio of weights, tunnel macros and goal macros (``goals.py``).
+  Solutions are not push-optimal.
 
 Both return a :class:`Outcome`; an exhausted search is a proof of
 unsolvability only on a closed board (see ``Board.open``).
@@ -27,10 +29,23 @@ import heapq
 import time
 from dataclasses import dataclass
 
+from . import goals as goal_rooms
 from .board import INF, LETTERS, Board
 
 #: Weight of the lower bound in the push search's ordering ``g + w * h``.
 PUSH_WEIGHT = 6
+
+#: The weights of the push search's portfolio (see ``push_search``): the
+#: first runs alone for ``PORTFOLIO_DELAY`` expanded nodes (most levels are
+#: solved by then), then all of them in turns, each taking
+#: ``PORTFOLIO_SHARES`` turns per round (the first weight solves most of the
+#: hard levels too, so it keeps half of the nodes).
+PUSH_WEIGHTS = (PUSH_WEIGHT, 2, 15)
+PORTFOLIO_SHARES = (2, 1, 1)
+PORTFOLIO_DELAY = 16384
+
+#: Matchings kept for configurations generated but not yet expanded.
+MATCHING_CACHE = 200_000
 
 #: Seconds between two calls of the progress callback.
 PROGRESS_INTERVAL = 1.0
@@ -140,57 +155,135 @@ def push_allowed(board: Board, occ, b: int, t: int) -> bool:
 def matching_bound(board: Board, boxes) -> int:
     """Minimum total push distance over perfect matchings of boxes to goals
     (Hungarian algorithm, O(k^3)); ``INF`` when no perfect matching exists."""
-    dists = board.push_dist
-    n = len(boxes)
-    if n == 0:
-        return 0
-    big = INF
-    cost = [[d[b] for d in dists] for b in boxes]
-    # Cheap exit: a box that reaches no goal.
-    for row in cost:
-        if min(row) >= big:
-            return INF
-    u = [0] * (n + 1)
-    v = [0] * (n + 1)
-    p = [0] * (n + 1)
-    way = [0] * (n + 1)
-    rng = range(1, n + 1)
-    for i in rng:
-        p[0] = i
-        j0 = 0
-        minv = [big * 4] * (n + 1)
-        used = [False] * (n + 1)
-        while True:
-            used[j0] = True
-            i0 = p[j0]
-            row = cost[i0 - 1]
-            ui0 = u[i0]
-            delta = big * 4
-            j1 = 0
-            for j in rng:
-                if not used[j]:
-                    cur = row[j - 1] - ui0 - v[j]
-                    if cur < minv[j]:
-                        minv[j] = cur
-                        way[j] = j0
-                    if minv[j] < delta:
-                        delta = minv[j]
-                        j1 = j
-            for j in range(n + 1):
-                if used[j]:
-                    u[p[j]] += delta
-                    v[j] -= delta
-                else:
-                    minv[j] -= delta
-            j0 = j1
-            if p[j0] == 0:
+    return Matching(board, boxes).total
+
+
+class Matching:
+    """The minimum-cost perfect matching of ``boxes`` (rows) to the goals
+    (columns) under push distances, with its dual potentials, so that the
+    bound of a configuration one push away is found in O(k^2) by
+    :meth:`moved` instead of O(k^3) from scratch."""
+
+    __slots__ = ("board", "boxes", "u", "v", "p", "total")
+
+    def __init__(self, board: Board, boxes):
+        self.board = board
+        self.boxes = boxes
+        n = len(boxes)
+        self.u = [0] * (n + 1)
+        self.v = [0] * (n + 1)
+        self.p = [0] * (n + 1)  # p[j]: the row (1-based) matched to column j
+        self.total = 0
+        if n == 0:
+            return
+        dists = board.push_dist
+        cost = [[d[b] for d in dists] for b in boxes]
+        for row in cost:  # cheap exit: a box that reaches no goal
+            if min(row) >= INF:
+                self.total = INF
+                return
+        for i in range(1, n + 1):
+            _augment(cost, self.u, self.v, self.p, i)
+        total = sum(cost[self.p[j] - 1][j - 1] for j in range(1, n + 1))
+        self.total = INF if total >= INF else total
+
+    def moved(self, b: int, t: int) -> "Matching":
+        """The matching after the box on ``b`` moves to ``t`` (its rows keep
+        this matching's order, ``t`` in the place of ``b``)."""
+        boxes = self.boxes
+        i = boxes.index(b)
+        child_boxes = boxes[:i] + (t,) + boxes[i + 1:]
+        if self.total >= INF or self.u is None:
+            return Matching(self.board, child_boxes)
+        dists = self.board.push_dist
+        new_row = [d[t] for d in dists]
+        child = Matching.__new__(Matching)
+        child.board = self.board
+        child.boxes = child_boxes
+        if min(new_row) >= INF:
+            child.u = child.v = child.p = None
+            child.total = INF
+            return child
+        u, v, p = self.u[:], self.v[:], self.p[:]
+        r = i + 1
+        n = len(v) - 1
+        for j in range(1, n + 1):
+            if p[j] == r:
+                p[j] = 0
                 break
-        while j0:
-            j1 = way[j0]
-            p[j0] = p[j1]
-            j0 = j1
-    total = -v[0]
-    return INF if total >= big else total
+        u[r] = min(new_row[j - 1] - v[j] for j in range(1, n + 1))
+        _augment(_LazyCost(dists, child_boxes, r, new_row), u, v, p, r)
+        total = 0
+        for j in range(1, n + 1):
+            total += dists[j - 1][child_boxes[p[j] - 1]]
+        child.u, child.v, child.p = u, v, p
+        child.total = INF if total >= INF else total
+        return child
+
+
+class _LazyCost:
+    """Rows of the cost matrix, built when the augmentation asks for them."""
+
+    __slots__ = ("dists", "boxes", "r", "new_row", "rows")
+
+    def __init__(self, dists, boxes, r, new_row):
+        self.dists, self.boxes, self.r, self.new_row = dists, boxes, r, new_row
+        self.rows = {}
+
+    def __getitem__(self, i):
+        if i == self.r - 1:
+            return self.new_row
+        row = self.rows.get(i)
+        if row is None:
+            b = self.boxes[i]
+            row = self.rows[i] = [d[b] for d in self.dists]
+        return row
+
+
+def _replace(boxes, i, t):
+    return tuple(sorted(boxes[:i] + boxes[i + 1:] + (t,)))
+
+
+def _augment(cost, u, v, p, i) -> None:
+    """One phase of the Hungarian algorithm (shortest augmenting path with
+    potentials): matches the free row ``i``, keeping ``u``/``v`` feasible."""
+    n = len(v) - 1
+    big = INF * 4
+    way = [0] * (n + 1)
+    minv = [big] * (n + 1)
+    used = [False] * (n + 1)
+    rng = range(1, n + 1)
+    p[0] = i
+    j0 = 0
+    while True:
+        used[j0] = True
+        i0 = p[j0]
+        row = cost[i0 - 1]
+        ui0 = u[i0]
+        delta = big
+        j1 = 0
+        for j in rng:
+            if not used[j]:
+                cur = row[j - 1] - ui0 - v[j]
+                if cur < minv[j]:
+                    minv[j] = cur
+                    way[j] = j0
+                if minv[j] < delta:
+                    delta = minv[j]
+                    j1 = j
+        for j in range(n + 1):
+            if used[j]:
+                u[p[j]] += delta
+                v[j] -= delta
+            else:
+                minv[j] -= delta
+        j0 = j1
+        if p[j0] == 0:
+            break
+    while j0:
+        j1 = way[j0]
+        p[j0] = p[j1]
+        j0 = j1
 
 
 # -- PI-corrals ------------------------------------------------------------------
@@ -273,87 +366,206 @@ def pi_corral_pushes(board: Board, occ, seen, boxes):
 # -- push-level search ---------------------------------------------------------
 
 def push_search(board: Board, budget: Budget, weight: int | None = None,
-                corrals: bool = True) -> Outcome:
-    """Best-first search over pushes; returns the solution as LURD."""
-    if weight is None:
-        weight = PUSH_WEIGHT
+                corrals: bool = True, tunnels: bool = True) -> Outcome:
+    """Best-first search over pushes; returns the solution as LURD.
+
+    Without ``weight``, a portfolio: one search per weight in
+    ``PUSH_WEIGHTS`` (the first alone for ``PORTFOLIO_DELAY`` nodes), run in
+    turns of ``POLL`` expanded nodes, until one of them finds a solution
+    (different weights solve different levels).
+
+    With ``tunnels``, a push that leaves the box and the player in a
+    corridor (walls on both sides of both, across the push) goes on until
+    the box leaves it (a tunnel macro).  That cuts the search a lot but is
+    not a proof of anything: a search with macros that is exhausted is run
+    again without them, and only an exhausted search without them is
+    reported as "exhausted"."""
+    weights = PUSH_WEIGHTS if weight is None else (weight,)
+    shares = PORTFOLIO_SHARES if weight is None else (1,)
+    runs = [[w, tunnels, _push_search(board, w, corrals, tunnels), 0]
+            for w in weights[:1]]
+    waiting = list(weights[1:])
+    total = 0
+    while True:
+        if waiting and total >= PORTFOLIO_DELAY:
+            runs.extend([w, tunnels, _push_search(board, w, corrals, tunnels), 0]
+                        for w in waiting)
+            waiting = []
+        for run in (r for r, k in zip(runs, shares) for _ in range(k)):
+            out = next(run[2])
+            if isinstance(out, Outcome):
+                total += out.nodes - run[3]
+                if out.kind == "solved":
+                    return Outcome("solved", out.lurd, total)
+                if not run[1]:
+                    return Outcome("exhausted", None, total)
+                run[1] = False  # exhausted with macros: no proof, again without
+                run[2] = _push_search(board, run[0], corrals, False)
+                run[3] = 0
+            else:
+                total += out - run[3]
+                run[3] = out
+            if total >= budget.due:
+                reason = budget.check(total)
+                if reason:
+                    return Outcome(reason, None, total)
+
+
+def corridors(board: Board) -> list:
+    """``corridors(board)[d][c]``: walls on both sides of ``c`` across
+    direction ``d``."""
+    wall, offs = board.wall, board.offsets
+    out = []
+    for d in range(4):
+        across = offs[2:] if d < 2 else offs[:2]
+        row = bytearray(board.size)
+        for c in range(board.size):
+            if not wall[c] and all(wall[c + a] for a in across):
+                row[c] = 1
+        out.append(row)
+    return out
+
+
+def _push_search(board: Board, weight: int, corrals: bool, tunnels: bool):
+    """One best-first search, as a generator: yields its count of expanded
+    nodes every ``POLL`` nodes, and its :class:`Outcome` last."""
     goals = board.goals
+    goal = board.is_goal
     start_boxes = board.boxes
     if set(start_boxes) == goals:
-        return Outcome("solved", "", 0)
-    wall, offs, n = board.wall, board.offsets, board.size
+        yield Outcome("solved", "", 0)
+        return
+    offs, n = board.offsets, board.size
     h0 = matching_bound(board, start_boxes)
     if h0 >= INF:
-        return Outcome("exhausted", None, 0)
+        yield Outcome("exhausted", None, 0)
+        return
+    corridor = corridors(board) if tunnels else None
     hcache = {start_boxes: h0}
-    # closed: (boxes, normalised player) -> (parent key, box cell, direction)
+    # Matchings of generated configurations, to derive their children's
+    # bounds incrementally when they are expanded (oldest dropped first).
+    mcache = {}
+    # closed: (boxes, normalised player) -> (parent key, pushes made from the
+    # parent: ((box cell, direction), ...))
     closed = {}
-    heap = [(weight * h0, 0, 0, start_boxes, board.player, None, -1, -1)]
+    # (priority, -pushes, tie-break, pushes, boxes, player, parent key,
+    #  pushes made from the parent)
+    heap = [(weight * h0, 0, 0, 0, start_boxes, board.player, None, ())]
+    order = (goal_rooms.packing_order(board)
+             if tunnels and goal_rooms.clustered(board) else None)
+    nearest = board.nearest
+    radius = goal_rooms.MACRO_RADIUS
+
+    def allowed(occ, b, t):
+        return push_allowed(board, occ, b, t)
+    # boxes -> the player regions already expanded with those boxes: an
+    # entry whose player cell lies in one of them is a closed state, skipped
+    # without computing its region again.
+    regions = {}
     counter = 1
     nodes = 0
     occ = bytearray(n)
     while heap:
-        _, _, g, boxes, player, parent, moved, d0 = heapq.heappop(heap)
+        _, _, _, g, boxes, player, parent, made = heapq.heappop(heap)
+        done = regions.get(boxes)
+        if done is not None and any(r[player] for r in done):
+            continue
         for b in boxes:
             occ[b] = 1
-        # Region reachable by the player.
-        seen = bytearray(n)
-        seen[player] = 1
-        region = [player]
-        for c in region:
-            for o in offs:
-                m = c + o
-                if not seen[m] and not wall[m] and not occ[m]:
-                    seen[m] = 1
-                    region.append(m)
-        key = (boxes, min(region))
-        if key in closed:
-            for b in boxes:
-                occ[b] = 0
-            continue
-        closed[key] = (parent, moved, d0)
+        seen = board.reach(player, occ)  # the player's region
+        key = (boxes, seen.find(1))
+        closed[key] = (parent, made)
+        if done is None:
+            regions[boxes] = [seen]
+        else:
+            done.append(seen)
         nodes += 1
-        if nodes >= budget.due:
-            reason = budget.check(nodes, frontier=len(heap), pushes=g)
-            if reason:
-                return Outcome(reason, None, nodes)
-        g1 = g + 1
+        if nodes % POLL == 0:
+            yield nodes
+        matching = mcache.pop(boxes, None)
         candidates = pi_corral_pushes(board, occ, seen, boxes) if corrals else None
         if candidates is None:
             candidates = [(i, b, d) for i, b in enumerate(boxes)
                           for d, o in enumerate(offs) if seen[b - o]]
+        else:
+            candidates = list(candidates)
+        if order is not None and made:
+            # A goal macro for the box just pushed, once it is near the goals.
+            c, d = made[-1]
+            b = c + offs[d]
+            target = next((x for x in order if not occ[x]), None)
+            if target is not None and not goal[b] and nearest[b] <= radius:
+                path = goal_rooms.box_path(board, occ, seen, b, target, allowed)
+                if path is not None:
+                    candidates.append((boxes.index(b), b, tuple(path)))
         for i, b, d in candidates:
-            t = b + offs[d]
-            if not push_allowed(board, occ, b, t):
-                continue
+            if d.__class__ is tuple:  # a goal macro
+                made = d
+                t = target
+                last = made[-1][0]
+                steps = len(made)
+                d = made[-1][1]
+            else:
+                made = None
+                o = offs[d]
+                t = b + o
+                if not push_allowed(board, occ, b, t):
+                    continue
+                steps = 1
+                last = b  # the player's cell after the pushes
+            if tunnels and made is None:
+                corr = corridor[d]
+                if corr[t] and corr[b] and not goal[t]:
+                    occ[b] = 0
+                    occ[t] = 1
+                    while corr[t] and corr[last] and not goal[t]:
+                        nt = t + o
+                        if not push_allowed(board, occ, t, nt):
+                            break
+                        occ[t] = 0
+                        occ[nt] = 1
+                        last, t = t, nt
+                        steps += 1
+                    occ[t] = 0
+                    occ[b] = 1
+            if made is None:
+                made = tuple((b + k * o, d) for k in range(steps))
             child = boxes[:i] + boxes[i + 1:]
             child = tuple(sorted(child + (t,)))
             h = hcache.get(child)
             if h is None:
-                h = matching_bound(board, child)
-                hcache[child] = h
+                if matching is None:
+                    matching = Matching(board, boxes)
+                m = matching.moved(b, t)
+                h = hcache[child] = m.total
+                if h < INF:
+                    if len(mcache) >= MATCHING_CACHE:
+                        del mcache[next(iter(mcache))]
+                    mcache[child] = m
             if h >= INF:
                 continue
+            g1 = g + steps
             if h == 0 and set(child) == goals:
                 for c in boxes:
                     occ[c] = 0
-                pushes = _pushes_to(closed, key) + [(b, d)]
-                return Outcome("solved", _pushes_to_lurd(board, pushes), nodes)
-            heapq.heappush(heap, (g1 + weight * h, counter, g1, child, b,
-                                  key, b, d))
+                pushes = _pushes_to(closed, key) + list(made)
+                yield Outcome("solved", _pushes_to_lurd(board, pushes), nodes)
+                return
+            heapq.heappush(heap, (g1 + weight * h, -g1, counter, g1,
+                                  child, last, key, made))
             counter += 1
         for b in boxes:
             occ[b] = 0
-    return Outcome("exhausted", None, nodes)
+    yield Outcome("exhausted", None, nodes)
 
 
 def _pushes_to(closed, key) -> list:
     pushes = []
     while True:
-        parent, moved, d = closed[key]
+        parent, made = closed[key]
         if parent is None:
             break
-        pushes.append((moved, d))
+        pushes.extend(reversed(made))
         key = parent
     pushes.reverse()
     return pushes

@@ -168,3 +168,31 @@ def test_python_dash_m(level_file):
                           env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
     assert proc.returncode == 0, proc.stderr
     assert "RRR" in proc.stdout
+
+
+def test_jobs_solve_in_parallel_and_print_in_level_order(level_file, capsys):
+    status = main([str(level_file), "--jobs", "2", "--time-limit", "10", "--quiet"])
+    out = capsys.readouterr().out.splitlines()
+    assert status == 1
+    assert out[0].startswith("first (level 1): solved moves=3 pushes=3")
+    assert out[1].startswith("second (level 2): unsolvable")
+    assert out[2].startswith("total: 1 solved, 1 unsolvable of 2 levels; solved 1/2 in ")
+    assert out[2].endswith("2 jobs)")
+
+
+def test_jobs_must_be_positive(level_file, capsys):
+    assert main([str(level_file), "--jobs", "0"]) == 2
+    assert "--jobs must be positive" in capsys.readouterr().err
+
+
+def test_parallel_progress_counts_levels_on_stderr(level_file, capsys):
+    main([str(level_file), "--jobs", "2", "--progress", "--quiet"])
+    err = capsys.readouterr().err
+    assert "/2 done" in err and "Traceback" not in err
+
+
+def test_summary_says_when_a_solution_is_not_optimal(capsys):
+    assert main(["microban", "--level", "1", "--method", "pushes", "--quiet"]) == 0
+    assert " optimal=no " in capsys.readouterr().out
+    assert main(["microban", "--level", "1", "--method", "moves", "--quiet"]) == 0
+    assert " optimal=moves " in capsys.readouterr().out
