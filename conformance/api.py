@@ -64,7 +64,17 @@ BATCH = "__batch__"
 #: ``RESET()``: forget every handle given out so far (call it between
 #: examples so the target's object table does not grow without bound).
 RESET = "__reset__"
-SPECIAL_OPERATIONS = (FINGERPRINT, EQUAL, BATCH, RESET)
+#: ``OPAQUE(names)``: from now on the results of the operations ``names``
+#: come back as handles, never by value (the engine only passes them back:
+#: a juego of ``tad`` or ``extendido``, which may hold a long history).
+#: An atom (``None``, a bool, a number) still comes back as it is.
+OPAQUE = "__opaque__"
+SPECIAL_OPERATIONS = (FINGERPRINT, EQUAL, BATCH, RESET, OPAQUE)
+#: Per profile, the operations whose results the engine treats as opaque.
+OPAQUE_RESULTS = {
+    "tad": ("iniciar", "step"),
+    "extendido": ("nuevo_juego", "mover", "tirar_bomba", "deshacer"),
+}
 
 #: Per profile, the operations without which nothing can be checked; a
 #: target lacking only others is checked on what it has (the runner answers

@@ -362,7 +362,8 @@ class _Describer:
 
 # ------------------------------------------------------------------ host
 
-FINGERPRINT, EQUAL, BATCH, RESET = "__fingerprint__", "__equal__", "__batch__", "__reset__"
+FINGERPRINT, EQUAL, BATCH, RESET, OPAQUE = ("__fingerprint__", "__equal__", "__batch__",
+                                             "__reset__", "__opaque__")
 
 
 class CallTimeout(BaseException):
@@ -410,6 +411,7 @@ class Host:
         self.functions = {}
         self.atoms = (bool, int, float, str, bytes, type(None)) + tuple(atoms)
         self.handle_type = handle_type
+        self.opaque = frozenset()     # operations whose results stay here (OPAQUE)
         self.time_limit = 0.0       # seconds per call, enforced with SIGALRM (the sandbox child)
 
     def limit_time(self, seconds):
@@ -488,12 +490,18 @@ class Host:
         if op == RESET:
             self.objects.clear()
             return None
+        if op == OPAQUE:
+            self.opaque = frozenset(str(name) for name in args[0])
+            return None
         function = self.functions.get(op)
         if function is None:
             if op not in self.operations:
                 raise HostError("missing", "the target has no such operation")
             function = self.functions[op] = getattr(self.namespace, op)
-        return self._export(function(*[self._arg(a) for a in args]))
+        result = function(*[self._arg(a) for a in args])
+        if op in self.opaque and type(result) not in self.atoms:
+            return self._keep(result)
+        return self._export(result)
 
     def run(self, op, args):
         """Run one call (or a batch); answer ``("ok", value)`` or

@@ -56,7 +56,8 @@ from hypothesis.stateful import (
 
 from conformance import engine_levels as lv
 from conformance.api import (
-    ALL_PROFILES, BATCH, EQUAL, FINGERPRINT, GROUPS, NOT_PROVIDED, PROFILES, REQUIRED_OPERATIONS, RESET,
+    ALL_PROFILES, BATCH, EQUAL, FINGERPRINT, GROUPS, NOT_PROVIDED, OPAQUE, OPAQUE_RESULTS, PROFILES,
+    REQUIRED_OPERATIONS, RESET,
     Counterexample, Handle, Target, TargetError, Verdict,
 )
 from conformance.report import (
@@ -130,6 +131,7 @@ class _Run:
         # While shrinking, only this observer (the first failure's) is
         # compared: much cheaper, and the final run compares everything.
         self.focus: str | None = None
+        self.opaque_sent = False     # OPAQUE told to the target (once per check)
         self.stopped = False         # _StopShrinking was raised (Hypothesis may call it Flaky)
 
     def count(self, key: str, n: int = 1) -> None:
@@ -157,6 +159,11 @@ class _Machine(RuleBasedStateMachine):
             raise _StopShrinking
         run.count("examples")
         self._call(RESET)
+        if run.profile in OPAQUE_RESULTS and not run.opaque_sent:
+            # The juego only ever goes back to the target: keep it there (no
+            # copy of a long undo history crosses over on every call).
+            run.opaque_sent = True
+            self._call(OPAQUE, list(OPAQUE_RESULTS[run.profile]))
 
     # -- the target --------------------------------------------------------
 

@@ -34,7 +34,7 @@ from typing import Any, Callable, Iterable, Mapping
 from conformance.aed2 import HEADER as CPP_HEADER
 from conformance.child import operations  # noqa: F401 - one definition, shared with the child
 from conformance.api import (
-    BATCH, EQUAL, FINGERPRINT, PROFILES, REQUIRED_OPERATIONS, RESET, Handle,
+    BATCH, EQUAL, FINGERPRINT, OPAQUE, PROFILES, REQUIRED_OPERATIONS, RESET, Handle,
     Target, TargetError,
 )
 
@@ -388,6 +388,8 @@ class DirectionAdapter:
     def call(self, op: str, *args: Any) -> Any:
         if op == RESET:
             self._originals.clear()
+        if op == OPAQUE:
+            return self.inner.call(op, *args)
         if op in (FINGERPRINT, EQUAL, RESET):
             return self.inner.call(op, *[self._originals.get(id(a), (None, a))[1]
                                          if self._originals.get(id(a), (None,))[0] is a else a

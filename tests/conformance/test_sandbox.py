@@ -459,3 +459,31 @@ def test_a_submissions_own_modules_named_like_ours_load(tmp_path):
         assert target.call("hay_jugador", target.call("crear_grilla", GRID), 1, 1) is True
     finally:
         target.close()
+
+
+@pytest.mark.parametrize("in_process", [True, False])
+def test_opaque_results_stay_with_the_target(in_process):
+    """After OPAQUE, a juego (a plain dict holding its whole history) comes
+    back as a handle, not by value, and still works as the argument of the
+    next call; an atom (a bool) still comes back as it is."""
+    from conformance import mutants
+    from conformance.api import OPAQUE
+    from conformance.targets import resolve
+    from conformance.sandbox import open_target
+    nivel = {"personaje": {(1, 1)}, "cajas": {(2, 1)}, "paredes": set(),
+             "depósitos": {(3, 1)}, "bombas": 1}
+    t = open_target(resolve(str(mutants.path("student_extendido"))), in_process=in_process)
+    try:
+        j = t.call("nuevo_juego", [nivel])
+        assert type(j) is dict                     # by value, before OPAQUE
+        t.call(OPAQUE, ["nuevo_juego", "mover"])
+        j = t.call("nuevo_juego", [nivel])
+        assert type(j) is Handle
+        derecha = spec.tipos.Accion.DERECHA
+        assert t.call("puede_mover", j, derecha) is True
+        j = t.call("mover", j, derecha)
+        assert type(j) is Handle
+        assert t.call("gano", j) is True
+        assert t.call("persona", j) == (2, 1)
+    finally:
+        t.close()
