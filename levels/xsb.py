@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import bisect
 import re
-from itertools import repeat
 
 from .lurd import check as check_moves
 from .model import MAX_CELLS, Level, LevelError, check_board_size
@@ -51,8 +50,8 @@ _RLE_CHARS = set("0123456789()|")
 _BOARD_CHARS = set(PIECES) | _RLE_CHARS
 _PIECE_MARKS = set(PIECES) - {" "}
 
-_WALL_CHAR = re.compile("[" + "".join(c for c, k in PIECES.items() if k == WALL) + "]")
-_OTHER_CHAR = re.compile("[^" + re.escape("".join(c for c, k in PIECES.items() if k in (WALL, FLOOR))) + "]")
+_WALL_CHARS = frozenset(c for c, k in PIECES.items() if k == WALL)
+_NOT_FLOOR = re.compile("[^" + re.escape("".join(c for c, k in PIECES.items() if k == FLOOR)) + "]")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _KEY = re.compile(r"^([A-Za-z][A-Za-z0-9_\-]*(?: [A-Za-z0-9_\-]+){0,3}(?:\s*\([^()\r\n]*\))?)\s*:(.*)$")
 _LURD_LINE = re.compile(r"^[lurdLURD0-9()\s]+$")
@@ -109,15 +108,20 @@ class _Board:
     def add_row(self, row: str, y: int, lineno: int | None, colmap=None):
         """Decode one row; refuses a board over :data:`MAX_CELLS` before
         reading the row that makes it so."""
-        width, height = max(self.width, len(row)), max(self.height, y + 1)
+        n = len(row)
+        width = n if n > self.width else self.width
+        height = y + 1 if y >= self.height else self.height
         if width * height > MAX_CELLS:
             col = 1 if colmap or max(self.width, 1) * height > MAX_CELLS else MAX_CELLS // height + 1
             check_board_size(width, height, source=self.source, line=lineno, column=col)
         self.width, self.height = width, height
-        self.walls.update(zip([m.start() for m in _WALL_CHAR.finditer(row)], repeat(y)))
-        for m in _OTHER_CHAR.finditer(row):
+        walls = self.walls
+        for m in _NOT_FLOOR.finditer(row):      # one pass: walls here, other pieces by add()
             x = m.start()
-            self.add(m.group(), (x, y), lineno, colmap(x) if colmap else x + 1)
+            if m.group() in _WALL_CHARS:
+                walls.add((x, y))
+            else:
+                self.add(m.group(), (x, y), lineno, colmap(x) if colmap else x + 1)
 
     def add(self, ch: str, p, lineno: int | None = None, col: int | None = None):
         """Put the piece(s) of XSB character ``ch`` at ``p``."""
