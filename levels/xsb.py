@@ -51,7 +51,7 @@ _BOARD_CHARS = set(PIECES) | _RLE_CHARS
 _PIECE_MARKS = set(PIECES) - {" "}
 
 _WALL_CHARS = frozenset(c for c, k in PIECES.items() if k == WALL)
-_NOT_FLOOR = re.compile("[^" + re.escape("".join(c for c, k in PIECES.items() if k == FLOOR)) + "]")
+_FLOOR_CHARS = frozenset(c for c, k in PIECES.items() if k == FLOOR)
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _KEY = re.compile(r"^([A-Za-z][A-Za-z0-9_\-]*(?: [A-Za-z0-9_\-]+){0,3}(?:\s*\([^()\r\n]*\))?)\s*:(.*)$")
 _LURD_LINE = re.compile(r"^[lurdLURD0-9()\s]+$")
@@ -115,13 +115,14 @@ class _Board:
             col = 1 if colmap or max(self.width, 1) * height > MAX_CELLS else MAX_CELLS // height + 1
             check_board_size(width, height, source=self.source, line=lineno, column=col)
         self.width, self.height = width, height
-        walls = self.walls
-        for m in _NOT_FLOOR.finditer(row):      # one pass: walls here, other pieces by add()
-            x = m.start()
-            if m.group() in _WALL_CHARS:
+        walls, floor, wall = self.walls, _FLOOR_CHARS, _WALL_CHARS
+        for x, ch in enumerate(row):            # one pass: walls here, other pieces by add()
+            if ch in floor:
+                continue
+            if ch in wall:
                 walls.add((x, y))
             else:
-                self.add(m.group(), (x, y), lineno, colmap(x) if colmap else x + 1)
+                self.add(ch, (x, y), lineno, colmap(x) if colmap else x + 1)
 
     def add(self, ch: str, p, lineno: int | None = None, col: int | None = None):
         """Put the piece(s) of XSB character ``ch`` at ``p``."""
