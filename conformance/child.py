@@ -29,6 +29,7 @@ import importlib.machinery
 import importlib.util
 import json
 import os
+import resource   # here, not in set_limit: a preexec hook runs after setuid and may not read the library
 import signal
 import struct
 import sys
@@ -645,8 +646,9 @@ class _Channel:
 
 def set_limit(which, value):
     """Lower a resource limit (never above the hard limit in force; a
-    platform that refuses it keeps its own)."""
-    import resource
+    platform that refuses it keeps its own). Imports nothing: it runs in a
+    ``preexec_fn`` after the switch to a box's uid, which may not be able
+    to read Python's library folder."""
     try:
         _, hard = resource.getrlimit(which)
         if hard != resource.RLIM_INFINITY:
@@ -685,7 +687,6 @@ def child_main():
     except (EOFError, ValueError):
         os._exit(0)
     import faulthandler
-    import resource
     limit = init["output_limit"]
     if limit:
         set_limit(resource.RLIMIT_FSIZE, limit)

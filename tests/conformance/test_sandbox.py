@@ -7,6 +7,8 @@ import copy
 import json
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 import time
 import re
@@ -23,6 +25,7 @@ from conformance.sandbox import InProcessTarget, SandboxTarget, fingerprint, ope
 from conformance.targets import BadTarget, ReferenceImport, resolve
 
 FIXTURES = Path(__file__).parent / "fixtures"
+ROOT = Path(__file__).resolve().parents[2]
 GRID = ["#####", "#@$.#", "#####"]
 
 
@@ -419,6 +422,28 @@ def test_kill_group_leaves_nothing(level, tmp_path):
         assert proc.returncode is not None and _alive(boxed) == []
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+@pytest.mark.parametrize("level", isolation.LEVELS)
+def test_limits_apply_when_the_box_cannot_read_the_library(level, tmp_path):
+    """The limits are set in a ``preexec_fn``, after the switch to the box's
+    uid. It must import nothing: pytester's in-process runs forget modules
+    imported during a run, and the box's uid cannot read a library under
+    ``/root`` (an INTERNALERROR "Exception occurred in preexec_fn")."""
+    if level not in isolation.available_levels():
+        pytest.skip(f"isolation level {level} is not available on this machine")
+    script = ("import sys, tempfile\n"
+              "from conformance import isolation\n"
+              "for name in [n for n in sys.modules if n == 'resource']:\n"
+              "    del sys.modules[name]\n"
+              "work = tempfile.mkdtemp(prefix='sokoban-test-')\n"
+              f"proc = isolation.spawn(['/bin/sh', '-c', 'ulimit -v'], workdir=work, level={level!r},\n"
+              "                        memory_mb=300)\n"
+              "print(proc.communicate(timeout=30)[0].decode().strip())\n")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=60, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split()[-1] == str(300 * 1024)
 
 
 def test_a_bwrap_box_sees_only_the_system_and_its_folder():
