@@ -28,8 +28,8 @@ import bisect
 import re
 
 from .lurd import check as check_moves
-from .model import MAX_CELLS, Level, LevelError, check_board_size
-from .rle import RLEError, expand, has_rle
+from .model import MAX_CELLS, Level, LevelError, check_board_size, cycle_collector_paused
+from .rle import _RLE_MARK, RLEError, expand
 
 __all__ = ["parse_xsb", "format_xsb", "from_soko_desc", "to_soko_desc",
            "split_lines", "PIECES"]
@@ -52,6 +52,8 @@ _PIECE_MARKS = set(PIECES) - {" "}
 
 _WALL_CHARS = frozenset(c for c, k in PIECES.items() if k == WALL)
 _FLOOR_CHARS = frozenset(c for c, k in PIECES.items() if k == FLOOR)
+_BOX_CHARS = frozenset(c for c, k in PIECES.items() if k == BOX)
+_GOAL_CHARS = frozenset(c for c, k in PIECES.items() if k == GOAL)
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _KEY = re.compile(r"^([A-Za-z][A-Za-z0-9_\-]*(?: [A-Za-z0-9_\-]+){0,3}(?:\s*\([^()\r\n]*\))?)\s*:(.*)$")
 _LURD_LINE = re.compile(r"^[lurdLURD0-9()\s]+$")
@@ -105,24 +107,49 @@ class _Board:
         self.width = 0  # of the widest row so far
         self.height = 0
 
-    def add_row(self, row: str, y: int, lineno: int | None, colmap=None):
-        """Decode one row; refuses a board over :data:`MAX_CELLS` before
-        reading the row that makes it so."""
-        n = len(row)
-        width = n if n > self.width else self.width
-        height = y + 1 if y >= self.height else self.height
+    def add_rows(self, rows: list[str], y: int, lineno: int | None, colmap=None):
+        """Decode ``rows`` as rows ``y``, ``y + 1``...; row ``i`` is file line
+        ``lineno + i``, or ``lineno`` for all of them when ``colmap`` is
+        given (rows expanded from one run-length encoded line, ``colmap``
+        giving a cell's column in that line). Refuses a board over
+        :data:`MAX_CELLS` before reading the row that makes it so."""
+        width = max(map(len, rows), default=0)
+        width = width if width > self.width else self.width
+        height = y + len(rows)
+        height = height if height > self.height else self.height
         if width * height > MAX_CELLS:
-            col = 1 if colmap or max(self.width, 1) * height > MAX_CELLS else MAX_CELLS // height + 1
-            check_board_size(width, height, source=self.source, line=lineno, column=col)
+            self._refuse(rows, y, lineno, colmap)
         self.width, self.height = width, height
-        walls, floor, wall = self.walls, _FLOOR_CHARS, _WALL_CHARS
-        for x, ch in enumerate(row):            # one pass: walls here, other pieces by add()
-            if ch in floor:
-                continue
-            if ch in wall:
-                walls.add((x, y))
-            else:
-                self.add(ch, (x, y), lineno, colmap(x) if colmap else x + 1)
+        walls, boxes, goals = self.walls, self.boxes, self.goals
+        floor, wall, box, goal = _FLOOR_CHARS, _WALL_CHARS, _BOX_CHARS, _GOAL_CHARS
+        step = 0 if colmap else 1
+        for row in rows:        # one pass: the common pieces here, the rest by add()
+            for x, ch in enumerate(row):
+                if ch in floor:
+                    continue
+                if ch in wall:
+                    walls.add((x, y))
+                elif ch in box:
+                    boxes.add((x, y))
+                elif ch in goal:
+                    goals.add((x, y))
+                else:
+                    self.add(ch, (x, y), lineno, colmap(x) if colmap else x + 1)
+            y += 1
+            lineno += step
+
+    def _refuse(self, rows, y, lineno, colmap):
+        """Raise the :class:`LevelError` for the first of ``rows`` that makes
+        the board too large (line and column where it happens)."""
+        width, height = self.width, self.height
+        for i, row in enumerate(rows):
+            new_width, new_height = max(width, len(row)), max(height, y + i + 1)
+            if new_width * new_height > MAX_CELLS:
+                col = (1 if colmap or max(width, 1) * new_height > MAX_CELLS
+                       else MAX_CELLS // new_height + 1)
+                check_board_size(new_width, new_height, source=self.source,
+                                 line=lineno if colmap else lineno + i, column=col)
+            width, height = new_width, new_height
 
     def add(self, ch: str, p, lineno: int | None = None, col: int | None = None):
         """Put the piece(s) of XSB character ``ch`` at ``p``."""
@@ -151,9 +178,13 @@ class _Board:
                 self.player = p
                 self.player_at = (lineno, col)
 
-    def level(self, **fields) -> Level:
-        return Level(walls=frozenset(self.walls), boxes=frozenset(self.boxes),
-                     goals=frozenset(self.goals), player=self.player, **fields)
+    def level(self, trusted: bool = False, **fields) -> Level:
+        """The level decoded, with the other :class:`Level` ``fields``;
+        ``trusted`` when they already have their final types (see
+        :meth:`Level._trusted`)."""
+        make = Level._trusted if trusted else Level
+        return make(walls=frozenset(self.walls), boxes=frozenset(self.boxes),
+                    goals=frozenset(self.goals), player=self.player, **fields)
 
 
 def level_from_cells(cells, **fields) -> Level:
@@ -166,25 +197,28 @@ def level_from_cells(cells, **fields) -> Level:
     return board.level(**fields)
 
 
-def _decode_board(lines: list[tuple[int, str]], source: str) -> tuple[_Board, bool]:
+def _decode_board(lines: list[str], start: int, stop: int, source: str) -> tuple[_Board, bool]:
+    """The board of ``lines[start:stop]`` (file lines ``start + 1`` ...)."""
     board = _Board(source)
+    rows = lines[start:stop]
+    rle_mark = _RLE_MARK.search
+    if not rle_mark("".join(rows)):
+        board.add_rows(rows, 0, start + 1)
+        return board, False
     y = 0
-    rle_used = False
-    for lineno, line in lines:
-        if has_rle(line):
-            rle_used = True
+    for lineno, line in enumerate(rows, start + 1):
+        if rle_mark(line):
             try:
-                flat = expand(line)
+                flat = expand(line).split("|")
             except RLEError as e:
                 raise LevelError(f"bad run-length encoding: {e}", source=source,
                                  line=lineno, column=e.index + 1) from None
-            for row in flat.split("|"):
-                board.add_row(row, y, lineno, colmap=lambda x: None)
-                y += 1
+            board.add_rows(flat, y, lineno, colmap=lambda x: None)
+            y += len(flat)
         else:
-            board.add_row(line, y, lineno)
+            board.add_rows([line], y, lineno)
             y += 1
-    return board, rle_used
+    return board, True
 
 
 def parse_xsb(text: str, source: str = "<string>") -> list[Level]:
@@ -192,6 +226,11 @@ def parse_xsb(text: str, source: str = "<string>") -> list[Level]:
 
     Raises :class:`LevelError` (and nothing else) on malformed input.
     """
+    with cycle_collector_paused():
+        return _parse_xsb(text, source)
+
+
+def _parse_xsb(text: str, source: str) -> list[Level]:
     if not isinstance(text, str):
         raise LevelError("expected text, got " + type(text).__name__, source=source)
     text = text.lstrip("\ufeff")
@@ -235,7 +274,7 @@ def parse_xsb(text: str, source: str = "<string>") -> list[Level]:
             _pre_line(lines[j], j + 1, meta, info, source, number)
         i = _after_block(lines, kinds, stop, meta, info, source, number)
         try:
-            board, rle_used = _decode_board([(j + 1, lines[j]) for j in range(start, stop)], source)
+            board, rle_used = _decode_board(lines, start, stop, source)
         except LevelError as e:
             raise LevelError(e.problem, source=source, line=e.line, column=e.column,
                              level_number=number, level_title=info["title"]) from None
@@ -243,9 +282,10 @@ def parse_xsb(text: str, source: str = "<string>") -> list[Level]:
             joined = "\n".join(info["comments"])
             meta.setdefault("Comment", []).append(joined)
         levels.append(board.level(
+            trusted=True,
             bombs=info["bombs"], title=info["title"], number=number,
-            metadata={k: "\n".join(v) for k, v in meta.items()},
-            solutions=tuple("".join(parts) for parts in info["solutions"]),
+            metadata={k: "\n".join(v) for k, v in meta.items()} if meta else {},
+            solutions=tuple(["".join(parts) for parts in info["solutions"]]),
             source=source, line=None if rle_used else start + 1))
     return levels
 
@@ -257,11 +297,14 @@ def _text_of(line: str) -> str:
 
 def _pre_line(line, lineno, meta, info, source, number):
     """A text line before a board: metadata, title candidate or comment."""
-    m = None if line.lstrip().startswith(";") else _KEY.match(line.strip())
-    if m:
-        _key_value(m.group(1), m.group(2).strip(), lineno, meta, info, source, number, line)
-        return
-    t = _text_of(line)
+    t = line.strip()            # as _text_of, with one strip
+    if t[:1] == ";":
+        t = t[1:].strip()
+    else:
+        m = _KEY.match(t)
+        if m:
+            _key_value(m.group(1), m.group(2).strip(), lineno, meta, info, source, number, line)
+            return
     if not t:
         return
     if info.get("title_from_key"):
@@ -406,8 +449,7 @@ def from_soko_desc(desc: list[str]) -> Level:
     if isinstance(desc, str) or not all(isinstance(r, str) for r in desc):
         raise LevelError("a description is a list of strings", source="<desc>")
     board = _Board("<desc>")
-    for y, row in enumerate(desc):
-        board.add_row(row, y, y + 1)
+    board.add_rows(list(desc), 0, 1)
     return board.level()
 
 
