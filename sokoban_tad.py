@@ -106,6 +106,25 @@ def run(entry, *args) -> int:
         return 141
 
 
+#: The ``python -m`` form of each command, as the commands name themselves
+#: in usage lines and messages, and its ``sokoban`` form.
+PYTHON_FORMS = {
+    "python -m conformance": "check", "python -m conformance grade": "grade",
+    "python -m conformance selftest": "selftest", "python -m levels": "levels",
+    "python -m impl solve": "solve", "python -m impl play": "play",
+}
+_running: list[str] = []   # the sokoban command being run, if any
+
+
+def program_name(python_form: str) -> str:
+    """How a command names itself: ``python_form`` (a key of
+    :data:`PYTHON_FORMS`), or ``sokoban COMMAND`` when it was started that
+    way, so that usage lines show what the user typed."""
+    if _running and python_form in PYTHON_FORMS:
+        return f"sokoban {PYTHON_FORMS[python_form]}"
+    return python_form
+
+
 def main(argv: list[str] | None = None) -> int:
     """The ``sokoban`` console script."""
     use_our_packages()
@@ -113,7 +132,14 @@ def main(argv: list[str] | None = None) -> int:
     if not argv or argv[0] in ("-h", "--help"):
         print(USAGE, file=sys.stdout if argv else sys.stderr)
         return 0 if argv else 2
-    command, rest = argv[0], argv[1:]
+    _running[:] = argv[:1]
+    try:
+        return _dispatch(argv[0], argv[1:])
+    finally:
+        _running.clear()
+
+
+def _dispatch(command: str, rest: list[str]) -> int:
     if command == "check":
         from conformance.cli import main as entry
         return run(entry, rest)

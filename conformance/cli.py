@@ -43,6 +43,7 @@ from conformance.targets import (
     bundled_specs, cpp_spec,
     detect_profiles, explain_missing, missing_operations, resolve,
 )
+from sokoban_tad import program_name
 
 EXIT_CONFORMS, EXIT_DOES_NOT_CONFORM, EXIT_BAD = 0, 1, 2
 
@@ -346,9 +347,22 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
                        help="run even our own implementation in a child process")
 
 
+def _where_it_runs(options: RunOptions) -> str | None:
+    """Where a target given by the user runs, for the line before its check
+    (``None`` when the sandbox cannot start: the check says why)."""
+    if options.in_process:
+        return "in this process, without a sandbox (--in-process)"
+    from conformance import isolation
+    try:
+        level = isolation.isolation_level()
+    except isolation.IsolationError:
+        return None
+    return f"in a sandbox, isolation level {level} (docs/conformance-runner.md)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m conformance",
+        prog=program_name("python -m conformance"),
         description="Check a Sokoban implementation against the executable specification. "
                     "Subcommands: 'grade DIR' (every submission in DIR), 'selftest' (the "
                     "suite against its mutants).",
@@ -468,6 +482,9 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
               + ", ".join(f"{s.name} ({p})" for s, p in jobs), file=out)
     else:
         jobs = [(spec, args.profile)]
+        where = _where_it_runs(options)
+        if where:
+            print(f"checking {spec.name} {where}", file=out)
     if args.gradescope and options.seed is None:     # one random seed for every group
         options = replace(options, seed=random.SystemRandom().randrange(2 ** 32))
     results: list[tuple[Verdict, str]] = []

@@ -49,6 +49,7 @@ from conformance.cli import (
 from conformance import isolation
 from conformance.output import atomic_write, status_count, verdict_message, verdict_status
 from conformance.targets import BadTarget, resolve
+from sokoban_tad import program_name
 
 COLUMNS = ("name", "profile", "verdict", "message", "replay", "seconds")
 SUMMARY_FILES = ("summary.csv", "summary.json")
@@ -111,7 +112,7 @@ def summary_csv(rows: Sequence[dict[str, Any]]) -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m conformance grade",
+        prog=program_name("python -m conformance grade"),
         description="Check every submission in DIR (folders with soko.py, packages or .py "
                     "files) and write summary.csv and summary.json.")
     parser.add_argument("folder", metavar="DIR", help="the folder of submissions")

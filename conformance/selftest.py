@@ -25,6 +25,7 @@ from conformance.aed2 import mutants as cpp_mutants
 from conformance.api import Verdict
 from conformance.sandbox import open_target
 from conformance.targets import BadTarget, resolve
+from sokoban_tad import program_name
 
 #: The correct implementations (target, profile) that must conform.
 CORRECT = (("impl.tad", "tad"), ("impl.extendido", "extendido"), ("soko", "soko"))
@@ -101,7 +102,7 @@ def run_one(target: str, profile: str, should_conform: bool, *, max_examples: in
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m conformance selftest",
+    parser = argparse.ArgumentParser(prog=program_name("python -m conformance selftest"),
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--max-examples", type=int, default=100,
                         help="the budget per target (default: check's default, 100)")

@@ -17,6 +17,7 @@ from .names import LevelChoiceError, find_level, level_label, plural, size_text
 from .prolog import format_prolog
 from .validate import RULES, validate
 from .xsb import format_xsb
+from sokoban_tad import program_name
 
 XSB_EXTENSIONS = (".xsb", ".sok", ".txt")
 
@@ -149,7 +150,7 @@ def cmd_convert(args, out) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m levels",
+    p = argparse.ArgumentParser(prog=program_name("python -m levels"),
                                 description="Check, show and convert Sokoban level files "
                                             "(XSB/SOK and seed 003's Prolog facts).")
     sub = p.add_subparsers(dest="command", required=True)

@@ -101,6 +101,21 @@ def test_sokoban_command_usage(course):
     assert "check" in run(course, script("sokoban"), "--help").stdout
 
 
+@pytest.mark.parametrize("command, python_form", [
+    ("check", "python -m conformance"), ("grade", "python -m conformance grade"),
+    ("selftest", "python -m conformance selftest"), ("levels", "python -m levels"),
+    ("solve", "python -m impl solve"), ("play", "python -m impl play"),
+])
+def test_usage_lines_name_the_command_as_typed(course, command, python_form):
+    """``sokoban grade --help`` says ``usage: sokoban grade``, and the
+    ``python -m`` form keeps its own name."""
+    r = run(course, script("sokoban"), command, "--help", timeout=120)
+    assert r.returncode == 0 and r.stdout.startswith(f"usage: sokoban {command} "), r.stdout
+    m = python_form.split()[2:]
+    r = run(course, sys.executable, "-m", *m, "--help", timeout=120)
+    assert r.returncode == 0 and r.stdout.startswith(f"usage: {python_form} "), r.stdout
+
+
 def test_soko_script_runs_a_course_test_against_ours(course):
     for argv in ((script("soko"), "soko_test.py"),
                  (sys.executable, "-P", "-m", "soko", "soko_test.py")):

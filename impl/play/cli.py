@@ -12,6 +12,8 @@ import os
 import sys
 import traceback
 
+from sokoban_tad import program_name
+
 PROG = "python -m impl play"
 DEFAULT_COLLECTION = "tutorial"
 
@@ -24,7 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
     from .hint import DEFAULT_HINT_TIME
 
     p = argparse.ArgumentParser(
-        prog=PROG,
+        prog=program_name(PROG),
         description="Play Sokoban in the terminal on impl (seed 001's game: "
                     "winning a level moves on to the next). Contracts are on "
                     "(teaching mode) unless --fast.")
@@ -110,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
             raise UsageError(f"{args.file}: cannot be played: {exc}") from None
         run(session)
     except UsageError as exc:
-        print(f"{PROG}: {exc}", file=sys.stderr)
+        print(f"{program_name(PROG)}: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)

@@ -22,6 +22,7 @@ from levels.names import LevelChoiceError, find_level, level_label, plural
 from .api import DEFAULT_TIME_LIMIT, METHODS, solve
 from .board import LevelProblem
 from .verify import BOMB
+from sokoban_tad import program_name
 
 #: SOK metadata key for a solution of the extended game (it contains ``B``).
 BOMB_KEY = "Bomb-Solution"
@@ -33,7 +34,7 @@ class UsageError(Exception):
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        prog="python -m impl solve",
+        prog=program_name("python -m impl solve"),
         description="Solve Sokoban levels; every solution is verified by "
                     "replaying it through the spec.")
     p.add_argument("file", metavar="FILE",

@@ -56,9 +56,20 @@ def test_misbehaving_targets_get_a_verdict(fake, capsys, name, kind):
     assert kind in capsys.readouterr().out
 
 
-def test_in_process_option(fake):
+def test_in_process_option(fake, capsys):
     assert cli.main([fixture("soko_base.py"), "--in-process"]) == 0
     assert type(fake.CALLS[0]["target"]).__name__ == "InProcessTarget"
+    assert "soko_base.py in this process, without a sandbox" in capsys.readouterr().out
+
+
+def test_the_check_says_how_the_target_is_isolated(fake, capsys, monkeypatch):
+    from conformance import isolation
+    level = isolation.available_levels()[-1]         # best-effort: on every machine
+    monkeypatch.setenv(isolation.ENV_VAR, level)
+    assert cli.main([fixture("soko_base.py"), "--max-examples", "2"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.endswith(f"soko_base.py in a sandbox, isolation level {level} "
+                          "(docs/conformance-runner.md)")
 
 
 def test_directions_wrap_the_target(fake):
