@@ -51,7 +51,7 @@ from conformance.output import atomic_write, status_count, verdict_message, verd
 from conformance.targets import BadTarget, resolve
 from sokoban_tad import program_name
 
-COLUMNS = ("name", "profile", "verdict", "message", "replay", "seconds")
+COLUMNS = ("name", "profile", "verdict", "message", "replay", "seconds", "warnings")
 SUMMARY_FILES = ("summary.csv", "summary.json")
 
 
@@ -83,13 +83,16 @@ def grade_one(path: str, profile: str | None, options: RunOptions) -> dict[str, 
     verdict, _ = check_target(spec, profile, options)[0]
     replay = verdict.counterexample.replay if verdict.counterexample else ""
     return _row(name, verdict.profile if verdict.profile != "?" else "", verdict_status(verdict),
-                verdict_message(verdict), replay, start)
+                verdict_message(verdict), replay, start, verdict.warnings)
 
 
-def _row(name, profile, verdict, message, replay, start) -> dict[str, Any]:
+def _row(name, profile, verdict, message, replay, start, warnings=()) -> dict[str, Any]:
+    """A summary row; ``warnings`` (a conforming answer of a doubtful type,
+    robustness findings) are joined with `` | `` in one column."""
     return {"name": name, "profile": profile, "verdict": verdict,
             "message": " ".join(message.split()), "replay": replay,
-            "seconds": round(time.perf_counter() - start, 2)}
+            "seconds": round(time.perf_counter() - start, 2),
+            "warnings": " | ".join(" ".join(w.split()) for w in warnings)}
 
 
 def default_out(folder: Path) -> Path:
@@ -228,7 +231,8 @@ def grade_all(submissions: Sequence[Path], profile: str | None, options: RunOpti
         print(f"{row['name']}: {row['verdict']}"
               + (f" ({row['profile']})" if row["profile"] else "")
               + (f": {row['message']}" if row["message"] else "")
-              + f" [{row['seconds']:.1f} s]", file=out)
+              + f" [{row['seconds']:.1f} s]"
+              + (f"\n  warnings: {row['warnings']}" if row["warnings"] else ""), file=out)
         out.flush()
 
     _become_subreaper()

@@ -177,3 +177,25 @@ def test_grade_shows_what_an_incomplete_submission_does(submissions, capsys):
     assert rows["fabio.py"]["verdict"] == "does not conform"
     assert rows["fabio.py"]["message"] == "missing operations: juego_ganado (the others conform)"
     assert rows["carla.py"]["verdict"] == "bad target"
+
+
+def test_warnings_reach_the_summary(tmp_path, capsys):
+    """A submission that answers ``None`` for ``False`` conforms (the course's
+    test accepts it), and the summary says so in its ``warnings`` column."""
+    folder = tmp_path / "tp2"
+    (folder / "gina").mkdir(parents=True)
+    (folder / "gina" / "soko.py").write_text(
+        (FIXTURES / "soko_base.py").read_text()
+        + "\n\n_hay_caja = hay_caja\n\n\ndef hay_caja(grilla, c, f):\n"
+          "    return _hay_caja(grilla, c, f) or None\n")
+    (folder / "hugo").mkdir()
+    shutil.copy(FIXTURES / "soko_base.py", folder / "hugo" / "soko.py")
+    assert cli.main(["grade", str(folder), "--jobs", "1", "--max-examples", "10",
+                     "--seed", "1"]) == 0
+    rows = {r["name"]: r for r in _rows(tmp_path / "tp2-grades" / "summary.csv")}
+    assert rows["gina"]["verdict"] == "conforms"
+    assert rows["gina"]["warnings"].startswith("hay_caja returned None")
+    assert rows["hugo"]["verdict"] == "conforms" and rows["hugo"]["warnings"] == ""
+    data = json.loads((tmp_path / "tp2-grades" / "summary.json").read_text())
+    assert data["submissions"][0]["warnings"] == rows["gina"]["warnings"]
+    assert "  warnings: hay_caja returned None" in capsys.readouterr().out
