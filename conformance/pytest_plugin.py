@@ -216,13 +216,31 @@ class SokobanItem(pytest.Item):
         print(report)       # what was exercised (shown with -rP)
 
     def repr_failure(self, excinfo, style=None):
-        if isinstance(excinfo.value, SokobanFailure):     # the summary line shows the first
-            reason, report = excinfo.value.args             # line: what went wrong
-            return f"{reason}\n\n{report}"
+        if isinstance(excinfo.value, SokobanFailure):
+            reason, report = excinfo.value.args
+            return _failure_repr(str(self.path), reason, f"{reason}\n\n{report}")
         return super().repr_failure(excinfo, style=style)
 
     def reportinfo(self):
         return self.path, None, f"sokoban {self.profile}: {self.group or 'target'}"
+
+
+def _failure_repr(path: str, reason: str, text: str):
+    """A failure as pytest's own exception representation: ``text`` (the
+    report) in the body and only ``reason``, one line, as the crash message
+    that the short summary shows. With a plain string, pytest shows the whole
+    report again in the summary when it runs on CI (``CI`` set: GitHub
+    Classroom). xdist carries this type between processes."""
+    try:
+        from _pytest._code.code import (
+            ReprEntryNative, ReprExceptionInfo, ReprFileLocation, ReprTraceback,
+        )
+        return ReprExceptionInfo(
+            reprtraceback=ReprTraceback([ReprEntryNative([text.rstrip("\n") + "\n"])],
+                                        None, "native"),
+            reprcrash=ReprFileLocation(path, 0, reason))
+    except (ImportError, TypeError):        # another pytest: the text as it is
+        return text
 
 
 def _items(session, suite: _Suite) -> list[SokobanItem]:
