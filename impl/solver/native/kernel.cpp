@@ -49,7 +49,10 @@ static int startPlayer;
 static bool openLevel = false;
 static vector<uint8_t> corridor[4];
 static vector<int> packOrder;           // goal macro order (empty: no macros)
-static const int MACRO_RADIUS = 3, ROOM_GOALS = 6, PATH_STATES = 60;
+static int goalCut = 1;  // 1: a goal macro replaces every other push (Rolling Stone's goal cut)
+static int weights[3] = {6, 2, 15};
+static int MACRO_RADIUS = 3;
+static const int ROOM_GOALS = 6, PATH_STATES = 60;
 
 static chrono::steady_clock::time_point t0;
 static double timeLimit = 0;
@@ -153,8 +156,9 @@ static void analyse() {
     inside_.assign(N, 0);
     compact.assign(N, -1);
     for (int c : todo) inside_[c] = 1;
+    // Every non-wall cell gets a bit: a box may stand where the player never goes.
     for (int c = 0; c < N; c++)
-        if (inside_[c]) { compact[c] = cellOf.size(); cellOf.push_back(c); }
+        if (!wall_[c]) { compact[c] = cellOf.size(); cellOf.push_back(c); }
     F = cellOf.size();
     WORDS = (F + 63) / 64;
     for (int c : todo) {
@@ -732,6 +736,11 @@ long long Search::run(long long budget) {
                 vector<uint32_t> path;
                 if (boxPath(occ.data(), nd.player, last, macroTarget, path)) {
                     macroStore.push_back(path);
+                    if (goalCut == 1) cands.clear();
+                    if (goalCut == 2)
+                        cands.erase(remove_if(cands.begin(), cands.end(),
+                                              [&](const Cand& x) { return x.box == last; }),
+                                    cands.end());
                     cands.push_back({last, (int)(path.back() & 3), (int)macroStore.size() - 1});
                 }
             }
@@ -832,7 +841,9 @@ int main(int argc, char** argv) {
     if (solvedStart) { printf("solved 0 \n"); return 0; }
     if (clustered()) computePackingOrder();
 
-    const int weights[3] = {6, 2, 15};
+    if (getenv("KGC")) goalCut = atoi(getenv("KGC"));
+    if (getenv("KW")) sscanf(getenv("KW"), "%d,%d,%d", &weights[0], &weights[1], &weights[2]);
+    if (getenv("KR")) MACRO_RADIUS = atoi(getenv("KR"));
     const int shares[3] = {2, 1, 1};
     const long long DELAY = 16384, TURN = 512;
     vector<Search*> runs;
