@@ -52,7 +52,8 @@ static vector<int> packOrder;           // goal macro order (empty: no macros)
 static int goalCut = 1;  // 1: a goal macro replaces every other push (Rolling Stone's goal cut)
 static int weights[3] = {6, 2, 15};
 static int MACRO_RADIUS = 3;
-static const int ROOM_GOALS = 6, PATH_STATES = 60;
+static const int ROOM_GOALS = 6;
+static int PATH_STATES = 60;
 
 static chrono::steady_clock::time_point t0;
 static double timeLimit = 0;
@@ -540,7 +541,7 @@ struct Search {
     vector<Node> nodes;
     vector<uint64_t> bits;      // WORDS per node
     vector<uint8_t> expanded;
-    vector<int32_t> table;      // open addressing, -1 empty
+    vector<uint64_t> table;     // open addressing (see find)
     size_t mask;
     priority_queue<HeapE> heap;
     vector<vector<uint32_t>> macroStore;
@@ -555,7 +556,7 @@ struct Search {
     size_t bytes = 0;
 
     Search(int w, bool mac) : weight(w), macros(mac) {
-        table.assign(1 << 16, -1);
+        table.assign(1 << 16, 0);
         mask = table.size() - 1;
         ringTag.assign(RING, -1);
         ring.resize(RING);
@@ -563,7 +564,7 @@ struct Search {
     ~Search() { memoryUsed -= bytes; }
 
     void account() {
-        size_t b = nodes.capacity() * sizeof(Node) + bits.capacity() * 8 + table.size() * 4 +
+        size_t b = nodes.capacity() * sizeof(Node) + bits.capacity() * 8 + table.size() * 8 +
                    expanded.capacity() + heap.size() * sizeof(HeapE) * 2;
         memoryUsed += b - bytes;
         bytes = b;
@@ -574,25 +575,33 @@ struct Search {
         return memcmp(&bits[(size_t)id * WORDS], b, WORDS * 8) == 0;
     }
 
+    // The table holds (id + 1) << 32 | the hash's low 32 bits; 0 is empty.
+    // A probe compares the stored bits before touching the node.
     int find(uint64_t h, const uint64_t* b, int player) {
-        size_t i = h & mask;
-        while (table[i] >= 0) {
-            int id = table[i];
-            if (nodes[id].hash == h && sameState(id, b, player)) return id;
+        size_t i = (h >> 32) & mask;
+        uint32_t tag = (uint32_t)h;
+        while (table[i]) {
+            uint64_t e = table[i];
+            if ((uint32_t)e == tag) {
+                int id = (int)(e >> 32) - 1;
+                if (nodes[id].hash == h && sameState(id, b, player)) return id;
+            }
             i = (i + 1) & mask;
         }
         return -1;
     }
 
+    void place(vector<uint64_t>& t, size_t m, uint64_t h, int id) {
+        size_t i = (h >> 32) & m;
+        while (t[i]) i = (i + 1) & m;
+        t[i] = (uint64_t)(id + 1) << 32 | (uint32_t)h;
+    }
+
     void grow() {
-        vector<int32_t> t(table.size() * 2, -1);
+        vector<uint64_t> t(table.size() * 2, 0);
         size_t m = t.size() - 1;
-        for (int32_t id : table) {
-            if (id < 0) continue;
-            size_t i = nodes[id].hash & m;
-            while (t[i] >= 0) i = (i + 1) & m;
-            t[i] = id;
-        }
+        for (uint64_t e : table)
+            if (e) place(t, m, nodes[(e >> 32) - 1].hash, (int)(e >> 32) - 1);
         table.swap(t);
         mask = m;
     }
@@ -603,9 +612,7 @@ struct Search {
         bits.insert(bits.end(), b, b + WORDS);
         expanded.push_back(0);
         if (nodes.size() * 2 > table.size()) grow();
-        size_t i = h & mask;
-        while (table[i] >= 0) i = (i + 1) & mask;
-        table[i] = id;
+        place(table, mask, h, id);
         return id;
     }
 
@@ -844,8 +851,11 @@ int main(int argc, char** argv) {
     if (getenv("KGC")) goalCut = atoi(getenv("KGC"));
     if (getenv("KW")) sscanf(getenv("KW"), "%d,%d,%d", &weights[0], &weights[1], &weights[2]);
     if (getenv("KR")) MACRO_RADIUS = atoi(getenv("KR"));
+    if (getenv("KP")) PATH_STATES = atoi(getenv("KP"));
     const int shares[3] = {2, 1, 1};
-    const long long DELAY = 16384, TURN = 512;
+    long long DELAY = 16384;
+    const long long TURN = 512;
+    if (getenv("KD")) DELAY = atoll(getenv("KD"));
     vector<Search*> runs;
     runs.push_back(new Search(weights[0], true));
     runs[0]->start();
