@@ -49,6 +49,9 @@ static int startPlayer;
 static bool openLevel = false;
 static vector<uint8_t> corridor[4];
 static vector<int> packOrder;           // goal macro order (empty: no macros)
+static int anyBox = 0;
+static int roomCut = 0;
+static long long statTried = 0, statFound = 0;
 static int goalCut = 1;  // 1: a goal macro replaces every other push (Rolling Stone's goal cut)
 static int weights[3] = {6, 2, 15};
 static int MACRO_RADIUS = 3;
@@ -398,8 +401,12 @@ static bool piCorral(const uint8_t* occ, const Marks& seen, const vector<int>& b
 }
 
 // ------------------------------------------------------------ goal macros --
+static vector<uint8_t> roomGoal;  // goals in a block of >= ROOM_GOALS
+
 static bool clustered() {
     vector<uint8_t> seen(N, 0);
+    roomGoal.assign(N, 0);
+    bool any = false;
     for (int g : goals) {
         if (seen[g]) continue;
         seen[g] = 1;
@@ -409,9 +416,12 @@ static bool clustered() {
                 int x = block[i] + OFF[d];
                 if (x >= 0 && x < N && goal_[x] && !seen[x]) { seen[x] = 1; block.push_back(x); }
             }
-        if ((int)block.size() >= ROOM_GOALS) return true;
+        if ((int)block.size() >= ROOM_GOALS) {
+            any = true;
+            for (int c : block) roomGoal[c] = 1;
+        }
     }
-    return false;
+    return any;
 }
 
 static int pullsOut(int g, const vector<uint8_t>& others) {
@@ -734,14 +744,30 @@ long long Search::run(long long budget) {
                     if (seen.has(boxes[i] - OFF[d])) cands.push_back({boxes[i], d, -1});
         }
         int macroTarget = -1;
+        if (macros) for (int x : packOrder) if (!occ[x]) { macroTarget = x; break; }
         if (macros && !packOrder.empty() && nd.parent >= 0) {
             int last;
             if (nd.mvn == 0) { auto& ms = macroStore[nd.mv]; uint32_t p = ms.back(); last = (p >> 2) + OFF[p & 3]; }
             else { int c = nd.mv >> 2, d = nd.mv & 3; last = c + nd.mvn * OFF[d]; }
-            for (int x : packOrder) if (!occ[x]) { macroTarget = x; break; }
-            if (macroTarget >= 0 && !goal_[last] && nearest_[last] <= MACRO_RADIUS) {
-                vector<uint32_t> path;
-                if (boxPath(occ.data(), nd.player, last, macroTarget, path)) {
+            // The box just pushed first; with anyBox, then every other box
+            // near the goals (nearest first) until one has a path.
+            vector<int> tries;
+            if (!goal_[last] && nearest_[last] <= MACRO_RADIUS) tries.push_back(last);
+            if (anyBox && macroTarget >= 0) {
+                for (int c : boxes)
+                    if (c != last && !goal_[c] && nearest_[c] <= MACRO_RADIUS) tries.push_back(c);
+                sort(tries.begin() + (tries.empty() || tries[0] != last ? 0 : 1), tries.end(),
+                     [&](int a, int b) { return nearest_[a] < nearest_[b]; });
+            }
+            vector<uint32_t> path;
+            for (int box : tries) {
+                if (macroTarget < 0) break;
+                statTried++;
+                bool okp = boxPath(occ.data(), nd.player, box, macroTarget, path);
+                if (!okp) continue;
+                statFound++;
+                last = box;
+                {
                     macroStore.push_back(path);
                     if (goalCut == 1) cands.clear();
                     if (goalCut == 2)
@@ -750,6 +776,7 @@ long long Search::run(long long budget) {
                                     cands.end());
                     cands.push_back({last, (int)(path.back() & 3), (int)macroStore.size() - 1});
                 }
+                break;
             }
         }
         bool matched = haveM;
@@ -777,6 +804,12 @@ long long Search::run(long long budget) {
                     occ[t] = 0; occ[bc] = 1;
                 }
             }
+            // Room cut (a macro rule): with goal macros on, an ordinary push
+            // never leaves a box on a room goal other than the next one of
+            // the packing order; boxes enter the room by goal macros.
+            if (roomCut && macros && cd.macro < 0 && !packOrder.empty() && roomGoal[t] &&
+                t != macroTarget)
+                continue;
             // child state
             memcpy(cb.data(), b, WORDS * 8);
             int ci = compact[bc], ti = compact[t];
@@ -855,6 +888,8 @@ int main(int argc, char** argv) {
     const int shares[3] = {2, 1, 1};
     long long DELAY = 16384;
     const long long TURN = 512;
+    if (getenv("KRC")) roomCut = atoi(getenv("KRC"));
+    if (getenv("KA")) anyBox = atoi(getenv("KA"));
     if (getenv("KD")) DELAY = atoll(getenv("KD"));
     vector<Search*> runs;
     runs.push_back(new Search(weights[0], true));
@@ -886,7 +921,7 @@ int main(int argc, char** argv) {
                     runs[r]->start();
                 }
                 if (nodeLimit > 0 && total >= nodeLimit) { printf("gave_up nodes %lld\n", total); return 0; }
-                if (timeLimit > 0 && elapsed() >= timeLimit) { printf("gave_up time %lld\n", total); return 0; }
+                if (timeLimit > 0 && elapsed() >= timeLimit) { if (getenv("KSTAT")) fprintf(stderr, "macros tried %lld found %lld\n", statTried, statFound); printf("gave_up time %lld\n", total); return 0; }
                 if (memLimit > 0 && memoryUsed > memLimit) { printf("gave_up memory %lld\n", total); return 0; }
             }
         }
