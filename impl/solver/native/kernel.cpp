@@ -881,16 +881,16 @@ int main(int argc, char** argv) {
     if (solvedStart) { printf("solved 0 \n"); return 0; }
     if (clustered()) computePackingOrder();
 
-    if (getenv("KGC")) goalCut = atoi(getenv("KGC"));
-    if (getenv("KW")) sscanf(getenv("KW"), "%d,%d,%d", &weights[0], &weights[1], &weights[2]);
-    if (getenv("KR")) MACRO_RADIUS = atoi(getenv("KR"));
-    if (getenv("KP")) PATH_STATES = atoi(getenv("KP"));
+    if (getenv("SOKOBAN_KERNEL_GC")) goalCut = atoi(getenv("SOKOBAN_KERNEL_GC"));
+    if (getenv("SOKOBAN_KERNEL_W")) sscanf(getenv("SOKOBAN_KERNEL_W"), "%d,%d,%d", &weights[0], &weights[1], &weights[2]);
+    if (getenv("SOKOBAN_KERNEL_R")) MACRO_RADIUS = atoi(getenv("SOKOBAN_KERNEL_R"));
+    if (getenv("SOKOBAN_KERNEL_P")) PATH_STATES = atoi(getenv("SOKOBAN_KERNEL_P"));
     const int shares[3] = {2, 1, 1};
     long long DELAY = 16384;
     const long long TURN = 512;
-    if (getenv("KRC")) roomCut = atoi(getenv("KRC"));
-    if (getenv("KA")) anyBox = atoi(getenv("KA"));
-    if (getenv("KD")) DELAY = atoll(getenv("KD"));
+    if (getenv("SOKOBAN_KERNEL_RC")) roomCut = atoi(getenv("SOKOBAN_KERNEL_RC"));
+    if (getenv("SOKOBAN_KERNEL_A")) anyBox = atoi(getenv("SOKOBAN_KERNEL_A"));
+    if (getenv("SOKOBAN_KERNEL_D")) DELAY = atoll(getenv("SOKOBAN_KERNEL_D"));
     vector<Search*> runs;
     runs.push_back(new Search(weights[0], true));
     runs[0]->start();
@@ -921,7 +921,7 @@ int main(int argc, char** argv) {
                     runs[r]->start();
                 }
                 if (nodeLimit > 0 && total >= nodeLimit) { printf("gave_up nodes %lld\n", total); return 0; }
-                if (timeLimit > 0 && elapsed() >= timeLimit) { if (getenv("KSTAT")) fprintf(stderr, "macros tried %lld found %lld\n", statTried, statFound); printf("gave_up time %lld\n", total); return 0; }
+                if (timeLimit > 0 && elapsed() >= timeLimit) { if (getenv("SOKOBAN_KERNEL_STAT")) fprintf(stderr, "macros tried %lld found %lld\n", statTried, statFound); printf("gave_up time %lld\n", total); return 0; }
                 if (memLimit > 0 && memoryUsed > memLimit) { printf("gave_up memory %lld\n", total); return 0; }
             }
         }
