@@ -51,6 +51,7 @@ static vector<uint8_t> corridor[4];
 static vector<int> packOrder;           // goal macro order (empty: no macros)
 static int anyBox = 0;
 static int roomCut = 0;
+static int inertia = 0;
 static long long statTried = 0, statFound = 0;
 static int goalCut = 1;  // 1: a goal macro replaces every other push (Rolling Stone's goal cut)
 static int weights[3] = {6, 2, 15};
@@ -536,9 +537,11 @@ struct Node {
 struct HeapE {
     int32_t f, g;
     uint32_t id;
+    int32_t other = 0;  // with inertia: 1 when the push moved another box than its parent's
     bool operator<(const HeapE& o) const {  // max-heap inverted: smallest f first
         if (f != o.f) return f > o.f;
         if (g != o.g) return g < o.g;       // deeper first
+        if (other != o.other) return other > o.other;
         return id > o.id;                   // older first
     }
 };
@@ -779,6 +782,11 @@ long long Search::run(long long budget) {
                 break;
             }
         }
+        int lastBox = -1;  // where the parent's last push left its box
+        if (nd.parent >= 0) {
+            if (nd.mvn == 0) { uint32_t p = macroStore[nd.mv].back(); lastBox = (p >> 2) + OFF[p & 3]; }
+            else lastBox = (int)(nd.mv >> 2) + nd.mvn * OFF[nd.mv & 3];
+        }
         bool matched = haveM;
         for (const Cand& cd : cands) {
             int bc = cd.box, d = cd.dir, t, lastCell, steps;
@@ -852,7 +860,8 @@ long long Search::run(long long budget) {
             }
             ring[cid % RING] = childM;
             ringTag[cid % RING] = cid;
-            heap.push({(int32_t)(g1 + weight * childM.total), g1, (uint32_t)cid});
+            heap.push({(int32_t)(g1 + weight * childM.total), g1, (uint32_t)cid,
+                       inertia && bc != lastBox ? 1 : 0});
         }
         for (int c : boxes) occ[c] = 0;
         if ((count & 1023) == 0) account();
@@ -889,6 +898,7 @@ int main(int argc, char** argv) {
     long long DELAY = 16384;
     const long long TURN = 512;
     if (getenv("SOKOBAN_KERNEL_RC")) roomCut = atoi(getenv("SOKOBAN_KERNEL_RC"));
+    if (getenv("SOKOBAN_KERNEL_I")) inertia = atoi(getenv("SOKOBAN_KERNEL_I"));
     if (getenv("SOKOBAN_KERNEL_A")) anyBox = atoi(getenv("SOKOBAN_KERNEL_A"));
     if (getenv("SOKOBAN_KERNEL_D")) DELAY = atoll(getenv("SOKOBAN_KERNEL_D"));
     vector<Search*> runs;
