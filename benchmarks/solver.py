@@ -55,10 +55,11 @@ def parse_range(text: str, count: int) -> list[int]:
     return numbers
 
 
-def run_ours(all_levels, numbers, time_limit: float, method: str, jobs: int) -> dict:
+def run_ours(all_levels, numbers, time_limit: float, method: str, jobs: int,
+             engine: str = "auto") -> dict:
     """Our solver on the levels; returns {number: Result or exception}."""
     chosen = [(n - 1, all_levels[n - 1]) for n in numbers]
-    options = {"time_limit": time_limit, "method": method}
+    options = {"time_limit": time_limit, "method": method, "engine": engine}
     out = {}
     for i, result in solve_many(chosen, options, jobs, sys.stderr.isatty()):
         out[numbers[i]] = result
@@ -112,7 +113,7 @@ def summarise(rows) -> dict:
     }
 
 
-def benchmark(name: str, args) -> dict:
+def benchmark(name: str, args, engine: str = "auto") -> dict:
     try:
         all_levels = levels.read_levels(name)
     except levels.LevelError as exc:
@@ -121,8 +122,9 @@ def benchmark(name: str, args) -> dict:
                else parse_range(args.levels, len(all_levels)))
     limit = args.time_limit
     print(f"\n## {name}: {len(numbers)} levels, {limit:g} s per level, "
-          f"method={args.method}, {args.jobs} job{'s' if args.jobs != 1 else ''}\n")
-    ours = run_ours(all_levels, numbers, limit, args.method, args.jobs)
+          f"method={args.method}, engine={engine}, "
+          f"{args.jobs} job{'s' if args.jobs != 1 else ''}\n")
+    ours = run_ours(all_levels, numbers, limit, args.method, args.jobs, engine)
     rows = []
     print(f"{'level':>6} {'status':<10} {'moves':>6} {'pushes':>6} {'opt':>5} "
           f"{'nodes':>9} {'time s':>8} {'nodes/s':>9}")
@@ -135,7 +137,8 @@ def benchmark(name: str, args) -> dict:
         print(f"{n:>6} {r.status:<10} {'' if r.moves is None else r.moves:>6} "
               f"{'' if r.pushes is None else r.pushes:>6} {r.optimal or 'no':>5} "
               f"{r.nodes:>9} {r.time:>8.3f} {r.nodes_per_second:>9.0f}")
-    summary = {"collection": name, **summarise(rows)}
+    label = name if engine == "auto" else f"{os.path.basename(name)} ({engine})"
+    summary = {"collection": label, **summarise(rows)}
     if args.peer:
         summary["peer"] = compare_with_peer(all_levels, numbers, ours, args)
     return summary
@@ -225,6 +228,9 @@ def main(argv=None) -> int:
                    help="seconds per level (default 60)")
     p.add_argument("--levels", help="level numbers, e.g. 1-20,40 (default: all)")
     p.add_argument("--method", default="auto", choices=("auto", "moves", "pushes"))
+    p.add_argument("--engine", default="auto", choices=("auto", "python", "native", "both"),
+                   help="who runs the push search (default auto: native when g++ "
+                        "builds it); both: each collection twice, side by side")
     p.add_argument("--jobs", "-j", type=int, default=1,
                    help=f"levels our solver runs at once (default 1; {default_jobs()} cores here)")
     p.add_argument("--peer", metavar="CMD",
@@ -242,7 +248,8 @@ def main(argv=None) -> int:
         for f in files:
             hint_benchmark(f, args)
         return 0
-    summaries = [benchmark(f, args) for f in files]
+    engines = ("python", "native") if args.engine == "both" else (args.engine,)
+    summaries = [benchmark(f, args, e) for f in files for e in engines]
     if "seed003" in files and not args.peer:
         compare_methods(args.time_limit)
     print("\n## Summary (times in seconds; median over every level, "

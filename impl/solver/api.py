@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from math import comb
 
 from spec.tipos import BOMBAS, CAJAS, DEPOSITOS, PAREDES, PERSONAJE
 
-from . import verify
+from . import native, verify
 from .board import MARGIN, Board, LevelProblem, pieces_of
 from .bombs import bomb_search
 from .search import Budget, move_search, push_search
@@ -17,6 +18,12 @@ from .search import Budget, move_search, push_search
 AUTO_MOVE_STATES = 200_000
 
 METHODS = ("auto", "moves", "pushes")
+
+#: Engines of the push search: "native" (the C++ kernel, ``native.py``),
+#: "python" (``search.push_search``), "auto" (native when it builds).  The
+#: default comes from the environment variable ``SOKOBAN_SOLVER``.
+ENGINES = ("auto", "native", "python")
+ENGINE_VARIABLE = "SOKOBAN_SOLVER"
 
 #: Largest window (bounding box plus margin, in cells) the solver accepts; a
 #: level spread wider gives up with limit "size" instead of exhausting memory.
@@ -101,7 +108,7 @@ def to_nivel(pieces, bombs: bool = False) -> dict:
 
 def solve(level, *, time_limit: float | None = DEFAULT_TIME_LIMIT,
           node_limit: int | None = None, method: str = "auto",
-          progress=None) -> Result:
+          progress=None, engine: str | None = None) -> Result:
     """Solve one level: a ``levels.Level`` or a spec ``Nivel`` /
     ``NivelExtendido`` dict.
 
@@ -110,10 +117,18 @@ def solve(level, *, time_limit: float | None = DEFAULT_TIME_LIMIT,
     pushes otherwise).  When the level has bombs and no bomb-free solution
     exists, a breadth-first search over moves and bombs follows.
     ``progress``, when given, is called about once a second with a dict of
-    statistics.  Raises ``LevelProblem`` (a ``ValueError``) for a level the
+    statistics.  ``engine`` ("auto", "native", "python"; default: the
+    environment variable ``SOKOBAN_SOLVER``, else "auto") chooses who runs
+    the push search of a level without bombs: the native kernel or the
+    Python search (also used, with a note, when the kernel cannot be built
+    or fails).  Raises ``LevelProblem`` (a ``ValueError``) for a level the
     spec does not accept."""
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    if engine is None:
+        engine = os.environ.get(ENGINE_VARIABLE, "").strip().lower() or "auto"
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
     pieces = pieces_of(level)
     nivel = to_nivel(pieces)
     if not verify.nivel_valido(nivel):
@@ -130,13 +145,20 @@ def solve(level, *, time_limit: float | None = DEFAULT_TIME_LIMIT,
         k = len(board.boxes)
         small = comb(cells, k) * max(cells - k, 1) <= AUTO_MOVE_STATES
         method = "moves" if small else "pushes"
+    notes = ()
+    used = method
     if method == "moves":
         outcome = move_search(board, budget)
         optimal = "moves"
     else:
-        outcome = push_search(board, budget)
+        outcome = None
         optimal = None
-    used = method
+        if engine != "python" and pieces.bombs == 0:
+            outcome, notes = _native_push_search(pieces, budget, time_limit, node_limit)
+            if outcome is not None:
+                used = "pushes (native)"
+        if outcome is None:
+            outcome = push_search(board, budget)
     nodes = outcome.nodes
     if outcome.kind == "exhausted" and pieces.bombs > 0:
         outcome = bomb_search(board, pieces.bombs, budget)
@@ -147,13 +169,28 @@ def solve(level, *, time_limit: float | None = DEFAULT_TIME_LIMIT,
     if outcome.kind == "solved":
         _verify(pieces, outcome.lurd)
         return Result("solved", outcome.lurd, used, nodes, elapsed,
-                      optimal=optimal)
+                      optimal=optimal, notes=notes)
     if outcome.kind == "exhausted" and board.open:
-        return Result("gave_up", None, used, nodes, elapsed, limit="window")
+        return Result("gave_up", None, used, nodes, elapsed, limit="window",
+                      notes=notes)
     if outcome.kind == "exhausted":
         return Result("unsolvable", None, used, nodes, elapsed,
-                      notes=_why_unsolvable(board))
-    return Result("gave_up", None, used, nodes, elapsed, limit=outcome.kind)
+                      notes=notes + _why_unsolvable(board))
+    return Result("gave_up", None, used, nodes, elapsed, limit=outcome.kind,
+                  notes=notes)
+
+
+def _native_push_search(pieces, budget, time_limit, node_limit) -> tuple:
+    """``(outcome, notes)`` of the native kernel, or ``(None, notes)`` when
+    the Python search must run instead (the notes say why)."""
+    path, note = native.kernel()
+    if path is None:
+        return None, (note,)
+    left = None if time_limit is None else max(time_limit - budget.elapsed(), 0.001)
+    try:
+        return native.run(path, pieces, left, node_limit), ()
+    except native.KernelFailure as exc:
+        return None, (f"{exc}; used the Python search",)
 
 
 def _verify(pieces, lurd: str) -> None:

@@ -19,7 +19,7 @@ import time
 from levels.files import WriteRefused, check_target, write_text
 from levels.names import LevelChoiceError, find_level, level_label, plural
 
-from .api import DEFAULT_TIME_LIMIT, METHODS, solve
+from .api import DEFAULT_TIME_LIMIT, ENGINES, METHODS, solve
 from .board import LevelProblem
 from .verify import BOMB
 from sokoban_tad import program_name
@@ -50,6 +50,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--method", choices=METHODS, default="auto",
                    help="moves: move-optimal A*; pushes: push-level search; "
                         "auto (default): moves on small levels, pushes otherwise")
+    p.add_argument("--engine", choices=ENGINES, default=None,
+                   help="who runs the push search: native (C++ kernel, built with g++ "
+                        "on first use), python, or auto (native when it builds; the "
+                        "default, or $SOKOBAN_SOLVER)")
     p.add_argument("--write-solutions", metavar="OUT",
                    help="write the levels with their solutions to the SOK file OUT")
     p.add_argument("--force", action="store_true",
@@ -209,7 +213,7 @@ def run(args) -> int:
     show_progress = args.progress or sys.stderr.isatty()
     jobs = min(args.jobs or default_jobs(), len(chosen))
     options = {"time_limit": args.time_limit, "node_limit": args.node_limit,
-               "method": args.method}
+               "method": args.method, "engine": args.engine}
     started = time.perf_counter()
     results = solve_many(chosen, options, jobs, show_progress)
     worst = 0

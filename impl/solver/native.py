@@ -1,0 +1,190 @@
+"""The native push-search kernel (``impl/solver/native/kernel.cpp``).
+
+The kernel is a standalone C++ program (no Python headers): it reads one level
+as XSB on stdin and prints one line (``solved <nodes> <LURD>``,
+``unsolvable <nodes>``, ``gave_up <time|nodes|memory|window> <nodes>`` or
+``error <message>``).  It is built with ``g++ -O2 -std=c++17`` on first use
+and cached under ``$XDG_CACHE_HOME/sokoban-tad/solver/`` (default
+``~/.cache/...``), named by a hash of the source, the flags and the
+compiler's version.  The build is written to a temporary file and renamed
+into place under a lock, so concurrent first uses (``solve --jobs 2``) do not
+race; the executable's mode follows the umask.
+
+The kernel runs as a subprocess with the time limit (killed on overrun) and
+an address-space limit, so a crash never takes Python down: the caller gets
+a :class:`KernelFailure` and falls back to the Python search.  When g++ is
+missing or the build fails, :func:`kernel` returns ``None`` with a one-line
+note saying why.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import resource
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from levels.files import current_umask
+
+from .search import Outcome
+
+SOURCE = Path(__file__).with_name("native") / "kernel.cpp"
+FLAGS = ("-O2", "-std=c++17")
+COMPILER = "g++"
+
+#: The kernel's own memory cap (MB), and the address-space limit set on its
+#: process: the cap plus this headroom.
+MEMORY_MB = 3000
+HEADROOM_MB = 1024
+
+#: Seconds the kernel may overrun its time limit before it is killed.
+GRACE = 2.0
+
+_built: dict = {}
+
+
+class KernelFailure(RuntimeError):
+    """The kernel crashed, was killed, or printed something unexpected."""
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(
+        os.path.expanduser("~"), ".cache")
+    return Path(base) / "sokoban-tad" / "solver"
+
+
+def kernel() -> tuple:
+    """``(path of the built kernel, None)`` or ``(None, note)`` saying why
+    there is none (no g++, or the build failed).  Built at most once per
+    process and once per (source, flags, compiler) in the cache."""
+    compiler = shutil.which(COMPILER)
+    if compiler is None:
+        return None, f"native kernel unavailable: {COMPILER} not found; used the Python search"
+    if compiler in _built:
+        return _built[compiler]
+    _built[compiler] = result = _build(compiler)
+    return result
+
+
+def _build(compiler: str) -> tuple:
+    try:
+        version = subprocess.run([compiler, "--version"], capture_output=True,
+                                 text=True, timeout=30).stdout
+        source = SOURCE.read_bytes()
+    except (OSError, subprocess.SubprocessError) as exc:
+        return None, f"native kernel unavailable: {exc}; used the Python search"
+    key = hashlib.sha256(source + "\0".join(FLAGS).encode() + version.encode()).hexdigest()[:16]
+    where = cache_dir()
+    target = where / f"kernel-{key}"
+    if os.access(target, os.X_OK):
+        return target, None
+    try:
+        where.mkdir(parents=True, exist_ok=True)
+        with open(where / f"kernel-{key}.lock", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if os.access(target, os.X_OK):  # built meanwhile by another process
+                return target, None
+            fd, tmp = tempfile.mkstemp(dir=where, prefix=f".kernel-{key}-")
+            os.close(fd)
+            try:
+                done = subprocess.run([compiler, *FLAGS, "-o", tmp, str(SOURCE)],
+                                      capture_output=True, text=True, timeout=300)
+                if done.returncode != 0:
+                    first = (done.stderr.strip().splitlines() or ["no message"])[0]
+                    return None, (f"native kernel unavailable: {COMPILER} failed "
+                                  f"({first}); used the Python search")
+                os.chmod(tmp, 0o777 & ~current_umask())
+                os.replace(tmp, target)
+            finally:
+                if os.path.exists(tmp):
+                    os.unlink(tmp)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return None, f"native kernel unavailable: {exc}; used the Python search"
+    return target, None
+
+
+def xsb(pieces) -> str:
+    """The pieces as XSB rows over their bounding box (the kernel adds the
+    same margin as ``Board``, so both search the same window)."""
+    every = pieces.walls | pieces.boxes | pieces.goals | {pieces.player}
+    x0 = min(p[0] for p in every)
+    y0 = min(p[1] for p in every)
+    x1 = max(p[0] for p in every)
+    y1 = max(p[1] for p in every)
+    rows = []
+    for y in range(y0, y1 + 1):
+        row = []
+        for x in range(x0, x1 + 1):
+            p = (x, y)
+            if p in pieces.walls:
+                row.append("#")
+            elif p == pieces.player:
+                row.append("+" if p in pieces.goals else "@")
+            elif p in pieces.boxes:
+                row.append("*" if p in pieces.goals else "$")
+            else:
+                row.append("." if p in pieces.goals else "-")
+        rows.append("".join(row))
+    return "\n".join(rows) + "\n"
+
+
+def _limit_memory(megabytes: int):
+    limit = megabytes << 20
+
+    def hook():  # runs in the child: nothing imported here
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    return hook
+
+
+def run(path, pieces, time_limit, node_limit, memory_mb: int = MEMORY_MB) -> Outcome:
+    """Run the kernel on the pieces.  Returns an :class:`Outcome` (``kind``
+    "solved", "exhausted", "time", "nodes" or "memory"; "exhausted" also for
+    an exhausted open window, which the caller reports as such); raises
+    :class:`KernelFailure` when the kernel crashes, is killed or answers
+    something unexpected."""
+    args = [str(path), f"{time_limit or 0:.3f}", str(node_limit or 0), str(memory_mb)]
+    try:
+        proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True,
+                                preexec_fn=_limit_memory(memory_mb + HEADROOM_MB))
+    except OSError as exc:
+        raise KernelFailure(f"native kernel could not start: {exc}") from None
+    timeout = None if time_limit is None else time_limit + GRACE
+    try:
+        out, err = proc.communicate(xsb(pieces), timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        return Outcome("time", None, 0)
+    return parse(out, proc.returncode, err)
+
+
+def parse(out: str, returncode: int, err: str = "") -> Outcome:
+    """The kernel's answer as an :class:`Outcome` (see :func:`run`)."""
+    words = out.split()
+    try:
+        if returncode == 0 and words:
+            if words[0] == "solved" and len(words) in (2, 3):
+                lurd = words[2] if len(words) == 3 else ""
+                if lurd.strip("udlrUDLR") == "":
+                    return Outcome("solved", lurd, int(words[1]))
+            if words[0] == "unsolvable" and len(words) == 2:
+                return Outcome("exhausted", None, int(words[1]))
+            if (words[0] == "gave_up" and len(words) == 3
+                    and words[1] in ("time", "nodes", "memory", "window")):
+                kind = "exhausted" if words[1] == "window" else words[1]
+                return Outcome(kind, None, int(words[2]))
+    except ValueError:
+        pass
+    if returncode < 0:
+        why = f"killed by signal {-returncode}"
+    elif words[:1] == ["error"]:
+        why = " ".join(words[1:])
+    else:
+        shown = (out.strip() or err.strip() or "no output")[:60]
+        why = f"exit status {returncode}, output {shown!r}"
+    raise KernelFailure(f"native kernel failed ({why})")

@@ -1,0 +1,939 @@
+// Native push-search kernel of the Sokoban solver (impl/solver/native.py).
+//
+// A standalone program: reads one level as XSB text on stdin and prints one
+// line on stdout:
+//   solved <nodes> <LURD>
+//   unsolvable <nodes>                 (exhausted without macros, closed level)
+//   gave_up <time|nodes|memory|window> <nodes>
+//   error <message>
+// Usage: kernel TIME_LIMIT_S [NODE_LIMIT [MEMORY_MB]]   (0 = no limit)
+//
+// The same search as impl/solver/search.py's push search (see docs/solver.md):
+// a state is the box set plus the normalised player (the smallest cell it can
+// reach); dead squares by a backward pull search from the goals; freeze and
+// bipartite deadlocks; minimum-cost matching lower bound (Hungarian,
+// incremental from the parent's potentials); PI-corral pruning; tunnel and
+// goal-room macros; a portfolio of weights (g + w*h).  Macros prove nothing:
+// only an exhausted search without them reports "unsolvable".
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <queue>
+#include <string>
+#include <vector>
+
+using namespace std;
+
+static const int MARGIN = 2;
+static const int INF = 1 << 22;
+static const char LETTERS[] = "udlr";
+
+// ---------------------------------------------------------------- board --
+static int W, H, N;
+static int OFF[4];
+static vector<uint8_t> wall_, goal_, dead_, inside_;
+static vector<int> goals;               // goal cells, ascending
+static vector<int> pdist;               // pdist[g * N + c]
+static vector<int> nearest_;
+static vector<int> compact;             // cell -> index among inside cells, or -1
+static vector<int> cellOf;              // compact index -> cell
+static int F;                           // number of inside cells
+static int K;                           // boxes
+static int WORDS;                       // 64-bit words of a box bitset
+static vector<int> startBoxes;
+static int startPlayer;
+static bool openLevel = false;
+static vector<uint8_t> corridor[4];
+static vector<int> packOrder;           // goal macro order (empty: no macros)
+static int anyBox = 0;
+static int roomCut = 0;
+static int inertia = 0;
+static long long statTried = 0, statFound = 0;
+static int goalCut = 1;  // 1: a goal macro replaces every other push (Rolling Stone's goal cut)
+static int weights[3] = {6, 2, 15};
+static int MACRO_RADIUS = 3;
+static const int ROOM_GOALS = 6;
+static int PATH_STATES = 60;
+
+static chrono::steady_clock::time_point t0;
+static double timeLimit = 0;
+static long long nodeLimit = 0;
+static size_t memLimit = 0;
+
+static double elapsed() {
+    return chrono::duration<double>(chrono::steady_clock::now() - t0).count();
+}
+
+// Stamped scratch arrays (no clearing between uses).
+struct Marks {
+    vector<uint32_t> v;
+    uint32_t stamp = 0;
+    void init(int n) { v.assign(n, 0); stamp = 0; }
+    void next() {
+        if (++stamp == 0) { fill(v.begin(), v.end(), 0); stamp = 1; }
+    }
+    bool has(int c) const { return v[c] == stamp; }
+    void set(int c) { v[c] = stamp; }
+};
+
+// Player reachability: marks in m, returns the smallest reachable cell.
+static int reach(int start, const uint8_t* occ, Marks& m, vector<int>& todo) {
+    m.next();
+    m.set(start);
+    todo.clear();
+    todo.push_back(start);
+    int low = start;
+    for (size_t i = 0; i < todo.size(); i++) {
+        int c = todo[i];
+        for (int d = 0; d < 4; d++) {
+            int x = c + OFF[d];
+            if (!m.has(x) && !wall_[x] && !occ[x]) {
+                m.set(x);
+                todo.push_back(x);
+                if (x < low) low = x;
+            }
+        }
+    }
+    return low;
+}
+
+static bool readLevel() {
+    vector<string> rows;
+    string line;
+    bool started = false;
+    while (getline(cin, line)) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        bool board = line.find_first_of("#@+$*.-_") != string::npos &&
+                     line.find_first_not_of(" \t-_#@+$*.") == string::npos;
+        if (board) {
+            started = true;
+            rows.push_back(line);
+        } else if (started) {
+            break;
+        }
+    }
+    if (rows.empty()) { printf("error no level on stdin\n"); return false; }
+    int w = 0;
+    for (auto& r : rows) w = max(w, (int)r.size());
+    int h = rows.size();
+    W = w + 2 * MARGIN;
+    H = h + 2 * MARGIN;
+    N = W * H;
+    if (N >= 65000) { printf("error level too large for the kernel\n"); return false; }
+    OFF[0] = -W; OFF[1] = W; OFF[2] = -1; OFF[3] = 1;
+    wall_.assign(N, 0); goal_.assign(N, 0);
+    int players = 0;
+    for (int i = 0; i < N; i++) {
+        int x = i % W, y = i / W;
+        if (x == 0 || y == 0 || x == W - 1 || y == H - 1) wall_[i] = 1;
+    }
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < (int)rows[y].size(); x++) {
+            int c = (y + MARGIN) * W + x + MARGIN;
+            char ch = rows[y][x];
+            if (ch == '#') wall_[c] = 1;
+            if (ch == '$' || ch == '*') startBoxes.push_back(c);
+            if (ch == '.' || ch == '*' || ch == '+') goal_[c] = 1;
+            if (ch == '@' || ch == '+') { startPlayer = c; players++; }
+        }
+    if (players != 1) { printf("error need exactly one player\n"); return false; }
+    for (int c = 0; c < N; c++) if (goal_[c]) goals.push_back(c);
+    if (goals.size() != startBoxes.size()) {
+        printf("error boxes and goals differ in number\n");
+        return false;
+    }
+    sort(startBoxes.begin(), startBoxes.end());
+    K = startBoxes.size();
+    if (K > 1000) { printf("error too many boxes for the kernel\n"); return false; }
+    return true;
+}
+
+static void analyse() {
+    // Inside: reachable by the player ignoring boxes.
+    vector<uint8_t> none(N, 0);
+    Marks m; m.init(N);
+    vector<int> todo;
+    reach(startPlayer, none.data(), m, todo);
+    inside_.assign(N, 0);
+    compact.assign(N, -1);
+    for (int c : todo) inside_[c] = 1;
+    // Every non-wall cell gets a bit: a box may stand where the player never goes.
+    for (int c = 0; c < N; c++)
+        if (!wall_[c]) { compact[c] = cellOf.size(); cellOf.push_back(c); }
+    F = cellOf.size();
+    WORDS = (F + 63) / 64;
+    for (int c : todo) {
+        int x = c % W, y = c / W;
+        for (int d = 0; d < 4; d++) {
+            int e = c + OFF[d];
+            int ex = e % W, ey = e / W;
+            if (ex == 0 || ey == 0 || ex == W - 1 || ey == H - 1) openLevel = true;
+        }
+        (void)x; (void)y;
+    }
+    // Push distances by a backward pull search from every goal.
+    int G = goals.size();
+    pdist.assign((size_t)G * N, INF);
+    vector<int> q;
+    for (int g = 0; g < G; g++) {
+        int* dist = &pdist[(size_t)g * N];
+        dist[goals[g]] = 0;
+        q.clear();
+        q.push_back(goals[g]);
+        for (size_t i = 0; i < q.size(); i++) {
+            int c = q[i];
+            for (int d = 0; d < 4; d++) {
+                int prev = c - OFF[d], pl = c - 2 * OFF[d];
+                if (pl < 0 || pl >= N) continue;
+                if (!wall_[prev] && !wall_[pl] && dist[prev] == INF) {
+                    dist[prev] = dist[c] + 1;
+                    q.push_back(prev);
+                }
+            }
+        }
+    }
+    dead_.assign(N, 0);
+    nearest_.assign(N, INF);
+    for (int c = 0; c < N; c++) {
+        int best = INF;
+        for (int g = 0; g < G; g++) best = min(best, pdist[(size_t)g * N + c]);
+        nearest_[c] = best;
+        if (best >= INF && !wall_[c]) dead_[c] = 1;
+    }
+    for (int d = 0; d < 4; d++) {
+        corridor[d].assign(N, 0);
+        int a0 = d < 2 ? 2 : 0;
+        for (int c = 0; c < N; c++) {
+            int x = c % W, y = c / W;
+            if (x == 0 || y == 0 || x == W - 1 || y == H - 1) continue;
+            if (!wall_[c] && wall_[c + OFF[a0]] && wall_[c + OFF[a0 + 1]]) corridor[d][c] = 1;
+        }
+    }
+}
+
+// ------------------------------------------------------------ deadlocks --
+static bool frozen(const uint8_t* occ, int c, int* tmp, int nt) {
+    for (int ax = 0; ax < 2; ax++) {
+        int o = ax == 0 ? 1 : W;
+        int a = c - o, b = c + o;
+        bool ta = false, tb = false;
+        for (int i = 0; i < nt; i++) { if (tmp[i] == a) ta = true; if (tmp[i] == b) tb = true; }
+        if (wall_[a] || wall_[b] || ta || tb) continue;
+        if (dead_[a] && dead_[b]) continue;
+        tmp[nt] = c;
+        if (occ[a] && frozen(occ, a, tmp, nt + 1)) continue;
+        if (occ[b] && frozen(occ, b, tmp, nt + 1)) continue;
+        return false;
+    }
+    return true;
+}
+
+static bool freezeDeadlock(const uint8_t* occ, int c) {
+    static int tmp[1100];
+    if (!goal_[c]) return frozen(occ, c, tmp, 0);
+    if (!frozen(occ, c, tmp, 0)) return false;
+    for (int d = 0; d < 4; d++) {
+        int x = c + OFF[d];
+        if (occ[x] && !goal_[x] && frozen(occ, x, tmp, 0)) return true;
+    }
+    return false;
+}
+
+static bool pushAllowed(uint8_t* occ, int b, int t) {
+    if (wall_[t] || occ[t] || dead_[t]) return false;
+    occ[b] = 0; occ[t] = 1;
+    bool blocked = freezeDeadlock(occ, t);
+    occ[t] = 0; occ[b] = 1;
+    return !blocked;
+}
+
+// ------------------------------------------------------------- matching --
+// Minimum-cost perfect matching of rows (boxes) to columns (goals), with
+// potentials: u[0..K], v[0..K], p[0..K] (p[j] = row matched to column j, 1-based).
+struct Match {
+    vector<int> rows;  // box cells, in row order
+    vector<long long> u, v;
+    vector<int> p;
+    long long total = 0;
+};
+
+static inline int cost(int cell, int goal) { return pdist[(size_t)goal * N + cell]; }
+
+static void augment(Match& m, int i, vector<long long>& minv, vector<int>& way, vector<char>& used) {
+    const long long BIG = (long long)INF * 64;
+    int n = K;
+    fill(minv.begin(), minv.end(), BIG);
+    fill(used.begin(), used.end(), 0);
+    m.p[0] = i;
+    int j0 = 0;
+    while (true) {
+        used[j0] = 1;
+        int i0 = m.p[j0];
+        int cell = m.rows[i0 - 1];
+        long long ui0 = m.u[i0];
+        long long delta = BIG;
+        int j1 = 0;
+        for (int j = 1; j <= n; j++) {
+            if (used[j]) continue;
+            long long cur = cost(cell, j - 1) - ui0 - m.v[j];
+            if (cur < minv[j]) { minv[j] = cur; way[j] = j0; }
+            if (minv[j] < delta) { delta = minv[j]; j1 = j; }
+        }
+        for (int j = 0; j <= n; j++) {
+            if (used[j]) { m.u[m.p[j]] += delta; m.v[j] -= delta; }
+            else minv[j] -= delta;
+        }
+        j0 = j1;
+        if (m.p[j0] == 0) break;
+    }
+    while (j0) { int j1 = way[j0]; m.p[j0] = m.p[j1]; j0 = j1; }
+}
+
+static vector<long long> g_minv;
+static vector<int> g_way;
+static vector<char> g_used;
+
+static long long matchTotal(const Match& m) {
+    long long t = 0;
+    for (int j = 1; j <= K; j++) {
+        int c = cost(m.rows[m.p[j] - 1], j - 1);
+        if (c >= INF) return INF;
+        t += c;
+    }
+    return t >= INF ? INF : t;
+}
+
+static void matchFull(Match& m) {
+    m.u.assign(K + 1, 0); m.v.assign(K + 1, 0); m.p.assign(K + 1, 0);
+    for (int c : m.rows) if (nearest_[c] >= INF) { m.total = INF; return; }
+    for (int i = 1; i <= K; i++) augment(m, i, g_minv, g_way, g_used);
+    m.total = matchTotal(m);
+}
+
+// The matching after the box of row index r (0-based) moves to t.
+static void matchMoved(const Match& parent, int r, int t, Match& child) {
+    child.rows = parent.rows;
+    child.rows[r] = t;
+    if (nearest_[t] >= INF) { child.total = INF; return; }
+    if (parent.total >= INF) { matchFull(child); return; }
+    child.u = parent.u; child.v = parent.v; child.p = parent.p;
+    int row = r + 1;
+    for (int j = 1; j <= K; j++) if (child.p[j] == row) { child.p[j] = 0; break; }
+    long long best = (long long)INF * 64;
+    for (int j = 1; j <= K; j++) best = min(best, (long long)cost(t, j - 1) - child.v[j]);
+    child.u[row] = best;
+    augment(child, row, g_minv, g_way, g_used);
+    child.total = matchTotal(child);
+}
+
+// ------------------------------------------------------------ PI-corrals --
+struct Cand { int box; int dir; int macro; };  // macro: -1, or index in macros
+
+static Marks areaMarks;
+static vector<int> areaOf;  // valid where areaMarks.has
+
+// The pushes to make when a PI-corral exists (true), else false.
+static bool piCorral(const uint8_t* occ, const Marks& seen, const vector<int>& boxes,
+                     vector<Cand>& out) {
+    areaMarks.next();
+    int areas = 0;
+    bool found = false;
+    vector<Cand> best, pushes;
+    vector<int> cells, barrier;
+    static vector<uint8_t> inBarrier;
+    if (inBarrier.size() != (size_t)N) inBarrier.assign(N, 0);
+    for (int b : boxes) {
+        for (int d = 0; d < 4; d++) {
+            int s = b + OFF[d];
+            if (!inside_[s] || occ[s] || seen.has(s) || areaMarks.has(s)) continue;
+            int aid = ++areas;
+            cells.clear(); barrier.clear();
+            cells.push_back(s);
+            areaMarks.set(s); areaOf[s] = aid;
+            for (size_t i = 0; i < cells.size(); i++) {
+                int c = cells[i];
+                for (int e = 0; e < 4; e++) {
+                    int x = c + OFF[e];
+                    if (!inside_[x] || areaMarks.has(x)) continue;
+                    if (occ[x]) {
+                        if (!inBarrier[x]) { inBarrier[x] = 1; barrier.push_back(x); }
+                    } else if (!seen.has(x)) {
+                        areaMarks.set(x); areaOf[x] = aid;
+                        cells.push_back(x);
+                    }
+                }
+            }
+            for (int x : barrier) inBarrier[x] = 0;
+            if (found && best.empty()) continue;
+            bool unfinished = false;
+            for (int c : cells) if (goal_[c]) { unfinished = true; break; }
+            if (!unfinished)
+                for (int x : barrier) if (!goal_[x]) { unfinished = true; break; }
+            if (!unfinished) continue;
+            pushes.clear();
+            bool ok = true;
+            for (int x : barrier) {
+                for (int e = 0; e < 4 && ok; e++) {
+                    int t = x + OFF[e], pc = x - OFF[e];
+                    if (!inside_[t] || occ[t] || dead_[t] || !inside_[pc]) continue;
+                    bool tIn = areaMarks.has(t) && areaOf[t] == aid;
+                    if (seen.has(pc)) {
+                        if (!tIn) { ok = false; break; }
+                        pushes.push_back({x, e, -1});
+                    } else if (!(areaMarks.has(pc) && areaOf[pc] == aid)) {
+                        ok = false;
+                        break;
+                    }
+                }
+                if (!ok) break;
+            }
+            if (ok && (!found || pushes.size() < best.size())) {
+                best = pushes;
+                found = true;
+            }
+        }
+    }
+    if (found) out = best;
+    return found;
+}
+
+// ------------------------------------------------------------ goal macros --
+static vector<uint8_t> roomGoal;  // goals in a block of >= ROOM_GOALS
+
+static bool clustered() {
+    vector<uint8_t> seen(N, 0);
+    roomGoal.assign(N, 0);
+    bool any = false;
+    for (int g : goals) {
+        if (seen[g]) continue;
+        seen[g] = 1;
+        vector<int> block{g};
+        for (size_t i = 0; i < block.size(); i++)
+            for (int d = 0; d < 4; d++) {
+                int x = block[i] + OFF[d];
+                if (x >= 0 && x < N && goal_[x] && !seen[x]) { seen[x] = 1; block.push_back(x); }
+            }
+        if ((int)block.size() >= ROOM_GOALS) {
+            any = true;
+            for (int c : block) roomGoal[c] = 1;
+        }
+    }
+    return any;
+}
+
+static int pullsOut(int g, const vector<uint8_t>& others) {
+    vector<int> dist(N, -1);
+    dist[g] = 0;
+    vector<int> todo{g};
+    for (size_t i = 0; i < todo.size(); i++) {
+        int c = todo[i];
+        for (int d = 0; d < 4; d++) {
+            int m = c + OFF[d], behind = c + 2 * OFF[d];
+            if (behind < 0 || behind >= N) continue;
+            if (dist[m] >= 0 || wall_[m] || wall_[behind] || others[m] || others[behind]) continue;
+            dist[m] = dist[c] + 1;
+            if (!goal_[m]) return dist[m];
+            todo.push_back(m);
+        }
+    }
+    return -1;
+}
+
+static void computePackingOrder() {
+    vector<uint8_t> filled(N, 0);
+    vector<int> left(goals), removed;
+    for (int g : goals) filled[g] = 1;
+    while (!left.empty()) {
+        int bestD = -1, bestG = -1;
+        for (int g : left) {
+            filled[g] = 0;
+            int d = pullsOut(g, filled);
+            filled[g] = 1;
+            if (d >= 0 && (bestD < 0 || d < bestD)) { bestD = d; bestG = g; }
+        }
+        if (bestG < 0) break;
+        removed.push_back(bestG);
+        filled[bestG] = 0;
+        left.erase(find(left.begin(), left.end(), bestG));
+    }
+    packOrder = left;  // ascending already
+    for (auto it = removed.rbegin(); it != removed.rend(); ++it) packOrder.push_back(*it);
+}
+
+static int goalIndex(int g) { return lower_bound(goals.begin(), goals.end(), g) - goals.begin(); }
+
+// Shortest push sequence (cell<<2|dir) taking the box on `box` to `target`,
+// the other boxes fixed; empty when not found within PATH_STATES states.
+static bool boxPath(uint8_t* occ, int playerLow, int box, int target, vector<uint32_t>& out) {
+    const int* to = &pdist[(size_t)goalIndex(target) * N];
+    if (to[box] >= INF) return false;
+    occ[box] = 0;
+    struct St { int cell, low, parent; uint32_t step; int depth; };
+    vector<St> states;
+    states.push_back({box, playerLow, -1, 0, 0});
+    typedef pair<pair<int, int>, int> QE;  // ((f, counter), state)
+    priority_queue<QE, vector<QE>, greater<QE>> fr;
+    fr.push({{to[box], 0}, 0});
+    int counter = 1;
+    static Marks m, mm;
+    static vector<int> todo, td;
+    if (m.v.size() != (size_t)N) { m.init(N); mm.init(N); }
+    bool ok = false;
+    while (!fr.empty() && (int)states.size() < PATH_STATES) {
+        int si = fr.top().second; fr.pop();
+        St s = states[si];
+        occ[s.cell] = 1;
+        reach(s.low, occ, m, todo);
+        occ[s.cell] = 0;
+        for (int d = 0; d < 4 && !ok; d++) {
+            int c = s.cell, t = c + OFF[d];
+            if (!m.has(c - OFF[d]) || wall_[t] || occ[t] || to[t] >= INF) continue;
+            occ[c] = 1;
+            bool allowed = pushAllowed(occ, c, t);
+            occ[c] = 0;
+            if (!allowed) continue;
+            if (t == target) {
+                out.clear();
+                out.push_back((uint32_t)c << 2 | d);
+                int k = si;
+                while (states[k].parent >= 0) { out.push_back(states[k].step); k = states[k].parent; }
+                reverse(out.begin(), out.end());
+                ok = true;
+                break;
+            }
+            occ[t] = 1;
+            // normalised region after the push (player on c)
+            int low = reach(c, occ, mm, td);
+            occ[t] = 0;
+            bool dup = false;
+            for (auto& x : states) if (x.cell == t && x.low == low) { dup = true; break; }
+            if (dup) continue;
+            states.push_back({t, low, si, (uint32_t)c << 2 | d, s.depth + 1});
+            fr.push({{s.depth + 1 + to[t], counter++}, (int)states.size() - 1});
+        }
+        if (ok) break;
+    }
+    occ[box] = 1;
+    return ok;
+}
+
+// ---------------------------------------------------------------- search --
+static uint64_t zob[65536];
+static uint64_t zobP[65536];
+
+struct Node {
+    uint64_t hash;
+    int32_t parent;
+    int32_t g;
+    uint32_t mv;      // single push: cell<<2|dir, steps in mvn; macro: index in macroStore
+    uint16_t player;  // normalised player cell
+    uint16_t mvn;     // steps of a straight push (>=1), or 0 for a macro
+};
+
+struct HeapE {
+    int32_t f, g;
+    uint32_t id;
+    int32_t other = 0;  // with inertia: 1 when the push moved another box than its parent's
+    bool operator<(const HeapE& o) const {  // max-heap inverted: smallest f first
+        if (f != o.f) return f > o.f;
+        if (g != o.g) return g < o.g;       // deeper first
+        if (other != o.other) return other > o.other;
+        return id > o.id;                   // older first
+    }
+};
+
+static size_t memoryUsed = 0;
+
+struct Search {
+    int weight;
+    bool macros;
+    vector<Node> nodes;
+    vector<uint64_t> bits;      // WORDS per node
+    vector<uint8_t> expanded;
+    vector<uint64_t> table;     // open addressing (see find)
+    size_t mask;
+    priority_queue<HeapE> heap;
+    vector<vector<uint32_t>> macroStore;
+    // matchings of generated children, in a ring indexed by node id
+    static const int RING = 1 << 16;
+    vector<int32_t> ringTag;
+    vector<Match> ring;
+    long long expandedCount = 0;
+    bool done = false;
+    string result;  // "solved"/"exhausted"
+    string lurd;
+    size_t bytes = 0;
+
+    Search(int w, bool mac) : weight(w), macros(mac) {
+        table.assign(1 << 16, 0);
+        mask = table.size() - 1;
+        ringTag.assign(RING, -1);
+        ring.resize(RING);
+    }
+    ~Search() { memoryUsed -= bytes; }
+
+    void account() {
+        size_t b = nodes.capacity() * sizeof(Node) + bits.capacity() * 8 + table.size() * 8 +
+                   expanded.capacity() + heap.size() * sizeof(HeapE) * 2;
+        memoryUsed += b - bytes;
+        bytes = b;
+    }
+
+    bool sameState(int id, const uint64_t* b, int player) {
+        if (nodes[id].player != player) return false;
+        return memcmp(&bits[(size_t)id * WORDS], b, WORDS * 8) == 0;
+    }
+
+    // The table holds (id + 1) << 32 | the hash's low 32 bits; 0 is empty.
+    // A probe compares the stored bits before touching the node.
+    int find(uint64_t h, const uint64_t* b, int player) {
+        size_t i = (h >> 32) & mask;
+        uint32_t tag = (uint32_t)h;
+        while (table[i]) {
+            uint64_t e = table[i];
+            if ((uint32_t)e == tag) {
+                int id = (int)(e >> 32) - 1;
+                if (nodes[id].hash == h && sameState(id, b, player)) return id;
+            }
+            i = (i + 1) & mask;
+        }
+        return -1;
+    }
+
+    void place(vector<uint64_t>& t, size_t m, uint64_t h, int id) {
+        size_t i = (h >> 32) & m;
+        while (t[i]) i = (i + 1) & m;
+        t[i] = (uint64_t)(id + 1) << 32 | (uint32_t)h;
+    }
+
+    void grow() {
+        vector<uint64_t> t(table.size() * 2, 0);
+        size_t m = t.size() - 1;
+        for (uint64_t e : table)
+            if (e) place(t, m, nodes[(e >> 32) - 1].hash, (int)(e >> 32) - 1);
+        table.swap(t);
+        mask = m;
+    }
+
+    int add(uint64_t h, const uint64_t* b, int player, int parent, int g, uint32_t mv, int mvn) {
+        int id = nodes.size();
+        nodes.push_back({h, parent, g, mv, (uint16_t)player, (uint16_t)mvn});
+        bits.insert(bits.end(), b, b + WORDS);
+        expanded.push_back(0);
+        if (nodes.size() * 2 > table.size()) grow();
+        place(table, mask, h, id);
+        return id;
+    }
+
+    void start() {
+        vector<uint64_t> b(WORDS, 0);
+        uint64_t h = 0;
+        for (int c : startBoxes) { b[compact[c] >> 6] |= 1ULL << (compact[c] & 63); h ^= zob[c]; }
+        vector<uint8_t> occ(N, 0);
+        for (int c : startBoxes) occ[c] = 1;
+        Marks m; m.init(N); vector<int> todo;
+        int low = reach(startPlayer, occ.data(), m, todo);
+        h ^= zobP[low];
+        Match mt; mt.rows = startBoxes; matchFull(mt);
+        if (mt.total >= INF) { done = true; result = "exhausted"; return; }
+        int id = add(h, b.data(), low, -1, 0, 0, 1);
+        ring[id % RING] = mt; ringTag[id % RING] = id;
+        heap.push({(int32_t)(weight * mt.total), 0, (uint32_t)id});
+    }
+
+    void pushesTo(int id, vector<uint32_t>& out) {
+        vector<uint32_t> rev;
+        while (nodes[id].parent >= 0) {
+            const Node& n = nodes[id];
+            if (n.mvn == 0) {
+                auto& ms = macroStore[n.mv];
+                for (auto it = ms.rbegin(); it != ms.rend(); ++it) rev.push_back(*it);
+            } else {
+                int c = n.mv >> 2, d = n.mv & 3;
+                for (int k = n.mvn - 1; k >= 0; k--) rev.push_back((uint32_t)(c + k * OFF[d]) << 2 | d);
+            }
+            id = n.parent;
+        }
+        out.assign(rev.rbegin(), rev.rend());
+    }
+
+    // Expand up to `budget` nodes; returns the number expanded.
+    long long run(long long budget);
+};
+
+static string toLurd(const vector<uint32_t>& pushes) {
+    vector<uint8_t> occ(N, 0);
+    for (int c : startBoxes) occ[c] = 1;
+    int player = startPlayer;
+    string out;
+    vector<int> came(N, -1);
+    vector<int> q;
+    for (uint32_t p : pushes) {
+        int b = p >> 2, d = p & 3;
+        int target = b - OFF[d];
+        if (player != target) {
+            fill(came.begin(), came.end(), -1);
+            came[player] = 4;
+            q.clear(); q.push_back(player);
+            bool found = false;
+            for (size_t i = 0; i < q.size() && !found; i++) {
+                int c = q[i];
+                for (int e = 0; e < 4; e++) {
+                    int x = c + OFF[e];
+                    if (wall_[x] || occ[x] || came[x] >= 0) continue;
+                    came[x] = e;
+                    if (x == target) { found = true; break; }
+                    q.push_back(x);
+                }
+            }
+            if (!found) return "";
+            string walk;
+            for (int c = target; c != player; c -= OFF[came[c]]) walk += LETTERS[came[c]];
+            reverse(walk.begin(), walk.end());
+            out += walk;
+        }
+        out += (char)toupper(LETTERS[d]);
+        occ[b] = 0;
+        occ[b + OFF[d]] = 1;
+        player = b;
+    }
+    return out;
+}
+
+long long Search::run(long long budget) {
+    long long count = 0;
+    static vector<uint8_t> occ;
+    if (occ.size() != (size_t)N) occ.assign(N, 0);
+    static Marks seen, cm;
+    if (seen.v.size() != (size_t)N) { seen.init(N); cm.init(N); }
+    static vector<int> todo, todo2;
+    vector<int> boxes;
+    vector<Cand> cands;
+    vector<uint64_t> cb(WORDS), pb(WORDS);
+    Match parentM, childM;
+    while (count < budget) {
+        if (heap.empty()) { done = true; result = "exhausted"; return count; }
+        HeapE e = heap.top(); heap.pop();
+        int id = e.id;
+        if (expanded[id] || nodes[id].g != e.g) continue;
+        expanded[id] = 1;
+        count++;
+        expandedCount++;
+        const Node nd = nodes[id];
+        pb.assign(bits.begin() + (size_t)id * WORDS, bits.begin() + (size_t)(id + 1) * WORDS);
+        const uint64_t* b = pb.data();  // a copy: add() may move `bits`
+        // boxes: from the ring's row order when present
+        bool haveM = ringTag[id % RING] == id;
+        if (haveM) {
+            parentM = ring[id % RING];
+            boxes = parentM.rows;
+        } else {
+            boxes.clear();
+            for (int w = 0; w < WORDS; w++) {
+                uint64_t x = b[w];
+                while (x) { int i = __builtin_ctzll(x); x &= x - 1; boxes.push_back(cellOf[w * 64 + i]); }
+            }
+        }
+        for (int c : boxes) occ[c] = 1;
+        reach(nd.player, occ.data(), seen, todo);
+        cands.clear();
+        if (!piCorral(occ.data(), seen, boxes, cands)) {
+            for (int i = 0; i < K; i++)
+                for (int d = 0; d < 4; d++)
+                    if (seen.has(boxes[i] - OFF[d])) cands.push_back({boxes[i], d, -1});
+        }
+        int macroTarget = -1;
+        if (macros) for (int x : packOrder) if (!occ[x]) { macroTarget = x; break; }
+        if (macros && !packOrder.empty() && nd.parent >= 0) {
+            int last;
+            if (nd.mvn == 0) { auto& ms = macroStore[nd.mv]; uint32_t p = ms.back(); last = (p >> 2) + OFF[p & 3]; }
+            else { int c = nd.mv >> 2, d = nd.mv & 3; last = c + nd.mvn * OFF[d]; }
+            // The box just pushed first; with anyBox, then every other box
+            // near the goals (nearest first) until one has a path.
+            vector<int> tries;
+            if (!goal_[last] && nearest_[last] <= MACRO_RADIUS) tries.push_back(last);
+            if (anyBox && macroTarget >= 0) {
+                for (int c : boxes)
+                    if (c != last && !goal_[c] && nearest_[c] <= MACRO_RADIUS) tries.push_back(c);
+                sort(tries.begin() + (tries.empty() || tries[0] != last ? 0 : 1), tries.end(),
+                     [&](int a, int b) { return nearest_[a] < nearest_[b]; });
+            }
+            vector<uint32_t> path;
+            for (int box : tries) {
+                if (macroTarget < 0) break;
+                statTried++;
+                bool okp = boxPath(occ.data(), nd.player, box, macroTarget, path);
+                if (!okp) continue;
+                statFound++;
+                last = box;
+                {
+                    macroStore.push_back(path);
+                    if (goalCut == 1) cands.clear();
+                    if (goalCut == 2)
+                        cands.erase(remove_if(cands.begin(), cands.end(),
+                                              [&](const Cand& x) { return x.box == last; }),
+                                    cands.end());
+                    cands.push_back({last, (int)(path.back() & 3), (int)macroStore.size() - 1});
+                }
+                break;
+            }
+        }
+        int lastBox = -1;  // where the parent's last push left its box
+        if (nd.parent >= 0) {
+            if (nd.mvn == 0) { uint32_t p = macroStore[nd.mv].back(); lastBox = (p >> 2) + OFF[p & 3]; }
+            else lastBox = (int)(nd.mv >> 2) + nd.mvn * OFF[nd.mv & 3];
+        }
+        bool matched = haveM;
+        for (const Cand& cd : cands) {
+            int bc = cd.box, d = cd.dir, t, lastCell, steps;
+            if (cd.macro >= 0) {
+                auto& ms = macroStore[cd.macro];
+                t = macroTarget;
+                lastCell = ms.back() >> 2;
+                steps = ms.size();
+            } else {
+                t = bc + OFF[d];
+                if (!pushAllowed(occ.data(), bc, t)) continue;
+                steps = 1;
+                lastCell = bc;
+                if (macros && corridor[d][t] && corridor[d][bc] && !goal_[t]) {
+                    occ[bc] = 0; occ[t] = 1;
+                    while (corridor[d][t] && corridor[d][lastCell] && !goal_[t]) {
+                        int nt = t + OFF[d];
+                        if (!pushAllowed(occ.data(), t, nt)) break;
+                        occ[t] = 0; occ[nt] = 1;
+                        lastCell = t; t = nt;
+                        steps++;
+                    }
+                    occ[t] = 0; occ[bc] = 1;
+                }
+            }
+            // Room cut (a macro rule): with goal macros on, an ordinary push
+            // never leaves a box on a room goal other than the next one of
+            // the packing order; boxes enter the room by goal macros.
+            if (roomCut && macros && cd.macro < 0 && !packOrder.empty() && roomGoal[t] &&
+                t != macroTarget)
+                continue;
+            // child state
+            memcpy(cb.data(), b, WORDS * 8);
+            int ci = compact[bc], ti = compact[t];
+            cb[ci >> 6] &= ~(1ULL << (ci & 63));
+            cb[ti >> 6] |= 1ULL << (ti & 63);
+            occ[bc] = 0; occ[t] = 1;
+            int low = reach(lastCell, occ.data(), cm, todo2);
+            occ[t] = 0; occ[bc] = 1;
+            uint64_t h = nd.hash ^ zobP[nd.player] ^ zob[bc] ^ zob[t] ^ zobP[low];
+            int g1 = nd.g + steps;
+            int old = find(h, cb.data(), low);
+            if (old >= 0 && (expanded[old] || nodes[old].g <= g1)) continue;
+            if (!matched) {
+                parentM.rows = boxes;
+                matchFull(parentM);
+                matched = true;
+            }
+            int r = find_if(boxes.begin(), boxes.end(), [&](int x) { return x == bc; }) - boxes.begin();
+            matchMoved(parentM, r, t, childM);
+            if (childM.total >= INF) continue;
+            uint32_t mv = cd.macro >= 0 ? (uint32_t)cd.macro : ((uint32_t)bc << 2 | d);
+            int mvn = cd.macro >= 0 ? 0 : steps;
+            if (childM.total == 0) {
+                // every box on a goal
+                for (int c : boxes) occ[c] = 0;
+                int cid = add(h, cb.data(), low, id, g1, mv, mvn);
+                vector<uint32_t> pushes;
+                pushesTo(cid, pushes);
+                lurd = toLurd(pushes);
+                done = true;
+                result = "solved";
+                return count;
+            }
+            int cid;
+            if (old >= 0) {
+                cid = old;
+                nodes[old].parent = id; nodes[old].g = g1; nodes[old].mv = mv; nodes[old].mvn = mvn;
+            } else {
+                cid = add(h, cb.data(), low, id, g1, mv, mvn);
+            }
+            ring[cid % RING] = childM;
+            ringTag[cid % RING] = cid;
+            heap.push({(int32_t)(g1 + weight * childM.total), g1, (uint32_t)cid,
+                       inertia && bc != lastBox ? 1 : 0});
+        }
+        for (int c : boxes) occ[c] = 0;
+        if ((count & 1023) == 0) account();
+    }
+    account();
+    return count;
+}
+
+int main(int argc, char** argv) {
+    t0 = chrono::steady_clock::now();
+    if (argc > 1) timeLimit = atof(argv[1]);
+    if (argc > 2) nodeLimit = atoll(argv[2]);
+    if (argc > 3) memLimit = (size_t)atoll(argv[3]) << 20;
+    if (!readLevel()) return 2;
+    analyse();
+    areaMarks.init(N);
+    areaOf.assign(N, 0);
+    g_minv.assign(K + 1, 0); g_way.assign(K + 1, 0); g_used.assign(K + 1, 0);
+    uint64_t s = 0x9E3779B97F4A7C15ULL;
+    for (int i = 0; i < 65536; i++) {
+        s ^= s << 13; s ^= s >> 7; s ^= s << 17; zob[i] = s;
+        s ^= s << 13; s ^= s >> 7; s ^= s << 17; zobP[i] = s;
+    }
+    bool solvedStart = true;
+    for (int c : startBoxes) if (!goal_[c]) solvedStart = false;
+    if (solvedStart) { printf("solved 0 \n"); return 0; }
+    if (clustered()) computePackingOrder();
+
+    if (getenv("SOKOBAN_KERNEL_GC")) goalCut = atoi(getenv("SOKOBAN_KERNEL_GC"));
+    if (getenv("SOKOBAN_KERNEL_W")) sscanf(getenv("SOKOBAN_KERNEL_W"), "%d,%d,%d", &weights[0], &weights[1], &weights[2]);
+    if (getenv("SOKOBAN_KERNEL_R")) MACRO_RADIUS = atoi(getenv("SOKOBAN_KERNEL_R"));
+    if (getenv("SOKOBAN_KERNEL_P")) PATH_STATES = atoi(getenv("SOKOBAN_KERNEL_P"));
+    const int shares[3] = {2, 1, 1};
+    long long DELAY = 16384;
+    const long long TURN = 512;
+    if (getenv("SOKOBAN_KERNEL_RC")) roomCut = atoi(getenv("SOKOBAN_KERNEL_RC"));
+    if (getenv("SOKOBAN_KERNEL_I")) inertia = atoi(getenv("SOKOBAN_KERNEL_I"));
+    if (getenv("SOKOBAN_KERNEL_A")) anyBox = atoi(getenv("SOKOBAN_KERNEL_A"));
+    if (getenv("SOKOBAN_KERNEL_D")) DELAY = atoll(getenv("SOKOBAN_KERNEL_D"));
+    vector<Search*> runs;
+    runs.push_back(new Search(weights[0], true));
+    runs[0]->start();
+    long long total = 0;
+    while (true) {
+        if (runs.size() == 1 && total >= DELAY) {
+            for (int i = 1; i < 3; i++) { runs.push_back(new Search(weights[i], true)); runs.back()->start(); }
+        }
+        for (size_t r = 0; r < runs.size(); r++) {
+            for (int k = 0; k < (runs.size() == 1 ? 1 : shares[r]); k++) {
+                Search* sr = runs[r];
+                long long want = TURN;
+                if (nodeLimit > 0) want = min(want, nodeLimit - total);
+                total += sr->run(want);
+                if (sr->done) {
+                    if (sr->result == "solved") {
+                        if (sr->lurd.empty()) { printf("error no walk between pushes\n"); return 3; }
+                        printf("solved %lld %s\n", total, sr->lurd.c_str());
+                        return 0;
+                    }
+                    if (!sr->macros) {
+                        printf(openLevel ? "gave_up window %lld\n" : "unsolvable %lld\n", total);
+                        return 0;
+                    }
+                    int w = sr->weight;
+                    delete sr;
+                    runs[r] = new Search(w, false);
+                    runs[r]->start();
+                }
+                if (nodeLimit > 0 && total >= nodeLimit) { printf("gave_up nodes %lld\n", total); return 0; }
+                if (timeLimit > 0 && elapsed() >= timeLimit) { if (getenv("SOKOBAN_KERNEL_STAT")) fprintf(stderr, "macros tried %lld found %lld\n", statTried, statFound); printf("gave_up time %lld\n", total); return 0; }
+                if (memLimit > 0 && memoryUsed > memLimit) { printf("gave_up memory %lld\n", total); return 0; }
+            }
+        }
+    }
+}

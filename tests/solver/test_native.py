@@ -1,0 +1,112 @@
+"""The native push-search kernel (``impl/solver/native.py``): it agrees with
+the brute force and the Python search on tiny levels, solves generated
+levels, its answers are replayed through spec, and a missing compiler or a
+kernel that crashes or prints garbage falls back to the Python search with a
+note (never a traceback)."""
+
+import os
+import shutil
+import stat
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+
+import levels
+from impl.solver import SolverBug, native, solve
+from levels.strategies import generated_levels
+
+from .test_search import CORRIDOR, brute_force_moves, replays, tiny_levels
+
+pytestmark = pytest.mark.skipif(shutil.which("g++") is None,
+                                reason="g++ is not installed: no native kernel")
+
+
+@pytest.fixture(scope="module")
+def built():
+    path, note = native.kernel()
+    if path is None:
+        pytest.skip(note)
+    return path
+
+
+@settings(max_examples=60, deadline=None)
+@given(tiny_levels(max_w=5, max_h=4, max_boxes=3))
+def test_native_agrees_with_brute_force_and_python(built, nivel):
+    best = brute_force_moves(nivel)
+    r = solve(nivel, method="pushes", engine="native")
+    p = solve(nivel, method="pushes", engine="python")
+    assert r.method == "pushes (native)", r.summary()
+    assert r.status == p.status == ("unsolvable" if best is None else "solved")
+    if best is not None:
+        assert replays(nivel, r.solution)
+
+
+@settings(max_examples=40, deadline=None)
+@given(generated_levels(min_size=4, max_size=9, max_boxes=5))
+def test_native_solves_every_generated_level(built, level):
+    r = solve(level, method="pushes", engine="native", time_limit=20)
+    assert r.status == "solved" and r.method == "pushes (native)", r.summary()
+    assert levels.lurd.solves(level, r.solution)
+
+
+def test_microban_levels_and_the_engine_variable(built, monkeypatch):
+    microban = levels.load("microban")
+    for number in (1, 60, 100, 155):
+        r = solve(microban[number - 1], method="pushes", time_limit=30)
+        assert r.status == "solved" and r.method == "pushes (native)", r.summary()
+    monkeypatch.setenv("SOKOBAN_SOLVER", "python")
+    assert solve(microban[0], method="pushes").method == "pushes"
+    with pytest.raises(ValueError):
+        solve(microban[0], engine="fortran")
+
+
+def test_no_compiler_falls_back_to_python_with_a_note(monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    r = solve(CORRIDOR, method="pushes", engine="native")
+    assert r.status == "solved" and r.method == "pushes"
+    assert any("g++ not found" in n for n in r.notes), r.notes
+    assert "\n" not in r.summary()
+
+
+def _fake_kernel(tmp_path, monkeypatch, script):
+    fake = tmp_path / "kernel"
+    fake.write_text("#!/bin/sh\ncat > /dev/null\n" + script + "\n")
+    fake.chmod(0o755)
+    monkeypatch.setattr(native, "kernel", lambda: (fake, None))
+
+
+@pytest.mark.parametrize("script, why", [
+    ("echo garbage here", "garbage"),
+    ("kill -SEGV $$", "signal 11"),
+    ("echo 'error level too large for the kernel'; exit 2", "too large"),
+])
+def test_crash_or_garbage_falls_back_with_a_note(tmp_path, monkeypatch, script, why):
+    _fake_kernel(tmp_path, monkeypatch, script)
+    r = solve(CORRIDOR, method="pushes")
+    assert r.status == "solved" and r.method == "pushes"
+    assert any("native kernel failed" in n and why in n for n in r.notes), r.notes
+
+
+def test_a_wrong_answer_is_never_returned(tmp_path, monkeypatch):
+    _fake_kernel(tmp_path, monkeypatch, "echo solved 3 LLL")
+    with pytest.raises(SolverBug):
+        solve(CORRIDOR, method="pushes")
+
+
+def test_concurrent_first_builds_share_one_kernel_with_the_umask(built, tmp_path):
+    """Two processes building at once into an empty cache: both get the same
+    executable, its mode follows the umask, no temporary file is left."""
+    code = ("import os; os.umask(0o027); from impl.solver import native; "
+            "p, note = native.kernel(); print(p, note)")
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    procs = [subprocess.Popen([sys.executable, "-c", code], env=env, text=True,
+                              stdout=subprocess.PIPE) for _ in range(2)]
+    outs = [p.communicate(timeout=300)[0].split() for p in procs]
+    assert outs[0] == outs[1] and outs[0][1] == "None", outs
+    path = outs[0][0]
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o750
+    where = tmp_path / "sokoban-tad" / "solver"
+    assert sorted(p.name for p in where.iterdir() if not p.name.endswith(".lock")) == [
+        os.path.basename(path)]
