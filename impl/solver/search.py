@@ -81,6 +81,13 @@ class Budget:
     def elapsed(self) -> float:
         return time.perf_counter() - self.start
 
+    def exclude(self, seconds: float) -> None:
+        """Leave ``seconds`` just spent out of the time used (a one-off cost
+        that is not search, such as building the native kernel)."""
+        self.start += seconds
+        if self.deadline is not None:
+            self.deadline += seconds
+
     def check(self, nodes: int, **info) -> str | None:
         """The limit reached ("time" or "nodes"), or None; reports progress."""
         self.due = nodes + POLL

@@ -110,3 +110,18 @@ def test_concurrent_first_builds_share_one_kernel_with_the_umask(built, tmp_path
     where = tmp_path / "sokoban-tad" / "solver"
     assert sorted(p.name for p in where.iterdir() if not p.name.endswith(".lock")) == [
         os.path.basename(path)]
+
+
+def test_building_the_kernel_is_not_counted_in_the_time_limit(built, monkeypatch):
+    """The first solve builds the kernel (seconds of g++): that time is not
+    the search's, and the result says it was spent."""
+    import time
+
+    def slow_build():
+        time.sleep(1.0)
+        return built, None
+    monkeypatch.setattr(native, "kernel", slow_build)
+    r = solve(levels.load("microban")[99], method="pushes", time_limit=0.8)
+    assert r.status == "solved" and r.method == "pushes (native)", r.summary()
+    assert r.time < 0.8
+    assert any(n.startswith("built the native kernel with g++ in 1.") for n in r.notes), r.notes
