@@ -710,6 +710,17 @@ struct Search {
     // The backward search: start states and expansion by pulls.
     void startBack();
     long long runBack(long long budget);
+
+    // Backward node id's pulls back to its root, reversed into pushes, in
+    // forward order, appended to out.  Walking up from id gives the pulls
+    // last first; the pull (b, d) reversed is the push of the box on b + d
+    // in direction -d (index d ^ 1).
+    void pullsHome(int id, vector<uint32_t>& out) {
+        for (int k = id; nodes[k].parent >= 0; k = nodes[k].parent) {
+            int c = nodes[k].mv >> 2, d = nodes[k].mv & 3;
+            out.push_back((uint32_t)(c + OFF[d]) << 2 | (d ^ 1));
+        }
+    }
 };
 
 static string toLurd(const vector<uint32_t>& pushes) {
@@ -749,6 +760,25 @@ static string toLurd(const vector<uint32_t>& pushes) {
         player = b;
     }
     return out;
+}
+
+// Meeting in the middle: every new state of one direction is looked up in
+// the other direction's tables (same key: box set and normalised player, the
+// smallest cell of the player's region, so a hit is the same position).  A
+// forward path to it followed by the backward path from it, reversed, is a
+// solution.  g_runs is the portfolio (set by main).
+static vector<Search*>* g_runs = nullptr;
+static int meet = 1;
+
+// The partner search holding this state, its node id in *at; null if none.
+static Search* partnerOf(bool backward, uint64_t h, const uint64_t* b, int low, int* at) {
+    if (!g_runs || !meet) return nullptr;
+    for (Search* o : *g_runs) {
+        if (o->backward == backward) continue;
+        int id = o->find(h, b, low);
+        if (id >= 0) { *at = id; return o; }
+    }
+    return nullptr;
 }
 
 long long Search::run(long long budget) {
@@ -902,6 +932,17 @@ long long Search::run(long long budget) {
                 nodes[old].parent = id; nodes[old].g = g1; nodes[old].mv = mv; nodes[old].mvn = mvn;
             } else {
                 cid = add(h, cb.data(), low, id, g1, mv, mvn);
+                int bid;
+                if (Search* o = partnerOf(false, h, cb.data(), low, &bid)) {
+                    for (int c : boxes) occ[c] = 0;
+                    vector<uint32_t> pushes;
+                    pushesTo(cid, pushes);
+                    o->pullsHome(bid, pushes);
+                    lurd = toLurd(pushes);
+                    done = true;
+                    result = "solved";
+                    return count;
+                }
             }
             ring[cid % RING] = childM;
             ringTag[cid % RING] = cid;
@@ -1015,15 +1056,8 @@ long long Search::runBack(long long budget) {
                 if (home) {
                     for (int c : boxes) occ[c] = 0;
                     int cid = add(h, cb.data(), low, id, g1, mv, 1);
-                    // Walking up from the goal gives the pulls last first,
-                    // i.e. the pushes in forward order; the pull (bc, d)
-                    // reversed is the push of the box on bc + d in direction
-                    // -d (index d ^ 1).
                     vector<uint32_t> pushes;
-                    for (int k = cid; nodes[k].parent >= 0; k = nodes[k].parent) {
-                        int c = nodes[k].mv >> 2, dd = nodes[k].mv & 3;
-                        pushes.push_back((uint32_t)(c + OFF[dd]) << 2 | (dd ^ 1));
-                    }
+                    pullsHome(cid, pushes);
                     lurd = toLurd(pushes);
                     done = true;
                     result = "solved";
@@ -1035,6 +1069,17 @@ long long Search::runBack(long long budget) {
                     nodes[old].parent = id; nodes[old].g = g1; nodes[old].mv = mv; nodes[old].mvn = 1;
                 } else {
                     cid = add(h, cb.data(), low, id, g1, mv, 1);
+                    int fid;
+                    if (Search* o = partnerOf(true, h, cb.data(), low, &fid)) {
+                        for (int c : boxes) occ[c] = 0;
+                        vector<uint32_t> pushes;
+                        o->pushesTo(fid, pushes);
+                        pullsHome(cid, pushes);
+                        lurd = toLurd(pushes);
+                        done = true;
+                        result = "solved";
+                        return count;
+                    }
                 }
                 ring[cid % RING] = childM;
                 ringTag[cid % RING] = cid;
@@ -1082,6 +1127,7 @@ int main(int argc, char** argv) {
     if (getenv("SOKOBAN_KERNEL_RC")) roomCut = atoi(getenv("SOKOBAN_KERNEL_RC"));
     if (getenv("SOKOBAN_KERNEL_A")) anyBox = atoi(getenv("SOKOBAN_KERNEL_A"));
     if (getenv("SOKOBAN_KERNEL_D")) DELAY = atoll(getenv("SOKOBAN_KERNEL_D"));
+    if (getenv("SOKOBAN_KERNEL_M")) meet = atoi(getenv("SOKOBAN_KERNEL_M"));
     if (backMode) analyseBackward();
     auto newBack = [&]() {
         Search* b = new Search(backWeight, false);
@@ -1093,6 +1139,7 @@ int main(int argc, char** argv) {
     // is a search that is over (an exhausted backward search).
     vector<Search*> runs;
     vector<int> shares;
+    g_runs = &runs;
     if (backMode == 2) {
         runs.push_back(newBack());
     } else {
