@@ -15,6 +15,11 @@
 // incremental from the parent's potentials); PI-corral pruning; tunnel and
 // goal-room macros; a portfolio of weights (g + w*h).  Macros prove nothing:
 // only an exhausted search without them reports "unsolvable".
+//
+// Beside the forward searches the portfolio runs a backward (pull) search
+// from the solved position back to the level's start (Search::startBack,
+// Search::runBack) and meets the two in the middle (partnerOf): see
+// docs/solver.md, "Backward (pull) search".  It never reports "unsolvable".
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
