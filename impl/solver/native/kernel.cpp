@@ -1153,6 +1153,9 @@ int main(int argc, char** argv) {
     }
     shares.push_back(1);
     bool joined = backMode == 2;
+    bool backJoined = backMode != 1;
+    long long backDelay = DELAY;  // nodes before the backward search joins
+    if (getenv("SOKOBAN_KERNEL_BD")) backDelay = atoll(getenv("SOKOBAN_KERNEL_BD"));
     long long total = 0;
     while (true) {
         if (!joined && total >= DELAY) {
@@ -1163,7 +1166,11 @@ int main(int argc, char** argv) {
                 runs.back()->start();
                 shares.push_back(1);
             }
-            if (backMode == 1) { runs.push_back(newBack()); shares.push_back(backShare); }
+        }
+        if (backMode == 1 && !backJoined && total >= backDelay) {
+            backJoined = true;
+            runs.push_back(newBack());
+            shares.push_back(backShare);
         }
         for (size_t r = 0; r < runs.size(); r++) {
             for (int k = 0; k < shares[r]; k++) {
