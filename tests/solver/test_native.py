@@ -1,6 +1,6 @@
 """The native push-search kernel (``impl/solver/native.py``): it agrees with
 the brute force and the Python search on tiny levels, solves generated
-levels, its answers are replayed through spec, and a missing compiler or a
+levels (its backward pull search too, alone), its answers are replayed through spec, and a missing compiler or a
 kernel that crashes or prints garbage falls back to the Python search with a
 note (never a traceback)."""
 
@@ -47,6 +47,38 @@ def test_native_agrees_with_brute_force_and_python(built, nivel):
 @given(generated_levels(min_size=4, max_size=9, max_boxes=5))
 def test_native_solves_every_generated_level(built, level):
     r = solve(level, method="pushes", engine="native", time_limit=20)
+    assert r.status == "solved" and r.method == "pushes (native)", r.summary()
+    assert levels.lurd.solves(level, r.solution)
+
+
+@settings(max_examples=50, deadline=None)
+@given(tiny_levels(max_w=5, max_h=4, max_boxes=3))
+def test_backward_search_alone_finds_solutions_only_for_solvable_levels(built, nivel):
+    """SOKOBAN_KERNEL_B=2: the pull search alone.  It solves exactly the
+    solvable tiny levels (its answer, pulls reversed into pushes, replays),
+    and it never claims "unsolvable": an exhausted pull search gives up."""
+    best = brute_force_moves(nivel)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("SOKOBAN_KERNEL_B", "2")
+        r = solve(nivel, method="pushes", engine="native")
+        mp.setenv("SOKOBAN_KERNEL_B", "1")
+        mp.setenv("SOKOBAN_KERNEL_D", "0")  # the portfolio from the first node
+        both = solve(nivel, method="pushes", engine="native")
+    assert r.method == both.method == "pushes (native)", r.summary()
+    if best is None:
+        assert r.status == "gave_up" and r.limit == "nodes", r.summary()
+        assert both.status == "unsolvable", both.summary()
+    else:
+        assert r.status == both.status == "solved", (r.summary(), both.summary())
+        assert replays(nivel, r.solution) and replays(nivel, both.solution)
+
+
+@settings(max_examples=25, deadline=None)
+@given(generated_levels(min_size=4, max_size=9, max_boxes=5))
+def test_backward_search_alone_solves_generated_levels(built, level):
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("SOKOBAN_KERNEL_B", "2")
+        r = solve(level, method="pushes", engine="native", time_limit=20)
     assert r.status == "solved" and r.method == "pushes (native)", r.summary()
     assert levels.lurd.solves(level, r.solution)
 

@@ -15,6 +15,11 @@
 // incremental from the parent's potentials); PI-corral pruning; tunnel and
 // goal-room macros; a portfolio of weights (g + w*h).  Macros prove nothing:
 // only an exhausted search without them reports "unsolvable".
+//
+// Beside the forward searches the portfolio runs a backward (pull) search
+// from the solved position back to the level's start (Search::startBack,
+// Search::runBack) and meets the two in the middle (partnerOf): see
+// docs/solver.md, "Backward (pull) search".  It never reports "unsolvable".
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -261,7 +266,13 @@ struct Match {
     long long total = 0;
 };
 
-static inline int cost(int cell, int goal) { return pdist[(size_t)goal * N + cell]; }
+// The cost table the matching reads: push distances to the goals (forward
+// search) or pull distances to the start boxes (backward search); each
+// search points these at its own before it runs.
+static const int* costTab = nullptr;
+static const int* nearTab = nullptr;
+
+static inline int cost(int cell, int goal) { return costTab[(size_t)goal * N + cell]; }
 
 static void augment(Match& m, int i, vector<long long>& minv, vector<int>& way, vector<char>& used) {
     const long long BIG = (long long)INF * 64;
@@ -309,7 +320,7 @@ static long long matchTotal(const Match& m) {
 
 static void matchFull(Match& m) {
     m.u.assign(K + 1, 0); m.v.assign(K + 1, 0); m.p.assign(K + 1, 0);
-    for (int c : m.rows) if (nearest_[c] >= INF) { m.total = INF; return; }
+    for (int c : m.rows) if (nearTab[c] >= INF) { m.total = INF; return; }
     for (int i = 1; i <= K; i++) augment(m, i, g_minv, g_way, g_used);
     m.total = matchTotal(m);
 }
@@ -318,7 +329,7 @@ static void matchFull(Match& m) {
 static void matchMoved(const Match& parent, int r, int t, Match& child) {
     child.rows = parent.rows;
     child.rows[r] = t;
-    if (nearest_[t] >= INF) { child.total = INF; return; }
+    if (nearTab[t] >= INF) { child.total = INF; return; }
     if (parent.total >= INF) { matchFull(child); return; }
     child.u = parent.u; child.v = parent.v; child.p = parent.p;
     int row = r + 1;
@@ -521,6 +532,43 @@ static bool boxPath(uint8_t* occ, int playerLow, int box, int target, vector<uin
     return ok;
 }
 
+// ------------------------------------------------------- backward search --
+// The backward (pull) search starts from the boxes on the goals and pulls
+// them back to the level's starting boxes.  bdist[s * N + c] is the number of
+// pulls that take a lone box from c to startBoxes[s]: a forward *push*
+// search from startBoxes[s] (a pull from c to c + d is the reverse of the
+// push from c + d to c).  A box on a cell with no finite distance to any
+// start box can never be pulled home: backward dead squares.
+static vector<int> bdist, bnear;
+static vector<uint64_t> startBits;
+
+static void analyseBackward() {
+    bdist.assign((size_t)K * N, INF);
+    vector<int> q;
+    for (int s = 0; s < K; s++) {
+        int* dist = &bdist[(size_t)s * N];
+        dist[startBoxes[s]] = 0;
+        q.clear();
+        q.push_back(startBoxes[s]);
+        for (size_t i = 0; i < q.size(); i++) {
+            int c = q[i];
+            for (int d = 0; d < 4; d++) {
+                int next = c + OFF[d], pl = c - OFF[d];
+                if (next < 0 || next >= N || pl < 0 || pl >= N) continue;
+                if (!wall_[next] && !wall_[pl] && dist[next] == INF) {
+                    dist[next] = dist[c] + 1;
+                    q.push_back(next);
+                }
+            }
+        }
+    }
+    bnear.assign(N, INF);
+    for (int s = 0; s < K; s++)
+        for (int c = 0; c < N; c++) bnear[c] = min(bnear[c], bdist[(size_t)s * N + c]);
+    startBits.assign(WORDS, 0);
+    for (int c : startBoxes) startBits[compact[c] >> 6] |= 1ULL << (compact[c] & 63);
+}
+
 // ---------------------------------------------------------------- search --
 static uint64_t zob[65536];
 static uint64_t zobP[65536];
@@ -551,6 +599,7 @@ static size_t memoryUsed = 0;
 struct Search {
     int weight;
     bool macros;
+    bool backward = false;      // a pull search (startBack / runBack)
     vector<Node> nodes;
     vector<uint64_t> bits;      // WORDS per node
     vector<uint8_t> expanded;
@@ -630,6 +679,8 @@ struct Search {
     }
 
     void start() {
+        costTab = pdist.data();
+        nearTab = nearest_.data();
         vector<uint64_t> b(WORDS, 0);
         uint64_t h = 0;
         for (int c : startBoxes) { b[compact[c] >> 6] |= 1ULL << (compact[c] & 63); h ^= zob[c]; }
@@ -663,6 +714,21 @@ struct Search {
 
     // Expand up to `budget` nodes; returns the number expanded.
     long long run(long long budget);
+
+    // The backward search: start states and expansion by pulls.
+    void startBack();
+    long long runBack(long long budget);
+
+    // Backward node id's pulls back to its root, reversed into pushes, in
+    // forward order, appended to out.  Walking up from id gives the pulls
+    // last first; the pull (b, d) reversed is the push of the box on b + d
+    // in direction -d (index d ^ 1).
+    void pullsHome(int id, vector<uint32_t>& out) {
+        for (int k = id; nodes[k].parent >= 0; k = nodes[k].parent) {
+            int c = nodes[k].mv >> 2, d = nodes[k].mv & 3;
+            out.push_back((uint32_t)(c + OFF[d]) << 2 | (d ^ 1));
+        }
+    }
 };
 
 static string toLurd(const vector<uint32_t>& pushes) {
@@ -704,7 +770,29 @@ static string toLurd(const vector<uint32_t>& pushes) {
     return out;
 }
 
+// Meeting in the middle: every new state of one direction is looked up in
+// the other direction's tables (same key: box set and normalised player, the
+// smallest cell of the player's region, so a hit is the same position).  A
+// forward path to it followed by the backward path from it, reversed, is a
+// solution.  g_runs is the portfolio (set by main).
+static vector<Search*>* g_runs = nullptr;
+static int meet = 1;
+
+// The partner search holding this state, its node id in *at; null if none.
+static Search* partnerOf(bool backward, uint64_t h, const uint64_t* b, int low, int* at) {
+    if (!g_runs || !meet) return nullptr;
+    for (Search* o : *g_runs) {
+        if (o->backward == backward) continue;
+        int id = o->find(h, b, low);
+        if (id >= 0) { *at = id; return o; }
+    }
+    return nullptr;
+}
+
 long long Search::run(long long budget) {
+    if (backward) return runBack(budget);
+    costTab = pdist.data();
+    nearTab = nearest_.data();
     long long count = 0;
     static vector<uint8_t> occ;
     if (occ.size() != (size_t)N) occ.assign(N, 0);
@@ -857,11 +945,160 @@ long long Search::run(long long budget) {
                 nodes[old].parent = id; nodes[old].g = g1; nodes[old].mv = mv; nodes[old].mvn = mvn;
             } else {
                 cid = add(h, cb.data(), low, id, g1, mv, mvn);
+                int bid;
+                if (Search* o = partnerOf(false, h, cb.data(), low, &bid)) {
+                    for (int c : boxes) occ[c] = 0;
+                    vector<uint32_t> pushes;
+                    pushesTo(cid, pushes);
+                    o->pullsHome(bid, pushes);
+                    lurd = toLurd(pushes);
+                    done = true;
+                    result = "solved";
+                    return count;
+                }
             }
             ring[cid % RING] = childM;
             ringTag[cid % RING] = cid;
             heap.push({(int32_t)(g1 + weight * childM.total), g1, (uint32_t)cid,
                        inertia && bc != lastBox ? 1 : 0});
+        }
+        for (int c : boxes) occ[c] = 0;
+        if ((count & 1023) == 0) account();
+    }
+    account();
+    return count;
+}
+
+// Start states of the backward search: the boxes on the goals, one state per
+// region of free cells the player may end in (every region inside the level:
+// the last position of a forward solution can be any of them).
+void Search::startBack() {
+    costTab = bdist.data();
+    nearTab = bnear.data();
+    vector<uint8_t> occ(N, 0);
+    vector<uint64_t> b(WORDS, 0);
+    uint64_t h = 0;
+    for (int g : goals) {
+        occ[g] = 1;
+        b[compact[g] >> 6] |= 1ULL << (compact[g] & 63);
+        h ^= zob[g];
+    }
+    Match mt; mt.rows = goals; matchFull(mt);
+    if (mt.total >= INF) { done = true; result = "exhausted"; return; }
+    Marks m; m.init(N);
+    vector<uint8_t> taken(N, 0);
+    vector<int> todo;
+    for (int c = 0; c < N; c++) {
+        if (!inside_[c] || wall_[c] || occ[c] || taken[c]) continue;
+        int low = reach(c, occ.data(), m, todo);
+        for (int x : todo) taken[x] = 1;
+        int id = add(h ^ zobP[low], b.data(), low, -1, 0, 0, 1);
+        ring[id % RING] = mt; ringTag[id % RING] = id;
+        heap.push({(int32_t)(weight * mt.total), 0, (uint32_t)id});
+    }
+    if (heap.empty()) { done = true; result = "exhausted"; }
+}
+
+// Expand up to `budget` backward nodes.  A pull: the player on p = b + d
+// next to the box on b, the cell q = b + 2d free; the player steps to q and
+// the box follows to p.  Pruning (sound for pulls): a box pulled onto a
+// backward dead square, and no perfect matching of boxes to the start boxes
+// under pull distances.  The goal: the box set of the level's start with the
+// start player's cell in the player's region.  The answer is the pulls
+// reversed into pushes (toLurd adds the walks).
+long long Search::runBack(long long budget) {
+    costTab = bdist.data();
+    nearTab = bnear.data();
+    long long count = 0;
+    static vector<uint8_t> occ;
+    if (occ.size() != (size_t)N) occ.assign(N, 0);
+    static Marks seen, cm;
+    if (seen.v.size() != (size_t)N) { seen.init(N); cm.init(N); }
+    static vector<int> todo, todo2;
+    vector<int> boxes;
+    vector<uint64_t> cb(WORDS), pb(WORDS);
+    Match parentM, childM;
+    while (count < budget) {
+        if (heap.empty()) { done = true; result = "exhausted"; return count; }
+        HeapE e = heap.top(); heap.pop();
+        int id = e.id;
+        if (expanded[id] || nodes[id].g != e.g) continue;
+        expanded[id] = 1;
+        count++;
+        expandedCount++;
+        const Node nd = nodes[id];
+        pb.assign(bits.begin() + (size_t)id * WORDS, bits.begin() + (size_t)(id + 1) * WORDS);
+        const uint64_t* b = pb.data();
+        bool haveM = ringTag[id % RING] == id;
+        if (haveM) {
+            parentM = ring[id % RING];
+            boxes = parentM.rows;
+        } else {
+            boxes.clear();
+            for (int w = 0; w < WORDS; w++) {
+                uint64_t x = b[w];
+                while (x) { int i = __builtin_ctzll(x); x &= x - 1; boxes.push_back(cellOf[w * 64 + i]); }
+            }
+        }
+        for (int c : boxes) occ[c] = 1;
+        reach(nd.player, occ.data(), seen, todo);
+        bool matched = haveM;
+        for (int i = 0; i < K; i++) {
+            for (int d = 0; d < 4; d++) {
+                int bc = boxes[i], p = bc + OFF[d], q = p + OFF[d];
+                if (!seen.has(p) || wall_[q] || occ[q] || bnear[p] >= INF) continue;
+                memcpy(cb.data(), b, WORDS * 8);
+                int ci = compact[bc], pi = compact[p];
+                cb[ci >> 6] &= ~(1ULL << (ci & 63));
+                cb[pi >> 6] |= 1ULL << (pi & 63);
+                occ[bc] = 0; occ[p] = 1;
+                int low = reach(q, occ.data(), cm, todo2);
+                bool home = cm.has(startPlayer) && memcmp(cb.data(), startBits.data(), WORDS * 8) == 0;
+                occ[p] = 0; occ[bc] = 1;
+                uint64_t h = nd.hash ^ zobP[nd.player] ^ zob[bc] ^ zob[p] ^ zobP[low];
+                int g1 = nd.g + 1;
+                int old = find(h, cb.data(), low);
+                if (old >= 0 && (expanded[old] || nodes[old].g <= g1)) continue;
+                if (!matched) {
+                    parentM.rows = boxes;
+                    matchFull(parentM);
+                    matched = true;
+                }
+                matchMoved(parentM, i, p, childM);
+                if (childM.total >= INF) continue;
+                uint32_t mv = (uint32_t)bc << 2 | d;
+                if (home) {
+                    for (int c : boxes) occ[c] = 0;
+                    int cid = add(h, cb.data(), low, id, g1, mv, 1);
+                    vector<uint32_t> pushes;
+                    pullsHome(cid, pushes);
+                    lurd = toLurd(pushes);
+                    done = true;
+                    result = "solved";
+                    return count;
+                }
+                int cid;
+                if (old >= 0) {
+                    cid = old;
+                    nodes[old].parent = id; nodes[old].g = g1; nodes[old].mv = mv; nodes[old].mvn = 1;
+                } else {
+                    cid = add(h, cb.data(), low, id, g1, mv, 1);
+                    int fid;
+                    if (Search* o = partnerOf(true, h, cb.data(), low, &fid)) {
+                        for (int c : boxes) occ[c] = 0;
+                        vector<uint32_t> pushes;
+                        o->pushesTo(fid, pushes);
+                        pullsHome(cid, pushes);
+                        lurd = toLurd(pushes);
+                        done = true;
+                        result = "solved";
+                        return count;
+                    }
+                }
+                ring[cid % RING] = childM;
+                ringTag[cid % RING] = cid;
+                heap.push({(int32_t)(g1 + weight * childM.total), g1, (uint32_t)cid});
+            }
         }
         for (int c : boxes) occ[c] = 0;
         if ((count & 1023) == 0) account();
@@ -894,32 +1131,75 @@ int main(int argc, char** argv) {
     if (getenv("SOKOBAN_KERNEL_W")) sscanf(getenv("SOKOBAN_KERNEL_W"), "%d,%d,%d", &weights[0], &weights[1], &weights[2]);
     if (getenv("SOKOBAN_KERNEL_R")) MACRO_RADIUS = atoi(getenv("SOKOBAN_KERNEL_R"));
     if (getenv("SOKOBAN_KERNEL_P")) PATH_STATES = atoi(getenv("SOKOBAN_KERNEL_P"));
-    const int shares[3] = {2, 1, 1};
+    // The backward search: 0 off, 1 in the portfolio (default), 2 alone.
+    int backMode = 1, backWeight = 3, backShare = 2;
+    if (getenv("SOKOBAN_KERNEL_B")) backMode = atoi(getenv("SOKOBAN_KERNEL_B"));
+    if (getenv("SOKOBAN_KERNEL_BW")) backWeight = atoi(getenv("SOKOBAN_KERNEL_BW"));
+    if (getenv("SOKOBAN_KERNEL_BS")) backShare = atoi(getenv("SOKOBAN_KERNEL_BS"));
     long long DELAY = 16384;
     const long long TURN = 512;
     if (getenv("SOKOBAN_KERNEL_RC")) roomCut = atoi(getenv("SOKOBAN_KERNEL_RC"));
     if (getenv("SOKOBAN_KERNEL_I")) inertia = atoi(getenv("SOKOBAN_KERNEL_I"));
     if (getenv("SOKOBAN_KERNEL_A")) anyBox = atoi(getenv("SOKOBAN_KERNEL_A"));
     if (getenv("SOKOBAN_KERNEL_D")) DELAY = atoll(getenv("SOKOBAN_KERNEL_D"));
+    if (getenv("SOKOBAN_KERNEL_M")) meet = atoi(getenv("SOKOBAN_KERNEL_M"));
+    if (backMode) analyseBackward();
+    auto newBack = [&]() {
+        Search* b = new Search(backWeight, false);
+        b->backward = true;
+        b->startBack();
+        return b;
+    };
+    // runs[r] takes shares[r] turns of TURN nodes per round; a share of 0
+    // is a search that is over (an exhausted backward search).
     vector<Search*> runs;
-    runs.push_back(new Search(weights[0], true));
-    runs[0]->start();
+    vector<int> shares;
+    g_runs = &runs;
+    if (backMode == 2) {
+        runs.push_back(newBack());
+    } else {
+        runs.push_back(new Search(weights[0], true));
+        runs[0]->start();
+    }
+    shares.push_back(1);
+    bool joined = backMode == 2;
+    bool backJoined = backMode != 1;
+    long long backDelay = DELAY;  // nodes before the backward search joins
+    if (getenv("SOKOBAN_KERNEL_BD")) backDelay = atoll(getenv("SOKOBAN_KERNEL_BD"));
     long long total = 0;
     while (true) {
-        if (runs.size() == 1 && total >= DELAY) {
-            for (int i = 1; i < 3; i++) { runs.push_back(new Search(weights[i], true)); runs.back()->start(); }
+        if (!joined && total >= DELAY) {
+            joined = true;
+            shares[0] = 2;
+            for (int i = 1; i < 3; i++) {
+                runs.push_back(new Search(weights[i], true));
+                runs.back()->start();
+                shares.push_back(1);
+            }
+        }
+        if (backMode == 1 && !backJoined && total >= backDelay) {
+            backJoined = true;
+            runs.push_back(newBack());
+            shares.push_back(backShare);
         }
         for (size_t r = 0; r < runs.size(); r++) {
-            for (int k = 0; k < (runs.size() == 1 ? 1 : shares[r]); k++) {
+            for (int k = 0; k < shares[r]; k++) {
                 Search* sr = runs[r];
                 long long want = TURN;
                 if (nodeLimit > 0) want = min(want, nodeLimit - total);
-                total += sr->run(want);
+                if (!sr->done) total += sr->run(want);
                 if (sr->done) {
                     if (sr->result == "solved") {
                         if (sr->lurd.empty()) { printf("error no walk between pushes\n"); return 3; }
                         printf("solved %lld %s\n", total, sr->lurd.c_str());
                         return 0;
+                    }
+                    if (sr->backward) {
+                        // An exhausted backward search proves nothing here
+                        // (it never reports unsolvable): it just stops.
+                        if (backMode == 2) { printf("gave_up nodes %lld\n", total); return 0; }
+                        shares[r] = 0;
+                        break;
                     }
                     if (!sr->macros) {
                         printf(openLevel ? "gave_up window %lld\n" : "unsolvable %lld\n", total);
