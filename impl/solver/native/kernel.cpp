@@ -714,6 +714,18 @@ struct Search {
 
     // Expand up to `budget` nodes; returns the number expanded.
     long long run(long long budget);
+    static const int EXHAUSTED = -1, STALE = -2;
+    // The next node to expand (marked expanded), STALE for a heap entry
+    // superseded by a cheaper path or already expanded, EXHAUSTED when the
+    // heap is empty: the same for the forward and the backward search.
+    int next() {
+        if (heap.empty()) return EXHAUSTED;
+        HeapE e = heap.top(); heap.pop();
+        if (expanded[e.id] || nodes[e.id].g != e.g) return STALE;
+        expanded[e.id] = 1;
+        expandedCount++;
+        return e.id;
+    }
 
     // The backward search: start states and expansion by pulls.
     void startBack();
@@ -804,13 +816,10 @@ long long Search::run(long long budget) {
     vector<uint64_t> cb(WORDS), pb(WORDS);
     Match parentM, childM;
     while (count < budget) {
-        if (heap.empty()) { done = true; result = "exhausted"; return count; }
-        HeapE e = heap.top(); heap.pop();
-        int id = e.id;
-        if (expanded[id] || nodes[id].g != e.g) continue;
-        expanded[id] = 1;
+        int id = next();
+        if (id == EXHAUSTED) { done = true; result = "exhausted"; return count; }
+        if (id == STALE) continue;
         count++;
-        expandedCount++;
         const Node nd = nodes[id];
         pb.assign(bits.begin() + (size_t)id * WORDS, bits.begin() + (size_t)(id + 1) * WORDS);
         const uint64_t* b = pb.data();  // a copy: add() may move `bits`
@@ -1019,13 +1028,10 @@ long long Search::runBack(long long budget) {
     vector<uint64_t> cb(WORDS), pb(WORDS);
     Match parentM, childM;
     while (count < budget) {
-        if (heap.empty()) { done = true; result = "exhausted"; return count; }
-        HeapE e = heap.top(); heap.pop();
-        int id = e.id;
-        if (expanded[id] || nodes[id].g != e.g) continue;
-        expanded[id] = 1;
+        int id = next();
+        if (id == EXHAUSTED) { done = true; result = "exhausted"; return count; }
+        if (id == STALE) continue;
         count++;
-        expandedCount++;
         const Node nd = nodes[id];
         pb.assign(bits.begin() + (size_t)id * WORDS, bits.begin() + (size_t)(id + 1) * WORDS);
         const uint64_t* b = pb.data();
