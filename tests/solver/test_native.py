@@ -4,6 +4,7 @@ levels (its backward pull search too, alone), its answers are replayed through s
 kernel that crashes or prints garbage falls back to the Python search with a
 note (never a traceback)."""
 
+import dataclasses
 import os
 import shutil
 import stat
@@ -12,9 +13,11 @@ import sys
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import levels
 from impl.solver import SolverBug, native, solve
+from impl.solver.board import Board, pieces_of
 from levels.strategies import generated_levels
 
 from .test_search import CORRIDOR, brute_force_moves, replays, tiny_levels
@@ -81,6 +84,103 @@ def test_backward_search_alone_solves_generated_levels(built, level):
         r = solve(level, method="pushes", engine="native", time_limit=20)
     assert r.status == "solved" and r.method == "pushes (native)", r.summary()
     assert levels.lurd.solves(level, r.solution)
+
+
+@settings(max_examples=60, deadline=None)
+@given(tiny_levels(max_w=6, max_h=4, max_boxes=3))
+def test_deadlock_rules_never_cut_a_solution(built, nivel):
+    """The forward search alone (no backward search to make up for a wrong
+    cut), with the corral-deadlock test on every corral of any size and a
+    large sub-search: "unsolvable" exactly when the brute force finds no
+    solution."""
+    best = brute_force_moves(nivel)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("SOKOBAN_KERNEL_B", "0")
+        mp.setenv("SOKOBAN_KERNEL_CD", "5000")
+        mp.setenv("SOKOBAN_KERNEL_CDB", "64")
+        r = solve(nivel, method="pushes", engine="native")
+    assert r.method == "pushes (native)", r.summary()
+    assert r.status == ("unsolvable" if best is None else "solved"), r.summary()
+
+
+@st.composite
+def pushed_positions(draw, numbers=range(1, 41)):
+    """A position k random legal pushes away from the start of a small
+    Microban level: many are dead, in the ways real searches meet."""
+    level = levels.load("microban")[draw(st.sampled_from(list(numbers))) - 1]
+    board = Board(pieces_of(level))
+    boxes, player = set(board.boxes), board.player
+    for _ in range(draw(st.integers(1, 25))):
+        occupied = bytearray(board.size)
+        for b in boxes:
+            occupied[b] = 1
+        seen = board.reach(player, occupied)
+        pushes = [(b, o) for b in sorted(boxes) for o in board.offsets
+                  if seen[b - o] and not board.wall[b + o] and b + o not in boxes]
+        if not pushes:
+            break
+        b, o = draw(st.sampled_from(pushes))
+        boxes = boxes - {b} | {b + o}
+        player = b
+    return dataclasses.replace(level, boxes=frozenset(board.position(b) for b in boxes),
+                               player=board.position(player))
+
+
+@settings(max_examples=100, deadline=None)
+@given(pushed_positions())
+def test_deadlock_rules_agree_with_the_search_without_them(built, level):
+    """On positions pushed at random from Microban's start positions, the
+    forward search with the corral-deadlock test and the frozen-goals rule
+    (every corral tested) reaches the same verdict as without them, whenever
+    the search without them decides within 200 000 nodes.  (The rules only
+    cut dead positions; the search without them agrees with the brute
+    force above.)"""
+    def verdict(**switches):
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setenv("SOKOBAN_KERNEL_B", "0")
+            for name, value in switches.items():
+                mp.setenv("SOKOBAN_KERNEL_" + name, value)
+            return solve(level, method="pushes", engine="native", node_limit=200_000,
+                         time_limit=None)
+    without = verdict(CD="0", FG="0")
+    if without.status == "gave_up":
+        return
+    ruled = verdict(CD="5000", CDB="64")
+    assert ruled.status == without.status, (ruled.summary(), without.summary())
+    if ruled.status == "solved":
+        assert levels.lurd.solves(level, ruled.solution)
+
+
+# A dead position met while searching Microban 153 (Microban, David W.
+# Skinner, bundled): the boxes at the bottom of the left chamber shut the
+# player out of the cells it needs to push them onto the goals; no box is
+# frozen and none is on a dead square.
+DEAD_153_BOXES = {(1, 8), (3, 7), (4, 7), (3, 5), (4, 5), (4, 3), (6, 4), (9, 4), (9, 6), (10, 3)}
+
+
+def test_a_corral_deadlock_is_proved_at_once(built, monkeypatch):
+    level = dataclasses.replace(levels.load("microban")[152], boxes=frozenset(DEAD_153_BOXES),
+                                player=(3, 1))
+    r = solve(level, method="pushes", engine="native", node_limit=50)
+    assert r.status == "unsolvable", r.summary()
+    monkeypatch.setenv("SOKOBAN_KERNEL_CD", "0")
+    r = solve(level, method="pushes", engine="native", node_limit=50)
+    assert r.status == "gave_up" and r.limit == "nodes", r.summary()
+
+
+def test_microban_153_needs_both_deadlock_rules(built, monkeypatch):
+    """Microban 153 (the last Microban level the kernel could not solve):
+    solved within 500 000 nodes with the corral-deadlock test and the
+    frozen-goals rule; without either, the search is still lost in dead
+    positions at that many nodes."""
+    level = levels.load("microban")[152]
+    r = solve(level, method="pushes", engine="native", node_limit=500_000, time_limit=None)
+    assert r.status == "solved" and levels.lurd.solves(level, r.solution), r.summary()
+    for switch in ("SOKOBAN_KERNEL_CD", "SOKOBAN_KERNEL_FG"):
+        with monkeypatch.context() as mp:
+            mp.setenv(switch, "0")
+            r = solve(level, method="pushes", engine="native", node_limit=500_000, time_limit=None)
+        assert r.status == "gave_up" and r.limit == "nodes", (switch, r.summary())
 
 
 def test_microban_levels_and_the_engine_variable(built, monkeypatch):

@@ -14,7 +14,10 @@
 // bipartite deadlocks; minimum-cost matching lower bound (Hungarian,
 // incremental from the parent's potentials); PI-corral pruning; tunnel and
 // goal-room macros; a portfolio of weights (g + w*h).  Macros prove nothing:
-// only an exhausted search without them reports "unsolvable".
+// only an exhausted search without them reports "unsolvable".  Two deadlock
+// rules the Python search does not have: corral deadlocks (barrierAlive) and
+// boxes frozen on goals that cut the other boxes off the other goals
+// (frozenGoalsDead).
 //
 // Beside the forward searches the portfolio runs a backward (pull) search
 // from the solved position back to the level's start (Search::startBack,
@@ -29,6 +32,8 @@
 #include <iostream>
 #include <queue>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 using namespace std;
@@ -348,13 +353,15 @@ static Marks areaMarks;
 static vector<int> areaOf;  // valid where areaMarks.has
 
 // The pushes to make when a PI-corral exists (true), else false.
-static bool piCorral(const uint8_t* occ, const Marks& seen, const vector<int>& boxes,
-                     vector<Cand>& out) {
+// Every corral of a position: a connected area of free cells the player
+// cannot reach (found from the boxes' sides), with its barrier (the boxes
+// next to it).  fn(aid, cells, barrier) is called once per area, its cells
+// marked in areaMarks with areaOf == aid; it returns false to stop.
+template <class Fn>
+static void forEachCorral(const uint8_t* occ, const Marks& seen, const vector<int>& boxes, Fn fn) {
     areaMarks.next();
     int areas = 0;
-    bool found = false;
-    vector<Cand> best, pushes;
-    vector<int> cells, barrier;
+    static vector<int> cells, barrier;
     static vector<uint8_t> inBarrier;
     if (inBarrier.size() != (size_t)N) inBarrier.assign(N, 0);
     for (int b : boxes) {
@@ -379,37 +386,188 @@ static bool piCorral(const uint8_t* occ, const Marks& seen, const vector<int>& b
                 }
             }
             for (int x : barrier) inBarrier[x] = 0;
-            if (found && best.empty()) continue;
-            bool unfinished = false;
-            for (int c : cells) if (goal_[c]) { unfinished = true; break; }
-            if (!unfinished)
-                for (int x : barrier) if (!goal_[x]) { unfinished = true; break; }
-            if (!unfinished) continue;
-            pushes.clear();
-            bool ok = true;
-            for (int x : barrier) {
-                for (int e = 0; e < 4 && ok; e++) {
-                    int t = x + OFF[e], pc = x - OFF[e];
-                    if (!inside_[t] || occ[t] || dead_[t] || !inside_[pc]) continue;
-                    bool tIn = areaMarks.has(t) && areaOf[t] == aid;
-                    if (seen.has(pc)) {
-                        if (!tIn) { ok = false; break; }
-                        pushes.push_back({x, e, -1});
-                    } else if (!(areaMarks.has(pc) && areaOf[pc] == aid)) {
-                        ok = false;
-                        break;
-                    }
-                }
-                if (!ok) break;
-            }
-            if (ok && (!found || pushes.size() < best.size())) {
-                best = pushes;
-                found = true;
-            }
+            if (!fn(aid, cells, barrier)) return;
         }
     }
+}
+
+// ------------------------------------------------------ corral deadlocks --
+// A position is dead when the barrier of one of its unfinished corrals,
+// alone on the board (every other box removed), can never have all its
+// boxes on goals: removing boxes only helps, so what the barrier cannot do
+// alone it cannot do with the others there either.  Decided by a small
+// breadth-first push search over those boxes (dead squares and freeze
+// deadlocks prune it); it answers "dead" only when exhausted, and "alive"
+// when it finds every barrier box on a goal or spends CORRAL_STATES states.
+// Answers are kept by (barrier, normalised player) in corralMemo.
+static int CORRAL_STATES = 50;    // 0: no corral-deadlock test
+static int CORRAL_BOXES = 4;      // larger barriers are not tested
+static long long statCorralTests = 0, statCorralDead = 0;
+static unordered_map<string, bool> corralMemo;
+static const size_t CORRAL_MEMO = 400000;
+
+static string subKey(const vector<int>& sortedBoxes, int player) {
+    string k((const char*)sortedBoxes.data(), sortedBoxes.size() * sizeof(int));
+    k.append((const char*)&player, sizeof(int));
+    return k;
+}
+
+static bool barrierAlive(const vector<int>& barrier, int player) {
+    static vector<uint8_t> occ;
+    static Marks reached, after;
+    static vector<int> todo, todo2;
+    if (occ.size() != (size_t)N) { occ.assign(N, 0); reached.init(N); after.init(N); }
+    int n = barrier.size();
+    vector<int> bx(barrier), nb;
+    sort(bx.begin(), bx.end());
+    for (int c : bx) occ[c] = 1;
+    int low = reach(player, occ.data(), reached, todo);
+    for (int c : bx) occ[c] = 0;
+    string key = subKey(bx, low);
+    auto known = corralMemo.find(key);
+    if (known != corralMemo.end()) return known->second;
+    statCorralTests++;
+    unordered_set<string> visited{key};
+    vector<string> queue{key};
+    bool alive = false;
+    for (size_t qi = 0; qi < queue.size() && !alive; qi++) {
+        if ((int)visited.size() > CORRAL_STATES) { alive = true; break; }
+        memcpy(bx.data(), queue[qi].data(), n * sizeof(int));
+        int pl;
+        memcpy(&pl, queue[qi].data() + n * sizeof(int), sizeof(int));
+        for (int c : bx) occ[c] = 1;
+        reach(pl, occ.data(), reached, todo);
+        for (int i = 0; i < n && !alive; i++) {
+            for (int d = 0; d < 4; d++) {
+                int b = bx[i], t = b + OFF[d];
+                if (!reached.has(b - OFF[d]) || !pushAllowed(occ.data(), b, t)) continue;
+                nb = bx;
+                nb[i] = t;
+                occ[b] = 0; occ[t] = 1;
+                int nl = reach(b, occ.data(), after, todo2);
+                occ[t] = 0; occ[b] = 1;
+                sort(nb.begin(), nb.end());
+                alive = all_of(nb.begin(), nb.end(), [](int c) { return goal_[c] != 0; });
+                if (alive) break;
+                string k = subKey(nb, nl);
+                if (visited.insert(k).second) queue.push_back(move(k));
+            }
+        }
+        for (int c : bx) occ[c] = 0;
+    }
+    if (corralMemo.size() >= CORRAL_MEMO) corralMemo.clear();
+    corralMemo.emplace(move(key), alive);
+    if (!alive) statCorralDead++;
+    return alive;
+}
+
+// PI-corral pruning.  Returns true and the pushes into the PI-corral with
+// the fewest pushes in `out` when there is one.  On the way, the corral
+// deadlock test (barrierAlive) runs on every unfinished corral, PI or not,
+// whose barrier holds the box just pushed and has at most CORRAL_BOXES
+// boxes: when one is dead it sets `dead` and returns false.
+static bool piCorral(const uint8_t* occ, const Marks& seen, const vector<int>& boxes, int player,
+                     int lastBox, vector<Cand>& out, bool& dead) {
+    bool found = false;
+    dead = false;
+    vector<Cand> best, pushes;
+    forEachCorral(occ, seen, boxes, [&](int aid, const vector<int>& cells, const vector<int>& barrier) {
+        if (found && best.empty() && CORRAL_STATES == 0) return false;
+        bool unfinished = false;
+        for (int x : barrier) if (!goal_[x]) { unfinished = true; break; }
+        bool barrierDone = !unfinished;
+        if (!unfinished)
+            for (int c : cells) if (goal_[c]) { unfinished = true; break; }
+        if (!unfinished) return true;
+        // The deadlock test: on every unfinished corral whose barrier holds
+        // the box just pushed (the others were there, and tested, in the parent).
+        if (CORRAL_STATES > 0 && !barrierDone && (int)barrier.size() <= CORRAL_BOXES &&
+            (lastBox < 0 || find(barrier.begin(), barrier.end(), lastBox) != barrier.end()) &&
+            !barrierAlive(barrier, player)) {
+            dead = true;
+            return false;
+        }
+        pushes.clear();
+        for (int x : barrier) {
+            for (int e = 0; e < 4; e++) {
+                int t = x + OFF[e], pc = x - OFF[e];
+                if (!inside_[t] || occ[t] || dead_[t] || !inside_[pc]) continue;
+                bool tIn = areaMarks.has(t) && areaOf[t] == aid;
+                if (seen.has(pc)) {
+                    if (!tIn) return true;
+                    pushes.push_back({x, e, -1});
+                } else if (!(areaMarks.has(pc) && areaOf[pc] == aid)) {
+                    return true;
+                }
+            }
+        }
+        if (!found || pushes.size() < best.size()) {
+            best = pushes;
+            found = true;
+        }
+        return true;
+    });
+    if (dead) return false;
     if (found) out = best;
     return found;
+}
+
+// --------------------------------------------------- boxes frozen on goals --
+// A box frozen on a goal never moves again: it is a wall for the others.
+// After a push that leaves a box frozen on a goal, the position is dead when
+// the other boxes can no longer be matched to the other goals, each box to
+// a goal a lone box could still be pushed to from its cell with those walls.
+static bool frozenOnGoals = true;
+static long long statFrozenDead = 0;
+
+static bool augmentKuhn(int v, const vector<vector<int>>& adj, vector<int>& owner, vector<char>& used) {
+    for (int j : adj[v]) {
+        if (used[j]) continue;
+        used[j] = 1;
+        if (owner[j] < 0 || augmentKuhn(owner[j], adj, owner, used)) { owner[j] = v; return true; }
+    }
+    return false;
+}
+
+static bool frozenGoalsDead(const uint8_t* occ, const vector<int>& boxes) {
+    static int tmp[1100];
+    static vector<uint8_t> fixed;
+    static vector<int> stamp, q;
+    if (fixed.size() != (size_t)N) { fixed.assign(N, 0); stamp.assign(N, 0); }
+    vector<int> rest, open;
+    fill(stamp.begin(), stamp.end(), 0);
+    for (int c : boxes) {
+        if (goal_[c] && frozen(occ, c, tmp, 0)) fixed[c] = 1;
+        else rest.push_back(c);
+    }
+    for (int g : goals) if (!fixed[g]) open.push_back(g);
+    vector<vector<int>> adj(rest.size());
+    for (size_t j = 0; j < open.size(); j++) {
+        // cells from which a lone box can be pushed onto open[j]
+        int mark = (int)j + 1;
+        q.assign(1, open[j]);
+        stamp[open[j]] = mark;
+        for (size_t i = 0; i < q.size(); i++) {
+            for (int d = 0; d < 4; d++) {
+                int prev = q[i] - OFF[d], pl = q[i] - 2 * OFF[d];
+                if (pl < 0 || pl >= N || wall_[prev] || wall_[pl] || fixed[prev] || fixed[pl] ||
+                    stamp[prev] == mark)
+                    continue;
+                stamp[prev] = mark;
+                q.push_back(prev);
+            }
+        }
+        for (size_t i = 0; i < rest.size(); i++)
+            if (stamp[rest[i]] == mark) adj[i].push_back((int)j);
+    }
+    for (int c : boxes) fixed[c] = 0;
+    vector<int> owner(open.size(), -1);
+    vector<char> used;
+    for (size_t i = 0; i < rest.size(); i++) {
+        used.assign(open.size(), 0);
+        if (!augmentKuhn((int)i, adj, owner, used)) { statFrozenDead++; return true; }
+    }
+    return false;
 }
 
 // ------------------------------------------------------------ goal macros --
@@ -811,7 +969,8 @@ long long Search::run(long long budget) {
     static Marks seen, cm;
     if (seen.v.size() != (size_t)N) { seen.init(N); cm.init(N); }
     static vector<int> todo, todo2;
-    vector<int> boxes;
+    vector<int> boxes, childBoxes;
+    static int frozenTmp[1100];
     vector<Cand> cands;
     vector<uint64_t> cb(WORDS), pb(WORDS);
     Match parentM, childM;
@@ -838,7 +997,17 @@ long long Search::run(long long budget) {
         for (int c : boxes) occ[c] = 1;
         reach(nd.player, occ.data(), seen, todo);
         cands.clear();
-        if (!piCorral(occ.data(), seen, boxes, cands)) {
+        int lastBox = -1;  // where the push that led here left its box
+        if (nd.parent >= 0) {
+            if (nd.mvn == 0) { uint32_t p = macroStore[nd.mv].back(); lastBox = (p >> 2) + OFF[p & 3]; }
+            else lastBox = (int)(nd.mv >> 2) + nd.mvn * OFF[nd.mv & 3];
+        }
+        bool corralDead = false;
+        if (!piCorral(occ.data(), seen, boxes, nd.player, lastBox, cands, corralDead)) {
+            if (corralDead) {
+                for (int c : boxes) occ[c] = 0;
+                continue;
+            }
             for (int i = 0; i < K; i++)
                 for (int d = 0; d < 4; d++)
                     if (seen.has(boxes[i] - OFF[d])) cands.push_back({boxes[i], d, -1});
@@ -846,9 +1015,7 @@ long long Search::run(long long budget) {
         int macroTarget = -1;
         if (macros) for (int x : packOrder) if (!occ[x]) { macroTarget = x; break; }
         if (macros && !packOrder.empty() && nd.parent >= 0) {
-            int last;
-            if (nd.mvn == 0) { auto& ms = macroStore[nd.mv]; uint32_t p = ms.back(); last = (p >> 2) + OFF[p & 3]; }
-            else { int c = nd.mv >> 2, d = nd.mv & 3; last = c + nd.mvn * OFF[d]; }
+            int last = lastBox;
             // The box just pushed first; with anyBox, then every other box
             // near the goals (nearest first) until one has a path.
             vector<int> tries;
@@ -878,11 +1045,6 @@ long long Search::run(long long budget) {
                 }
                 break;
             }
-        }
-        int lastBox = -1;  // where the parent's last push left its box
-        if (nd.parent >= 0) {
-            if (nd.mvn == 0) { uint32_t p = macroStore[nd.mv].back(); lastBox = (p >> 2) + OFF[p & 3]; }
-            else lastBox = (int)(nd.mv >> 2) + nd.mvn * OFF[nd.mv & 3];
         }
         bool matched = haveM;
         for (const Cand& cd : cands) {
@@ -922,7 +1084,14 @@ long long Search::run(long long budget) {
             cb[ti >> 6] |= 1ULL << (ti & 63);
             occ[bc] = 0; occ[t] = 1;
             int low = reach(lastCell, occ.data(), cm, todo2);
+            bool goalsLost = false;
+            if (frozenOnGoals && goal_[t] && frozen(occ.data(), t, frozenTmp, 0)) {
+                childBoxes = boxes;
+                for (int& x : childBoxes) if (x == bc) x = t;
+                goalsLost = frozenGoalsDead(occ.data(), childBoxes);
+            }
             occ[t] = 0; occ[bc] = 1;
+            if (goalsLost) continue;
             uint64_t h = nd.hash ^ zobP[nd.player] ^ zob[bc] ^ zob[t] ^ zobP[low];
             int g1 = nd.g + steps;
             int old = find(h, cb.data(), low);
@@ -1113,8 +1282,15 @@ long long Search::runBack(long long budget) {
     return count;
 }
 
+// SOKOBAN_KERNEL_STAT: counters on stderr at exit (for experiments and tests).
+static void printStats() {
+    fprintf(stderr, "stats: macros tried %lld found %lld; corral tests %lld dead %lld; frozen-goal dead %lld\n",
+            statTried, statFound, statCorralTests, statCorralDead, statFrozenDead);
+}
+
 int main(int argc, char** argv) {
     t0 = chrono::steady_clock::now();
+    if (getenv("SOKOBAN_KERNEL_STAT")) atexit(printStats);
     if (argc > 1) timeLimit = atof(argv[1]);
     if (argc > 2) nodeLimit = atoll(argv[2]);
     if (argc > 3) memLimit = (size_t)atoll(argv[3]) << 20;
@@ -1149,6 +1325,9 @@ int main(int argc, char** argv) {
     if (getenv("SOKOBAN_KERNEL_A")) anyBox = atoi(getenv("SOKOBAN_KERNEL_A"));
     if (getenv("SOKOBAN_KERNEL_D")) DELAY = atoll(getenv("SOKOBAN_KERNEL_D"));
     if (getenv("SOKOBAN_KERNEL_M")) meet = atoi(getenv("SOKOBAN_KERNEL_M"));
+    if (getenv("SOKOBAN_KERNEL_CD")) CORRAL_STATES = atoi(getenv("SOKOBAN_KERNEL_CD"));
+    if (getenv("SOKOBAN_KERNEL_CDB")) CORRAL_BOXES = atoi(getenv("SOKOBAN_KERNEL_CDB"));
+    if (getenv("SOKOBAN_KERNEL_FG")) frozenOnGoals = atoi(getenv("SOKOBAN_KERNEL_FG")) != 0;
     if (backMode) analyseBackward();
     auto newBack = [&]() {
         Search* b = new Search(backWeight, false);
@@ -1217,7 +1396,7 @@ int main(int argc, char** argv) {
                     runs[r]->start();
                 }
                 if (nodeLimit > 0 && total >= nodeLimit) { printf("gave_up nodes %lld\n", total); return 0; }
-                if (timeLimit > 0 && elapsed() >= timeLimit) { if (getenv("SOKOBAN_KERNEL_STAT")) fprintf(stderr, "macros tried %lld found %lld\n", statTried, statFound); printf("gave_up time %lld\n", total); return 0; }
+                if (timeLimit > 0 && elapsed() >= timeLimit) { printf("gave_up time %lld\n", total); return 0; }
                 if (memLimit > 0 && memoryUsed > memLimit) { printf("gave_up memory %lld\n", total); return 0; }
             }
         }
