@@ -34,6 +34,15 @@ def built():
     return path
 
 
+def kernel_solve(level, switches: dict[str, str] | None = None, **limits):
+    """The push search on the kernel, with the experiment switches
+    ``SOKOBAN_KERNEL_<name>=<value>`` given as ``{name: value}``."""
+    with pytest.MonkeyPatch.context() as mp:
+        for name, value in (switches or {}).items():
+            mp.setenv("SOKOBAN_KERNEL_" + name, value)
+        return solve(level, method="pushes", engine="native", **limits)
+
+
 @settings(max_examples=60, deadline=None)
 @given(tiny_levels(max_w=5, max_h=4, max_boxes=3))
 def test_native_agrees_with_brute_force_and_python(built, nivel):
@@ -61,12 +70,8 @@ def test_backward_search_alone_finds_solutions_only_for_solvable_levels(built, n
     solvable tiny levels (its answer, pulls reversed into pushes, replays),
     and it never claims "unsolvable": an exhausted pull search gives up."""
     best = brute_force_moves(nivel)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("SOKOBAN_KERNEL_B", "2")
-        r = solve(nivel, method="pushes", engine="native")
-        mp.setenv("SOKOBAN_KERNEL_B", "1")
-        mp.setenv("SOKOBAN_KERNEL_D", "0")  # the portfolio from the first node
-        both = solve(nivel, method="pushes", engine="native")
+    r = kernel_solve(nivel, {"B": "2"})
+    both = kernel_solve(nivel, {"B": "1", "D": "0"})  # the portfolio from the first node
     assert r.method == both.method == "pushes (native)", r.summary()
     if best is None:
         assert r.status == "gave_up" and r.limit == "nodes", r.summary()
@@ -79,9 +84,7 @@ def test_backward_search_alone_finds_solutions_only_for_solvable_levels(built, n
 @settings(max_examples=25, deadline=None)
 @given(generated_levels(min_size=4, max_size=9, max_boxes=5))
 def test_backward_search_alone_solves_generated_levels(built, level):
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("SOKOBAN_KERNEL_B", "2")
-        r = solve(level, method="pushes", engine="native", time_limit=20)
+    r = kernel_solve(level, {"B": "2"}, time_limit=20)
     assert r.status == "solved" and r.method == "pushes (native)", r.summary()
     assert levels.lurd.solves(level, r.solution)
 
@@ -94,11 +97,7 @@ def test_deadlock_rules_never_cut_a_solution(built, nivel):
     large sub-search: "unsolvable" exactly when the brute force finds no
     solution."""
     best = brute_force_moves(nivel)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("SOKOBAN_KERNEL_B", "0")
-        mp.setenv("SOKOBAN_KERNEL_CD", "5000")
-        mp.setenv("SOKOBAN_KERNEL_CDB", "64")
-        r = solve(nivel, method="pushes", engine="native")
+    r = kernel_solve(nivel, {"B": "0", "CD": "5000", "CDB": "64"})
     assert r.method == "pushes (native)", r.summary()
     assert r.status == ("unsolvable" if best is None else "solved"), r.summary()
 
@@ -135,17 +134,11 @@ def test_deadlock_rules_agree_with_the_search_without_them(built, level):
     the search without them decides within 200 000 nodes.  (The rules only
     cut dead positions; the search without them agrees with the brute
     force above.)"""
-    def verdict(**switches):
-        with pytest.MonkeyPatch.context() as mp:
-            mp.setenv("SOKOBAN_KERNEL_B", "0")
-            for name, value in switches.items():
-                mp.setenv("SOKOBAN_KERNEL_" + name, value)
-            return solve(level, method="pushes", engine="native", node_limit=200_000,
-                         time_limit=None)
-    without = verdict(CD="0", FG="0")
+    limits = {"node_limit": 200_000, "time_limit": None}
+    without = kernel_solve(level, {"B": "0", "CD": "0", "FG": "0"}, **limits)
     if without.status == "gave_up":
         return
-    ruled = verdict(CD="5000", CDB="64")
+    ruled = kernel_solve(level, {"B": "0", "CD": "5000", "CDB": "64"}, **limits)
     assert ruled.status == without.status, (ruled.summary(), without.summary())
     if ruled.status == "solved":
         assert levels.lurd.solves(level, ruled.solution)
@@ -158,28 +151,26 @@ def test_deadlock_rules_agree_with_the_search_without_them(built, level):
 DEAD_153_BOXES = {(1, 8), (3, 7), (4, 7), (3, 5), (4, 5), (4, 3), (6, 4), (9, 4), (9, 6), (10, 3)}
 
 
-def test_a_corral_deadlock_is_proved_at_once(built, monkeypatch):
+def test_a_corral_deadlock_is_proved_at_once(built):
     level = dataclasses.replace(levels.load("microban")[152], boxes=frozenset(DEAD_153_BOXES),
                                 player=(3, 1))
-    r = solve(level, method="pushes", engine="native", node_limit=50)
+    r = kernel_solve(level, node_limit=50)
     assert r.status == "unsolvable", r.summary()
-    monkeypatch.setenv("SOKOBAN_KERNEL_CD", "0")
-    r = solve(level, method="pushes", engine="native", node_limit=50)
+    r = kernel_solve(level, {"CD": "0"}, node_limit=50)
     assert r.status == "gave_up" and r.limit == "nodes", r.summary()
 
 
-def test_microban_153_needs_both_deadlock_rules(built, monkeypatch):
+def test_microban_153_needs_both_deadlock_rules(built):
     """Microban 153 (the last Microban level the kernel could not solve):
     solved within 500 000 nodes with the corral-deadlock test and the
     frozen-goals rule; without either, the search is still lost in dead
     positions at that many nodes."""
     level = levels.load("microban")[152]
-    r = solve(level, method="pushes", engine="native", node_limit=500_000, time_limit=None)
+    limits = {"node_limit": 500_000, "time_limit": None}
+    r = kernel_solve(level, **limits)
     assert r.status == "solved" and levels.lurd.solves(level, r.solution), r.summary()
-    for switch in ("SOKOBAN_KERNEL_CD", "SOKOBAN_KERNEL_FG"):
-        with monkeypatch.context() as mp:
-            mp.setenv(switch, "0")
-            r = solve(level, method="pushes", engine="native", node_limit=500_000, time_limit=None)
+    for switch in ("CD", "FG"):
+        r = kernel_solve(level, {switch: "0"}, **limits)
         assert r.status == "gave_up" and r.limit == "nodes", (switch, r.summary())
 
 

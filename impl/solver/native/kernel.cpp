@@ -870,6 +870,43 @@ struct Search {
         out.assign(rev.rbegin(), rev.rend());
     }
 
+    // Node id's box cells into `boxes` and its bitset into `pb` (a copy:
+    // add() may move `bits`).  When the node's matching is in the ring, the
+    // boxes come in its row order, parentM is that matching and the answer
+    // is true.
+    bool unpack(int id, vector<uint64_t>& pb, vector<int>& boxes, Match& parentM) {
+        pb.assign(bits.begin() + (size_t)id * WORDS, bits.begin() + (size_t)(id + 1) * WORDS);
+        if (ringTag[id % RING] == id) {
+            parentM = ring[id % RING];
+            boxes = parentM.rows;
+            return true;
+        }
+        boxes.clear();
+        for (int w = 0; w < WORDS; w++) {
+            uint64_t x = pb[w];
+            while (x) { int i = __builtin_ctzll(x); x &= x - 1; boxes.push_back(cellOf[w * 64 + i]); }
+        }
+        return false;
+    }
+
+    // Is a child (bits b, hash h, region low) reached at cost g1 worth
+    // keeping?  Not when it is known and expanded or reached as cheaply;
+    // *old is its node when known, else -1.
+    bool worth(uint64_t h, const uint64_t* b, int low, int g1, int* old) {
+        *old = find(h, b, low);
+        return *old < 0 || (!expanded[*old] && nodes[*old].g > g1);
+    }
+
+    // Keep a child of node `parent` (see worth; childM its matching; other:
+    // the heap's inertia flag): a cheaper path to the known node `old`, or a
+    // new node, then queued.  A new node found in the other direction's
+    // tables is a meeting: the solution goes to lurd, and true.
+    bool keep(int old, uint64_t h, const uint64_t* b, int low, int parent, int g1, uint32_t mv,
+              int mvn, const Match& childM, int other = 0);
+
+    // The search is over with these pushes as its solution.
+    void solvedWith(const vector<uint32_t>& pushes);
+
     // Expand up to `budget` nodes; returns the number expanded.
     long long run(long long budget);
     static const int EXHAUSTED = -1, STALE = -2;
@@ -959,6 +996,45 @@ static Search* partnerOf(bool backward, uint64_t h, const uint64_t* b, int low, 
     return nullptr;
 }
 
+void Search::solvedWith(const vector<uint32_t>& pushes) {
+    lurd = toLurd(pushes);
+    done = true;
+    result = "solved";
+}
+
+bool Search::keep(int old, uint64_t h, const uint64_t* b, int low, int parent, int g1, uint32_t mv,
+                  int mvn, const Match& childM, int other) {
+    int cid;
+    if (old >= 0) {
+        cid = old;
+        nodes[old].parent = parent; nodes[old].g = g1; nodes[old].mv = mv; nodes[old].mvn = mvn;
+    } else {
+        cid = add(h, b, low, parent, g1, mv, mvn);
+        int at;
+        if (Search* o = partnerOf(backward, h, b, low, &at)) {
+            Search* fw = backward ? o : this;
+            Search* bw = backward ? this : o;
+            vector<uint32_t> pushes;
+            fw->pushesTo(backward ? at : cid, pushes);
+            bw->pullsHome(backward ? cid : at, pushes);
+            solvedWith(pushes);
+            return true;
+        }
+    }
+    ring[cid % RING] = childM;
+    ringTag[cid % RING] = cid;
+    heap.push({(int32_t)(g1 + weight * childM.total), g1, (uint32_t)cid, other});
+    return false;
+}
+
+// The box set `b` with the box on `from` moved to `to`, into cb.
+static void movedBits(const uint64_t* b, int from, int to, vector<uint64_t>& cb) {
+    memcpy(cb.data(), b, WORDS * 8);
+    int fi = compact[from], ti = compact[to];
+    cb[fi >> 6] &= ~(1ULL << (fi & 63));
+    cb[ti >> 6] |= 1ULL << (ti & 63);
+}
+
 long long Search::run(long long budget) {
     if (backward) return runBack(budget);
     costTab = pdist.data();
@@ -980,20 +1056,8 @@ long long Search::run(long long budget) {
         if (id == STALE) continue;
         count++;
         const Node nd = nodes[id];
-        pb.assign(bits.begin() + (size_t)id * WORDS, bits.begin() + (size_t)(id + 1) * WORDS);
-        const uint64_t* b = pb.data();  // a copy: add() may move `bits`
-        // boxes: from the ring's row order when present
-        bool haveM = ringTag[id % RING] == id;
-        if (haveM) {
-            parentM = ring[id % RING];
-            boxes = parentM.rows;
-        } else {
-            boxes.clear();
-            for (int w = 0; w < WORDS; w++) {
-                uint64_t x = b[w];
-                while (x) { int i = __builtin_ctzll(x); x &= x - 1; boxes.push_back(cellOf[w * 64 + i]); }
-            }
-        }
+        bool haveM = unpack(id, pb, boxes, parentM);
+        const uint64_t* b = pb.data();
         for (int c : boxes) occ[c] = 1;
         reach(nd.player, occ.data(), seen, todo);
         cands.clear();
@@ -1078,10 +1142,7 @@ long long Search::run(long long budget) {
                 t != macroTarget)
                 continue;
             // child state
-            memcpy(cb.data(), b, WORDS * 8);
-            int ci = compact[bc], ti = compact[t];
-            cb[ci >> 6] &= ~(1ULL << (ci & 63));
-            cb[ti >> 6] |= 1ULL << (ti & 63);
+            movedBits(b, bc, t, cb);
             occ[bc] = 0; occ[t] = 1;
             int low = reach(lastCell, occ.data(), cm, todo2);
             bool goalsLost = false;
@@ -1094,8 +1155,8 @@ long long Search::run(long long budget) {
             if (goalsLost) continue;
             uint64_t h = nd.hash ^ zobP[nd.player] ^ zob[bc] ^ zob[t] ^ zobP[low];
             int g1 = nd.g + steps;
-            int old = find(h, cb.data(), low);
-            if (old >= 0 && (expanded[old] || nodes[old].g <= g1)) continue;
+            int old;
+            if (!worth(h, cb.data(), low, g1, &old)) continue;
             if (!matched) {
                 parentM.rows = boxes;
                 matchFull(parentM);
@@ -1112,33 +1173,13 @@ long long Search::run(long long budget) {
                 int cid = add(h, cb.data(), low, id, g1, mv, mvn);
                 vector<uint32_t> pushes;
                 pushesTo(cid, pushes);
-                lurd = toLurd(pushes);
-                done = true;
-                result = "solved";
+                solvedWith(pushes);
                 return count;
             }
-            int cid;
-            if (old >= 0) {
-                cid = old;
-                nodes[old].parent = id; nodes[old].g = g1; nodes[old].mv = mv; nodes[old].mvn = mvn;
-            } else {
-                cid = add(h, cb.data(), low, id, g1, mv, mvn);
-                int bid;
-                if (Search* o = partnerOf(false, h, cb.data(), low, &bid)) {
-                    for (int c : boxes) occ[c] = 0;
-                    vector<uint32_t> pushes;
-                    pushesTo(cid, pushes);
-                    o->pullsHome(bid, pushes);
-                    lurd = toLurd(pushes);
-                    done = true;
-                    result = "solved";
-                    return count;
-                }
+            if (keep(old, h, cb.data(), low, id, g1, mv, mvn, childM, inertia && bc != lastBox ? 1 : 0)) {
+                for (int c : boxes) occ[c] = 0;
+                return count;
             }
-            ring[cid % RING] = childM;
-            ringTag[cid % RING] = cid;
-            heap.push({(int32_t)(g1 + weight * childM.total), g1, (uint32_t)cid,
-                       inertia && bc != lastBox ? 1 : 0});
         }
         for (int c : boxes) occ[c] = 0;
         if ((count & 1023) == 0) account();
@@ -1202,19 +1243,8 @@ long long Search::runBack(long long budget) {
         if (id == STALE) continue;
         count++;
         const Node nd = nodes[id];
-        pb.assign(bits.begin() + (size_t)id * WORDS, bits.begin() + (size_t)(id + 1) * WORDS);
+        bool haveM = unpack(id, pb, boxes, parentM);
         const uint64_t* b = pb.data();
-        bool haveM = ringTag[id % RING] == id;
-        if (haveM) {
-            parentM = ring[id % RING];
-            boxes = parentM.rows;
-        } else {
-            boxes.clear();
-            for (int w = 0; w < WORDS; w++) {
-                uint64_t x = b[w];
-                while (x) { int i = __builtin_ctzll(x); x &= x - 1; boxes.push_back(cellOf[w * 64 + i]); }
-            }
-        }
         for (int c : boxes) occ[c] = 1;
         reach(nd.player, occ.data(), seen, todo);
         bool matched = haveM;
@@ -1222,18 +1252,15 @@ long long Search::runBack(long long budget) {
             for (int d = 0; d < 4; d++) {
                 int bc = boxes[i], p = bc + OFF[d], q = p + OFF[d];
                 if (!seen.has(p) || wall_[q] || occ[q] || bnear[p] >= INF) continue;
-                memcpy(cb.data(), b, WORDS * 8);
-                int ci = compact[bc], pi = compact[p];
-                cb[ci >> 6] &= ~(1ULL << (ci & 63));
-                cb[pi >> 6] |= 1ULL << (pi & 63);
+                movedBits(b, bc, p, cb);
                 occ[bc] = 0; occ[p] = 1;
                 int low = reach(q, occ.data(), cm, todo2);
                 bool home = cm.has(startPlayer) && memcmp(cb.data(), startBits.data(), WORDS * 8) == 0;
                 occ[p] = 0; occ[bc] = 1;
                 uint64_t h = nd.hash ^ zobP[nd.player] ^ zob[bc] ^ zob[p] ^ zobP[low];
                 int g1 = nd.g + 1;
-                int old = find(h, cb.data(), low);
-                if (old >= 0 && (expanded[old] || nodes[old].g <= g1)) continue;
+                int old;
+                if (!worth(h, cb.data(), low, g1, &old)) continue;
                 if (!matched) {
                     parentM.rows = boxes;
                     matchFull(parentM);
@@ -1247,32 +1274,13 @@ long long Search::runBack(long long budget) {
                     int cid = add(h, cb.data(), low, id, g1, mv, 1);
                     vector<uint32_t> pushes;
                     pullsHome(cid, pushes);
-                    lurd = toLurd(pushes);
-                    done = true;
-                    result = "solved";
+                    solvedWith(pushes);
                     return count;
                 }
-                int cid;
-                if (old >= 0) {
-                    cid = old;
-                    nodes[old].parent = id; nodes[old].g = g1; nodes[old].mv = mv; nodes[old].mvn = 1;
-                } else {
-                    cid = add(h, cb.data(), low, id, g1, mv, 1);
-                    int fid;
-                    if (Search* o = partnerOf(true, h, cb.data(), low, &fid)) {
-                        for (int c : boxes) occ[c] = 0;
-                        vector<uint32_t> pushes;
-                        o->pushesTo(fid, pushes);
-                        pullsHome(cid, pushes);
-                        lurd = toLurd(pushes);
-                        done = true;
-                        result = "solved";
-                        return count;
-                    }
+                if (keep(old, h, cb.data(), low, id, g1, mv, 1, childM)) {
+                    for (int c : boxes) occ[c] = 0;
+                    return count;
                 }
-                ring[cid % RING] = childM;
-                ringTag[cid % RING] = cid;
-                heap.push({(int32_t)(g1 + weight * childM.total), g1, (uint32_t)cid});
             }
         }
         for (int c : boxes) occ[c] = 0;
