@@ -29,7 +29,7 @@ import re
 
 from .lurd import check as check_moves
 from .model import MAX_CELLS, Level, LevelError, check_board_size, cycle_collector_paused
-from .rle import _RLE_MARK, RLEError, expand
+from .rle import RLEError, expand, has_rle
 
 __all__ = ["parse_xsb", "format_xsb", "from_soko_desc", "to_soko_desc",
            "split_lines", "PIECES"]
@@ -201,13 +201,12 @@ def _decode_board(lines: list[str], start: int, stop: int, source: str) -> tuple
     """The board of ``lines[start:stop]`` (file lines ``start + 1`` ...)."""
     board = _Board(source)
     rows = lines[start:stop]
-    rle_mark = _RLE_MARK.search
-    if not rle_mark("".join(rows)):
+    if not has_rle("".join(rows)):
         board.add_rows(rows, 0, start + 1)
         return board, False
     y = 0
     for lineno, line in enumerate(rows, start + 1):
-        if rle_mark(line):
+        if has_rle(line):
             try:
                 flat = expand(line).split("|")
             except RLEError as e:
@@ -291,20 +290,22 @@ def _parse_xsb(text: str, source: str) -> list[Level]:
 
 
 def _text_of(line: str) -> str:
-    s = line.strip()
-    return s[1:].strip() if s.startswith(";") else s
+    return _uncommented(line.strip())
+
+
+def _uncommented(stripped: str) -> str:
+    """A stripped text line without its leading ``;`` (a comment's text)."""
+    return stripped[1:].strip() if stripped[:1] == ";" else stripped
 
 
 def _pre_line(line, lineno, meta, info, source, number):
     """A text line before a board: metadata, title candidate or comment."""
-    t = line.strip()            # as _text_of, with one strip
-    if t[:1] == ";":
-        t = t[1:].strip()
-    else:
-        m = _KEY.match(t)
-        if m:
-            _key_value(m.group(1), m.group(2).strip(), lineno, meta, info, source, number, line)
-            return
+    t = line.strip()
+    m = None if t[:1] == ";" else _KEY.match(t)
+    if m:
+        _key_value(m.group(1), m.group(2).strip(), lineno, meta, info, source, number, line)
+        return
+    t = _uncommented(t)
     if not t:
         return
     if info.get("title_from_key"):
