@@ -32,7 +32,9 @@ def test_seed003_nivel3_is_proved_unsolvable():
     for method in ("moves", "pushes"):
         r = solve(level, method=method)
         assert r.status == "unsolvable" and r.solution is None
-        assert r.notes == ("no goal can ever be reached by the box at (5, 1)",)
+        # (the first solve on a fresh machine also notes the kernel's build)
+        reasons = tuple(n for n in r.notes if not n.startswith("built the native kernel"))
+        assert reasons == ("no goal can ever be reached by the box at (5, 1)",)
 
 
 def test_seed003_small_levels_are_move_optimal():
