@@ -1035,16 +1035,29 @@ static void movedBits(const uint64_t* b, int from, int to, vector<uint64_t>& cb)
     cb[ti >> 6] |= 1ULL << (ti & 63);
 }
 
+// The expansion loops' scratch (both directions; one search runs at a time):
+// box occupancy, the parent's and a child's player regions, flood queues.
+struct Scratch {
+    vector<uint8_t> occ;
+    Marks seen, cm;
+    vector<int> todo, todo2;
+};
+
+static Scratch& scratch() {
+    static Scratch sc;
+    if (sc.occ.size() != (size_t)N) { sc.occ.assign(N, 0); sc.seen.init(N); sc.cm.init(N); }
+    return sc;
+}
+
 long long Search::run(long long budget) {
     if (backward) return runBack(budget);
     costTab = pdist.data();
     nearTab = nearest_.data();
     long long count = 0;
-    static vector<uint8_t> occ;
-    if (occ.size() != (size_t)N) occ.assign(N, 0);
-    static Marks seen, cm;
-    if (seen.v.size() != (size_t)N) { seen.init(N); cm.init(N); }
-    static vector<int> todo, todo2;
+    Scratch& sc = scratch();
+    vector<uint8_t>& occ = sc.occ;
+    Marks &seen = sc.seen, &cm = sc.cm;
+    vector<int> &todo = sc.todo, &todo2 = sc.todo2;
     vector<int> boxes, childBoxes;
     static int frozenTmp[1100];
     vector<Cand> cands;
@@ -1229,11 +1242,10 @@ long long Search::runBack(long long budget) {
     costTab = bdist.data();
     nearTab = bnear.data();
     long long count = 0;
-    static vector<uint8_t> occ;
-    if (occ.size() != (size_t)N) occ.assign(N, 0);
-    static Marks seen, cm;
-    if (seen.v.size() != (size_t)N) { seen.init(N); cm.init(N); }
-    static vector<int> todo, todo2;
+    Scratch& sc = scratch();
+    vector<uint8_t>& occ = sc.occ;
+    Marks &seen = sc.seen, &cm = sc.cm;
+    vector<int> &todo = sc.todo, &todo2 = sc.todo2;
     vector<int> boxes;
     vector<uint64_t> cb(WORDS), pb(WORDS);
     Match parentM, childM;
