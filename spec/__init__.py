@@ -5,6 +5,8 @@
   (bombs, undo, a sequence of levels), written by us in the same style.
 * :mod:`spec.grilla`: seed 002's ``soko.py`` semantics.
 * :mod:`spec.obs`: observational equality as the seeds define it.
+* :mod:`spec.rules`: the seeds' rules, one table per profile, and the cases
+  the other modules note as they take them (which rule produced a value).
 
 ``spec`` imports nothing else of this project, and nothing here mutates.
 """

@@ -41,6 +41,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from spec import PreconditionError, sokoban
+from spec.rules import AVANCE, MISMO_NIVEL, NIVEL_INICIAL, note
 from spec.tipos import Accion, NivelExtendido, Posicion
 
 
@@ -69,6 +70,7 @@ def nuevo_juego(niveles: Sequence[NivelExtendido]) -> JuegoExtendido:
     for i, n in enumerate(niveles):
         if not sokoban.nivel_extendido_valido(n):
             raise PreconditionError(f"nuevoJ: level {i} is not valid")
+    note(NIVEL_INICIAL)
     return JuegoExtendido(niveles=niveles, indice=0, soko=sokoban.nuevo_soko(niveles[0]))
 
 
@@ -101,7 +103,10 @@ def mover(j: JuegoExtendido, a: Accion) -> JuegoExtendido:
     s = sokoban.mover(j.soko, a)
     if sokoban.gano(s) and niveles_pendientes(j):
         siguiente = j.indice + 1
-        return JuegoExtendido(j.niveles, siguiente, sokoban.nuevo_soko(j.niveles[siguiente]))
+        nuevo = sokoban.nuevo_soko(j.niveles[siguiente])
+        note(AVANCE)
+        return JuegoExtendido(j.niveles, siguiente, nuevo)
+    note(MISMO_NIVEL)
     return JuegoExtendido(j.niveles, j.indice, s)
 
 

@@ -8,6 +8,10 @@ generator functions. The auxiliary operations follow, in the seed's order.
 
 Notation in the docstrings is the seed's. Where the seed is ill-typed or wrong,
 the docstring names the erratum (``E1``...) described in ``spec/ERRATA.md``.
+
+Each axiom, and each branch of one, notes the case it is
+(:func:`spec.rules.note`): with a trace on, that says which rule of the
+seed produced each value; off, it changes nothing.
 """
 
 from __future__ import annotations
@@ -15,6 +19,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from spec import PreconditionError
+from spec.rules import (
+    CAJA_EMPUJADA, CAJA_QUIETA, CAJA_TRABADA, CAJAS_INICIALES, CONTRA_PARED, DEPOSITOS_FIJOS,
+    DEPOSITOS_INICIALES, EMPUJO, ME_MUEVO, PAREDES_FIJAS, PAREDES_INICIALES, PERSONAJE_INICIAL,
+    SIN_CAJA, note,
+)
 from spec.tipos import (
     CAJAS,
     CLAVES,
@@ -78,6 +87,7 @@ def crear_fisica(n: Nivel) -> Fisica:
     """
     if not nivel_valido(n):
         raise PreconditionError(f"crearFísica: ¬nivelVálido?(n) for {n!r}")
+    note(PERSONAJE_INICIAL, CAJAS_INICIALES, PAREDES_INICIALES, DEPOSITOS_INICIALES)
     return Fisica(
         personaje=dame_uno(frozenset(n[PERSONAJE])),
         cajas=frozenset(n[CAJAS]),
@@ -105,6 +115,7 @@ def simular_accion(f: Fisica, a: Accion) -> Fisica:
     (:class:`spec.tipos.Accion`).
     """
     paso = paso_de(a)
+    note(PAREDES_FIJAS, DEPOSITOS_FIJOS)
     return Fisica(
         personaje=accionar_personaje(f, paso),
         cajas=accionar_caja(f, paso),
@@ -193,11 +204,15 @@ def accionar_personaje(f: Fisica, paso: Posicion) -> Posicion:
     """
     e = computar_estado(f)
     if esta_libre(e, sumar_2_tuplas(personaje(f), paso)):
+        note(ME_MUEVO)
         return sumar_2_tuplas(personaje(f), paso)
     if es_pared(paredes(f), sumar_2_tuplas(personaje(f), paso)):
+        note(CONTRA_PARED)
         return personaje(f)
     if esta_libre(e, sumar_3_tuplas(personaje(f), paso, paso)):
+        note(EMPUJO)
         return sumar_2_tuplas(personaje(f), paso)
+    note(CAJA_TRABADA)
     return personaje(f)
 
 
@@ -221,8 +236,11 @@ def accionar_caja(f: Fisica, paso: Posicion) -> frozenset[Posicion]:
     frente = sumar_2_tuplas(personaje(f), paso)
     if es_caja(cajas(f), frente):
         if esta_libre(computar_estado(f), sumar_3_tuplas(personaje(f), paso, paso)):
+            note(CAJA_EMPUJADA)
             return mover_caja(frente, cajas(f), paso)
+        note(CAJA_QUIETA)
         return cajas(f)
+    note(SIN_CAJA)
     return cajas(f)
 
 

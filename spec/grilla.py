@@ -32,6 +32,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from spec import PreconditionError, fisica
+from spec.rules import (
+    CAJAS_LEIDAS, GANADA, GRILLA_IGUAL, GRILLA_NUEVA, JUGADOR_LEIDO, OBJETIVOS_LEIDOS,
+    PAREDES_LEIDAS, TAMANO, note,
+)
 from spec.tipos import Accion, Posicion
 
 #: Seed 002's cell characters.
@@ -92,6 +96,7 @@ def crear_grilla(desc: list[str]) -> Grilla:
     )
     if not encerrado(g):
         raise PreconditionError("crear_grilla: the player can walk off the grid (not enclosed by walls)")
+    note(JUGADOR_LEIDO, CAJAS_LEIDAS, PAREDES_LEIDAS, OBJETIVOS_LEIDOS, TAMANO)
     return g
 
 
@@ -139,13 +144,15 @@ def hay_jugador(g: Grilla, c: int, f: int) -> bool:
 def juego_ganado(g: Grilla) -> bool:
     """``juego_ganado(grilla)``: "todas las celdas objetivo tienen una caja
     encima" (boxes may outnumber goals)."""
+    note(GANADA)
     return g.objetivos <= g.cajas
 
 
 def mover(g: Grilla, direccion: tuple[int, int]) -> Grilla:
     """``mover(grilla, direccion)``: the grid after trying to move; a blocked
     move gives a grid equal to ``g``; ``g`` itself never changes (values are
-    immutable). The step is seed 000's ``simularAcción``."""
+    immutable). The step is seed 000's ``simularAcción``; a move that is not
+    allowed gives a grid equal to ``g`` ("el estado siguiente")."""
     if isinstance(direccion, Accion):
         direccion = direccion.value
     if not isinstance(direccion, (tuple, list)) or tuple(direccion) not in DIRECCIONES:
@@ -154,4 +161,6 @@ def mover(g: Grilla, direccion: tuple[int, int]) -> Grilla:
         fisica.Fisica(personaje=g.jugador, cajas=g.cajas, paredes=g.paredes, depositos=g.objetivos),
         Accion(tuple(direccion)),
     )
+    # The player stays exactly when the move is not allowed.
+    note(GRILLA_IGUAL if fisica.personaje(f) == g.jugador else GRILLA_NUEVA)
     return Grilla(g.columnas, g.filas, g.paredes, g.objetivos, fisica.cajas(f), fisica.personaje(f))

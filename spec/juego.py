@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from spec import fisica
+from spec.rules import COMPLETADO, note
 from spec.tipos import CAJAS, DEPOSITOS, Accion, Estado, Nivel
 
 
@@ -48,6 +49,7 @@ def completado(j: Juego) -> bool:
     Both axioms say ``todoEnOrden(estado(j))``, since
     ``estado(iniciar(n)) ≡ n``.
     """
+    note(COMPLETADO)
     return todo_en_orden(estado(j))
 
 

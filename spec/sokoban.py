@@ -37,6 +37,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from spec import PreconditionError, fisica
+from spec.rules import (
+    BOMBA_GASTADA, BOMBAS_AL_MOVER, BOMBAS_NUEVAS, CAJAS_NUEVAS, DEPOSITOS_NUEVOS,
+    DESHACER_BOMBA, DESHACER_MOVER, DESHACER_NADA, GANO, NADA_SE_MUEVE_CON_BOMBA, NO_PUEDE,
+    PAREDES_NUEVAS, PAREDES_VOLADAS, PERSONA_NUEVA, PUEDE_EMPUJAR, PUEDE_LIBRE, note,
+)
 from spec.tipos import (
     BOMBAS,
     CAJAS,
@@ -93,6 +98,7 @@ def nuevo_soko(n: NivelExtendido) -> Soko:
     """
     if not nivel_extendido_valido(n):
         raise PreconditionError(f"nuevoS: ¬nivelVálido?(n) for {n!r}")
+    note(PERSONA_NUEVA, CAJAS_NUEVAS, PAREDES_NUEVAS, DEPOSITOS_NUEVOS, BOMBAS_NUEVAS)
     return Soko(
         persona=fisica.dame_uno(frozenset(n[PERSONAJE])),
         cajas=frozenset(n[CAJAS]),
@@ -118,6 +124,7 @@ def mover(s: Soko, a: Accion) -> Soko:
     if not puede_mover(s, a):
         raise PreconditionError(f"mover: ¬puedeMover?(s, {a.name})")
     f = fisica.simular_accion(_fisica_de(s), a)
+    note(BOMBAS_AL_MOVER)
     return Soko(
         persona=fisica.personaje(f),
         cajas=fisica.cajas(f),
@@ -143,6 +150,7 @@ def tirar_bomba(s: Soko) -> Soko:
     if s.bombas <= 0:
         raise PreconditionError("tirarBomba: no bombs left")
     x, y = s.persona
+    note(NADA_SE_MUEVE_CON_BOMBA, PAREDES_VOLADAS, BOMBA_GASTADA)
     return Soko(
         persona=s.persona,
         cajas=s.cajas,
@@ -159,8 +167,15 @@ def deshacer(s: Soko) -> Soko:
         deshacer(nuevoS(n))     ≡ nuevoS(n)
         deshacer(mover(s, a))   ≡ s
         deshacer(tirarBomba(s)) ≡ s
+
+    (Which generator made ``s`` shows in its bombs: only ``tirarBomba``
+    changes them.)
     """
-    return s if s.anterior is None else s.anterior
+    if s.anterior is None:
+        note(DESHACER_NADA)
+        return s
+    note(DESHACER_BOMBA if s.bombas != s.anterior.bombas else DESHACER_MOVER)
+    return s.anterior
 
 
 # --------------------------------------------------------------------------
@@ -210,6 +225,7 @@ def hay_caja(s: Soko, c: Posicion) -> bool:
 def gano(s: Soko) -> bool:
     """``ganó?(s) ≡ cajas(s) = depósitos(s)`` (seed 001: "todas las cajas
     coinciden con las coordenadas de todos los depósitos")."""
+    note(GANO)
     return s.cajas == s.depositos
 
 
@@ -229,8 +245,13 @@ def puede_mover(s: Soko, a: Accion) -> bool:
     paso = fisica.paso_de(a)
     frente = fisica.sumar_2_tuplas(s.persona, paso)
     if no_hay_pared_ni_caja(s, frente):
+        note(PUEDE_LIBRE)
         return True
-    return hay_caja(s, frente) and no_hay_pared_ni_caja(s, fisica.sumar_2_tuplas(frente, paso))
+    if hay_caja(s, frente) and no_hay_pared_ni_caja(s, fisica.sumar_2_tuplas(frente, paso)):
+        note(PUEDE_EMPUJAR)
+        return True
+    note(NO_PUEDE)
+    return False
 
 
 def mover_total(s: Soko, a: Accion) -> Soko:
