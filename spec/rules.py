@@ -433,11 +433,14 @@ TAD = register(Table(
 
 EXTENDIDO = register(Table(
     name="extendido", seed=_S001, profiles=("extendido", "aed2"),
+    # (with aed2_Juego's C++ names, as a compiled target's crash names the call)
     reads={"persona": PERSONAJE, "hay_caja": CAJAS, "hay_pared": PAREDES,
            "hay_deposito": DEPOSITOS, "bombas": BOMBAS, "indice_nivel": NIVEL, "gano": GANADO,
-           "puede_mover": PUEDE_MOVER},
+           "puede_mover": PUEDE_MOVER, "posicionActual": PERSONAJE, "hayCaja": CAJAS,
+           "hayPared": PAREDES, "hayDeposito": DEPOSITOS, "cantidadBombas": BOMBAS,
+           "sePuedeMover": PUEDE_MOVER},
     acts={"nuevo_juego": PERSONAJE, "mover": PERSONAJE, "tirar_bomba": PAREDES,
-          "deshacer": PERSONAJE},
+          "deshacer": PERSONAJE, "aed2_Juego": PERSONAJE, "tirarBomba": PAREDES},
     rules=(
         Rule("ext.start", "the start",
              "A new game starts the first level as given: the character, the boxes and the "

@@ -6,7 +6,8 @@ students write them (``student_soko_strings``: a list of strings indexed
 docstring says which style). ``student_tad``, ``student_extendido`` and
 ``student_soko`` are also the bases of the mutants: every other module
 imports one of them *by plain module name* (``from student_soko import *``)
-and redoes one function with a single mistake (its docstring says which).
+and redoes one function with a single mistake (its docstring says which,
+and, on a line ``Breaks: RULE``, the rule of ``spec.rules`` it breaks).
 
 Every file is standalone: it imports nothing of this project (untrusted
 targets cannot), only its sibling base, so it runs as a target by path with
@@ -15,7 +16,8 @@ its folder on ``sys.path``
 ``tad``/``extendido`` files take the action either as their own ``Accion``
 enum (members ``ARRIBA``... or ``NORTE``...) or through ``accion.value`` /
 ``accion.name``, never ``spec.tipos``.
-``MUTANTS`` lists the mutants with their profile; ``STUDENTS`` the correct ones.
+``MUTANTS`` lists the mutants with their profile, ``RULES`` the rule each
+breaks; ``STUDENTS`` the correct ones.
 """
 
 from __future__ import annotations
@@ -49,6 +51,16 @@ STUDENTS: dict[str, str] = _modules(students=True)
 MUTANTS: dict[str, str] = _modules(students=False)
 
 
+def _rules() -> dict[str, str]:
+    import re
+    found = {}
+    for name in MUTANTS:
+        m = re.search(r"^Breaks: ([a-z0-9.-]+)$", path(name).read_text(encoding="utf-8"), re.M)
+        if m:
+            found[name] = m.group(1)
+    return found
+
+
 def path(name: str) -> Path:
     """The file of a mutant or student module."""
     return FOLDER / f"{name}.py"
@@ -72,3 +84,7 @@ def copy_to(name: str, folder: Path, filename: str | None = None) -> Path:
     target = folder / (filename or f"{name}.py")
     shutil.copy(path(name), target)
     return target
+
+
+#: Mutant module name -> the id of the rule (``spec.rules``) its mistake breaks.
+RULES: dict[str, str] = _rules()

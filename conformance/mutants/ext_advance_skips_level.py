@@ -1,5 +1,8 @@
 """Mistake: winning a level jumps two levels ahead (an index incremented
-twice), when there are two more."""
+twice), when there are two more.
+
+Breaks: ext.advance
+"""
 from student_extendido import *  # noqa: F401,F403
 from student_extendido import _actual, _con, _estado, _siguiente
 

@@ -1,4 +1,7 @@
-"""Mistake: the bomb destroys the walls of the character's row only."""
+"""Mistake: the bomb destroys the walls of the character's row only.
+
+Breaks: ext.bomb
+"""
 from student_extendido import *  # noqa: F401,F403
 from student_extendido import _actual, _con
 

@@ -1,4 +1,7 @@
-"""Mistake: tirar_bomba never decrements the bomb count."""
+"""Mistake: tirar_bomba never decrements the bomb count.
+
+Breaks: ext.bomb-count
+"""
 from student_extendido import *  # noqa: F401,F403
 from student_extendido import _actual, _con
 

@@ -1,5 +1,8 @@
 """Mistake: tirar_bomba changes the current state without recording it, so
-deshacer after a bomb undoes the move before it (and keeps the walls down)."""
+deshacer after a bomb undoes the move before it (and keeps the walls down).
+
+Breaks: ext.undo
+"""
 from student_extendido import *  # noqa: F401,F403
 from student_extendido import _actual
 

@@ -1,5 +1,8 @@
 """Mistake: the bomb destroys only the walls next to the character (its row
-and column within two cells), not the whole row and column."""
+and column within two cells), not the whole row and column.
+
+Breaks: ext.bomb
+"""
 from student_extendido import *  # noqa: F401,F403
 from student_extendido import _actual, _con
 

@@ -2,7 +2,10 @@
 of the level's columns (``columnas[x - x0]``) and rows. Thrown while the
 character stands left of or above the level's walls, the negative index
 wraps around (Python lists, like an unchecked C++ index) and clears a
-column or row on the far side instead. Only a far walk and a bomb show it."""
+column or row on the far side instead. Only a far walk and a bomb show it.
+
+Breaks: ext.bomb
+"""
 from student_extendido import *  # noqa: F401,F403
 from student_extendido import _actual, _con
 

@@ -1,7 +1,10 @@
 """Mistake: the map is stored as a bounded grid, the level's bounding box
 plus a margin of 8 cells, and everything beyond it counts as wall. On an
 open level a character who walks more than 8 cells away from the level is
-stopped by an invisible wall. Only a far walk shows it."""
+stopped by an invisible wall. Only a far walk shows it.
+
+Breaks: ext.walls
+"""
 from student_extendido import *  # noqa: F401,F403
 from student_extendido import _actual, _siguiente
 

@@ -1,5 +1,8 @@
 """Mistake: gano when the boxes on goals are as many as the goals minus
-one (an off-by-one in a counter)."""
+one (an off-by-one in a counter).
+
+Breaks: ext.won
+"""
 from student_extendido import *  # noqa: F401,F403
 from student_extendido import _actual
 

@@ -1,5 +1,8 @@
 """Mistake: puede_mover looks only for a wall behind the box, not for a
-second box (mover itself is right)."""
+second box (mover itself is right).
+
+Breaks: ext.can-move
+"""
 from student_extendido import *  # noqa: F401,F403
 from student_extendido import _actual, _libre, _siguiente
 

@@ -1,5 +1,8 @@
 """Mistake: the history survives a level change, so deshacer right after
-winning a level goes back into the level just won."""
+winning a level goes back into the level just won.
+
+Breaks: ext.undo-empty
+"""
 from student_extendido import *  # noqa: F401,F403
 from student_extendido import _actual, _con, _estado, _siguiente
 

@@ -1,5 +1,8 @@
 """Mistake: deshacer after tirar_bomba rebuilds the walls but keeps the
-bomb spent."""
+bomb spent.
+
+Breaks: ext.undo
+"""
 from student_extendido import *  # noqa: F401,F403
 
 

@@ -1,5 +1,8 @@
 """Mistake: deshacer moves the character back but leaves the pushed box
-where it is."""
+where it is.
+
+Breaks: ext.undo
+"""
 from student_extendido import *  # noqa: F401,F403
 
 

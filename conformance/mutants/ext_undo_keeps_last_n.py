@@ -1,6 +1,9 @@
 """Mistake: the undo history keeps only the last 12 states (a fixed-size
 buffer), so undoing more than 12 actions in a row stops short. Only a long
-history followed by many undos shows it."""
+history followed by many undos shows it.
+
+Breaks: ext.undo
+"""
 import student_extendido
 from student_extendido import *  # noqa: F401,F403
 

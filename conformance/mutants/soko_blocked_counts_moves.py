@@ -1,5 +1,8 @@
 """Mistake: the grid keeps a move counter that also counts blocked moves,
-so a blocked move returns a grid that is not equal to the one given."""
+so a blocked move returns a grid that is not equal to the one given.
+
+Breaks: soko.blocked-same
+"""
 import student_soko
 
 

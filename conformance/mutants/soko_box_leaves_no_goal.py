@@ -1,4 +1,7 @@
-"""Mistake: a box pushed off a goal (``*``) leaves floor behind, not the goal."""
+"""Mistake: a box pushed off a goal (``*``) leaves floor behind, not the goal.
+
+Breaks: soko.goals
+"""
 from student_soko import *  # noqa: F401,F403
 from student_soko import _jugador, _poner
 

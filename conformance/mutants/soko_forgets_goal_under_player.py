@@ -1,5 +1,8 @@
 """Mistake: the cell the character leaves becomes empty, even when it was a
-goal (``+`` turns into a space instead of ``.``)."""
+goal (``+`` turns into a space instead of ``.``).
+
+Breaks: soko.goals
+"""
 from student_soko import *  # noqa: F401,F403
 from student_soko import _jugador, _poner
 

@@ -1,5 +1,8 @@
 """Mistake: an off-by-one in the bounds check: a wall in the grid's last
-column (or last row) is not seen, so the character walks into it."""
+column (or last row) is not seen, so the character walks into it.
+
+Breaks: soko.wall-stops
+"""
 import student_soko
 from student_soko import *  # noqa: F401,F403
 

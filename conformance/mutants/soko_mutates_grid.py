@@ -1,5 +1,8 @@
 """Mistake: mover changes the grid it was given and returns it (seed 002:
-"La grilla recibida NO se modifica")."""
+"La grilla recibida NO se modifica").
+
+Breaks: soko.new-grid
+"""
 from student_soko import *  # noqa: F401,F403
 from student_soko import _jugador, _poner
 

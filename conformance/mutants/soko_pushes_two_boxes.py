@@ -1,4 +1,7 @@
-"""Mistake: a box pushed into another box pushes both."""
+"""Mistake: a box pushed into another box pushes both.
+
+Breaks: soko.push-blocked
+"""
 from student_soko import *  # noqa: F401,F403
 from student_soko import _jugador, _poner
 

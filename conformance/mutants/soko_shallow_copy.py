@@ -1,5 +1,8 @@
 """Mistake: mover copies the outer list only (``grilla[:]``), so the rows
-it changes are shared with the grid it was given."""
+it changes are shared with the grid it was given.
+
+Breaks: soko.new-grid
+"""
 from student_soko import *  # noqa: F401,F403
 from student_soko import _jugador, _poner
 

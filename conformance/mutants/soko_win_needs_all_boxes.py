@@ -1,5 +1,8 @@
 """Mistake: juego_ganado asks every box to be on a goal, which is wrong when
-there are more boxes than goals (seed 002 allows it)."""
+there are more boxes than goals (seed 002 allows it).
+
+Breaks: soko.won
+"""
 from student_soko import *  # noqa: F401,F403
 
 

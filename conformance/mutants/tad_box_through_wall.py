@@ -1,4 +1,7 @@
-"""Mistake: a box is pushed without looking at what is behind it (into walls)."""
+"""Mistake: a box is pushed without looking at what is behind it (into walls).
+
+Breaks: tad.push-blocked
+"""
 from student_tad import *  # noqa: F401,F403
 from student_tad import CAJAS, PAREDES, PERSONAJE, _jugador
 

@@ -1,5 +1,8 @@
 """Mistake: estado draws the level as a grid of characters and reads it back,
-so the goal under the character is lost."""
+so the goal under the character is lost.
+
+Breaks: tad.depots
+"""
 from student_tad import *  # noqa: F401,F403
 from student_tad import DEPOSITOS, PERSONAJE
 

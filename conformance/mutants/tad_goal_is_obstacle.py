@@ -1,5 +1,8 @@
 """Mistake: the character cannot step onto a goal (goals treated like walls
-when walking; boxes still go onto them)."""
+when walking; boxes still go onto them).
+
+Breaks: tad.step
+"""
 from student_tad import *  # noqa: F401,F403
 from student_tad import CAJAS, DEPOSITOS, PAREDES, PERSONAJE, _jugador
 

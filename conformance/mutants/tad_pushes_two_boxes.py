@@ -1,4 +1,7 @@
-"""Mistake: pushing a box into another box pushes both (a train of boxes)."""
+"""Mistake: pushing a box into another box pushes both (a train of boxes).
+
+Breaks: tad.push-blocked
+"""
 from student_tad import *  # noqa: F401,F403
 from student_tad import CAJAS, PAREDES, PERSONAJE, _jugador
 

@@ -1,4 +1,7 @@
-"""Mistake: when the box cannot move, the character still steps onto it."""
+"""Mistake: when the box cannot move, the character still steps onto it.
+
+Breaks: tad.push-blocked
+"""
 from student_tad import *  # noqa: F401,F403
 from student_tad import CAJAS, PAREDES, PERSONAJE, _jugador
 

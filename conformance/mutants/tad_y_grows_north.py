@@ -1,5 +1,8 @@
 """Mistake: seed 001's drawing (y grows north) used in seed 000's game, so
-ARRIBA moves down and ABAJO up."""
+ARRIBA moves down and ABAJO up.
+
+Breaks: tad.step
+"""
 import student_tad
 from student_tad import *  # noqa: F401,F403
 

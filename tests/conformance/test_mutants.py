@@ -89,3 +89,19 @@ def test_selftest_only_matches_the_target_name_not_its_folder(monkeypatch, tmp_p
     assert names and all("tad" in n for n in names)
     assert "student_soko" not in names and "impl.extendido" not in names
     assert {Path(t).parent for t, _, _ in selftest.subjects("tad") if "/" in t} == {clone}
+
+
+def test_every_mutant_declares_one_rule_of_its_profiles_table():
+    from conformance.aed2 import mutants as cpp_mutants
+    from spec import rules
+    assert set(mutants.RULES) == set(mutants.MUTANTS)
+    for name, rule in mutants.RULES.items():
+        table = rules.table_for(mutants.MUTANTS[name])
+        assert rule in {r.id for r in table.rules_for(mutants.MUTANTS[name])}, (name, rule)
+    aed2 = {r.id for r in rules.table_for("aed2").rules_for("aed2")}
+    for m in cpp_mutants.MUTANTS:
+        assert m.rule in aed2, (m.name, m.rule)
+    # Between them, the mutants break most rules of every table.
+    for profile in ("tad", "extendido", "soko"):
+        broken = {r for n, r in mutants.RULES.items() if mutants.MUTANTS[n] == profile}
+        assert len(broken) >= len(rules.table_for(profile).rules_for(profile)) // 2, profile

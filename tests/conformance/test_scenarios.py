@@ -1,0 +1,76 @@
+"""The fixed scenarios (conformance/scenarios.py): inside their profile's
+domain, each aimed at a rule the spec really takes there, every rule of
+every profile covered, and no correct implementation departs from any."""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance import blame, engine_levels as lv, mutants, scenarios
+from conformance.sandbox import open_target
+from conformance.targets import bundled_specs, resolve
+from spec import rules
+
+ALL = [(p, s) for p, ss in scenarios.SCENARIOS.items() for s in ss]
+
+
+@pytest.mark.parametrize("profile, scenario", ALL,
+                         ids=[f"{p}-{s.rule}-{s.what[:30]}" for p, s in ALL])
+def test_each_scenario_is_in_the_domain_and_takes_a_case_of_its_rule(profile, scenario):
+    scenes = scenario.scenes(profile)
+    for scene in scenes:
+        assert lv.in_domain("extendido" if profile == "aed2" else profile, scene), scenario.what
+    table = rules.table_for(profile)
+    rule = table.rule(scenario.rule)
+    t = rules.Trace(keep_events=True)
+    blame.play("extendido" if profile == "aed2" else profile, scenes, scenario.actions, t,
+               observe=True)
+    assert set(rule.cases) & set(t.events) or rule.id == "aed2.completes", scenario.what
+    assert set(scenario.actions) <= set("udlrbz")
+
+
+@pytest.mark.parametrize("profile", sorted(scenarios.SCENARIOS))
+def test_every_rule_has_a_scenario(profile):
+    aimed = {s.rule for s in scenarios.SCENARIOS[profile]}
+    wanted = {r.id for r in rules.table_for(profile).rules_for(profile)}
+    assert wanted <= aimed, sorted(wanted - aimed)
+
+
+def test_a_scenario_is_a_replay():
+    s = scenarios.SOKO[0]
+    text = scenarios.replay_text("soko", s)
+    assert blame.replay_parts(text)[0] == "soko"
+    assert blame.replay_parts(text)[2] == s.actions
+
+
+def _targets():
+    found = [(s, p) for s, p in bundled_specs()]
+    found += [(resolve(str(mutants.path(n))), p) for n, p in sorted(mutants.STUDENTS.items())]
+    return found
+
+
+@pytest.mark.parametrize("spec, profile", _targets(), ids=lambda x: getattr(x, "name", x))
+def test_no_correct_implementation_departs_from_a_scenario(spec, profile):
+    t = open_target(spec, in_process=True)
+    try:
+        found = scenarios.run(t, profile)
+    finally:
+        t.close()
+    assert found == [], [(s.what, v.counterexample.message) for s, v in found]
+
+
+@pytest.mark.skipif(__import__("shutil").which("g++") is None, reason="g++ is not installed")
+def test_the_cpp_reference_departs_from_no_scenario():
+    from conformance.aed2 import mutants as cpp_mutants
+    from conformance.aed2.build import build
+    from conformance.aed2.target import Aed2Target
+    from conformance.sandbox import DEFAULT_MEMORY_MB
+    from conformance.targets import DirectionAdapter
+    target = Aed2Target(build(cpp_mutants.REFERENCE, std="c++17", sanitize=True), timeout=10,
+                        memory_mb=DEFAULT_MEMORY_MB, name="reference")
+    try:
+        found = scenarios.run(DirectionAdapter(target, "aed2", "seed001"), "aed2",
+                              directions="seed001")
+    finally:
+        target.close()
+    assert found == [], [(s.what, v.counterexample.message) for s, v in found]
