@@ -180,18 +180,26 @@ class Trace:
     ``case_of(value)`` is the case that produced ``value`` last (a case for
     :data:`TODO` produces every value); ``events`` lists every note in order
     when ``keep_events``. ``current`` (a previous trace's, to go on from the
-    state it describes) seeds what each value was produced by so far."""
+    state it describes) seeds what each value was produced by so far;
+    ``counts`` (a dict, possibly shared) counts how often each case is
+    taken (how often a check exercised each rule)."""
 
-    def __init__(self, current: "Trace | None" = None, keep_events: bool = False):
+    def __init__(self, current: "Trace | None" = None, keep_events: bool = False,
+                 counts: "dict[Case, int] | None" = None):
         self._last: dict[str, tuple[int, Case]] = dict(current._last) if current else {}
         self._seq = current._seq if current else 0
         self.events: list[Case] | None = [] if keep_events else None
+        #: How many times each case was taken (a dict given by the caller,
+        #: shared by several traces; None: not counted).
+        self.counts = counts
 
     def add(self, case: Case) -> None:
         self._seq += 1
         self._last[case.value] = (self._seq, case)
         if self.events is not None:
             self.events.append(case)
+        if self.counts is not None:
+            self.counts[case] = self.counts.get(case, 0) + 1
 
     def case_of(self, value: str) -> Case | None:
         own, every = self._last.get(value), self._last.get(TODO)
@@ -322,6 +330,11 @@ class Table:
         table cannot say: a bug of the table)."""
         value = value or self.value_of(operation)
         return None if value is None else self.rule_for(trace.case_of(value))
+
+    def exercised(self, counts: "dict[Case, int]", profile: str) -> dict[str, int]:
+        """Per rule of ``profile`` (in the table's order), how many times
+        ``counts`` took one of its cases."""
+        return {r.id: sum(counts.get(c, 0) for c in r.cases) for r in self.rules_for(profile)}
 
     def needing(self, missing: Iterable[str]) -> tuple[Rule, ...]:
         """The rules that cannot be checked without the operations ``missing``."""

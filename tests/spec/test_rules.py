@@ -122,6 +122,15 @@ def test_a_case_for_every_value_is_overridden_only_by_later_ones():
     assert rules.Trace().case_of(rules.PERSONAJE) is None
     going_on = rules.Trace(t)
     assert going_on.case_of(rules.BOMBAS) is rules.BOMBAS_AL_MOVER and going_on.events is None
+    counts = {}
+    for trace in (rules.Trace(counts=counts), rules.Trace(counts=counts)):
+        trace.add(rules.ME_MUEVO)
+        trace.add(rules.EMPUJO)
+    trace.add(rules.ME_MUEVO)
+    assert counts == {rules.ME_MUEVO: 3, rules.EMPUJO: 2}
+    by_rule = rules.SOKO.exercised(counts, "soko")
+    assert by_rule["soko.step"] == 3 and by_rule["soko.push"] == 2 and by_rule["soko.won"] == 0
+    assert list(by_rule) == list(rules.SOKO.ids)
 
 
 def _play_tad(n, plan):
