@@ -266,13 +266,13 @@ def _stack_depth():
 
 @pytest.mark.parametrize("headroom", [40, 1000])
 def test_a_deep_fingerprint_does_not_depend_on_the_recursion_limit(headroom):
-    """The walk is iterative: a chain 20,000 nodes deep (far deeper than any
-    recursion limit) and a list nested 20,000 times are described in full,
+    """The walk is iterative: a chain 10,000 nodes deep (far deeper than any
+    recursion limit) and a list nested 10,000 times are described in full,
     the same under a tiny limit as under the default, on every Python."""
     import sys
-    long = _chain(20_000)
+    long = _chain(10_000)
     nested = []
-    for _ in range(20_000):
+    for _ in range(10_000):
         nested = [nested]
     old = sys.getrecursionlimit()
     sys.setrecursionlimit(_stack_depth() + headroom)
@@ -281,9 +281,9 @@ def test_a_deep_fingerprint_does_not_depend_on_the_recursion_limit(headroom):
     finally:
         sys.setrecursionlimit(old)
     assert deep == fingerprint(long)
-    assert deep.startswith("_Node(next=_Node(next=") and deep.count("_Node(") == 20_000
-    assert deep.endswith("value=19998), value=19999)")
-    assert boxes == "list[" * 20_001 + "]" * 20_001
+    assert deep.startswith("_Node(next=_Node(next=") and deep.count("_Node(") == 10_000
+    assert deep.endswith("value=9998), value=9999)")
+    assert boxes == "list[" * 10_001 + "]" * 10_001
     long.next.next.value = -1                      # a change near the top
     assert fingerprint(long) != deep
     tail = long
