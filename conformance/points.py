@@ -1,0 +1,98 @@
+"""Points by rule: what a check found, rule by rule of the seed.
+
+A grade is "which rules of the TAD does this code break". A check by rules
+(:func:`conformance.engine.check_rules`) ends with one :class:`RuleOutcome`
+per rule of the profile's table (``spec.rules``):
+
+* ``kept``: the run exercised the rule (took one of its cases) and nothing
+  departed from it;
+* ``broken``: a departure was blamed on it (its counterexample and report);
+* ``missing``: the target lacks an operation the rule needs;
+* ``unexercised``: the run never took one of its cases (it departed
+  elsewhere first every time): no evidence either way, and no point.
+
+A rule earns its point only when ``kept``. Gradescope's tests, the pytest
+plugin's tests, ``grade``'s summary and ``report.html`` are all made from
+these outcomes, one test per rule, named after it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from conformance.api import Counterexample
+from spec import rules as spec_rules
+
+STATUSES = ("kept", "broken", "missing", "unexercised")
+
+
+@dataclass
+class RuleOutcome:
+    """What a check found about one rule."""
+
+    rule: str                                   # the rule's id (spec.rules)
+    status: str                                 # one of STATUSES
+    exercised: int = 0                          # cases of the rule the run took
+    counterexample: Counterexample | None = None
+    missing: list[str] = field(default_factory=list)    # operations it needs and lacks
+    report: str = ""                            # the human report of its counterexample
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "kept"
+
+
+def outcomes(profile: str, exercised: dict[str, int],
+             broken: dict[str, tuple[Counterexample, str]],
+             missing_operations: Iterable[str] = ()) -> list[RuleOutcome]:
+    """One outcome per rule of ``profile``'s table, in the table's order:
+    ``exercised`` (rule -> cases taken), ``broken`` (rule -> its first
+    counterexample and report), the operations the target lacks."""
+    table = spec_rules.table_for(profile)
+    lacking = set(missing_operations)
+    found = []
+    for r in table.rules_for(profile):
+        gone = sorted(lacking & set(r.needs))
+        if r.id in broken:
+            c, report = broken[r.id]
+            found.append(RuleOutcome(r.id, "broken", exercised.get(r.id, 0), c, gone, report))
+        elif gone:
+            found.append(RuleOutcome(r.id, "missing", exercised.get(r.id, 0), missing=gone))
+        elif exercised.get(r.id, 0):
+            found.append(RuleOutcome(r.id, "kept", exercised[r.id]))
+        else:
+            found.append(RuleOutcome(r.id, "unexercised"))
+    return found
+
+
+def describe(profile: str, o: RuleOutcome) -> str:
+    """What a rule's test says: the rule in the seed's words, then why it
+    passed or failed (the counterexample's report when broken)."""
+    rule = spec_rules.table_for(profile).rule(o.rule)
+    head = rule.cite()
+    if o.status == "kept":
+        return f"{head}\n\nKept: exercised {o.exercised} times, no departure."
+    if o.status == "missing":
+        return (f"{head}\n\nNot checked: the submission lacks {', '.join(o.missing)}, "
+                "which this rule needs.")
+    if o.status == "unexercised":
+        return (f"{head}\n\nNever exercised: every play departed elsewhere before reaching "
+                "this rule (see the broken rules), so it earns no point.")
+    text = o.report or (o.counterexample.message if o.counterexample else "")
+    extra = f"\n(It also lacks {', '.join(o.missing)}.)" if o.missing else ""
+    return f"{head}\n\nBroken:\n\n{text.rstrip()}{extra}"
+
+
+def score(found: Iterable[RuleOutcome]) -> tuple[int, int]:
+    """(points, out of): one point per rule kept."""
+    found = list(found)
+    return sum(o.passed for o in found), len(found)
+
+
+def to_data(o: RuleOutcome) -> dict[str, Any]:
+    """A summary row's entry for one rule (grade's summary.json, report.html)."""
+    c = o.counterexample
+    return {"status": o.status, "exercised": o.exercised, "missing": list(o.missing),
+            "message": c.message if c else "", "replay": c.replay if c else "",
+            "report": o.report}
