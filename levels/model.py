@@ -18,6 +18,8 @@ from typing import Mapping
 
 from spec.tipos import BOMBAS, CAJAS, DEPOSITOS, PAREDES, PERSONAJE, Posicion
 
+from .words import plural
+
 __all__ = ["Level", "LevelError", "MAX_CELLS", "check_board_size"]
 
 #: The largest board a reader accepts, in cells of its bounding box from
@@ -214,7 +216,6 @@ class Level:
             clash |= {self.player}
         if clash:
             x, y = min(clash, key=lambda p: (p[1], p[0]))
-            from .names import plural
             cells = plural(len(clash), "cell") + (" holds" if len(clash) == 1 else " hold")
             why.append(f"{cells} pieces no character can show "
                        f"together (a wall with a box, goal or player, or the player "

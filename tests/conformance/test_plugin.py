@@ -19,10 +19,10 @@ pytest_plugins = ["pytester"]
 FIXTURES = Path(__file__).parent / "fixtures"
 
 CONFTEST = f'''
-import conformance.cli as cli
+import conformance.checks as checks
 from conformance.targets import load, resolve
 _fake = load(resolve({str(FIXTURES / "fake_engine.py")!r}))
-cli.engine = lambda: (_fake.check, _fake.format_verdict)
+checks.load_engine = lambda: (_fake.check, _fake.format_verdict)
 '''
 
 
