@@ -40,6 +40,7 @@ reported as they happen, without shrinking (each retry would cost a restart).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import time
@@ -48,6 +49,7 @@ from dataclasses import replace
 from typing import Sequence
 
 from hypothesis import HealthCheck, Phase, Verbosity, seed as hypothesis_seed, settings
+from hypothesis import configuration
 from hypothesis.configuration import set_hypothesis_home_dir
 from hypothesis.stateful import run_state_machine_as_test
 
@@ -56,6 +58,7 @@ from conformance.machines import machine
 from conformance.machines.base import CheckSettings, Departure, Fatal, Run, StopShrinking
 from conformance.replays import parse_replay
 from conformance.report import format_counterexample, format_verdict
+from levels import storage
 
 #: Actions per example (Hypothesis' ``stateful_step_count``).
 STEPS = 30
@@ -189,10 +192,24 @@ def _robustness(target, profile, config: CheckSettings, seed, max_examples, shri
     return []
 
 
+@contextlib.contextmanager
+def hypothesis_home():
+    """Hypothesis' storage (its cache of constants) in our cache folder
+    while one check runs, not ``.hypothesis/`` in the user's folder (unless
+    ``HYPOTHESIS_STORAGE_DIRECTORY`` says where); the setting found before is
+    restored after, so a test session around the pytest plugin keeps its own."""
+    if os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+        yield
+        return
+    found = vars(configuration).get("__hypothesis_home_directory")
+    set_hypothesis_home_dir(storage.cache_dir("hypothesis"))
+    try:
+        yield
+    finally:
+        set_hypothesis_home_dir(found)
+
+
 def _search(run: Run, seed: int, max_examples: int, shrink: bool, start: float) -> Verdict:
-    if not os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):     # no .hypothesis/ in the user's cwd
-        set_hypothesis_home_dir(os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser(
-            os.path.join("~", ".cache")), "sokoban-tad", "hypothesis"))
     cls = hypothesis_seed(seed)(machine(run.profile).bind(run))
     config = settings(
         max_examples=max_examples, stateful_step_count=STEPS, deadline=None, database=None,
@@ -201,7 +218,8 @@ def _search(run: Run, seed: int, max_examples: int, shrink: bool, start: float) 
         verbosity=Verbosity.quiet, print_blob=False,
     )
     try:
-        run_state_machine_as_test(cls, settings=config)
+        with run.drawing(), hypothesis_home():
+            run_state_machine_as_test(cls, settings=config)
     except (Departure, Fatal) as e:
         return _verdict(run, False, e.counterexample, seed, start)
     except StopShrinking:

@@ -10,7 +10,7 @@ import argparse
 import os
 import sys
 
-from .files import (PROLOG_EXTENSIONS, SourceError, WriteRefused, check_target, read_levels,
+from .files import (PROLOG_EXTENSIONS, SourceError, WriteRefused, check_writable, read_levels,
                     write_text)
 from .model import LevelError
 from .names import LevelChoiceError, find_level, level_label, plural, size_text
@@ -141,7 +141,7 @@ def cmd_convert(args, out) -> int:
     inputs = [args.input] if os.path.exists(args.input) else []
     try:
         for path, _ in jobs:  # every target checked before any is written
-            check_target(path, replace=args.force, protect=inputs)
+            check_writable(path, replace=args.force, protect=inputs)
         for path, text in jobs:
             write_text(path, text, replace=args.force, protect=inputs)
     except WriteRefused as e:

@@ -17,7 +17,9 @@ from hypothesis import strategies as st
 from hypothesis.stateful import initialize, precondition, rule
 
 from conformance import engine_levels as lv
-from conformance.machines.base import arg_text, short, values_equal
+from conformance.machines.base import (
+    LEADS, arg_text, game_levels, per_check, short, values_equal,
+)
 from conformance.machines.extendido import ExtendidoMachine
 from conformance.replays import ACTION_CODES
 from spec import extendido as spec_ext
@@ -31,13 +33,13 @@ class Aed2Machine(ExtendidoMachine):
 
     # -- rules (besides extendido's) ---------------------------------------------
 
-    @initialize(data=st.data())
-    def start(self, data):
+    @initialize(scenes=per_check(game_levels), lead=LEADS, landing=st.booleans())
+    def start(self, scenes, lead, landing):
         """As every profile's start; with the solutions walked, half the
         time the walk stops at the first box on a goal (undo's favourite trap)."""
-        scenes, lead = data.draw(self.run.scene_lists), data.draw(self._leads())
-        landing = self.settings.follow and data.draw(st.booleans())
         self.begin(scenes)
+        if not self.settings.follow:
+            return
         if landing:
             self.walk_until_landing()
         else:

@@ -6,19 +6,20 @@ A profile's machine (one module per profile beside this one) is a Hypothesis
 :class:`~hypothesis.stateful.RuleBasedStateMachine` whose rules are declared
 on its class with ``@initialize``, ``@rule`` and ``@precondition``. The
 actions an operation group does not enable are switched off by a
-precondition on :class:`CheckSettings`; the strategies that depend on the
-settings (the levels drawn) are drawn inside the rule from ``st.data()``.
+precondition on :class:`CheckSettings`; an argument whose strategy depends
+on the settings (the levels drawn) is declared with :func:`per_check`.
 Hypothesis instantiates a machine without arguments, so the engine binds one
-check's :class:`Run` to the class first (:meth:`Machine.bind`).
+check's :class:`Run` to the class first (:meth:`Machine.bind`) and draws
+inside :meth:`Run.drawing`.
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
 import time
+from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, ClassVar, Sequence
+from typing import Any, Callable, ClassVar, Sequence
 
 from hypothesis import strategies as st
 from hypothesis.control import current_build_context
@@ -29,7 +30,7 @@ from conformance.api import (
     BATCH, GROUPS, NOT_PROVIDED, OPAQUE, OPAQUE_RESULTS, RESET,
     Counterexample, Handle, Target, TargetError,
 )
-from conformance.replays import ACTION_CODES, replay_command
+from conformance.replays import replay_command
 from spec.tipos import Accion
 
 #: Kinds of TargetError that end the target's process: reported unshrunk.
@@ -133,6 +134,7 @@ class Run:
         self.focus: str | None = None
         self.opaque_sent = False     # OPAQUE told to the target (once per check)
         self.stopped = False         # StopShrinking was raised (Hypothesis may call it Flaky)
+        self._strategies: dict[Callable, st.SearchStrategy] = {}
 
     @property
     def groups(self) -> frozenset[str]:
@@ -142,13 +144,48 @@ class Run:
         if not self.frozen:
             self.stats[key] += n
 
-    @functools.cached_property
-    def scene_lists(self):
-        """The strategy for one game's levels under the settings (built once per check)."""
-        s = self.settings
-        one = lv.scenes(self.profile, min_boxes=s.min_boxes, max_boxes=s.max_boxes,
-                        bombs=s.bombs_per_level, robustness=s.robustness)
-        return st.lists(one, min_size=s.levels_per_game[0], max_size=s.levels_per_game[1])
+    @contextlib.contextmanager
+    def drawing(self):
+        """Hypothesis draws for this run's machine inside (see :func:`per_check`)."""
+        token = _DRAWING.set(self)
+        try:
+            yield
+        finally:
+            _DRAWING.reset(token)
+
+    def strategy(self, build: Callable[[Run], st.SearchStrategy]) -> st.SearchStrategy:
+        """``build(self)``, built once per check."""
+        if build not in self._strategies:
+            self._strategies[build] = build(self)
+        return self._strategies[build]
+
+
+#: The run whose machine Hypothesis is drawing for (:meth:`Run.drawing`).
+_DRAWING: ContextVar[Run] = ContextVar("conformance_run")
+
+
+def per_check(build: Callable[[Run], st.SearchStrategy]) -> st.SearchStrategy:
+    """A rule argument whose strategy depends on the check (its settings,
+    its profile): ``build(run)``, built once per check and drawn from when
+    Hypothesis draws the argument."""
+    return _per_check(build)
+
+
+@st.composite
+def _per_check(draw, build):
+    return draw(_DRAWING.get().strategy(build))
+
+
+def game_levels(run: Run) -> st.SearchStrategy:
+    """One game's levels (one level, or a sequence for extendido), as the settings allow."""
+    s = run.settings
+    one = lv.scenes(run.profile, min_boxes=s.min_boxes, max_boxes=s.max_boxes,
+                    bombs=s.bombs_per_level, robustness=s.robustness)
+    return st.lists(one, min_size=s.levels_per_game[0], max_size=s.levels_per_game[1])
+
+
+#: How far to walk the level's solution first (when the settings walk solutions).
+LEADS = st.integers(0, 80)
 
 
 class Machine(RuleBasedStateMachine):
@@ -198,17 +235,13 @@ class Machine(RuleBasedStateMachine):
 
     # -- the rules every profile has ------------------------------------------
 
-    @initialize(data=st.data())
-    def start(self, data):
-        """Draw a game's levels (as the settings allow), start the spec and
-        the target on them, and walk part of the solution first (so wins are
-        reached often)."""
-        scenes, lead = data.draw(self.run.scene_lists), data.draw(self._leads())
+    @initialize(scenes=per_check(game_levels), lead=LEADS)
+    def start(self, scenes, lead):
+        """Start the spec and the target on a game's levels, and walk part
+        of the solution first (so wins are reached often), when the
+        settings walk solutions."""
         self.begin(scenes)
-        self.follow(lead)
-
-    def _leads(self):
-        return st.integers(0, 80) if self.settings.follow else st.just(0)
+        self.follow(lead if self.settings.follow else 0)
 
     @rule(code=st.sampled_from("udlr"))
     def move(self, code):

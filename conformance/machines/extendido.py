@@ -19,10 +19,11 @@ from conformance.machines.base import (
     LONG, PATTERNS, Machine, arg_text, focused, short, truthy,
 )
 from conformance.replays import ACTION_CODES
-from conformance.report import Board, bounds, render_observation
+from conformance.report import Board, render_observation
+from levels.drawing import bounds
 from spec import extendido as spec_ext
 
-#: The long runs (see ``Machine.play_long_run``) and the setting each needs.
+#: The long runs (``Machine.play_long_run``); one the settings do not enable is a ``repeat``.
 LONG_KINDS = ("repeat", "walk_then_bomb", "undo_many")
 
 
@@ -48,9 +49,9 @@ class ExtendidoMachine(Machine):
     @rule(kind=st.sampled_from(LONG_KINDS), pattern=st.sampled_from(PATTERNS),
           k=st.integers(2, LONG))
     def long_run(self, kind, pattern, k):
-        allowed = {"repeat": True, "walk_then_bomb": self.settings.throws_bombs,
+        enabled = {"repeat": True, "walk_then_bomb": self.settings.throws_bombs,
                    "undo_many": self.settings.undo}
-        self.play_long_run(kind if allowed[kind] else "repeat", pattern, k)
+        self.play_long_run(kind if enabled[kind] else "repeat", pattern, k)
 
     # -- playing -------------------------------------------------------------------
 

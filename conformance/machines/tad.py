@@ -14,7 +14,8 @@ from conformance.machines.base import (
     LONG, PATTERNS, Machine, short,
 )
 from conformance.replays import ACTION_CODES
-from conformance.report import Board, bounds, render_observation
+from conformance.report import Board, render_observation
+from levels.drawing import bounds
 from spec import juego as spec_juego
 from spec.tipos import CAJAS, CLAVES, DEPOSITOS, PAREDES, PERSONAJE
 

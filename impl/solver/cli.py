@@ -16,7 +16,7 @@ import os
 import sys
 import time
 
-from levels.files import WriteRefused, check_target, write_text
+from levels.files import WriteRefused, check_writable, write_text
 from levels.names import LevelChoiceError, find_level, level_label, plural
 
 from .api import DEFAULT_TIME_LIMIT, ENGINES, METHODS, solve
@@ -208,7 +208,7 @@ def run(args) -> int:
     protect = [source] if source is not None else []
     if args.write_solutions:
         try:
-            check_target(args.write_solutions, replace=args.force, protect=protect)
+            check_writable(args.write_solutions, replace=args.force, protect=protect)
         except WriteRefused as exc:
             raise UsageError(str(exc)) from None
     if args.jobs is not None and args.jobs <= 0:
