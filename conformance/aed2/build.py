@@ -2,7 +2,7 @@
 
 :func:`build` copies the folder's headers and sources (not subfolders: students
 keep old versions there) into a private build directory under the user's
-cache (``$XDG_CACHE_HOME/sokoban-conformance/aed2``, default ``~/.cache``),
+cache (``$XDG_CACHE_HOME/sokoban-tad/aed2``, default ``~/.cache``),
 checks that the interface is there, compiles every ``.cpp`` (except files
 that define ``main`` or include gtest) with ``driver.cpp`` and links the
 binary. The directory is named by a hash of the compiler, the flags, the

@@ -31,6 +31,7 @@ from conformance.api import (
     Counterexample, Handle, Target, TargetError,
 )
 from conformance.replays import replay_command
+from conformance.report import Board
 from spec.tipos import Accion
 
 #: Kinds of TargetError that end the target's process: reported unshrunk.
@@ -391,6 +392,23 @@ class Machine(RuleBasedStateMachine):
             return "at the start"
         return f"after action {len(self.codes)} ({self.describe(self.codes[-1])})"
 
+    def observe(self, calls: list, expected: list, order: Sequence[int] | None = None
+                ) -> tuple[list, int | None] | None:
+        """Ask the target every call in one batch and compare each answer with
+        the spec's ``expected`` (in ``order``, default all, as :meth:`agrees`
+        does): ``(answers, index of the first that disagrees or None)``. While
+        shrinking only the focused observer is compared (a departure fails at
+        once) and the answer is None."""
+        focus = self.focus()
+        if focus is not None:
+            self._compare_focused(focused(calls, expected, focus))
+            return None
+        answers = self._batch(calls)
+        for i in range(len(calls)) if order is None else order:
+            if not self.agrees(calls[i][0], answers[i], expected[i]):
+                return answers, i
+        return answers, None
+
     def _compare_focused(self, calls_expected: tuple[list, list]) -> None:
         """While shrinking: compare only the focused observer's calls."""
         calls, expected = calls_expected
@@ -404,7 +422,18 @@ class Machine(RuleBasedStateMachine):
     # -- solution walking --------------------------------------------------------
 
     def solution(self) -> str:
-        return ""
+        """The current level's known solution (LURD; ``""`` when none is known)."""
+        return self.scenes[0].solution
+
+    def begin_level(self, scene: lv.Scene, model: Any, op: str, arg: Any, what: str) -> None:
+        """Start a one-level profile: the spec's ``model`` and the target's
+        ``op(arg)`` (which must return ``what``), then compare them."""
+        self.scenes = [scene]
+        self.model = model
+        self.handle = self._call(op, arg)
+        self.expect_value(op, f"{op}(<the level>)", self.handle, what)
+        self.path = 0
+        self.compare()
 
     def can_follow(self) -> bool:
         return self.path is not None and self.path < len(self.solution())
@@ -477,6 +506,20 @@ def _shrinking() -> bool:
         return not current_build_context().is_final
     except Exception:   # noqa: BLE001 - no Hypothesis context: a replay
         return False
+
+
+def cells_board(per_cell: list, values: Sequence[Any], fields: dict[str, str],
+                cell=lambda args: args[1], players: frozenset = frozenset()) -> Board:
+    """The board an observation shows: per-cell observer calls ``per_cell``
+    (``(op, args)``) and their answers ``values``; ``fields`` maps each
+    observer to the board's field it marks (``hay_caja`` -> ``boxes``...);
+    ``players``: where the player is, when no per-cell observer says it."""
+    found: dict[str, set] = {field: set() for field in ("walls", "boxes", "goals", "players")}
+    for (op, args), value in zip(per_cell, values):
+        if truthy(value):
+            found[fields[op]].add(cell(args))
+    return Board(frozenset(found["walls"]), frozenset(found["boxes"]),
+                 frozenset(found["goals"]), frozenset(found["players"]) | players)
 
 
 def focused(calls: list, expected: list, focus: str | None) -> tuple[list, list]:

@@ -16,15 +16,19 @@ from hypothesis.stateful import precondition, rule
 
 from conformance import engine_levels as lv
 from conformance.machines.base import (
-    LONG, PATTERNS, Machine, arg_text, focused, short, truthy,
+    LONG, PATTERNS, Machine, arg_text, cells_board, short,
 )
 from conformance.replays import ACTION_CODES
-from conformance.report import Board, render_observation
+from conformance.report import render_observation
 from levels.drawing import bounds
 from spec import extendido as spec_ext
 
 #: The long runs (``Machine.play_long_run``); one the settings do not enable is a ``repeat``.
 LONG_KINDS = ("repeat", "walk_then_bomb", "undo_many")
+
+
+#: The per-cell observers and the board field each marks.
+CELL_FIELDS = {"hay_pared": "walls", "hay_caja": "boxes", "hay_deposito": "goals"}
 
 
 class ExtendidoMachine(Machine):
@@ -158,39 +162,31 @@ class ExtendidoMachine(Machine):
             kept = [i for i, (op, _) in enumerate(scalars) if op not in self.skipped]
             scalars, expected = [scalars[i] for i in kept], [expected[i] for i in kept]
         expected += [spec_ops[op](j, args[1]) for op, args in per_cell]
-        focus = self.focus()
-        if focus is not None:
-            self._compare_focused(focused(scalars + per_cell, expected, focus))
+        observed = self.observe(scalars + per_cell, expected)
+        if observed is None or observed[1] is None:
             return
-        answers = self._batch(scalars + per_cell)
-        for (op, args), want, got in zip(scalars + per_cell, expected, answers):
-            if not self.agrees(op, got, want):
-                if self.lightness:          # compare everything again, to draw the boards
-                    self.lightness = False
-                    self.compare()
-                shown = ", ".join(["j"] + [arg_text(a) for a in args[1:]])
-                why = self.strict_note(got, want)
-                if self.codes and self.codes[-1] == "z":
-                    why = " (deshacer must restore the state before the action it undoes)"
-                self._report(f"{op}({shown})", f"{op}({shown}) is {short(got)}, expected "
-                             f"{want!r} {self.where()}{why}", window, grid, scalars, expected,
-                             answers)
+        answers, i = observed
+        (op, args), want, got = (scalars + per_cell)[i], expected[i], answers[i]
+        if self.lightness:          # compare everything again, to draw the boards
+            self.lightness = False
+            self.compare()
+        shown = ", ".join(["j"] + [arg_text(a) for a in args[1:]])
+        why = self.strict_note(got, want)
+        if self.codes and self.codes[-1] == "z":
+            why = " (deshacer must restore the state before the action it undoes)"
+        self._report(f"{op}({shown})", f"{op}({shown}) is {short(got)}, expected "
+                     f"{want!r} {self.where()}{why}", window, per_cell, scalars, expected,
+                     answers)
 
-    def _report(self, operation, message, window, grid, scalars, expected, answers):
+    def _report(self, operation, message, window, per_cell, scalars, expected, answers):
         """Fail with both observations drawn as boards over ``window``."""
         n = len(scalars)
         at = [op for op, _ in scalars].index("persona")
 
         def board(values, persona):
-            found = {"hay_pared": set(), "hay_caja": set(), "hay_deposito": set()}
-            for i, p in enumerate(grid):
-                for k, op in enumerate(("hay_pared", "hay_caja", "hay_deposito")):
-                    if truthy(values[n + 3 * i + k]):
-                        found[op].add(p)
             players = (frozenset({tuple(persona)}) if isinstance(persona, (tuple, list))
                        and len(persona) == 2 else frozenset())
-            return Board(frozenset(found["hay_pared"]), frozenset(found["hay_caja"]),
-                         frozenset(found["hay_deposito"]), players)
+            return cells_board(per_cell, values[n:], CELL_FIELDS, players=players)
 
         names = [op if op != "puede_mover" else f"puede_mover({arg_text(args[1])})"
                  for op, args in scalars]

@@ -12,9 +12,14 @@ from typing import Sequence
 
 from conformance import engine_levels as lv
 from conformance.api import EQUAL, FINGERPRINT
-from conformance.machines.base import COURSE_ACCEPTS, Machine, focused, short, truthy
-from conformance.report import Board, render_observation
+from conformance.machines.base import COURSE_ACCEPTS, Machine, cells_board, short
+from conformance.report import render_observation
 from spec import grilla as spec_grilla
+
+
+#: The per-cell observers and the board field each marks.
+CELL_FIELDS = {"hay_pared": "walls", "hay_caja": "boxes", "hay_objetivo": "goals",
+               "hay_jugador": "players"}
 
 
 class SokoMachine(Machine):
@@ -27,15 +32,8 @@ class SokoMachine(Machine):
 
     def begin(self, scenes: Sequence[lv.Scene]) -> None:
         scene = scenes[0]
-        self.scenes = [scene]
-        self.model = spec_grilla.crear_grilla(list(scene.desc))
-        self.handle = self._call("crear_grilla", list(scene.desc))
-        self.expect_value("crear_grilla", "crear_grilla(<the level>)", self.handle, "a grid")
-        self.path = 0
-        self.compare()
-
-    def solution(self) -> str:
-        return self.scenes[0].solution
+        self.begin_level(scene, spec_grilla.crear_grilla(list(scene.desc)), "crear_grilla",
+                         list(scene.desc), "a grid")
 
     def describe(self, code: str) -> str:
         return f"mover {lv.STEP[code]}"
@@ -97,32 +95,25 @@ class SokoMachine(Machine):
         # A grid with no goal is won only vacuously (seed 002's letter); no
         # course test has one, so juego_ganado is not judged there (E27).
         judge_win = bool(g.objetivos)
-        focus = self.focus()
-        if focus is not None:
-            if focus != "juego_ganado" or judge_win:
-                self._compare_focused(focused(scalars + per_cell, expected, focus))
+        if self.focus() == "juego_ganado" and not judge_win:
             return
-        answers = self._batch(scalars + per_cell)
         order = [0] + list(range(2, len(expected))) + [1] * judge_win   # dimensiones, cells, juego_ganado
-        for i in order:
-            (op, args), want, got = (scalars + per_cell)[i], expected[i], answers[i]
-            if not self.agrees(op, got, want):
-                shown = ", ".join(["grilla"] + [repr(a) for a in args[1:]])
-                n = len(scalars)
+        observed = self.observe(scalars + per_cell, expected, order)
+        if observed is None or observed[1] is None:
+            return
+        answers, i = observed
+        (op, args), want, got = (scalars + per_cell)[i], expected[i], answers[i]
+        shown = ", ".join(["grilla"] + [repr(a) for a in args[1:]])
+        n = len(scalars)
 
-                def board(values):
-                    found = {op_: set() for op_ in ops}
-                    for k, (op_, args_) in enumerate(per_cell):
-                        if truthy(values[n + k]):
-                            found[op_].add(args_[1:])
-                    return Board(*(frozenset(found[o]) for o in
-                                   ("hay_pared", "hay_caja", "hay_objetivo", "hay_jugador")))
+        def board(values):
+            return cells_board(per_cell, values[n:], CELL_FIELDS, cell=lambda args_: args_[1:])
 
-                window = (0, 0, cols - 1, rows - 1)
-                names = ["dimensiones", "juego_ganado"]
-                message = f"{op}({shown}) is {short(got)}, expected {want!r}{self.strict_note(got, want)}"
-                message = (f"{changed}: on the argument, {message}" if changed
-                           else f"{message} {self.where()}")
-                self._fail(f"{op}({shown})" if not changed else "mover", message,
-                           render_observation(board(expected), window, zip(names, expected[:n])),
-                           render_observation(board(answers), window, zip(names, answers[:n])))
+        window = (0, 0, cols - 1, rows - 1)
+        names = ["dimensiones", "juego_ganado"]
+        message = f"{op}({shown}) is {short(got)}, expected {want!r}{self.strict_note(got, want)}"
+        message = (f"{changed}: on the argument, {message}" if changed
+                   else f"{message} {self.where()}")
+        self._fail(f"{op}({shown})" if not changed else "mover", message,
+                   render_observation(board(expected), window, zip(names, expected[:n])),
+                   render_observation(board(answers), window, zip(names, answers[:n])))

@@ -35,15 +35,8 @@ class TadMachine(Machine):
 
     def begin(self, scenes: Sequence[lv.Scene]) -> None:
         scene = scenes[0]
-        self.scenes = [scene]
-        self.model = spec_juego.iniciar(scene.nivel())
-        self.handle = self._call("iniciar", scene.nivel())
-        self.expect_value("iniciar", "iniciar(<the level>)", self.handle, "a juego")
-        self.path = 0
-        self.compare()
-
-    def solution(self) -> str:
-        return self.scenes[0].solution
+        self.begin_level(scene, spec_juego.iniciar(scene.nivel()), "iniciar", scene.nivel(),
+                         "a juego")
 
     def describe(self, code: str) -> str:
         return f"step {ACTION_CODES[code].name}"
