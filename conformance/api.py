@@ -195,6 +195,34 @@ class Counterexample:
     message: str                    # one line: what went wrong
     replay: str = ""                # a command line that replays exactly this
     report: str = ""                # the full human report (boards with marks)
+    #: The id of the seed's rule it breaks (``spec.rules``): the rule of the
+    #: spec's case behind what ``operation`` should have shown; None only
+    #: when the rule table has no rule for that case (a bug of the table).
+    rule: str | None = None
+    #: The fixed scenario it came from (``conformance.scenarios``), if any.
+    scenario: str = ""
+    #: It ended the target's process (timeout, crash, exit...): not shrunk.
+    fatal: bool = False
+
+
+@dataclass
+class RuleOutcome:
+    """What a check found about one rule of the seed (see
+    :mod:`conformance.points`): ``status`` is ``"kept"`` (exercised, no
+    departure), ``"broken"`` (a departure blamed on it: its counterexample),
+    ``"missing"`` (the target lacks an operation the rule needs) or
+    ``"unexercised"`` (the run never took one of its cases)."""
+
+    rule: str
+    status: str
+    exercised: int = 0
+    counterexample: "Counterexample | None" = None
+    missing: list[str] = field(default_factory=list)
+    report: str = ""                # the human report of its counterexample
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "kept"
 
 
 @dataclass
@@ -217,3 +245,10 @@ class Verdict:
     #: What the opt-in robustness checks (inputs beyond the seed's domain)
     #: found: one paragraph each; never change ``conforms``.
     robustness: list[str] = field(default_factory=list)
+    #: Per rule of the profile's table (``spec.rules``, in its order): how
+    #: many times the run exercised it (took one of its cases). A rule at 0
+    #: was never exercised: the report names it.
+    coverage: dict[str, int] = field(default_factory=dict)
+    #: A check by rules (``conformance.engine.check_rules``): one outcome
+    #: per rule; empty for a plain check.
+    outcomes: list[RuleOutcome] = field(default_factory=list)

@@ -47,6 +47,7 @@ class RunOptions:
     strict_types: bool = False              # None for False, [w, h] for (w, h): departures
     robustness: bool = False                # also inputs beyond the seed's domain (warnings)
     copy_folder: bool = True                # sandbox: copy a file target's whole folder
+    by_rules: bool = False                  # a check by rules: every rule's outcome (points)
 
 
 def load_engine() -> tuple[Callable[..., Verdict], Callable[[Verdict], str]]:
@@ -54,6 +55,12 @@ def load_engine() -> tuple[Callable[..., Verdict], Callable[[Verdict], str]]:
     from conformance.engine import check
     from conformance.report import format_verdict
     return check, format_verdict
+
+
+def load_rules_engine() -> Callable[..., Verdict]:
+    """The engine's ``check_rules`` (imported on first use)."""
+    from conformance.engine import check_rules
+    return check_rules
 
 
 def _bad(spec_name: str, profile: str | None, message: str, missing=()) -> tuple[Verdict, str]:
@@ -167,6 +174,15 @@ def check_target(spec: TargetSpec, profile: str | None, options: RunOptions,
                 for p in profiles]
 
 
+def check_by_rules(spec: TargetSpec, profile: str | None, options: RunOptions,
+                   target=None) -> list[tuple[Verdict, str]]:
+    """Like :func:`check_target`, checked rule by rule of the seed
+    (:func:`conformance.engine.check_rules`): each verdict carries one
+    outcome per rule (``Verdict.outcomes``), what points by rule are made of
+    (Gradescope, the pytest plugin, ``grade``)."""
+    return check_target(spec, profile, replace(options, by_rules=True), target=target)
+
+
 def check_groups(spec: TargetSpec, profile: str | None,
                  options: RunOptions) -> list[tuple[str | None, Verdict, str]]:
     """Like :func:`check_target`, one check per operation group of each
@@ -226,14 +242,14 @@ def checkable_groups(has: Callable[[str], bool], profile: str) -> tuple[str, ...
 def _check_profile(target, profile: str, options: RunOptions) -> tuple[Verdict, str]:
     check, format_verdict = load_engine()
     missing = missing_operations(target.has, profile)
-    if missing:
-        groups = [g for g in options.groups or GROUPS[profile]
-                  if g in checkable_groups(target.has, profile)]
+    if missing and options.groups is not None:
+        groups = [g for g in options.groups if g in checkable_groups(target.has, profile)]
         if not groups:          # the one group asked for needs a missing modifier
             verdict = Verdict(target=target.name, profile=profile, conforms=False,
                               missing=missing)
             return verdict, format_verdict(verdict)
         options = replace(options, groups=tuple(groups))
+    if missing:
         target = PartialTarget(target, profile)
     judged = target
     if options.directions != "ours":
@@ -246,11 +262,18 @@ def _check_profile(target, profile: str, options: RunOptions) -> tuple[Verdict, 
         kwargs["robustness"] = True
     if options.groups is not None:
         kwargs["groups"] = list(options.groups)
+    if missing:
+        kwargs["missing"] = list(missing)
     start = time.perf_counter()
     if options.replay is not None:
         from conformance.engine import replay
         verdict = replay(judged, profile, options.replay, directions=options.directions,
                          strict_types=options.strict_types)
+    elif options.by_rules:
+        check_rules = load_rules_engine()
+        kwargs.pop("groups", None)
+        kwargs.pop("robustness", None)
+        verdict = check_rules(judged, profile, **kwargs)
     else:
         verdict = check(judged, profile, **kwargs)
     if not verdict.seconds:

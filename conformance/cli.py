@@ -26,7 +26,7 @@ from typing import Sequence, TextIO
 
 from conformance.api import Verdict
 from conformance.arguments import add_run_options, options_from, parse_or_status
-from conformance.checks import EXIT_BAD, RunOptions, check_groups, check_target, exit_status
+from conformance.checks import EXIT_BAD, RunOptions, check_by_rules, check_target, exit_status
 from conformance.output import (
     GRADESCOPE_VISIBILITY, JSON_MARKER, JUNIT_MARKER, check_overwritable, status_count,
     verdict_status, write_gradescope, write_json, write_junit,
@@ -68,8 +68,8 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     parser.add_argument("--json", metavar="FILE", help="also write the verdicts as JSON")
     parser.add_argument("--junit", metavar="FILE", help="also write the verdicts as JUnit XML")
     parser.add_argument("--gradescope", metavar="FILE",
-                        help="check each operation group apart and write Gradescope's "
-                             "autograder results.json (a test per group, 1 point each)")
+                        help="check rule by rule of the seed and write Gradescope's "
+                             "autograder results.json (a test per rule, 1 point each)")
     parser.add_argument("--gradescope-visibility", choices=GRADESCOPE_VISIBILITY,
                         default="visible", help="when students see the tests "
                         "(default: %(default)s)")
@@ -136,7 +136,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         if args.gradescope:     # the student sees why (a misnamed file...)
             verdict = Verdict(target=args.target or "?", profile="?", conforms=False, error=str(e))
             try:
-                write_gradescope([(None, verdict, f"error: {e}")], args.gradescope,
+                write_gradescope([(verdict, f"error: {e}")], args.gradescope,
                                  visibility=args.gradescope_visibility)
             except OSError as err:
                 print(f"error: cannot write {err.filename}: {err.strerror}", file=sys.stderr)
@@ -168,17 +168,13 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         where = _where_it_runs(options)
         if where:
             print(f"checking {spec.name} {where}", file=out)
-    if args.gradescope and options.seed is None:     # one random seed for every group
+    if args.gradescope and options.seed is None:     # one random seed, recorded
         options = replace(options, seed=random.SystemRandom().randrange(2 ** 32))
     results: list[tuple[Verdict, str]] = []
-    by_group: list[tuple[str | None, Verdict, str]] = []
     start = time.perf_counter()
     for s, p in jobs:
-        if args.gradescope:
-            by_group += check_groups(s, p, options)
-            checked = [(v, r) for _, v, r in by_group[len(results):]]
-        else:
-            checked = check_target(s, p, options)
+        checked = (check_by_rules(s, p, options) if args.gradescope
+                   else check_target(s, p, options))
         for verdict, report in checked:
             results.append((verdict, report))
             stream = sys.stderr if verdict_status(verdict) == "bad target" else out
@@ -198,7 +194,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         if args.junit:
             write_junit(verdicts, args.junit, [r for _, r in results])
         if args.gradescope:
-            write_gradescope(by_group, args.gradescope, visibility=args.gradescope_visibility,
+            write_gradescope(results, args.gradescope, visibility=args.gradescope_visibility,
                              seconds=time.perf_counter() - start)
     except OSError as e:
         print(f"error: cannot write {e.filename}: {e.strerror}", file=sys.stderr)

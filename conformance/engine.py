@@ -53,7 +53,9 @@ from hypothesis import configuration
 from hypothesis.configuration import set_hypothesis_home_dir
 from hypothesis.stateful import run_state_machine_as_test
 
-from conformance.api import ALL_PROFILES, REQUIRED_OPERATIONS, Counterexample, Target, Verdict
+from conformance.api import (
+    ALL_PROFILES, REQUIRED_OPERATIONS, Counterexample, RuleOutcome, Target, Verdict,
+)
 from conformance.machines import machine
 from conformance.machines.base import CheckSettings, Departure, Fatal, Run, StopShrinking
 from conformance.replays import parse_replay
@@ -67,8 +69,18 @@ SHRINK_SECONDS = 20.0
 
 
 def _run(target: Target, profile: str, config: CheckSettings, directions: str = "ours",
-         strict_types: bool = False) -> Run:
-    return Run(target, profile, config, directions, strict_types, SHRINK_SECONDS)
+         strict_types: bool = False, counts: dict | None = None) -> Run:
+    run = Run(target, profile, config, directions, strict_types, SHRINK_SECONDS)
+    if counts is not None:
+        run.case_counts = counts        # one check's coverage, over its scenarios and searches
+    return run
+
+
+def coverage(profile: str, counts: dict) -> dict[str, int]:
+    """Per rule of ``profile`` (``spec.rules``), how often ``counts`` took
+    one of its cases."""
+    from spec import rules
+    return rules.table_for(profile).exercised(counts, profile)
 
 
 # ------------------------------------------------------------------ replay
@@ -91,14 +103,54 @@ def replay(target: Target, profile: str, text: str, *, directions: str = "ours",
                        error=f"bad replay: it was recorded for profile {recorded}, not {profile}")
     run = _run(target, profile, CheckSettings.for_groups(profile), directions, strict_types)
     try:
-        played = machine(profile).bind(run)()
+        c = play(run, scenes, codes)
+    except Exception as e:  # noqa: BLE001 - a level the spec refuses, an engine bug
+        return Verdict(target.name, profile, False, error=f"replay failed: {type(e).__name__}: {e}")
+    return _verdict(run, c is None, c, None, start)
+
+
+def play(run: Run, scenes, codes: str) -> Counterexample | None:
+    """Play one fixed game (levels and actions) through ``run``'s machine,
+    every observer compared after every action, its cases counted: the
+    departure, or None. (Replays and the fixed scenarios.)"""
+    played = machine(run.profile).bind(run)()
+    try:
         played.begin(scenes)
         played.replay_actions(codes)
     except (Departure, Fatal) as e:
-        return _verdict(run, False, e.counterexample, None, start)
-    except Exception as e:  # noqa: BLE001 - a level the spec refuses, an engine bug
-        return Verdict(target.name, profile, False, error=f"replay failed: {type(e).__name__}: {e}")
-    return _verdict(run, True, None, None, start)
+        return e.counterexample
+    played.played()
+    return None
+
+
+def play_scenarios(target: Target, profile: str, *, directions: str = "ours",
+                   strict_types: bool = False, stop_at_first: bool = False,
+                   rules: Sequence[str] | None = None, counts: dict | None = None,
+                   without: str = "") -> tuple[list[tuple[object, Counterexample]], Run]:
+    """The fixed scenarios of ``profile`` (:mod:`conformance.scenarios`),
+    each played as :func:`play` plays a replay (or only those aimed at
+    ``rules``): ``([(scenario, counterexample)] for each that departs,
+    the run)``. Stops at the first departure with ``stop_at_first``, and
+    after one that ended the target's process. ``without``: action letters
+    the target cannot do (``b``, ``z``: it lacks the modifier); the
+    scenarios that use them are left out."""
+    from conformance import scenarios
+    run = _run(target, profile, CheckSettings.for_groups(profile), directions, strict_types,
+               counts)
+    found = []
+    for s in scenarios.SCENARIOS[profile]:
+        if (rules is not None and s.rule not in rules) or set(without) & set(s.actions):
+            continue
+        run.frozen, run.focus = False, None     # each scenario stands alone
+        c = play(run, s.scenes(profile), s.actions)
+        if c is not None:
+            c.scenario = s.what
+            c.report = format_verdict(_verdict(run, False, c, None, time.monotonic()))
+            found.append((s, c))
+            if stop_at_first or c.fatal:
+                break
+    run.frozen = bool(found)
+    return found, run
 
 
 # ------------------------------------------------------------------- check
@@ -117,7 +169,8 @@ def _precheck(target: Target, profile: str) -> Verdict | None:
 def _verdict(run: Run, conforms: bool, c: Counterexample | None, seed, start: float) -> Verdict:
     v = Verdict(target=run.target.name, profile=run.profile, conforms=conforms,
                 counterexample=c, stats=dict(run.stats), seed=seed,
-                seconds=time.monotonic() - start, warnings=list(run.warnings.values()))
+                seconds=time.monotonic() - start, warnings=list(run.warnings.values()),
+                coverage=coverage(run.profile, run.case_counts))
     if c is not None:
         c.report = format_verdict(v)
     return v
@@ -142,7 +195,7 @@ def _replayed(run: Run) -> Counterexample:
 def check(target: Target, profile: str, *, max_examples: int = 100, seed: int | None = None,
           directions: str = "ours", groups: Sequence[str] | None = None,
           shrink: bool = True, strict_types: bool = False,
-          robustness: bool = False) -> Verdict:
+          robustness: bool = False, missing: Sequence[str] = ()) -> Verdict:
     """Check ``target`` against the spec under ``profile``.
 
     ``seed`` makes the run reproducible (None: a fresh random seed, reported
@@ -157,17 +210,52 @@ def check(target: Target, profile: str, *, max_examples: int = 100, seed: int | 
     listed in ``Verdict.warnings``; ``strict_types`` makes them departures.
     ``robustness`` (soko) also plays grids beyond the domain afterwards, with
     a quarter of the budget; what that finds goes to ``Verdict.robustness``
-    and never changes ``conforms``.
+    and never changes ``conforms``. ``missing``: modifiers the target lacks
+    (a partial check): no scenario or action uses them.
+
+    Without ``groups``, the fixed scenarios (:mod:`conformance.scenarios`)
+    are played first, then the random search; ``Verdict.coverage`` says how
+    often each rule of the seed was exercised.
     """
     start = time.monotonic()
     problem = _precheck(target, profile)
     if problem is not None:
         return problem
-    config = CheckSettings.for_groups(profile, groups)
+    config, without = _without(CheckSettings.for_groups(profile, groups), missing)
     if seed is None:
         seed = random.SystemRandom().randrange(2 ** 32)
-    verdict = _search(_run(target, profile, config, directions, strict_types), seed,
-                      max_examples, shrink, start)
+    counts: dict = {}
+    stats = None
+    if groups is None:          # the fixed scenarios first (conformance/scenarios.py)
+        found, played = play_scenarios(target, profile, directions=directions,
+                                       strict_types=strict_types, stop_at_first=True,
+                                       counts=counts, without=without)
+        if found:
+            verdict = _verdict(played, False, found[0][1], seed, start)
+            return _with_robustness(verdict, robustness, target, profile, config, seed,
+                                    max_examples, shrink, directions, strict_types, start)
+        stats = played.stats
+    run = _run(target, profile, config, directions, strict_types, counts)
+    if stats is not None:
+        run.stats = dict(stats)
+    verdict = _search(run, seed, max_examples, shrink, start)
+    return _with_robustness(verdict, robustness, target, profile, config, seed, max_examples,
+                            shrink, directions, strict_types, start)
+
+
+def _without(config: CheckSettings, missing: Sequence[str]) -> tuple[CheckSettings, str]:
+    """The settings without the modifiers a partial target lacks, and the
+    action letters no scenario may then use."""
+    without = ""
+    if "tirar_bomba" in missing:
+        config, without = replace(config, throws_bombs=False), without + "b"
+    if "deshacer" in missing:
+        config, without = replace(config, undo=False), without + "z"
+    return config, without
+
+
+def _with_robustness(verdict: Verdict, robustness: bool, target, profile, config, seed,
+                     max_examples, shrink, directions, strict_types, start) -> Verdict:
     if robustness:
         verdict.robustness = _robustness(target, profile, config, seed, max_examples, shrink,
                                          directions, strict_types)
@@ -190,6 +278,67 @@ def _robustness(target, profile, config: CheckSettings, seed, max_examples, shri
     if found.error:
         return [found.error]
     return []
+
+
+def check_rules(target: Target, profile: str, *, max_examples: int = 100,
+                seed: int | None = None, directions: str = "ours", shrink: bool = True,
+                strict_types: bool = False, missing: Sequence[str] = (),
+                max_rounds: int | None = None) -> Verdict:
+    """Check ``target`` rule by rule of the seed (``spec.rules``): every
+    fixed scenario (each departure blamed on its rule), then the random
+    search, again and again, each time with the rules already found broken
+    masked (a departure blamed on one of them ends its example unreported),
+    until a search finds no new broken rule. The verdict carries one
+    :class:`~conformance.api.RuleOutcome` per rule (``Verdict.outcomes``,
+    see :mod:`conformance.points`); its counterexample is the first
+    departure found. ``missing``: operations the target lacks (a partial
+    check): the rules that need them are lost, and no scenario or search
+    action uses a modifier it lacks (``tirar_bomba``, ``deshacer``). A
+    search departing with an error that ends the target's process stops the
+    rounds."""
+    from conformance import points
+    start = time.monotonic()
+    if seed is None:
+        seed = random.SystemRandom().randrange(2 ** 32)
+    counts: dict = {}
+    config, without = _without(CheckSettings.for_groups(profile), missing)
+    found, played = play_scenarios(target, profile, directions=directions,
+                                   strict_types=strict_types, counts=counts, without=without)
+    broken: dict[str, Counterexample] = {}
+    for _, c in found:
+        broken.setdefault(c.rule or "?", c)
+    stats = dict(played.stats)
+    warnings = dict(played.warnings)
+    error = None
+    fatal = any(c.fatal for _, c in found)
+    rules_left = len(coverage(profile, {}))
+    rounds = 0
+    while not fatal and len(broken) < rules_left and (max_rounds is None or rounds < max_rounds):
+        rounds += 1
+        run = _run(target, profile, config, directions, strict_types, counts)
+        run.masked = frozenset(broken)
+        run.stats = dict(stats)
+        v = _search(run, seed, max_examples, shrink, start)
+        stats = v.stats
+        warnings.update(run.warnings)
+        if v.error:
+            error = v.error
+            break
+        c = v.counterexample
+        if c is None or (c.rule or "?") in broken:
+            break
+        broken[c.rule or "?"] = c
+        fatal = c.fatal
+    first = next(iter(broken.values()), None)
+    v = Verdict(target=target.name, profile=profile, conforms=not broken and error is None,
+                counterexample=first, error=error, stats=stats, seed=seed,
+                seconds=time.monotonic() - start, warnings=list(warnings.values()),
+                coverage=coverage(profile, counts))
+    v.outcomes = points.outcomes(profile, v.coverage,
+                                 {r: (c, c.report) for r, c in broken.items()}, missing)
+    if first is not None:
+        first.report = format_verdict(v)
+    return v
 
 
 @contextlib.contextmanager

@@ -164,17 +164,20 @@ def write_junit(verdicts: Sequence[Verdict], path: str | os.PathLike,
 GRADESCOPE_VISIBILITY = ("visible", "hidden", "after_due_date", "after_published")
 
 
-def verdicts_to_gradescope(results: Sequence[tuple[str | None, Verdict, str]], *,
+def verdicts_to_gradescope(results: Sequence[tuple[Verdict, str]], *,
                            visibility: str = "visible", seconds: float = 0.0) -> str:
-    """Gradescope's autograder ``results.json`` from ``results`` as
-    :func:`conformance.cli.check_groups` gives them. Per profile checked, a
-    test "PROFILE: operations" (all of the profile's operations present)
-    and a test per operation group, each worth 1 point: a group passes when
-    it was checked on the operations present and nothing departed; its
-    output is its report (the smallest counterexample, the command that
-    replays it). A target that cannot be checked at all is one failed test
-    saying why. The top-level score is the sum; ``extra_data`` records the
-    random seed."""
+    """Gradescope's autograder ``results.json`` from checks by rules
+    (:func:`conformance.checks.check_by_rules`: ``(verdict, report)``).
+    Per profile checked, one test per rule of the seed (``spec.rules``),
+    named after it and worth 1 point, passed when the rule was exercised and
+    nothing departed from it; its output quotes the rule in the seed's words
+    and, when broken, the report of its smallest counterexample (with the
+    command that replays it). A missing function costs the rules that need
+    it. A target that cannot be checked at all is one failed test saying
+    why. The top-level score is the sum; ``extra_data`` records the random
+    seed and, per rule, its outcome."""
+    from conformance import points
+    from spec import rules as spec_rules
     tests: list[dict[str, Any]] = []
 
     def test(name: str, passed: bool, output: str, profile: str) -> None:
@@ -185,34 +188,34 @@ def verdicts_to_gradescope(results: Sequence[tuple[str | None, Verdict, str]], *
             "visibility": visibility,
         })
 
-    profiles_seen: set[str] = set()
-    for group, v, report in results:
-        if group is None:
+    outcomes: dict[str, str] = {}
+    for v, report in results:
+        if not v.outcomes:
             test(f"{v.target}: cannot be checked", False, report, v.profile)
             continue
-        if v.profile not in profiles_seen:
-            profiles_seen.add(v.profile)
-            test(f"{v.profile}: operations", not v.missing,
-                 f"missing operations: {', '.join(v.missing)}" if v.missing
-                 else f"{v.target} has every operation of profile {v.profile}", v.profile)
-        test(f"{v.profile}: {group}", group_passed(v), report, v.profile)
-    seeds = sorted({v.seed for _, v, _ in results if v.seed is not None})
+        table = spec_rules.table_for(v.profile)
+        for o in v.outcomes:
+            rule = table.rule(o.rule)
+            test(f"{rule.id}: {rule.title}", o.passed, points.describe(v.profile, o), v.profile)
+            outcomes[o.rule] = o.status
+    seeds = sorted({v.seed for v, _ in results if v.seed is not None})
     passed = sum(1 for t in tests if t["status"] == "passed")
-    messages = [verdict_message(v) for _, v, _ in results if verdict_status(v) != "conforms"]
+    failed = [t["name"] for t in tests if t["status"] != "passed"]
     document = {
         "score": float(passed),
         "execution_time": round(seconds),
-        "output": (f"{passed} of {len(tests)} tests passed"
-                   + (f"; first problem: {messages[0]}" if messages else "")),
+        "output": (f"{passed} of {len(tests)} rules kept"
+                   + (f"; not kept: {', '.join(failed)}" if failed else "")),
         "output_format": "text",
         "visibility": visibility,
         "stdout_visibility": "hidden",
-        "extra_data": {"tool": "sokoban-conformance", "random_seed": seeds[0] if seeds else None},
+        "extra_data": {"tool": "sokoban-conformance", "random_seed": seeds[0] if seeds else None,
+                       "rules": outcomes},
         "tests": tests,
     }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
-def write_gradescope(results: Sequence[tuple[str | None, Verdict, str]],
+def write_gradescope(results: Sequence[tuple[Verdict, str]],
                      path: str | os.PathLike, **kwargs: Any) -> None:
     atomic_write(path, verdicts_to_gradescope(results, **kwargs), marker=JSON_MARKER)

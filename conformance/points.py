@@ -18,29 +18,12 @@ these outcomes, one test per rule, named after it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from conformance.api import Counterexample
+from conformance.api import Counterexample, RuleOutcome
 from spec import rules as spec_rules
 
 STATUSES = ("kept", "broken", "missing", "unexercised")
-
-
-@dataclass
-class RuleOutcome:
-    """What a check found about one rule."""
-
-    rule: str                                   # the rule's id (spec.rules)
-    status: str                                 # one of STATUSES
-    exercised: int = 0                          # cases of the rule the run took
-    counterexample: Counterexample | None = None
-    missing: list[str] = field(default_factory=list)    # operations it needs and lacks
-    report: str = ""                            # the human report of its counterexample
-
-    @property
-    def passed(self) -> bool:
-        return self.status == "kept"
 
 
 def outcomes(profile: str, exercised: dict[str, int],

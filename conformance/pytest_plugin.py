@@ -1,17 +1,19 @@
 """pytest plugin (entry point ``pytest11``): ``pytest --sokoban-impl TARGET``.
 
 Adds the conformance suite to the session as ordinary pytest tests: per
-profile the target provides, ``sokoban::operations[PROFILE]`` (every operation
-is there) and one per operation group (``conformance.api.GROUPS``: movement,
-pushes, win, undo, bombs, levels, immutability...), with node ids like
-``sokoban::pushes[soko]``. A target lacking some operations is checked on the
-rest: its groups pass or fail on what is there, and ``operations`` fails. So a course's CI runs it like any test, and
-``pytest-xdist`` spreads the groups over cores (each worker opens its own
-sandbox). Options (all under "Sokoban conformance" in ``pytest --help``):
+profile the target provides, one test per rule of the seed (``spec.rules``),
+named after it: ``sokoban::soko.push[soko]``, ``sokoban::soko.won[soko]``...
+A test passes when the check by rules kept its rule (exercised it, nothing
+departed from it); a failed one says why in one line and reports the rule in
+the seed's words and its smallest counterexample. A missing function fails
+the rules that need it; the others are checked on what is there. The check
+runs once per process (each xdist worker runs its own, in its own sandbox);
+``-k`` picks rules or families (``-k soko.push`` is the push and the blocked
+push). Options (all under "Sokoban conformance" in ``pytest --help``):
 
 ``--sokoban-impl TARGET``        what to check (as ``python -m conformance``)
 ``--sokoban-profile P``          the profile (default: detected)
-``--sokoban-max-examples N``     examples per group (default 100)
+``--sokoban-max-examples N``     examples per search round (default 100)
 ``--sokoban-seed S``             the random seed (default: one drawn per session,
                                  printed in the header, the same on every xdist worker)
 ``--sokoban-directions C``       ``ours`` or ``seed001``
@@ -28,7 +30,6 @@ is loaded, which would move the rootdir; the plugin puts it back.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 import pytest
 
@@ -90,6 +91,7 @@ class _Suite:
             raise pytest.UsageError(f"--sokoban-impl: {e}") from None
         self._target = None
         self.load_error: str | None = None
+        self._checked: dict = {}
 
     def target(self):
         from conformance.sandbox import open_target
@@ -102,6 +104,15 @@ class _Suite:
             except BadTarget as e:
                 self.load_error = str(e)
         return self._target
+
+    def checked(self, profile: str):
+        """``(verdict, report)`` of the check by rules under ``profile``,
+        made once per process (every rule's test reads its outcome)."""
+        from conformance.checks import check_by_rules
+        if profile not in self._checked:
+            self._checked[profile] = check_by_rules(self.spec, profile, self.options,
+                                                    target=self.target())[0]
+        return self._checked[profile]
 
     def close(self):
         if self._target is not None:
@@ -173,27 +184,32 @@ def pytest_unconfigure(config):
 
 
 class SokobanFailure(Exception):
-    """A group of the suite failed: ``args`` are the one-line reason and the
+    """A rule of the suite failed: ``args`` are the one-line reason and the
     full human report."""
 
 
-#: The item that checks every operation of the profile is there (one per profile).
-OPERATIONS = "operations"
+def _reason(o) -> str:
+    """One line: why a rule's test failed."""
+    if o.status == "broken":
+        return f"broken: {o.counterexample.message}" if o.counterexample else "broken"
+    if o.status == "missing":
+        return f"missing operations: {', '.join(o.missing)}"
+    return "never exercised: the play departed elsewhere first"
 
 
 class SokobanItem(pytest.Item):
-    """One operation group of one profile, checked by the engine."""
+    """One rule of the seed (``spec.rules``) under one profile: passes when
+    the check by rules kept it (exercised, no departure)."""
 
-    def __init__(self, *, profile: str, group: str | None, problem: str | None = None, **kw):
+    def __init__(self, *, profile: str, rule: str | None, problem: str | None = None, **kw):
         super().__init__(**kw)
         self.profile = profile
-        self.group = group
+        self.rule = rule
         self.problem = problem
 
     def runtest(self):
-        from conformance.checks import check_target
-        from conformance.output import group_passed, verdict_message, verdict_status
-        from conformance.targets import explain_missing, missing_operations
+        from conformance import points
+        from conformance.output import verdict_message, verdict_status
 
         if self.problem:
             raise SokobanFailure(self.problem.splitlines()[0], self.problem)
@@ -202,18 +218,13 @@ class SokobanItem(pytest.Item):
         if target is None:
             raise SokobanFailure(f"cannot load {suite.spec.name}",
                                  f"cannot load {suite.spec.name}: {suite.load_error}")
-        if self.group == OPERATIONS:
-            missing = missing_operations(target.has, self.profile)
-            if missing:
-                raise SokobanFailure(f"missing operations: {', '.join(missing)}",
-                                     explain_missing(suite.spec.name, target.has, [self.profile]))
-            print(f"{suite.spec.name} has every operation of profile {self.profile}")
-            return
-        options = replace(suite.options, groups=(self.group,))
-        verdict, report = check_target(suite.spec, self.profile, options, target=target)[0]
-        if not group_passed(verdict):
+        verdict, report = suite.checked(self.profile)
+        found = [o for o in verdict.outcomes if o.rule == self.rule]
+        if not found:
             raise SokobanFailure(verdict_message(verdict) or verdict_status(verdict), report)
-        print(report)       # what was exercised (shown with -rP)
+        if not found[0].passed:
+            raise SokobanFailure(_reason(found[0]), points.describe(self.profile, found[0]))
+        print(points.describe(self.profile, found[0]))     # shown with -rP
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, SokobanFailure):
@@ -222,7 +233,7 @@ class SokobanItem(pytest.Item):
         return super().repr_failure(excinfo, style=style)
 
     def reportinfo(self):
-        return self.path, None, f"sokoban {self.profile}: {self.group or 'target'}"
+        return self.path, None, f"sokoban {self.profile}: {self.rule or 'target'}"
 
 
 def _failure_repr(path: str, reason: str, text: str):
@@ -244,13 +255,13 @@ def _failure_repr(path: str, reason: str, text: str):
 
 
 def _items(session, suite: _Suite) -> list[SokobanItem]:
-    from conformance.api import GROUPS
     from conformance.checks import partial_profiles
     from conformance.targets import detect_profiles, explain_missing, missing_operations
+    from spec import rules
 
-    def item(name, profile, group, problem=None):
+    def item(name, profile, rule, problem=None):
         return SokobanItem.from_parent(session, name=name, nodeid=f"sokoban::{name}",
-                                       profile=profile, group=group, problem=problem)
+                                       profile=profile, rule=rule, problem=problem)
 
     target = suite.target()
     if target is None:
@@ -267,8 +278,8 @@ def _items(session, suite: _Suite) -> list[SokobanItem]:
         if (missing_operations(target.has, profile)      # checked on the rest, if it can be
                 and profile not in partial_profiles(target.has)):
             problem = explain_missing(suite.spec.name, target.has, [profile])
-        items += [item(f"{group}[{profile}]", profile, group, problem)
-                  for group in (OPERATIONS, *GROUPS[profile])]
+        items += [item(f"{r.id}[{profile}]", profile, r.id, problem)
+                  for r in rules.table_for(profile).rules_for(profile)]
     return items
 
 

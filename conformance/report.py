@@ -144,7 +144,12 @@ def format_comparison(expected: str, actual: str) -> list[str]:
 
 def format_counterexample(c: Counterexample) -> str:
     """The counterexample part of the report."""
-    out = [f"What went wrong: {c.message}", ""]
+    out = [f"What went wrong: {c.message}"]
+    out += [f"Rule broken: {line}" if i == 0 else f"  {line}"
+            for i, line in enumerate(rule_lines(c.profile, c.rule))]
+    if c.scenario:
+        out.append(f"Found by the fixed scenario: {c.scenario}")
+    out.append("")
     out.append("Level" + ("s" if "\n\n" in c.level_text.strip() else "") + " (XSB):")
     out += ["    " + l if l else "" for l in c.level_text.rstrip("\n").splitlines()]
     out.append("")
@@ -162,6 +167,49 @@ def format_counterexample(c: Counterexample) -> str:
     if c.replay:
         out += ["", "Replay exactly this failure with:", "  " + c.replay]
     return "\n".join(out)
+
+
+def rule_lines(profile: str, rule_id: str | None) -> list[str]:
+    """The rule a departure breaks, in the seed's words (``spec.rules``)."""
+    from spec import rules
+    try:
+        rule = rules.table_for(profile).rule(rule_id or "")
+    except KeyError:
+        return [f"{rule_id or '?'} (no rule of the {profile} table explains this departure: "
+                "a bug of the rule table, please report it)"]
+    lines = [f"{rule.id}: {rule.text}",
+             f"{rule.source}: \u201c{rule.words}\u201d"]
+    if rule.errata:
+        lines[-1] += f" (erratum {', '.join(rule.errata)}, spec/ERRATA.md)"
+    return lines
+
+
+def format_coverage(verdict: Verdict) -> list[str]:
+    """How often the run exercised each rule of the seed, and the rules it
+    never exercised, named (and, for a check by rules, each rule's outcome)."""
+    coverage = getattr(verdict, "coverage", None) or {}
+    outcomes = getattr(verdict, "outcomes", None) or []
+    if not coverage and not outcomes:
+        return []
+    out = [""]
+    if outcomes:
+        kept = sum(o.passed for o in outcomes)
+        out.append(f"Rules of the seed: {kept} of {len(outcomes)} kept")
+        for o in outcomes:
+            why = {"kept": f"kept (exercised {o.exercised} times)",
+                   "broken": "BROKEN" + (f": {o.counterexample.message}" if o.counterexample
+                                         else ""),
+                   "missing": f"not checked: lacks {', '.join(o.missing)}",
+                   "unexercised": "never exercised (no point)"}[o.status]
+            out.append(f"  {o.rule}: {why}")
+        return out
+    out.append("Rules exercised (times a case of the rule was played): "
+               + ", ".join(f"{r} {n}" for r, n in coverage.items()))
+    never = [r for r, n in coverage.items() if n == 0]
+    if never:
+        out.append("Never exercised" + (" before the failure" if verdict.counterexample
+                                         else "") + ": " + ", ".join(never))
+    return out
 
 
 def plural(n: int, singular: str, plural_: str | None = None) -> str:
@@ -198,6 +246,7 @@ def format_verdict(verdict: Verdict) -> str:
         out += ["", format_counterexample(verdict.counterexample), ""]
     label = "Exercised before the failure" if verdict.counterexample is not None else "Exercised"
     out.append(f"{label}: {format_stats(verdict.stats)}")
+    out += format_coverage(verdict)
     out += format_warnings(verdict)
     return "\n".join(out)
 

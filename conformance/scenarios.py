@@ -382,7 +382,7 @@ SCENARIOS: dict[str, tuple[Scenario, ...]] = {
 
 def replay_text(profile: str, scenario: Scenario) -> str:
     """The scenario as the JSON ``--replay`` takes."""
-    from conformance.engine import replay_string
+    from conformance.replays import replay_string
     return replay_string(profile, scenario.scenes(profile), scenario.actions)
 
 

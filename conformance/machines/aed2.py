@@ -22,6 +22,7 @@ from conformance.machines.base import (
 )
 from conformance.machines.extendido import ExtendidoMachine
 from conformance.replays import ACTION_CODES
+from spec.rules import RESPUESTA
 from spec import extendido as spec_ext
 
 
@@ -118,4 +119,4 @@ class Aed2Machine(ExtendidoMachine):
         if op == "mover" and not values_equal(result, completed):
             self._fail("mover", f"mover(j, {arg_text(args[0])}) returned {short(result)}, expected "
                        f"{completed!r} (true iff this move completes the current level) "
-                       f"{self.where()}", repr(completed), repr(result))
+                       f"{self.where()}", repr(completed), repr(result), value=RESPUESTA)

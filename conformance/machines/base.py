@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from hypothesis.control import current_build_context
 from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
 
-from conformance import engine_levels as lv
+from conformance import blame, engine_levels as lv
 from conformance.api import (
     BATCH, GROUPS, NOT_PROVIDED, OPAQUE, OPAQUE_RESULTS, RESET,
     Counterexample, Handle, Target, TargetError,
@@ -136,6 +136,13 @@ class Run:
         self.opaque_sent = False     # OPAQUE told to the target (once per check)
         self.stopped = False         # StopShrinking was raised (Hypothesis may call it Flaky)
         self._strategies: dict[Callable, st.SearchStrategy] = {}
+        #: How many times the run took each case of the spec (spec.rules):
+        #: the coverage per rule. Counted on every play until the first
+        #: failure (shrinking reruns are not counted).
+        self.case_counts: dict = {}
+        #: Rules already known broken (a check by rules): a departure blamed
+        #: on one of them ends its example, unreported (see Machine.ended).
+        self.masked: frozenset[str] = frozenset()
 
     @property
     def groups(self) -> frozenset[str]:
@@ -204,6 +211,9 @@ class Machine(RuleBasedStateMachine):
     HANDLE_NAME: ClassVar[str] = "j"
     #: Why a loosely typed answer was accepted (warning lines); None: by its kind.
     ACCEPTED_BECAUSE: ClassVar[str | None] = None
+    #: Per operation, the value (``spec.rules``) whose case explains it
+    #: returning no value where one is due (absent: the operation's own).
+    RETURNS: ClassVar[dict[str, str]] = {}
 
     run: ClassVar[Run]
 
@@ -256,12 +266,16 @@ class Machine(RuleBasedStateMachine):
     # -- the target --------------------------------------------------------
 
     def _call(self, op: str, *args: Any) -> Any:
+        if self.ended:
+            return None
         try:
             return self.run.target.call(op, *args)
         except TargetError as e:
             self._target_failed(e, op, args)
 
     def _batch(self, calls: list[tuple[str, tuple]]) -> list[Any]:
+        if self.ended:
+            return [NOT_PROVIDED] * len(calls)
         results = self._call(BATCH, calls)
         if not isinstance(results, list) or len(results) != len(calls):
             self._fail("__batch__", "the target's batch answer is malformed",
@@ -353,13 +367,47 @@ class Machine(RuleBasedStateMachine):
         returns one (a grid, a juego): not the next observer."""
         if value is None or type(value) in (bool, int, float):
             self._fail(op, f"{shown} returned {value!r}, expected {what} {self.where()}",
-                       what, repr(value))
+                       what, repr(value), value=self.RETURNS.get(op))
 
     # -- failing -------------------------------------------------------------
 
-    def _fail(self, operation: str, message: str, expected: str = "", actual: str = "",
-              fatal: bool = False, focusable: bool = True) -> None:
+    def played(self) -> None:
+        """Count the cases of the spec this play took (coverage per rule), as
+        long as no failure was found yet."""
         run = self.run
+        if not run.frozen and self.scenes:
+            from spec import rules
+            blame.play(run.profile, self.scenes, "".join(self.codes),
+                       rules.Trace(counts=run.case_counts), observe=True)
+
+    #: The example departed from a rule already known broken (``Run.masked``):
+    #: it is over, unreported; the steps Hypothesis still draws for it do
+    #: nothing (no call reaches the target, every comparison agrees).
+    ended = False
+
+    def teardown(self) -> None:
+        if not self.ended:
+            self.played()
+
+    def blame(self, operation: str, value: str | None = None) -> str | None:
+        """The id of the rule the departure of ``operation`` now breaks."""
+        found = blame.blame(self.run.profile, self.scenes, "".join(self.codes), operation, value)
+        return found.id if found is not None else None
+
+    def _fail(self, operation: str, message: str, expected: str = "", actual: str = "",
+              fatal: bool = False, focusable: bool = True, value: str | None = None) -> None:
+        """Fail the example with a counterexample; ``value``: what the
+        operation showed, when its name does not say (``spec.rules``: a grid
+        ``mover`` changed, aed2's ``mover`` answer)."""
+        run = self.run
+        if self.ended:
+            return
+        rule = self.blame(operation, value) if self.scenes else None
+        if rule is not None and rule in run.masked and not fatal:
+            self.played()           # a rule already known broken: end the example unreported
+            self.ended = True
+            return
+        self.played()
         c = Counterexample(
             profile=run.profile,
             level_text=("\n\n".join(f"; level {i + 1} of {len(self.scenes)}\n{s.xsb()}"
@@ -371,6 +419,8 @@ class Machine(RuleBasedStateMachine):
             expected=expected,
             actual=actual,
             message=message,
+            rule=rule,
+            fatal=fatal,
         )
         c.replay = replay_command(run.target.name, run.profile, self.scenes, self.codes,
                                   run.directions)

@@ -27,6 +27,9 @@ from spec import extendido as spec_ext
 LONG_KINDS = ("repeat", "walk_then_bomb", "undo_many")
 
 
+#: Observers the seed defines from the others (compared after them).
+DERIVED = ("puede_mover", "gano")
+
 #: The per-cell observers and the board field each marks.
 CELL_FIELDS = {"hay_pared": "walls", "hay_caja": "boxes", "hay_deposito": "goals"}
 
@@ -162,7 +165,13 @@ class ExtendidoMachine(Machine):
             kept = [i for i, (op, _) in enumerate(scalars) if op not in self.skipped]
             scalars, expected = [scalars[i] for i in kept], [expected[i] for i in kept]
         expected += [spec_ops[op](j, args[1]) for op, args in per_cell]
-        observed = self.observe(scalars + per_cell, expected)
+        # The observers first, then those the seed defines from them
+        # (puedeMover? from the cells, ganó? from the boxes and depots): a
+        # departure is reported where it starts, and blamed on its rule.
+        derived = [i for i, (op, _) in enumerate(scalars) if op in DERIVED]
+        order = ([i for i in range(len(scalars)) if i not in derived]
+                 + list(range(len(scalars), len(scalars) + len(per_cell))) + derived)
+        observed = self.observe(scalars + per_cell, expected, order)
         if observed is None or observed[1] is None:
             return
         answers, i = observed

@@ -15,6 +15,7 @@ from conformance.api import EQUAL, FINGERPRINT
 from conformance.machines.base import COURSE_ACCEPTS, Machine, cells_board, short
 from conformance.report import render_observation
 from spec import grilla as spec_grilla
+from spec.rules import GRILLA
 
 
 #: The per-cell observers and the board field each marks.
@@ -27,6 +28,7 @@ class SokoMachine(Machine):
     SEED = "seed 002"
     HANDLE_NAME = "grilla"
     ACCEPTED_BECAUSE = COURSE_ACCEPTS
+    RETURNS = {"mover": GRILLA}
 
     # Rules: the shared start, move and walk_solution.
 
@@ -68,13 +70,13 @@ class SokoMachine(Machine):
                 self._fail("mover", f"mover(grilla, {d}) changed the grid it was given "
                            f"{self.where()} (it must return a new grid and leave its argument "
                            "alone)", "the argument unchanged", "the argument was modified "
-                           "(its observers did not show it)")
+                           "(its observers did not show it)", value=GRILLA)
         self.compare()
         if immutability and blocked:
             if not self._call(EQUAL, given, self.handle):
                 self._fail("mover", f"mover(grilla, {d}) is blocked {self.where()}, but the grid "
                            "it returned is not equal (==) to the one it was given",
-                           "a grid equal to the argument", "a different grid")
+                           "a grid equal to the argument", "a different grid", value=GRILLA)
 
     def compare(self, g=None, handle=None, changed: str = "") -> None:
         """Compare every observer of the target's grid ``handle`` (default:
@@ -116,4 +118,5 @@ class SokoMachine(Machine):
                    else f"{message} {self.where()}")
         self._fail(f"{op}({shown})" if not changed else "mover", message,
                    render_observation(board(expected), window, zip(names, expected[:n])),
-                   render_observation(board(answers), window, zip(names, answers[:n])))
+                   render_observation(board(answers), window, zip(names, answers[:n])),
+                   value=GRILLA if changed else None)

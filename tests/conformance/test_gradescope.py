@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 from conformance import cli, mutants
+from spec import rules
 from conformance.output import GRADESCOPE_VISIBILITY
 
 #: The specification's top-level fields and test-case fields, with their types.
@@ -47,44 +48,51 @@ def run(tmp_path, *argv) -> tuple[int, dict]:
     return status, json.loads(path.read_text())
 
 
-def test_a_test_per_group_with_its_counterexample(tmp_path):
+SOKO_TESTS = [f"{r.id}: {r.title}" for r in rules.SOKO.rules_for("soko")]
+
+
+def test_a_test_per_rule_with_its_counterexample(tmp_path):
     status, doc = run(tmp_path, str(mutants.path("soko_wrong_axes")),
                       "--max-examples", "30", "--seed", "1", "--gradescope-visibility",
                       "after_published")
     conforms_to_the_spec(doc)
     assert status == 1
-    assert [t["name"] for t in doc["tests"]] == [
-        "soko: operations", "soko: movement", "soko: pushes", "soko: win", "soko: immutability"]
-    assert doc["tests"][0]["status"] == "passed"
-    failed = [t for t in doc["tests"] if t["status"] == "failed"]
-    assert failed and doc["score"] < 5
-    for t in failed:
-        assert "What went wrong:" in t["output"] and "--replay" in t["output"]
-        assert t["visibility"] == "after_published"
+    assert [t["name"] for t in doc["tests"]] == SOKO_TESTS
+    by_name = {t["name"]: t for t in doc["tests"]}
+    read = by_name["soko.read: the description"]
+    assert read["status"] == "failed"
+    assert read["output"].startswith("soko.read: crear_grilla puts the player")
+    assert "What went wrong:" in read["output"] and "--replay" in read["output"]
+    assert "Rule broken: soko.read" in read["output"]
+    assert by_name["soko.won: the win"]["status"] == "passed"
+    assert "Kept: exercised" in by_name["soko.won: the win"]["output"]
+    for t in doc["tests"]:
+        assert t["visibility"] == "after_published" and t["tags"] == ["soko"]
     assert doc["extra_data"]["random_seed"] == 1
-    assert doc["output"].startswith(f"{int(doc['score'])} of 5 tests passed; first problem: ")
+    assert doc["extra_data"]["rules"]["soko.read"] == "broken"
+    assert doc["output"].startswith(f"{int(doc['score'])} of 11 rules kept; not kept: ")
 
 
 def test_a_conforming_target_gets_every_point(tmp_path):
     status, doc = run(tmp_path, "impl.tad", "--max-examples", "5")
     conforms_to_the_spec(doc)
-    assert status == 0 and doc["score"] == 4.0 == len(doc["tests"])
-    seed = doc["extra_data"]["random_seed"]
-    assert all(f"random seed {seed}" in t["output"] for t in doc["tests"][1:])   # one for all
+    assert [t["name"] for t in doc["tests"]] == [
+        f"{r.id}: {r.title}" for r in rules.TAD.rules_for("tad")]
+    assert status == 0 and doc["score"] == 8.0 == len(doc["tests"])
 
 
-def test_partial_credit_for_what_an_incomplete_submission_has(tmp_path):
+def test_a_missing_function_costs_the_rules_that_need_it(tmp_path):
     (tmp_path / "juego.py").write_text("from impl.extendido import *\ndel tirar_bomba\n")
     status, doc = run(tmp_path, str(tmp_path / "juego.py"), "--max-examples", "5")
     conforms_to_the_spec(doc)
-    by_name = {t["name"]: t for t in doc["tests"]}
-    assert by_name["extendido: operations"]["output"] == "missing operations: tirar_bomba\n"
-    for name in ("operations", "bombs", "undo"):        # undo undoes bombs too
-        assert by_name[f"extendido: {name}"]["status"] == "failed", name
-    assert "Missing operations: tirar_bomba" in by_name["extendido: bombs"]["output"]
-    for name in ("movement", "pushes", "win", "levels"):
-        assert by_name[f"extendido: {name}"]["status"] == "passed", name
-    assert status == 1 and doc["score"] == 4.0 and len(doc["tests"]) == 7
+    by_name = {t["name"].split(":")[0]: t for t in doc["tests"]}
+    assert set(by_name) == {r.id for r in rules.EXTENDIDO.rules_for("extendido")}
+    for rule in ("ext.bomb", "ext.bomb-count"):
+        assert by_name[rule]["status"] == "failed", rule
+        assert "lacks tirar_bomba" in by_name[rule]["output"]
+    assert [r for r, t in by_name.items() if t["status"] == "failed"] == ["ext.bomb",
+                                                                         "ext.bomb-count"]
+    assert status == 1 and doc["score"] == len(doc["tests"]) - 2
 
 
 def test_a_target_that_cannot_be_checked_is_one_failed_test(tmp_path):

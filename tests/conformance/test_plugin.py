@@ -13,6 +13,9 @@ from pathlib import Path
 import pytest
 
 from conformance.targets import load, resolve
+from spec import rules
+
+SOKO_RULES = [r.id for r in rules.SOKO.rules_for("soko")]
 
 pytest_plugins = ["pytester"]
 
@@ -21,8 +24,12 @@ FIXTURES = Path(__file__).parent / "fixtures"
 CONFTEST = f'''
 import conformance.checks as checks
 from conformance.targets import load, resolve
+from spec import rules
+
+SOKO_RULES = [r.id for r in rules.SOKO.rules_for("soko")]
 _fake = load(resolve({str(FIXTURES / "fake_engine.py")!r}))
 checks.load_engine = lambda: (_fake.check, _fake.format_verdict)
+checks.load_rules_engine = lambda: _fake.check_rules
 '''
 
 
@@ -39,21 +46,21 @@ def pytest_run(pytester, *args):
     return result.ret, "\n".join(result.outlines), "\n".join(result.errlines)
 
 
-def test_one_test_per_group(course):
+def test_one_test_per_rule(course):
     ret, out, err = pytest_run(course, f"--sokoban-impl={FIXTURES / 'soko_base.py'}", "--co", "-q")
     assert ret == 0, out + err
     ids = [line for line in out.splitlines() if line.startswith("sokoban::")]
-    assert ids == ["sokoban::operations[soko]", "sokoban::movement[soko]", "sokoban::pushes[soko]",
-                   "sokoban::win[soko]", "sokoban::immutability[soko]"]
+    assert ids == [f"sokoban::{rule}[soko]" for rule in SOKO_RULES]
 
 
 def test_a_conforming_target_passes_and_says_what_it_exercised(course):
+    """``-k soko.push`` is a family: the push and the blocked push."""
     ret, out, err = pytest_run(course, f"--sokoban-impl={FIXTURES / 'soko_base.py'}", "-rP",
-                               "--sokoban-max-examples=5", "-k", "pushes or win")
+                               "--sokoban-max-examples=5", "-k", "soko.push or soko.won")
     assert ret == 0, out + err
-    assert "2 passed, 3 deselected" in out
-    assert "[soko]: conforms" in out and "groups ['pushes']" in out
-    assert "max_examples 5" in out
+    assert f"3 passed, {len(SOKO_RULES) - 3} deselected" in out
+    assert "soko.push: Into a box whose next cell (C2) is empty" in out
+    assert "Kept: exercised 1 times, no departure." in out
 
 
 @pytest.mark.parametrize("on_ci", [False, True])
@@ -71,24 +78,22 @@ def test_a_failing_target_fails_with_the_report_under_xdist(tmp_path, on_ci):
                           "--sokoban-timeout=0.3", "-n", "2"],
                          cwd=tmp_path, capture_output=True, text=True, timeout=120, env=env)
     assert run.returncode == 1, run.stdout + run.stderr
-    assert "4 failed, 1 passed" in run.stdout
+    assert f"1 failed, {len(SOKO_RULES) - 1} passed" in run.stdout
     assert "mover: timeout" in run.stdout and "replay: python -m conformance" in run.stdout
     # The short summary says what went wrong, not the target's path.
-    assert "FAILED sokoban::pushes[soko] - mover: timeout" in run.stdout
-    # One random seed for the session, in the header, used by every group on both workers.
+    assert "FAILED sokoban::soko.push[soko] - broken: mover: timeout" in run.stdout
+    # One random seed for the session, in the header, used by the check on the workers.
     seed = re.search(r"^sokoban: checking .*soko_loops.py, random seed (\d+)", run.stdout,
                      re.M).group(1)
-    used = re.findall(r"groups \['(\w+)'\] max_examples 100 random seed (\d+)", run.stdout)
-    assert sorted(used) == sorted((group, seed) for group in
-                                  ("pushes", "movement", "win", "immutability"))
-    assert run.stdout.count("DOES NOT CONFORM") == 4
+    assert re.findall(r"max_examples 100 random seed (\d+)", run.stdout) == [seed]
+    assert run.stdout.count("DOES NOT CONFORM") == 1
     assert "collected 0 items" not in run.stdout
 
 
 def test_space_form_from_a_sibling_folder_keeps_the_rootdir(tmp_path):
     """``pytest --sokoban-impl ../x/soko.py`` as the README writes it, from a
     course folder with its own tests and testpaths: the rootdir stays, only
-    the 4 conformance tests are collected, and they are counted."""
+    the conformance tests are collected, and they are counted."""
     (tmp_path / "x").mkdir()
     (tmp_path / "x" / "soko.py").write_text((FIXTURES / "soko_base.py").read_text())
     course = tmp_path / "course"
@@ -101,28 +106,31 @@ def test_space_form_from_a_sibling_folder_keeps_the_rootdir(tmp_path):
                          cwd=course, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout + run.stderr
     assert f"rootdir: {course}" in run.stdout and "configfile: pytest.ini" in run.stdout
-    assert "collected 5 items" in run.stdout and "5 passed" in run.stdout
+    n = len(SOKO_RULES)
+    assert f"collected {n} items" in run.stdout and f"{n} passed" in run.stdout
     # Named test paths still run beside the conformance tests.
     run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
                           "--sokoban-impl", "../x/soko.py", "tests"],
                          cwd=course, capture_output=True, text=True, timeout=120)
-    assert "1 failed, 5 passed" in run.stdout, run.stdout + run.stderr
+    assert f"1 failed, {n} passed" in run.stdout, run.stdout + run.stderr
 
 
-def test_missing_operations_fail_each_group_with_the_list(course):
-    """Lacking 4 observers: the operations test fails with the list, each
-    group is checked on the rest (the fake engine calls a missing observer
-    directly: a departure); lacking the essential ones: every test fails
-    explaining."""
+def test_missing_operations_fail_the_rules_that_need_them(course):
+    """Lacking 4 observers: the rules that need one of them fail with the
+    list, the others are checked on the rest (the fake engine calls a
+    missing observer directly: a departure, blamed on the push); lacking the
+    essential ones: every test fails explaining."""
     ret, out, _ = pytest_run(course, f"--sokoban-impl={FIXTURES / 'soko_incomplete.py'}",
                              "--sokoban-profile=soko")
-    assert ret == 1 and "5 failed" in out
-    assert "FAILED sokoban::operations[soko] - missing operations: hay_objetivo" in out
-    assert "soko: has 4 of 8; missing hay_objetivo, hay_caja, hay_jugador, juego_ganado" in out
-    assert "FAILED sokoban::win[soko] - missing operations: hay_objetivo, hay_caja" in out
+    assert ret == 1 and "7 failed, 4 passed" in out
+    assert "FAILED sokoban::soko.goals[soko] - missing operations: hay_objetivo" in out
+    assert "FAILED sokoban::soko.won[soko] - missing operations: juego_ganado" in out
+    assert "FAILED sokoban::soko.push[soko] - broken: hay_caja" in out
+    for kept in ("soko.size", "soko.walls", "soko.new-grid", "soko.blocked-same"):
+        assert f"FAILED sokoban::{kept}[soko]" not in out
     ret, out, _ = pytest_run(course, f"--sokoban-impl={FIXTURES / 'soko_incomplete.py'}",
                              "--sokoban-profile=tad")
-    assert ret == 1 and "4 failed" in out and "missing iniciar, step, estado" in out
+    assert ret == 1 and "8 failed" in out and "missing iniciar, step, estado" in out
     course.makepyfile(only_one="def crear_grilla(desc):\n    return desc\n")
     ret, out, _ = pytest_run(course, f"--sokoban-impl={course.path / 'only_one.py'}")
     assert ret == 1 and "1 failed" in out and "any profile" in out
@@ -148,26 +156,26 @@ def test_real_engine_in_the_plugin(pytester):
     ok = pytester.runpytest_inprocess("-p", "no:cacheprovider", "-p", "no:benchmark",
                                       "--sokoban-impl=impl-soko", "--sokoban-max-examples=2",
                                       "--sokoban-seed=1")
-    ok.assert_outcomes(passed=5)
+    ok.assert_outcomes(passed=len(SOKO_RULES))
     mutant = Path(__file__).parents[2] / "conformance" / "mutants" / "soko_mutates_grid.py"
     bad = pytester.runpytest_inprocess("-p", "no:cacheprovider", "-p", "no:benchmark",
                                        f"--sokoban-impl={mutant}", "--sokoban-max-examples=5",
-                                       "--sokoban-seed=1", "-k", "immutability")
-    bad.assert_outcomes(failed=1, deselected=4)
+                                       "--sokoban-seed=1", "-k", "soko.new-grid")
+    bad.assert_outcomes(failed=1, deselected=len(SOKO_RULES) - 1)
     assert "changed the grid it was given" in "\n".join(bad.outlines)
 
 
-def test_groups_of_an_incomplete_target_pass_on_what_is_there(pytester):
-    """The real engine: a correct soko.py without juego_ganado passes its
-    groups and fails only the operations test (partial credit per group)."""
+def test_rules_of_an_incomplete_target_pass_on_what_is_there(pytester):
+    """The real engine: a correct soko.py without juego_ganado passes every
+    rule but the win (partial credit per rule)."""
     pytester.makeini("[pytest]\n")
     pytester.makepyfile(soko="from conformance.mutants.student_soko import *\n"
                              "del juego_ganado\n")
     result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--sokoban-impl=soko.py",
                                           "--sokoban-max-examples=3", "--sokoban-seed=1",
                                           "--sokoban-in-process")
-    result.assert_outcomes(passed=4, failed=1)
-    assert ("FAILED sokoban::operations[soko] - missing operations: juego_ganado"
+    result.assert_outcomes(passed=len(SOKO_RULES) - 1, failed=1)
+    assert ("FAILED sokoban::soko.won[soko] - missing operations: juego_ganado"
             in "\n".join(result.outlines))
 
 
@@ -195,7 +203,7 @@ def test_the_plugin_leaves_hypothesis_settings_as_it_found_them(pytester, tmp_pa
                                               "--sokoban-impl=impl-soko",
                                               "--sokoban-max-examples=2", "--sokoban-seed=1",
                                               "--sokoban-in-process")
-        result.assert_outcomes(passed=5)
+        result.assert_outcomes(passed=len(SOKO_RULES))
         assert _hypothesis_globals() == before
         assert before[0] == users
     finally:

@@ -99,7 +99,9 @@ def test_a_raised_exception_is_said_once(tmp_path):
                                         checks.RunOptions(max_examples=5, seed=0, in_process=True))
     assert "raised AttributeError: 'tuple' object has no attribute 'value'" in report
     assert "raised an exception" not in report and "raised: raised" not in report
-    assert "1 example," in report and "1 examples" not in report
+    # The fixed scenarios come first: the fourth is the first with a move.
+    assert "4 examples," in report and "1 examples" not in report
+    assert "Found by the fixed scenario: a grid taller than wide" in report
 
 
 def test_one_cell_differs():
