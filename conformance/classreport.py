@@ -20,7 +20,6 @@ import html
 import json
 from typing import Any, Iterable
 
-from conformance import engine_levels as lv
 from spec import rules as spec_rules
 
 #: Colours of the board's cells (XSB character -> fill).

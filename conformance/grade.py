@@ -4,11 +4,15 @@ A submission is an entry of DIR: a folder holding ``soko.py`` (or a package,
 or a single ``.py`` file), or a ``.py`` file. Each is checked in its own
 sandbox, several at a time (``--jobs``, one per core by default),
 under the profile it provides (or ``--profile``), all with the same random seed
-(``--seed``, or one drawn for the whole run and recorded). The summary, one row per
-submission (name, profile, verdict, first counterexample message, replay
-command, seconds), goes to ``summary.csv`` and ``summary.json`` in ``--out``
-(default: a new folder ``DIR-grades`` beside DIR, or ``DIR-grades-2``... if
-that one already holds a summary); an existing summary is never overwritten
+(``--seed``, or one drawn for the whole run and recorded), rule by rule of the
+seed (:func:`conformance.engine.check_rules`). The summary, one row per
+submission (name, profile, verdict, score: a point per rule kept, the broken
+rules, first counterexample message, replay command, seconds), goes to
+``summary.csv`` and ``summary.json`` (which also holds every rule's outcome
+and counterexample) in ``--out`` (default: a new folder ``DIR-grades``
+beside DIR, or ``DIR-grades-2``... if that one already holds a summary),
+with ``report.html``: the class at a glance, one self-contained page
+(:mod:`conformance.classreport`); an existing summary is never overwritten
 without ``--force``.
 
 Each submission is checked by a fresh checker process of its own (never a
@@ -46,7 +50,7 @@ from typing import Any, Sequence, TextIO
 from conformance import isolation
 from conformance.arguments import add_run_options, options_from, parse_or_status
 from conformance.checks import (
-    EXIT_BAD, EXIT_CONFORMS, EXIT_DOES_NOT_CONFORM, RunOptions, check_target,
+    EXIT_BAD, EXIT_CONFORMS, EXIT_DOES_NOT_CONFORM, RunOptions, check_by_rules,
 )
 from conformance.output import atomic_write, status_count, verdict_message, verdict_status
 from conformance.targets import BadTarget, resolve
@@ -54,8 +58,11 @@ from conformance.targets import BadTarget, resolve
 #: How the command names itself when started as ``python -m conformance grade``.
 PROG = "python -m conformance grade"
 
-COLUMNS = ("name", "profile", "verdict", "message", "replay", "seconds", "warnings")
-SUMMARY_FILES = ("summary.csv", "summary.json")
+COLUMNS = ("name", "profile", "verdict", "score", "max_score", "broken", "message", "replay",
+           "seconds", "warnings")
+#: summary.json's rows also hold, per rule of the seed, its outcome (not in the CSV).
+RULES_FIELD = "rules"
+SUMMARY_FILES = ("summary.csv", "summary.json", "report.html")
 
 
 def find_submissions(folder: Path, exclude: Path | None = None) -> list[Path]:
@@ -83,19 +90,31 @@ def grade_one(path: str, profile: str | None, options: RunOptions) -> dict[str, 
     if spec.kind == "file" and Path(path).is_file():
         # A lone .py in the class folder: its box gets that file only, not its classmates.
         options = dataclasses.replace(options, copy_folder=False)
-    verdict, _ = check_target(spec, profile, options)[0]
+    verdict, _ = check_by_rules(spec, profile, options)[0]
     replay = verdict.counterexample.replay if verdict.counterexample else ""
     return _row(name, verdict.profile if verdict.profile != "?" else "", verdict_status(verdict),
-                verdict_message(verdict), replay, start, verdict.warnings)
+                verdict_message(verdict), replay, start, verdict.warnings, verdict.outcomes)
 
 
-def _row(name, profile, verdict, message, replay, start, warnings=()) -> dict[str, Any]:
+def _row(name, profile, verdict, message, replay, start, warnings=(), outcomes=()
+         ) -> dict[str, Any]:
     """A summary row; ``warnings`` (a conforming answer of a doubtful type,
-    robustness findings) are joined with `` | `` in one column."""
+    robustness findings) are joined with `` | `` in one column; ``outcomes``
+    (one per rule of the seed) give the score (a point per rule kept), the
+    broken rules (space-separated ids) and, in summary.json, each rule's
+    outcome with its counterexample."""
+    from conformance import points
+    got, out_of = points.score(outcomes)
+    if not outcomes and profile:        # not checked at all: no rule kept
+        from spec import rules
+        out_of = len(rules.table_for(profile).rules_for(profile))
     return {"name": name, "profile": profile, "verdict": verdict,
+            "score": got, "max_score": out_of,
+            "broken": " ".join(o.rule for o in outcomes if o.status == "broken"),
             "message": " ".join(message.split()), "replay": replay,
             "seconds": round(time.perf_counter() - start, 2),
-            "warnings": " | ".join(" ".join(w.split()) for w in warnings)}
+            "warnings": " | ".join(" ".join(w.split()) for w in warnings),
+            RULES_FIELD: {o.rule: points.to_data(o) for o in outcomes}}
 
 
 def default_out(folder: Path) -> Path:
@@ -110,7 +129,8 @@ def default_out(folder: Path) -> Path:
 
 def summary_csv(rows: Sequence[dict[str, Any]]) -> str:
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\n")
+    writer = csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\n",
+                            extrasaction="ignore")
     writer.writeheader()
     writer.writerows(rows)
     return buffer.getvalue()
@@ -204,17 +224,19 @@ def main(argv: Sequence[str], out: TextIO | None = None, prog: str = PROG) -> in
     rows = grade_all(submissions, args.profile, options, max(1, args.jobs), out)
     _kill_strays(set())                 # nothing of any submission outlives the grading
     target.mkdir(parents=True, exist_ok=True)
+    summary = {"folder": str(folder.resolve()), "isolation": level,
+               "options": dataclasses.asdict(options), "submissions": rows}
     atomic_write(target / "summary.csv", summary_csv(rows))
-    atomic_write(target / "summary.json",
-                 json.dumps({"folder": str(folder.resolve()), "isolation": level,
-                             "options": dataclasses.asdict(options), "submissions": rows},
-                            indent=2, ensure_ascii=False) + "\n")
+    atomic_write(target / "summary.json", json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
+    from conformance import classreport
+    classreport.write(summary, target / "report.html")
     counts: dict[str, int] = {}
     for row in rows:
         counts[row["verdict"]] = counts.get(row["verdict"], 0) + 1
     print(f"{len(rows)} submissions: "
           + ", ".join(status_count(n, v) for v, n in sorted(counts.items()))
-          + f"\nsummary: {target / 'summary.csv'}, {target / 'summary.json'}", file=out)
+          + f"\nsummary: {target / 'summary.csv'}, {target / 'summary.json'}"
+          + f"\nthe class at a glance: {target / 'report.html'}", file=out)
     if args.fail_under is not None and below(rows, args.fail_under):
         good = sum(1 for row in rows if row["verdict"] == "conforms")
         print(f"{good} of {len(rows)} submissions conform: fewer than --fail-under "
@@ -308,10 +330,12 @@ def _checked_row(data: bytes) -> dict[str, Any] | None:
         row = json.loads(data.decode("utf-8").strip().splitlines()[-1])
     except (ValueError, IndexError, UnicodeDecodeError):
         return None
-    if type(row) is not dict or set(row) != set(COLUMNS):
+    if type(row) is not dict or set(row) != set(COLUMNS) | {RULES_FIELD}:
         return None
-    if not all(type(row[c]) is str for c in COLUMNS if c != "seconds") \
-            or type(row["seconds"]) not in (int, float):
+    numbers = ("seconds", "score", "max_score")
+    if not all(type(row[c]) is str for c in COLUMNS if c not in numbers) \
+            or not all(type(row[c]) in (int, float) for c in numbers) \
+            or type(row[RULES_FIELD]) is not dict:
         return None
     return row
 

@@ -70,9 +70,9 @@ def test_grade_writes_a_summary_beside(submissions, capsys):
     assert f"--seed {data['options']['seed']}" in by_name["bruno"]["replay"] \
         or "--replay" in by_name["bruno"]["replay"]
     # Written with the umask's permissions (not 0600), the same rows in both.
-    for name in ("summary.csv", "summary.json"):
+    for name in ("summary.csv", "summary.json", "report.html"):
         assert (out_dir / name).stat().st_mode & 0o777 == 0o640
-    assert [{k: str(v) for k, v in r.items()} for r in data["submissions"]] == rows
+    assert [{k: str(r[k]) for k in grade.COLUMNS} for r in data["submissions"]] == rows
     out = capsys.readouterr().out
     assert "5 submissions: 3 bad targets, 1 conforms, 1 does not conform" in out
     # The student's folder is left as it was (no __pycache__ written into it).
@@ -139,6 +139,16 @@ def test_grade_in_parallel_with_the_real_engine(tmp_path, capsys):
     assert "changed the grid it was given" in rows["mutates"]["message"]
     assert "--replay" in rows["mutates"]["replay"]
     assert rows["half.py"]["verdict"] == "bad target"
+    # Points by rule: the good one keeps every rule, the mutating one loses
+    # the rule of a new grid.
+    assert rows["good.py"]["score"] == rows["good.py"]["max_score"] == "11"
+    assert "soko.new-grid" in rows["mutates"]["broken"].split()
+    assert rows["half.py"]["score"] == "0"
+    data = json.loads((tmp_path / "class-grades" / "summary.json").read_text())
+    mutates = {r["name"]: r for r in data["submissions"]}["mutates"]
+    assert mutates["rules"]["soko.new-grid"]["status"] == "broken"
+    assert "--replay" in mutates["rules"]["soko.new-grid"]["replay"]
+    assert (tmp_path / "class-grades" / "report.html").is_file()
 
 
 ONE_OF_FIVE = [{"verdict": v} for v in
