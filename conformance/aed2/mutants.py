@@ -76,8 +76,9 @@ MUTANTS = (
     Mutant("binary_search_past_end", "Mapa.cpp",
            "    return lo < v.size() && v[lo] == c;",
            "    return v[lo] == c;",
-           "the binary search over the sorted vectors reads one past the end",
-           "ext.depots"),
+           "the binary search over the sorted vectors reads one past the end (sePuedeMover "
+           "asks hayPared of a cell beyond the last wall, and crashes)",
+           "ext.can-move"),
     Mutant("crash_without_walls", "Mapa.cpp",
            "    _minPared = _paredes.empty() ? Coordenada(0, 0) : _paredes.front();",
            "    _minPared = _paredes.front();",
