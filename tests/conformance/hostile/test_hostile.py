@@ -25,6 +25,7 @@ PROJECT = HERE.parents[2]
 BASE = HERE.parent / "fixtures" / "soko_base.py"
 
 CONFORMS, FAILS, BAD = "conforms", "does not conform", "bad target"
+STORAGE_MB = 16                     # the class's storage budget per box (--storage)
 #: trick -> (verdict, words in the message) at every level ...
 EXPECTED = {
     "good": (CONFORMS, ""),
@@ -48,6 +49,12 @@ EXPECTED = {
     # A checker's parent is out of reach of the box at levels bwrap (another
     # PID namespace) and user (another uid): the trick fails, the code is correct.
     "kill_parent": (CONFORMS, ""),
+    # Storage (graded with --storage 16): across calls, each file under the
+    # per-file limit; and one file over it, which is not "printed".
+    "fill_tmp": (FAILS, f"stored more than {STORAGE_MB} MB (the box's storage limit)"),
+    "fill_work": (FAILS, f"stored more than {STORAGE_MB} MB (the box's storage limit)"),
+    "many_files": (FAILS, "stored more than 4096 files and folders"),
+    "big_file": (FAILS, "wrote a file larger than 1000000 bytes"),
 }
 #: ... except at these levels.
 AT_LEVEL = {
@@ -55,8 +62,9 @@ AT_LEVEL = {
 }
 #: What a level does not claim to hold (docs/conformance-runner.md): at
 #: best-effort the submission runs as the grader's user and can write and
-#: delete what that user can.
-NOT_HELD = {"best-effort": {"tamper"}}
+#: delete what that user can, and store where that user can (not run: it
+#: would fill this machine's /tmp).
+NOT_HELD = {"best-effort": {"tamper", "fill_tmp"}}
 
 
 def _build_class(root: Path, level: str) -> tuple[Path, Path, Path]:
@@ -92,6 +100,45 @@ def _box_processes(under: Path) -> list[int]:
     return found
 
 
+class _StorageSampler:
+    """Samples, every 20 ms, what the boxes under ``root`` store on disk
+    (their folders, and the fillers' files in /tmp) and in memory (their
+    /tmp when it is a tmpfs of their own); keeps the largest of each."""
+
+    def __init__(self, root: Path):
+        self.root, self.disk, self.memory = root, 0, 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+
+    def _run(self):
+        while not self._stop.wait(0.02):
+            disk = isolation._usage(str(self.root))[0]
+            for path in Path("/tmp").glob("fill-*"):
+                try:
+                    disk += path.lstat().st_blocks * 512
+                except OSError:
+                    pass
+            memory, seen = 0, set()
+            for pid in _box_processes(self.root):
+                try:
+                    tmp = os.statvfs(f"/proc/{pid}/root/tmp")
+                    ns = os.readlink(f"/proc/{pid}/ns/mnt")
+                except OSError:
+                    continue
+                if ns not in seen and tmp.f_blocks * tmp.f_frsize <= 2 ** 30:   # a box's tmpfs
+                    seen.add(ns)
+                    memory += (tmp.f_blocks - tmp.f_bfree) * tmp.f_frsize
+            self.disk, self.memory = max(self.disk, disk), max(self.memory, memory)
+
+
 @pytest.fixture
 def private_tmp(monkeypatch):
     """Boxes in a folder of this test's own (not under pytest's tmp_path,
@@ -108,7 +155,7 @@ def private_tmp(monkeypatch):
 
 def _grade(folder: Path, out: Path, capsys, *extra: str) -> tuple[list[dict], dict, str]:
     status = cli.main(["grade", str(folder), "--out", str(out), "--max-examples", "10",
-                       "--seed", "3", "--jobs", "2", *extra])
+                       "--seed", "3", "--jobs", "2", "--storage", str(STORAGE_MB), *extra])
     printed = capsys.readouterr().out
     assert status == 0, printed
     with open(out / "summary.csv", newline="", encoding="utf-8") as f:
@@ -126,8 +173,14 @@ def test_a_hostile_class_is_graded_at_every_level(level, tmp_path, private_tmp, 
     monkeypatch.setenv(isolation.ENV_VAR, level)
     folder, out, victim = _build_class(tmp_path, level)
     before = {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()}
-    csv_rows, document, printed = _grade(folder, out, capsys)
+    with _StorageSampler(private_tmp) as stored:
+        csv_rows, document, printed = _grade(folder, out, capsys)
     assert document["isolation"] == level and f"isolation: {level}" in printed
+    # What the boxes stored at any moment, two at a time: within the budget
+    # of each plus what a filler writes between two looks (8 files of 0.9 MB).
+    bound = 2 * (STORAGE_MB + 8) * 2 ** 20
+    assert stored.disk <= bound and stored.memory <= bound, (stored.disk, stored.memory)
+    assert not list(Path("/tmp").glob("fill-*"))        # nothing left in /tmp either
 
     # Every submission has exactly one verdict, the expected one.
     json_rows = document["submissions"]
