@@ -6,8 +6,8 @@ docs/conformance-runner.md for what each guarantees and what it does not):
 ``"bwrap"``
     bubblewrap: new PID, network, IPC, UTS and mount namespaces; the system
     (``/usr`` and the few ``/etc`` files programs need) read-only; ``/tmp`` a
-    private empty tmpfs; ``workdir`` the only other thing visible, and the
-    only writable one. Run as root, the box also runs under a fresh
+    private empty tmpfs (as large as the storage budget); ``workdir`` the
+    only other writable place. Run as root, the box also runs under a fresh
     unprivileged uid.
 ``"user"``
     root without bubblewrap: the program runs under a fresh unprivileged uid
@@ -21,7 +21,10 @@ At every level :func:`spawn` puts the program in its own session with
 ``RLIMIT_AS``, ``RLIMIT_CPU``, ``RLIMIT_FSIZE``, ``RLIMIT_NPROC`` and no core
 dumps, and :func:`kill_group` kills every process it started and waits until
 none is left (by uid when the box has its own, by PID namespace under
-bubblewrap, by process group and descendants otherwise).
+bubblewrap, by process group and descendants otherwise). With a storage
+budget, :class:`Storage` says what the box stores in the places it can write
+(bubblewrap: its ``/tmp`` is a tmpfs of the budget's size, ``/dev`` is
+read-only).
 
 ``SOKOBAN_ISOLATION`` (an environment variable) asks for a lower level than
 the best available, e.g. to test; a level the machine lacks is refused.

@@ -305,7 +305,7 @@ class SandboxTarget(_TargetBase):
         self.cpu_seconds = cpu_seconds
         self.storage_mb = storage_mb
         self.max_files = max_files
-        self._next_look = 0.0
+        self._next_look = {"during": 0.0, "after": 0.0}
         try:
             self.level = "best-effort" if spec.trusted else (level or isolation.isolation_level())
         except isolation.IsolationError as e:
@@ -409,13 +409,14 @@ class SandboxTarget(_TargetBase):
 
     def _receive(self, op: str, timeout: float, importing: bool = False) -> dict:
         deadline = time.monotonic() + timeout
+        self._next_look["during"] = time.monotonic() + _LOOK
         fd = self._proc.stdout.fileno()
         try:
             while True:
                 document = self._frame()
                 if document is not None:
                     return document
-                self._look(op)
+                self._look(op, "during")
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     break
@@ -441,13 +442,14 @@ class SandboxTarget(_TargetBase):
                           "interrupted (a loop outside Python?); the process was killed",
                           tail, op)
 
-    def _look(self, op: str, now: bool = False) -> None:
-        """Kill the box and raise when it stores more than its budget (at
-        most one look every ``_LOOK`` seconds, unless ``now``)."""
+    def _look(self, op: str, when: str = "after", now: bool = False) -> None:
+        """Kill the box and raise when it stores more than its budget. At
+        most one look every ``_LOOK`` seconds ``"during"`` calls, and as
+        many ``"after"`` them, unless ``now``."""
         storage = getattr(self._proc, "storage", None)
-        if storage is None or (not now and time.monotonic() < self._next_look):
+        if storage is None or (not now and time.monotonic() < self._next_look[when]):
             return
-        self._next_look = time.monotonic() + _LOOK
+        self._next_look[when] = time.monotonic() + _LOOK
         over = storage.over()
         if over is not None:
             tail = self._output_tail()

@@ -8,6 +8,7 @@ processes alive."""
 from __future__ import annotations
 
 import csv
+import importlib.util
 import json
 import os
 import shutil
@@ -22,6 +23,10 @@ from conformance import cli, isolation
 
 HERE = Path(__file__).parent
 PROJECT = HERE.parents[2]
+_loader = importlib.util.spec_from_file_location("bench_storage",
+                                                 PROJECT / "benchmarks" / "storage.py")
+bench = importlib.util.module_from_spec(_loader)
+_loader.loader.exec_module(bench)
 BASE = HERE.parent / "fixtures" / "soko_base.py"
 
 CONFORMS, FAILS, BAD = "conforms", "does not conform", "bad target"
@@ -88,55 +93,9 @@ def _build_class(root: Path, level: str) -> tuple[Path, Path, Path]:
 
 
 def _box_processes(under: Path) -> list[int]:
-    """Processes whose working folder lies under ``under`` (the boxes)."""
-    found = []
-    for pid in isolation._proc_entries():
-        try:
-            cwd = os.readlink(f"/proc/{pid}/cwd")
-        except OSError:
-            continue
-        if cwd.startswith(str(under)) and isolation._alive(isolation._status(pid)):
-            found.append(pid)
-    return found
-
-
-class _StorageSampler:
-    """Samples, every 20 ms, what the boxes under ``root`` store on disk
-    (their folders, and the fillers' files in /tmp) and in memory (their
-    /tmp when it is a tmpfs of their own); keeps the largest of each."""
-
-    def __init__(self, root: Path):
-        self.root, self.disk, self.memory = root, 0, 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-
-    def __enter__(self):
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self._stop.set()
-        self._thread.join()
-
-    def _run(self):
-        while not self._stop.wait(0.02):
-            disk = isolation._usage(str(self.root))[0]
-            for path in Path("/tmp").glob("fill-*"):
-                try:
-                    disk += path.lstat().st_blocks * 512
-                except OSError:
-                    pass
-            memory, seen = 0, set()
-            for pid in _box_processes(self.root):
-                try:
-                    tmp = os.statvfs(f"/proc/{pid}/root/tmp")
-                    ns = os.readlink(f"/proc/{pid}/ns/mnt")
-                except OSError:
-                    continue
-                if ns not in seen and tmp.f_blocks * tmp.f_frsize <= 2 ** 30:   # a box's tmpfs
-                    seen.add(ns)
-                    memory += (tmp.f_blocks - tmp.f_bfree) * tmp.f_frsize
-            self.disk, self.memory = max(self.disk, disk), max(self.memory, memory)
+    """Live processes whose working folder lies under ``under`` (the boxes)."""
+    return [pid for pid in bench.box_processes(under)
+            if isolation._alive(isolation._status(pid))]
 
 
 @pytest.fixture
@@ -173,7 +132,7 @@ def test_a_hostile_class_is_graded_at_every_level(level, tmp_path, private_tmp, 
     monkeypatch.setenv(isolation.ENV_VAR, level)
     folder, out, victim = _build_class(tmp_path, level)
     before = {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()}
-    with _StorageSampler(private_tmp) as stored:
+    with bench.StorageSampler(private_tmp) as stored:
         csv_rows, document, printed = _grade(folder, out, capsys)
     assert document["isolation"] == level and f"isolation: {level}" in printed
     # What the boxes stored at any moment, two at a time: within the budget
