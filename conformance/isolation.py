@@ -435,9 +435,12 @@ class Storage:
         if self._inside is None:
             return None
         try:
-            return os.statvfs(f"/proc/{self._inside}/root/tmp")
+            tmp = os.statvfs(f"/proc/{self._inside}/root/tmp")
         except OSError:
             return None
+        # While bwrap sets the box up, its root is still the host's: only
+        # the box's own tmpfs (as large as the budget) counts.
+        return tmp if tmp.f_blocks * tmp.f_frsize <= self.limit + 65536 else None
 
     def over(self) -> str | None:
         """Why the box is past its budget (a verdict's words), or None."""
