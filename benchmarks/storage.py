@@ -9,6 +9,8 @@ under the per-file limit) on each of their first ten ``crear_grilla`` calls,
 tricks of issue 23). Grades it with ``grade --jobs 2 --max-examples 10`` at
 each level, sampling every 20 ms:
 
+* ``one box``: the most any one box stored at once (its folder, its own
+  ``/tmp`` under bwrap, or its files in the shared ``/tmp``);
 * ``boxes disk``: the boxes' folders (working copies, private ``TMPDIR``) and
   the fillers' files in ``/tmp``, at most, summed over the boxes alive;
 * ``boxes memory``: the boxes' own ``/tmp`` (tmpfs, bwrap), likewise;
@@ -49,7 +51,8 @@ def crear_grilla(desc):
     _calls[0] += 1
     if _calls[0] <= 10:
         for i in range({count}):
-            with open(os.path.join({where!r}, f"fill-{{os.getpid()}}-{{_calls[0]}}-{{i}}"),
+            with open(os.path.join({where!r},
+                                   f"bench-fill-{{os.getpid()}}-{{_calls[0]}}-{{i}}"),
                       "wb") as f:
                 f.write(b"x" * 900_000)
     return base.crear_grilla(desc)
@@ -85,12 +88,14 @@ def _tree_blocks(path: Path) -> int:
 
 class StorageSampler:
     """Samples, every 20 ms, what the boxes under ``root`` store on disk
-    (their folders, and the fillers' ``fill-*`` files in /tmp) and in memory
+    (their folders, and the fillers' files in /tmp, named like ``pattern``
+    with the filler's pid third from the end) and in memory
     (their /tmp when it is a tmpfs of their own), and the machine's Shmem and
     used disk; keeps the largest of each (the machine's as growth)."""
 
-    def __init__(self, root: Path):
-        self.root, self.disk, self.memory = root, 0, 0
+    def __init__(self, root: Path, pattern: str = "bench-fill-*"):
+        self.root, self.pattern, self.disk, self.memory = root, pattern, 0, 0
+        self.one = 0            # the most any one box stored (disk and memory)
         self.shmem = self.disk_used = 0
         self._start = (_shmem(), _disk_used())
         self._stop = threading.Event()
@@ -106,12 +111,16 @@ class StorageSampler:
 
     def _run(self):
         while not self._stop.wait(0.02):
-            disk = _tree_blocks(self.root)
-            for path in Path("/tmp").glob("fill-*"):
+            each: dict[str, int] = {}       # box folder, or filler pid in /tmp -> bytes
+            for box in self.root.iterdir():
+                each[box.name] = _tree_blocks(box)
+            for path in Path("/tmp").glob(self.pattern):
                 try:
-                    disk += path.lstat().st_blocks * 512
-                except OSError:
+                    pid = path.name.split("-")[-3]
+                    each[pid] = each.get(pid, 0) + path.lstat().st_blocks * 512
+                except (OSError, IndexError):
                     pass
+            disk = sum(each.values())
             memory, seen = 0, set()
             for pid in box_processes(self.root):
                 try:
@@ -121,8 +130,11 @@ class StorageSampler:
                     continue
                 if ns not in seen and tmp.f_blocks * tmp.f_frsize <= 2 ** 30:   # a box's tmpfs
                     seen.add(ns)
-                    memory += (tmp.f_blocks - tmp.f_bfree) * tmp.f_frsize
+                    used = (tmp.f_blocks - tmp.f_bfree) * tmp.f_frsize
+                    memory += used
+                    each[ns] = used
             self.disk, self.memory = max(self.disk, disk), max(self.memory, memory)
+            self.one = max(self.one, max(each.values(), default=0))
             self.shmem = max(self.shmem, _shmem() - self._start[0])
             self.disk_used = max(self.disk_used, _disk_used() - self._start[1])
 
@@ -171,8 +183,8 @@ def measure(level: str, storage_mb: int) -> dict:
         if done.returncode != 0:
             raise SystemExit(f"grade failed at {level}: {done.stderr.strip()}")
         rows = json.loads((root / "out" / "summary.json").read_text())["submissions"]
-        left = sum(p.stat().st_size for p in Path("/tmp").glob("fill-*"))
-        return {"level": level, "seconds": seconds, "disk": sampled.disk,
+        left = sum(p.stat().st_size for p in Path("/tmp").glob("bench-fill-*"))
+        return {"level": level, "seconds": seconds, "disk": sampled.disk, "one": sampled.one,
                 "memory": sampled.memory, "shmem": sampled.shmem,
                 "disk_used": sampled.disk_used, "left": left,
                 "verdicts": {r["name"]: (r["verdict"], r["message"]) for r in rows}}
@@ -190,12 +202,12 @@ def main(argv=None) -> int:
     mb = 2 ** 20
     print(f"storage budget {args.storage} MB, grade --jobs 2; load "
           f"{open('/proc/loadavg').read().split()[:3]}")
-    print("| level | boxes disk (max) | boxes memory (max) | Shmem growth | disk growth "
-          "| left in /tmp | seconds |")
-    print("|---|---|---|---|---|---|---|")
+    print("| level | one box (max) | boxes disk (max) | boxes memory (max) | Shmem growth "
+          "| disk growth | left in /tmp | seconds |")
+    print("|---|---|---|---|---|---|---|---|")
     for level in args.levels.split(","):
         if level not in isolation.available_levels():
-            print(f"| {level} | not available on this machine |||||")
+            print(f"| {level} | not available on this machine |||||||")
             continue
         if level == "best-effort" and any(t and t[0] == "/tmp" for t in CLASS.values()):
             # Not held at best-effort: the /tmp fillers would fill this machine's /tmp.
@@ -209,11 +221,12 @@ def main(argv=None) -> int:
                 CLASS.update(saved)
         else:
             r = measure(level, args.storage)
-        print(f"| {level} | {r['disk'] / mb:.1f} MB | {r['memory'] / mb:.1f} MB | "
+        print(f"| {level} | {r['one'] / mb:.1f} MB | {r['disk'] / mb:.1f} MB | "
+              f"{r['memory'] / mb:.1f} MB | "
               f"{r['shmem'] / mb:.1f} MB | {r['disk_used'] / mb:.1f} MB | "
               f"{r['left'] / mb:.1f} MB | {r['seconds']:.0f} |")
         for name, (verdict, message) in r["verdicts"].items():
-            print(f"|   {name} | {verdict} | {message[:90]} |||||")
+            print(f"|   {name}: {verdict}: {message[:100]} |||||||")
     return 0
 
 

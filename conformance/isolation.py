@@ -393,7 +393,7 @@ class Storage:
     ``best-effort``: its working folder and private ``TMPDIR`` only (it runs
     as the grader's user, who may write elsewhere). :meth:`over` says
     whether the box is past its budget; the caller looks often (the sandbox:
-    every 25 ms during a call, and between calls) and kills it.
+    every 10 ms during a call, and after calls) and kills it.
     """
 
     def __init__(self, level: str, workdir: str, tmpdir: str | None, uid: int | None,

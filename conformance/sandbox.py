@@ -64,7 +64,7 @@ DEFAULT_STORAGE_MB = isolation.DEFAULT_STORAGE_MB   # what the box may store (/t
 DEFAULT_MAX_FILES = isolation.DEFAULT_MAX_FILES     # files and folders it may create
 
 _GRACE = 1.0                          # seconds the parent waits beyond the child's own limit
-_LOOK = 0.025                         # seconds between two looks at what a box stores
+_LOOK = 0.01                          # seconds between two looks at what a box stores
 _STARTUP = 5.0                        # seconds allowed for the interpreter to start
 _BOOT = f"import sys; exec(compile(sys.argv[1], {_child.RUNNER_NAME!r}, 'exec'))"
 _RUNNER = Path(_child.__file__).read_text(encoding="utf-8")

@@ -46,7 +46,7 @@ def sandbox():
 @pytest.mark.parametrize("level", isolation.LEVELS)
 def test_storing_past_the_budget_across_calls_kills_the_box(level, where, tmp_path):
     """Files of 300 kB, each under the per-file limit, one per call: the
-    fourth passes a 1 MB budget (the sandbox looks at most every 25 ms: the
+    fourth passes a 1 MB budget (the sandbox looks at most every 10 ms: the
     calls are 30 ms apart). The next call gets a fresh box, and nothing the
     old one stored is left (in /tmp at level user either)."""
     if level not in isolation.available_levels():

@@ -132,7 +132,7 @@ def test_a_hostile_class_is_graded_at_every_level(level, tmp_path, private_tmp, 
     monkeypatch.setenv(isolation.ENV_VAR, level)
     folder, out, victim = _build_class(tmp_path, level)
     before = {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()}
-    with bench.StorageSampler(private_tmp) as stored:
+    with bench.StorageSampler(private_tmp, "fill-*") as stored:
         csv_rows, document, printed = _grade(folder, out, capsys)
     assert document["isolation"] == level and f"isolation: {level}" in printed
     # What the boxes stored at any moment, two at a time: within the budget
