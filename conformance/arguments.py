@@ -9,7 +9,7 @@ from typing import Sequence
 
 from conformance.api import ALL_PROFILES
 from conformance.checks import EXIT_BAD, RunOptions
-from conformance.sandbox import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT
+from conformance.sandbox import DEFAULT_MEMORY_MB, DEFAULT_STORAGE_MB, DEFAULT_TIMEOUT
 from conformance.targets import DIRECTIONS
 
 
@@ -52,6 +52,9 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
                         "(default: %(default)s)")
     parser.add_argument("--memory", type=positive_int, default=DEFAULT_MEMORY_MB, metavar="MB",
                         help="memory limit of the target's process (default: %(default)s)")
+    parser.add_argument("--storage", type=positive_int, default=DEFAULT_STORAGE_MB, metavar="MB",
+                        help="what a sandboxed target may store, in its /tmp and working "
+                             "folder together (default: %(default)s)")
     parser.add_argument("--std", default="c++17", metavar="STD",
                         help="C++ targets: the language standard given to g++ "
                              "(default: %(default)s)")
@@ -77,7 +80,8 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
 def options_from(args: argparse.Namespace) -> RunOptions:
     return RunOptions(max_examples=args.max_examples, seed=args.seed,
                       directions=args.directions, timeout=args.timeout,
-                      memory_mb=args.memory, in_process=args.in_process, std=args.std,
+                      memory_mb=args.memory, storage_mb=args.storage,
+                      in_process=args.in_process, std=args.std,
                       sanitize=args.sanitize, strict_types=args.strict_types,
                       robustness=args.robustness)
 

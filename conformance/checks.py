@@ -21,7 +21,7 @@ from conformance.api import (
     REQUIRED_OPERATIONS, Counterexample, Verdict,
 )
 from conformance.output import verdict_status
-from conformance.sandbox import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, open_target
+from conformance.sandbox import DEFAULT_MEMORY_MB, DEFAULT_STORAGE_MB, DEFAULT_TIMEOUT, open_target
 from conformance.targets import (
     BadTarget, DirectionAdapter, ReferenceImport, TargetSpec, detect_profiles, explain_missing,
     missing_operations,
@@ -39,6 +39,7 @@ class RunOptions:
     directions: str = "ours"
     timeout: float = DEFAULT_TIMEOUT
     memory_mb: int = DEFAULT_MEMORY_MB
+    storage_mb: int = DEFAULT_STORAGE_MB    # sandbox: what a box may store (/tmp, its folder)
     in_process: bool | None = None          # None: in-process only for our own impl
     groups: tuple[str, ...] | None = None
     replay: str | None = None               # replay this recorded failure instead of searching
@@ -98,7 +99,8 @@ def _open(spec: TargetSpec, profile: str | None, options: RunOptions):
     try:
         return open_target(spec, in_process=options.in_process, timeout=options.timeout,
                            memory_mb=options.memory_mb, directions=options.directions,
-                           copy_folder=options.copy_folder), None
+                           copy_folder=options.copy_folder,
+                           storage_mb=options.storage_mb), None
     except ReferenceImport as e:
         return None, _refused(spec.name, profile, str(e))
     except BadTarget as e:

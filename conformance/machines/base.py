@@ -35,7 +35,7 @@ from conformance.report import Board
 from spec.tipos import Accion
 
 #: Kinds of TargetError that end the target's process: reported unshrunk.
-FATAL_KINDS = ("timeout", "crashed", "exited", "output", "memory")
+FATAL_KINDS = ("timeout", "crashed", "exited", "output", "memory", "storage")
 #: Longest run of one repeated pattern (``repeat``, ``undo_many``,
 #: ``walk_then_bomb``): far walks and long histories.
 LONG = 60
@@ -294,6 +294,7 @@ class Machine(RuleBasedStateMachine):
             "raised": "raised an exception", "timeout": "did not answer in time (timeout)",
             "crashed": "crashed (its process died)", "exited": "exited (called exit)",
             "output": "printed more output than allowed", "memory": "ran out of memory",
+            "storage": "ran out of storage",
             "missing": "is missing", "unpicklable": "returned a value that cannot be read back",
             "died": "crashed",
         }.get(e.kind, e.kind)
