@@ -229,7 +229,7 @@ class PrologMachine(RuleBasedStateMachine):
             run.target.open_level(table.rows, table.columns, table.facts())
         except LoadFailed as e:
             self.fail("start", str(e), "the program answers", "it could not be started",
-                      fatal=True, rule="plan_found")
+                      fatal=True, rule="prolog.plan-found")
         self.open = True
         self.compare()
 
@@ -317,7 +317,7 @@ class PrologMachine(RuleBasedStateMachine):
         run.target.close_level()
         self.open = False
         big, state = self.table.grown(), self.state.shifted()
-        kind = "push" if missing.box is not None else "move"
+        kind = "prolog.push" if missing.box is not None else "prolog.move"
         try:
             run.target.open_level(big.rows, big.columns, big.facts())
         except LoadFailed:
@@ -331,10 +331,10 @@ class PrologMachine(RuleBasedStateMachine):
             if isinstance(pair, terms.Compound) and pair.name == "-" and len(pair.args) == 2:
                 action = pair.args[0]
                 if want is not None and action == want.term():
-                    return "edges"
+                    return "prolog.edges"
                 if (isinstance(action, terms.Compound) and action.name == missing.name
                         and "is not the cell" in model.why_illegal(big, state, action)):
-                    return "directions"
+                    return "prolog.directions"
         return kind
 
     # -- the planner ----------------------------------------------------------
@@ -351,44 +351,35 @@ class PrologMachine(RuleBasedStateMachine):
         if answer.kind == "timeout" or answer.kind == "killed":
             self.fail("sokoban/1", f"no plan in {seconds:g} s where the shortest has "
                       f"{kind.shortest} moves", _plan_text(model.solve(table)),
-                      "no answer", fatal=True, rule="plan_found")
+                      "no answer", fatal=True, rule="prolog.plan-found")
         if answer.kind == "no":
             self.fail("sokoban/1", f"sokoban(Plan) fails where the shortest plan has "
                       f"{kind.shortest} moves", _plan_text(model.solve(table)),
-                      "false", rule="plan_found")
+                      "false", rule="prolog.plan-found")
         if answer.kind != "ok":
             self.target_failed(answer, "sokoban/1")
             return
         plan = answer.value
         if not isinstance(plan, list):
             self.fail("sokoban/1", "the plan is not a list", "a list of actions",
-                      terms.text(plan), rule="plan_legal")
+                      terms.text(plan), rule="prolog.plan-legal")
         replayed = model.replay(table, plan)
-        shown = _plan_lines(plan, replayed)
-        if kind.unsolvable:
-            where = (f"its action {replayed.illegal + 1} is illegal ({replayed.reason})"
-                     if replayed.illegal is not None else
-                     "it ends without every box on a destination")
-            self.fail("sokoban/1", f"it returned a plan on a level that has none (the spec "
-                      f"searched every state); {where}", "no plan (false, or no answer)",
-                      "\n".join(shown), rule="plan_legal" if replayed.illegal is not None
-                      else "plan_goal", board=replayed.states[-1])
+        shown = "\n".join(_plan_lines(plan, replayed))
+        none = ("it returned a plan on a level that has none (the spec searched every "
+                "state); " if kind.unsolvable else "")
         if replayed.illegal is not None:
             # An action the program's own action/2 would list is the action
             # model's fault (its rule); anything else is the planner's.
-            before = replayed.states[-1]
             action = plan[replayed.illegal]
-            rule = _rule_of_illegal(table, before, action)
-            self.fail("sokoban/1", f"the plan it returned is illegal at step "
-                      f"{replayed.illegal + 1}: {terms.text(action)} "
-                      f"({replayed.reason})", "every action legal in the state it is "
-                      "taken in", "\n".join(shown),
-                      rule="plan_legal" if rule == "model" else rule)
+            rule = _rule_of_illegal(table, replayed.states[-1], action)
+            self.fail("sokoban/1", f"{none}the plan it returned is illegal at step "
+                      f"{replayed.illegal + 1}: {terms.text(action)} ({replayed.reason})",
+                      "every action legal in the state it is taken in", shown,
+                      rule="prolog.plan-legal" if rule == "prolog.model" else rule)
         if not replayed.won:
-            self.fail("sokoban/1", f"the plan it returned ({len(plan)} actions) ends "
+            self.fail("sokoban/1", f"{none}the plan it returned ({len(plan)} actions) ends "
                       "without every box on a destination", "a plan that ends in a final "
-                      "state", "\n".join(shown), rule="plan_goal",
-                      board=replayed.states[-1])
+                      "state", shown, rule="prolog.plan-goal", board=replayed.states[-1])
 
     # -- failures -------------------------------------------------------------
 
@@ -396,7 +387,7 @@ class PrologMachine(RuleBasedStateMachine):
         kinds = {"timeout": "ran out of time", "error": "raised an error",
                  "halted": "called halt", "died": "ended", "killed": "stopped answering"}
         message = f"{where} {kinds.get(answer.kind, answer.kind)}: {answer.text}"
-        rule = "plan_found" if where == "sokoban/1" else "model"
+        rule = "prolog.plan-found" if where == "sokoban/1" else "prolog.model"
         self.fail(where, message, "an answer", answer.text, rule=rule,
                   fatal=answer.kind in ("timeout", "killed"))
 
@@ -428,14 +419,14 @@ def successors_problem(table: Table, state: State, expected: Sequence[Step],
     trouble is legal actions left out (:meth:`PrologMachine.probe` tells
     which rule)."""
     if not isinstance(actual, list):
-        return ("model", "findall/3 did not give a list", [terms.text(actual)], None)
+        return ("prolog.model", "findall/3 did not give a list", [terms.text(actual)], None)
     want = {model.hashable(s.term()): s for s in expected}
     got: dict[Any, list] = {}
     lines, bad = [], []
     for pair in actual:
         if not (isinstance(pair, terms.Compound) and pair.name == "-" and len(pair.args) == 2):
             lines.append(f"{terms.text(pair)}   <-- not an Action-State pair")
-            bad.append(("model", "an element of the list is not an Action-State pair"))
+            bad.append(("prolog.model", "an element of the list is not an Action-State pair"))
             continue
         action, after = pair.args
         got.setdefault(model.hashable(action), []).append(after)
@@ -451,7 +442,7 @@ def successors_problem(table: Table, state: State, expected: Sequence[Step],
             why = read if isinstance(read, str) else _effect_difference(step, read)
             lines.append(f"{terms.text(action)}-{terms.text(after)}   <-- wrong next "
                          f"state: {why}")
-            bad.append(("effects", f"perform/3 on {terms.text(action)} gives "
+            bad.append(("prolog.effects", f"perform/3 on {terms.text(action)} gives "
                         f"{terms.text(after)}: {why}"))
         else:
             lines.append(f"{terms.text(action)}-{terms.text(after)}")
@@ -483,18 +474,18 @@ def _rule_of_illegal(table: Table, state: State, action: Any) -> str:
     reason = model.why_illegal(table, state, action)
     if "the player is at" in reason or "there is no box at" in reason \
             or "must be [Fila, Columna]" in reason or " takes (" in reason:
-        return "model"              # not an action of this state at all
+        return "prolog.model"              # not an action of this state at all
     if "off the table" in reason:
-        return "edges"
+        return "prolog.edges"
     if "is not the cell" in reason or " of the player" in reason:
-        return "directions"
+        return "prolog.directions"
     if "holds an obstacle" in reason:
-        return "free"
+        return "prolog.free"
     if isinstance(action, terms.Compound) and action.name in model.PUSHES:
-        return "push"
+        return "prolog.push"
     if isinstance(action, terms.Compound) and action.name in model.MOVES:
-        return "move"
-    return "model"
+        return "prolog.move"
+    return "prolog.model"
 
 
 # ------------------------------------------------------------------ reports
@@ -505,7 +496,7 @@ def _expected_text(expected: Sequence[Step]) -> str:
 
 
 def _plan_text(states) -> str:
-    if not states:
+    if states is None:
         return "a plan"
     return "a plan; a shortest one is " + terms.text([s.term() for s in states])
 

@@ -8,36 +8,36 @@ SEED = "seed 003 (Vega and Martínez, Sokoban in SWI-Prolog)"
 
 #: id -> (where in seed 003, the rule in one line)
 RULES: dict[str, tuple[str, str]] = {
-    "move": ("Acciones posibles: moveUp/moveDown/moveLeft/moveRight, precondition",
+    "prolog.move": ("Acciones posibles: moveUp/moveDown/moveLeft/moveRight, precondition",
              "the player moves to the next cell in the direction when that cell is on the "
              "table and free; a destination is free"),
-    "push": ("Acciones posibles: pushUp/pushDown/pushLeft/pushRight, precondition",
+    "prolog.push": ("Acciones posibles: pushUp/pushDown/pushLeft/pushRight, precondition",
              "the player pushes the box next to it one cell on in the same direction when "
              "that cell is free: never two boxes at once"),
-    "free": ("Vocabulario: free([F, C])",
+    "prolog.free": ("Vocabulario: free([F, C])",
              "a cell is free when no player, box or obstacle is on it; a move or a push "
              "never enters an obstacle"),
-    "edges": ("Vocabulario: onTable([F, C])",
+    "prolog.edges": ("Vocabulario: onTable([F, C])",
               "the table's cells are rows 1..filas and columns 1..columnas; its edges are "
               "its limits"),
-    "directions": ("Vocabulario: up, down, left, right",
+    "prolog.directions": ("Vocabulario: up, down, left, right",
                    "up is row - 1, down row + 1, left column - 1, right column + 1"),
-    "effects": ("Acciones posibles: effects of move and push",
+    "prolog.effects": ("Acciones posibles: effects of move and push",
                 "a move puts the player on the new cell; a push puts the box on the next "
                 "cell and the player where the box was; nothing else changes"),
-    "model": ("Definición de estados; action/2 and perform/3",
+    "prolog.model": ("Definición de estados; action/2 and perform/3",
               "action(S, A) lists each legal action once, and perform(S, A, S2) gives its "
               "state, a list of [j, [F, C]] and [c, [F, C]]"),
-    "plan_legal": ("Predicado sokoban(L)",
+    "prolog.plan-legal": ("Predicado sokoban(L)",
                    "every action of the plan is legal in the state it is taken in"),
-    "plan_goal": ("Meta; Estado final",
+    "prolog.plan-goal": ("Meta; Estado final",
                   "a plan ends in a final state: every box on a destination"),
-    "plan_found": ("Predicado sokoban(L): iterative deepening",
+    "prolog.plan-found": ("Predicado sokoban(L): iterative deepening",
                    "sokoban(L) finds a plan for a level solvable in a few moves"),
 }
 
 
 def rule_line(rule: str) -> str:
-    """``rule move (seed 003, Acciones posibles: ...): the player moves ...``."""
+    """``rule prolog.move (seed 003, Acciones posibles: ...): the player moves ...``."""
     where, line = RULES[rule]
     return f"rule {rule} (seed 003, {where}): {line}"
