@@ -69,6 +69,8 @@ SEARCH_STATES = 20000
 #: Wall-clock cap on shrinking (the smallest failure found by then is reported).
 SHRINK_SECONDS = 20.0
 STAT_KEYS = ("examples", "states", "steps", "pushes", "plans", "unsolvable")
+#: The check's two parts (``groups``): the action model, the planner.
+GROUPS = ("actions", "planner")
 
 
 class Departure(AssertionError):
@@ -177,6 +179,7 @@ class _Run:
     fixed: tuple[Table, ...] = ()
     timeout: float = 2.0
     plan_seconds: float = PLAN_SECONDS
+    groups: tuple[str, ...] = GROUPS
     stats: dict = field(default_factory=lambda: dict.fromkeys(STAT_KEYS, 0))
     frozen: bool = False
     last: Counterexample | None = None
@@ -231,7 +234,13 @@ class PrologMachine(RuleBasedStateMachine):
             self.fail("start", str(e), "the program answers", "it could not be started",
                       fatal=True, rule="prolog.plan-found")
         self.open = True
+        if "planner" in run.groups:
+            self.plan()
         self.compare()
+
+    @property
+    def actions(self) -> bool:
+        return "actions" in self.run.groups
 
     def teardown(self):
         if self.open:
@@ -242,10 +251,10 @@ class PrologMachine(RuleBasedStateMachine):
 
     @initialize(table=tables())
     def begin(self, table):
+        """A table: the planner on it first (in the fresh copy), then the
+        action model at its initial state."""
         self.start(table)
 
-    @precondition(lambda self: not self.planned)
-    @rule()
     def plan(self):
         self.planned = True
         self.check_plan()
@@ -255,6 +264,7 @@ class PrologMachine(RuleBasedStateMachine):
         """Any legal action."""
         self.take(model.legal(self.table, self.state), choice)
 
+    @precondition(lambda self: self.actions)
     @rule(choice=st.integers(0, 3))
     def push(self, choice):
         """A legal push, or a step towards one (pushes are where the
@@ -266,6 +276,7 @@ class PrologMachine(RuleBasedStateMachine):
         else:
             self.toward("push")
 
+    @precondition(lambda self: self.actions)
     @rule(aim=st.sampled_from(model.TOWARD[1:]))
     def blocked(self, aim):
         """A step towards a push that a box (a chain) or an obstacle or the
@@ -286,14 +297,16 @@ class PrologMachine(RuleBasedStateMachine):
         s = steps[choice % len(steps)]
         self.played.append(s)
         self.state = s.after
-        self.run.count("steps")
-        if s.box is not None:
-            self.run.count("pushes")
+        if self.actions:
+            self.run.count("steps")
+            self.run.count("pushes", s.box is not None)
         self.compare()
 
     # -- the action model -----------------------------------------------------
 
     def compare(self) -> None:
+        if not self.actions:
+            return
         self.run.count("states")
         answer = self.run.target.successors(self.state.term(), self.run.timeout)
         if answer.kind != "ok":
@@ -663,13 +676,19 @@ def open_program(target: PrologTarget) -> Verdict | None:
 
 def check(target: PrologTarget, *, max_examples: int = 100, seed: int | None = None,
           timeout: float = 2.0, fixed: Sequence[Table] = (), shrink: bool = True,
-          consult: str | None = None, plan_seconds: float = PLAN_SECONDS) -> Verdict:
+          consult: str | None = None, plan_seconds: float = PLAN_SECONDS,
+          groups: Sequence[str] | None = None) -> Verdict:
     """Check the program against the spec (the module docstring says how).
 
     ``fixed``: tables played first, in full (the folder's own levels).
     ``timeout``: seconds per ``findall`` of the action model;
     ``plan_seconds``: the planner's limit on a table of a few moves (tests
-    lower it; a grade keeps :data:`PLAN_SECONDS`)."""
+    lower it; a grade keeps :data:`PLAN_SECONDS`); ``groups``: the parts
+    checked (:data:`GROUPS`, default both)."""
+    groups = tuple(GROUPS if groups is None else groups)
+    if not groups or set(groups) - set(GROUPS):
+        raise ValueError(f"unknown group(s) {sorted(set(groups) - set(GROUPS))} for profile "
+                         f"prolog; known: {', '.join(GROUPS)}")
     start = time.monotonic()
     if seed is None:
         seed = random.SystemRandom().randrange(2 ** 32)
@@ -677,7 +696,7 @@ def check(target: PrologTarget, *, max_examples: int = 100, seed: int | None = N
     if problem is not None:
         return problem
     run = _Run(target, consult or target.program.main.name, tuple(fixed), timeout,
-               plan_seconds)
+               plan_seconds, groups)
     warnings = [f"loading it printed: {m}" for m in target.messages[:5]]
     try:
         for table in fixed:
@@ -705,8 +724,7 @@ def _play_fixed(run: _Run, table: Table) -> Counterexample | None:
     machine = _machine(run)()
     try:
         machine.start(table)
-        machine.plan()
-        for step in (model.solve(table) or [])[:STEPS]:
+        for step in (model.solve(table) or [])[:STEPS] if machine.actions else ():
             words = [s.name for s in model.legal(machine.table, machine.state)]
             machine.act(words.index(step.name))
     except (Departure, _Fatal) as e:
@@ -749,13 +767,12 @@ def replay(target: PrologTarget, text: str, *, timeout: float = 2.0) -> Verdict:
     problem = open_program(target)
     if problem is not None:
         return problem
-    run = _Run(target, target.program.main.name, timeout=timeout)
+    run = _Run(target, target.program.main.name, timeout=timeout,
+               groups=("planner",) if planner else ("actions",))
     machine = _machine(run)()
     c = None
     try:
         machine.start(table)
-        if planner:
-            machine.plan()
         for name in actions:
             words = [s.name for s in model.legal(machine.table, machine.state)]
             if name not in words:
