@@ -379,7 +379,7 @@ class PrologMachine(RuleBasedStateMachine):
         if answer.kind == "timeout" or answer.kind == "killed":
             self.fail("sokoban/1", f"no plan in {seconds:g} s where the shortest has "
                       f"{kind.shortest} moves", _plan_text(model.solve(table)),
-                      "no answer", fatal=True, rule="prolog.plan-found")
+                      f"no answer in {seconds:g} s", fatal=True, rule="prolog.plan-found")
         if answer.kind == "no":
             self.fail("sokoban/1", f"sokoban(Plan) fails where the shortest plan has "
                       f"{kind.shortest} moves", _plan_text(model.solve(table)),
