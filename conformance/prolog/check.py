@@ -215,6 +215,10 @@ class PrologMachine(RuleBasedStateMachine):
         self.planned = False
         self.kind: Kind | None = None
         self.open = False
+        self.failed = False
+        #: States to compare, with the actions that reach them: sent in one
+        #: round trip (:meth:`flush`), before the planner and at the end.
+        self.pending: list[tuple[list[Step], State]] = []
 
     # -- the target -----------------------------------------------------------
 
@@ -238,6 +242,7 @@ class PrologMachine(RuleBasedStateMachine):
         if "planner" in run.groups:
             if self.kind.few:
                 self.along_a_shortest_plan()
+            self.flush()
             self.plan()
 
     def along_a_shortest_plan(self) -> None:
@@ -258,9 +263,13 @@ class PrologMachine(RuleBasedStateMachine):
         return "actions" in self.run.groups
 
     def teardown(self):
-        if self.open:
-            self.run.target.close_level()
-            self.open = False
+        try:
+            if self.open and not self.failed:
+                self.flush()
+        finally:
+            if self.open:
+                self.run.target.close_level()
+                self.open = False
 
     # -- the rules ------------------------------------------------------------
 
@@ -320,10 +329,25 @@ class PrologMachine(RuleBasedStateMachine):
     # -- the action model -----------------------------------------------------
 
     def compare(self) -> None:
-        if not self.actions:
+        """Queue the current state for :meth:`flush`."""
+        if self.actions:
+            self.pending.append((list(self.played), self.state))
+
+    def flush(self) -> None:
+        """Compare the queued states, in the order they were reached."""
+        pending, self.pending = self.pending, []
+        if not pending:
             return
+        answers = self.run.target.successors_all([s.term() for _, s in pending],
+                                                 self.run.timeout)
+        played, state = self.played, self.state
+        for (self.played, self.state), answer in zip(pending, answers):
+            self.judge(answer)
+        self.played, self.state = played, state
+
+    def judge(self, answer: Answer) -> None:
+        """The program's successors of ``self.state`` against the spec's."""
         self.run.count("states")
-        answer = self.run.target.successors(self.state.term(), self.run.timeout)
         if answer.kind != "ok":
             self.target_failed(answer, "action/2 and perform/3")
             return
@@ -422,6 +446,7 @@ class PrologMachine(RuleBasedStateMachine):
     def fail(self, operation: str, message: str, expected: str, actual: str, *,
              rule: str, fatal: bool = False, board: State | None = None) -> None:
         run = self.run
+        self.failed = True
         if run.focus is not None and rule != run.focus:
             reject()            # while shrinking, only the first departure's rule counts
         c = counterexample(self.table, self.played, operation, message, expected, actual,
@@ -742,6 +767,7 @@ def _play_fixed(run: _Run, table: Table) -> Counterexample | None:
         for step in (model.solve(table) or [])[:STEPS] if machine.actions else ():
             words = [s.name for s in model.legal(machine.table, machine.state)]
             machine.act(words.index(step.name))
+        machine.flush()
     except (Departure, _Fatal) as e:
         return e.counterexample
     finally:
@@ -795,6 +821,7 @@ def replay(target: PrologTarget, text: str, *, timeout: float = 2.0) -> Verdict:
                                error=f"bad --replay: {name} is not legal after "
                                      f"{len(machine.played)} actions")
             machine.act(words.index(name))
+        machine.flush()
     except (Departure, _Fatal) as e:
         c = e.counterexample
     finally:

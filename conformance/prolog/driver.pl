@@ -18,6 +18,8 @@
             asserted in the order given        -> ready
       successors(State, Millis)  -> ok(Pairs) | error(Text) | timeout
             Pairs: findall(A-S2, (action(State, A), perform(State, A, S2)), Pairs)
+      successors_all(States, Millis) -> all(Answers)
+            one answer as above per state, up to the first that is not ok
       plan(Millis)               -> plan(Plan, Time) | no_plan(Time)
                                     | timeout(Time) | error(Text, Time)
       end                        -> bye  (the copy ends)
@@ -205,6 +207,11 @@ serve_child(In) :-
     ).
 
 serve(successors(State, Millis), Answer) :-
+    successors(State, Millis, Answer).
+serve(successors_all(States, Millis), all(Answers)) :-
+    successors_all(States, Millis, Answers).
+
+successors(State, Millis, Answer) :-
     Seconds is Millis / 1000,
     Goal = findall(A-S2, (call_target(action, [State, A]),
                           call_target(perform, [State, A, S2])), Pairs),
@@ -216,6 +223,15 @@ serve(successors(State, Millis), Answer) :-
     ;   Result = error(_)
     ->  Answer = Result
     ;   Answer = error("findall/3 failed")
+    ).
+
+%   One answer per state, in order, up to the first that is not ok(_).
+successors_all([], _, []).
+successors_all([State|States], Millis, [Answer|Answers]) :-
+    successors(State, Millis, Answer),
+    (   Answer = ok(_)
+    ->  successors_all(States, Millis, Answers)
+    ;   Answers = []
     ).
 serve(plan(Millis), Answer) :-
     Seconds is Millis / 1000,

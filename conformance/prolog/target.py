@@ -267,6 +267,10 @@ class PrologTarget:
         answer = self._request(request, seconds)
         if isinstance(answer, Answer):
             return answer
+        return self._successors_answer(answer, seconds)
+
+    @staticmethod
+    def _successors_answer(answer: Any, seconds: float) -> Answer:
         if isinstance(answer, terms.Compound) and answer.name == "ok":
             return Answer("ok", answer.args[0])
         if answer == "timeout":
@@ -274,6 +278,18 @@ class PrologTarget:
         if isinstance(answer, terms.Compound) and answer.name == "error":
             return Answer("error", text=str(answer.args[0]))
         return Answer("error", text=f"the driver answered {terms.text(answer)}")
+
+    def successors_all(self, states: list, seconds: float) -> list[Answer]:
+        """:meth:`successors` of each state in one round trip: the answers
+        in order, up to the first that is not ``ok`` (``seconds`` each)."""
+        request = terms.text(terms.Compound("successors_all", (list(states), _millis(seconds))))
+        answer = self._request(request, seconds * len(states))
+        if isinstance(answer, Answer):
+            return [answer]
+        if not (isinstance(answer, terms.Compound) and answer.name == "all"
+                and isinstance(answer.args[0], list)):
+            return [Answer("error", text=f"the driver answered {terms.text(answer)}")]
+        return [self._successors_answer(a, seconds) for a in answer.args[0]]
 
     def plan(self, seconds: float) -> Answer:
         """``sokoban(Plan)``, its first answer within ``seconds``."""
