@@ -6,8 +6,11 @@ A TARGET, as typed on the command line (or in ``SOKOBAN_IMPL``), is one of:
   under a private module name, so it never clashes with our installed ``soko``;
 * a path to a folder: a C++ implementation of seed 001's course when it (or
   its ``src/``) holds ``aed2_Juego.h`` (kind ``cpp``, profile ``aed2``, see
-  :mod:`conformance.aed2`), else the ``soko.py`` it holds, else the folder
-  as a package (it has ``__init__.py``), else its only ``.py`` file;
+  :mod:`conformance.aed2`), a Prolog program of seed 003 when a ``.pro`` or
+  ``.pl`` file in it defines ``sokoban/1`` (kind ``prolog``, profile
+  ``prolog``, see :mod:`conformance.prolog`), else the ``soko.py`` it holds,
+  else the folder as a package (it has ``__init__.py``), else its only
+  ``.py`` file; a path to a ``.pro`` or ``.pl`` file: a Prolog program;
 * a name registered in the entry-point group ``sokoban.implementations``
   (ours: ``impl``, ``impl-tad``, ``impl-soko``);
 * ``module:object`` (the object's attributes are the operations);
@@ -32,6 +35,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 from conformance.aed2 import HEADER as CPP_HEADER
+from conformance.prolog.source import SUFFIXES as PROLOG_SUFFIXES
+from conformance.prolog.source import looks_like_program as looks_like_prolog_program
 from conformance.child import operations  # noqa: F401 - one definition, shared with the child
 from conformance.api import (
     BATCH, EQUAL, FINGERPRINT, OPAQUE, PROFILES, REQUIRED_OPERATIONS, RESET, Handle,
@@ -67,8 +72,9 @@ class ReferenceImport(BadTarget):
 class TargetSpec:
     """A resolved target: picklable, so the sandbox child can load it too.
 
-    ``kind`` is ``"file"``, ``"package"``, ``"module"``, ``"object"`` or
-    ``"cpp"`` (a folder of C++ sources, ``path``);
+    ``kind`` is ``"file"``, ``"package"``, ``"module"``, ``"object"``,
+    ``"cpp"`` (a folder of C++ sources, ``path``) or ``"prolog"`` (a Prolog
+    program, its file or folder ``path``);
     ``module`` the module to import (kinds module/object), ``attr`` the
     dotted attribute inside it (kind object), ``path`` the file or package
     folder (kinds file/package). ``name`` is a spelling that resolves again
@@ -108,12 +114,17 @@ def _resolve_path(text: str) -> TargetSpec:
         raise BadTarget(f"{text}: no such file or folder")
     path = path.resolve()
     if path.is_file():
+        if path.suffix in PROLOG_SUFFIXES:
+            return prolog_spec(path, text)
         if path.suffix != ".py":
-            raise BadTarget(f"{text}: not a Python file (expected a .py file or a folder)")
+            raise BadTarget(f"{text}: not a Python file (expected a .py file or a folder; "
+                            "a .pro or .pl file for a Prolog program)")
         return TargetSpec(name=str(path), kind="file", path=str(path), via="path")
     for folder in (path, path / "src"):         # a C++ submission (profile aed2)
         if (folder / CPP_HEADER).is_file():
             return cpp_spec(folder, text)
+    if looks_like_prolog_program(path):         # seed 003's program (profile prolog)
+        return prolog_spec(path, text)
     if (path / "soko.py").is_file():            # a submission: its soko.py
         return TargetSpec(name=str(path), kind="file", path=str(path / "soko.py"), via="path")
     if (path / "__init__.py").is_file():
@@ -136,6 +147,17 @@ def cpp_spec(folder: str | os.PathLike, text: str | None = None) -> TargetSpec:
         raise BadTarget(f"{text or folder}: no such folder")
     path = path.resolve()
     return TargetSpec(name=str(path), kind="cpp", path=str(path), via="path")
+
+
+def prolog_spec(path: str | os.PathLike, text: str | None = None) -> TargetSpec:
+    """A Prolog program (a ``.pro``/``.pl`` file, or a folder holding one that
+    defines ``sokoban/1``) as a target: what it holds is read when it is
+    checked (``--profile prolog`` may force any folder)."""
+    p = Path(path).expanduser()
+    if not p.exists():
+        raise BadTarget(f"{text or path}: no such file or folder")
+    p = p.resolve()
+    return TargetSpec(name=str(p), kind="prolog", path=str(p), via="path")
 
 
 _IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
