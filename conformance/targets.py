@@ -35,8 +35,6 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 from conformance.aed2 import HEADER as CPP_HEADER
-from conformance.prolog.source import SUFFIXES as PROLOG_SUFFIXES
-from conformance.prolog.source import looks_like_program as looks_like_prolog_program
 from conformance.child import operations  # noqa: F401 - one definition, shared with the child
 from conformance.api import (
     BATCH, EQUAL, FINGERPRINT, OPAQUE, PROFILES, REQUIRED_OPERATIONS, RESET, Handle,
@@ -113,6 +111,8 @@ def _resolve_path(text: str) -> TargetSpec:
     if not path.exists():
         raise BadTarget(f"{text}: no such file or folder")
     path = path.resolve()
+    # (imported here: this module must not import spec, see pytest_plugin)
+    from conformance.prolog.source import SUFFIXES as PROLOG_SUFFIXES, looks_like_program
     if path.is_file():
         if path.suffix in PROLOG_SUFFIXES:
             return prolog_spec(path, text)
@@ -123,7 +123,7 @@ def _resolve_path(text: str) -> TargetSpec:
     for folder in (path, path / "src"):         # a C++ submission (profile aed2)
         if (folder / CPP_HEADER).is_file():
             return cpp_spec(folder, text)
-    if looks_like_prolog_program(path):         # seed 003's program (profile prolog)
+    if looks_like_program(path):                # seed 003's program (profile prolog)
         return prolog_spec(path, text)
     if (path / "soko.py").is_file():            # a submission: its soko.py
         return TargetSpec(name=str(path), kind="file", path=str(path / "soko.py"), via="path")
