@@ -2,7 +2,7 @@
 
     python benchmarks/prolog.py calibrate            # nodes vs our planners' seconds
     python benchmarks/prolog.py kills --seeds 20     # every mutant under seeds 1..20
-    python benchmarks/prolog.py time PATH [PATH...]  # a default check's seconds per program
+    python benchmarks/prolog.py time PATH [PATH...] --seeds 20   # verdict and seconds per seed
 
 ``calibrate`` draws tables as the check does and, on each one solvable in
 a few moves, puts side by side the number of states a seed-style iterative
@@ -114,14 +114,22 @@ def kills(seeds: list[int], only: str | None) -> int:
     return 1 if bad else 0
 
 
-def timing(paths: list[str], seeds: list[int]) -> int:
+def timing(paths: list[str], seeds: list[int], groups: list[str] | None) -> int:
+    """A default check of each program (its folder's own levels first, as
+    ``sokoban check`` does) under each seed: verdict, rule, seconds."""
+    from conformance.prolog.run import check_program
     for path in paths:
-        program = find_program(path)
+        times = []
         for s in seeds:
             start = time.perf_counter()
-            v = check.check(PrologTarget(program), seed=s)
-            print(f"{path} seed {s}: {'conforms' if v.conforms else 'does not conform'} "
-                  f"in {time.perf_counter() - start:.1f} s", flush=True)
+            v, _ = check_program(path, seed=s, groups=groups)
+            times.append(time.perf_counter() - start)
+            c = v.counterexample
+            said = (f"does not conform: {c.rule}: {c.message.split(' [rule')[0]}" if c else
+                    v.error.splitlines()[0] if v.error else "conforms")
+            print(f"{path} seed {s}: {times[-1]:.1f} s, {v.stats.get('states', 0)} states: "
+                  f"{said}", flush=True)
+        print(f"{path}: median {statistics.median(times):.1f} s, worst {max(times):.1f} s")
     return 0
 
 
@@ -136,13 +144,15 @@ def main(argv=None) -> int:
     k.add_argument("--only", help="only the programs whose name contains this")
     t = sub.add_parser("time")
     t.add_argument("paths", nargs="+")
-    t.add_argument("--seeds", type=int, default=3)
+    t.add_argument("--seeds", type=int, default=3, help="seeds 1..N (default 3)")
+    t.add_argument("--groups", nargs="+", choices=check.GROUPS,
+                   help="only these parts of the check (default: both)")
     args = parser.parse_args(argv)
     if args.command == "calibrate":
         return calibrate(args.examples, args.seed)
     if args.command == "kills":
         return kills(list(range(1, args.seeds + 1)), args.only)
-    return timing(args.paths, list(range(1, args.seeds + 1)))
+    return timing(args.paths, list(range(1, args.seeds + 1)), args.groups)
 
 
 if __name__ == "__main__":

@@ -487,7 +487,7 @@ def successors_problem(table: Table, state: State, expected: Sequence[Step],
         read = model.read_state(after)
         if step is None:
             reason = model.why_illegal(table, state, action)
-            lines.append(f"{terms.text(action)}   <-- not legal: {reason}")
+            lines.append(f"{terms.text(action)}-{terms.text(after)}   <-- not legal: {reason}")
             bad.append((_rule_of_illegal(table, state, action),
                         f"action/2 gives {terms.text(action)}, which is not legal here: "
                         f"{reason}"))
@@ -625,12 +625,10 @@ def format_counterexample(c: Counterexample) -> str:
             out += ["    " + line for line in c.state_drawing]
     else:
         if c.actions:
-            out.append("Played from the initial state (legal actions):")
+            out.append("Played from the initial state (legal actions), to this state:")
             out += [f"  {i + 1:3}. {a}" for i, a in enumerate(c.actions)]
-        else:
-            out.append("In the initial state:")
-        out += ["    " + line for line in c.state_drawing]
-        out.append("")
+            out += ["    " + line for line in c.state_drawing]
+            out.append("")
         out.append("Query:")
         out.append("    " + c.query)
         out.append("")
