@@ -7,7 +7,7 @@
 ``calibrate`` draws tables as the check does and, on each one solvable in
 a few moves, puts side by side the number of states a seed-style iterative
 deepening visits exploring every bound up to the shortest plan
-(``model.search_nodes``: what the check bounds with ``check.FEW_NODES``) and
+(``model.search_nodes``: what the check bounds with ``machine.FEW_NODES``) and
 the seconds our reference planner and its slow variant (every state
 printed, obstacles gathered again at every step) take, through the driver:
 the evidence that a table under ``FEW_NODES`` takes our planner under 0.1 s.
@@ -33,6 +33,7 @@ from collections import Counter
 
 from hypothesis import HealthCheck, given, seed, settings
 
+from conformance.machines import prolog as machine
 from conformance.prolog import check, model, mutants
 from conformance.prolog.source import find_program
 from conformance.prolog.target import PrologTarget
@@ -50,7 +51,7 @@ def calibrate(examples: int, random_seed: int) -> int:
     @seed(random_seed)
     @settings(max_examples=examples, database=None, deadline=None,
               suppress_health_check=list(HealthCheck))
-    @given(check.tables(max_side=6))
+    @given(machine.tables(max_side=6))
     def measure(table):
         k = model.shortest(table, 50000)
         if type(k) is not int or k == 0:
@@ -79,11 +80,11 @@ def calibrate(examples: int, random_seed: int) -> int:
             ref, slow = [r[1] for r in band], [r[2] for r in band]
             print(f"{lo:>7}-{hi:<8} {len(band):6} {max(ref):14.3f} {statistics.median(ref):8.3f} "
                   f"{max(slow):9.3f} {statistics.median(slow):8.3f}")
-    few = [r[1] for r in rows if r[0] <= check.FEW_NODES]
+    few = [r[1] for r in rows if r[0] <= machine.FEW_NODES]
     if few:
-        print(f"\ntables with at most FEW_NODES={check.FEW_NODES} nodes: {len(few)}; our "
+        print(f"\ntables with at most FEW_NODES={machine.FEW_NODES} nodes: {len(few)}; our "
               f"reference's slowest {max(few):.3f} s (the check asks for a plan within "
-              f"{check.PLAN_SECONDS:g} s there)")
+              f"{machine.PLAN_SECONDS:g} s there)")
     return 0
 
 
@@ -145,7 +146,7 @@ def main(argv=None) -> int:
     t = sub.add_parser("time")
     t.add_argument("paths", nargs="+")
     t.add_argument("--seeds", type=int, default=3, help="seeds 1..N (default 3)")
-    t.add_argument("--groups", nargs="+", choices=check.GROUPS,
+    t.add_argument("--groups", nargs="+", choices=machine.GROUPS,
                    help="only these parts of the check (default: both)")
     args = parser.parse_args(argv)
     if args.command == "calibrate":

@@ -47,6 +47,22 @@ def own_levels(program: Program) -> tuple[list[Table], list[str]]:
     return tables, notes
 
 
+def lacking(path: str | Path, *, memory_mb: int = 1024) -> str | None:
+    """None when the program at ``path`` loads and defines ``action/2``,
+    ``perform/3`` and ``sokoban/1``; else why not."""
+    try:
+        program = find_program(path)
+        swipl()
+    except (NotAProgram, SwiplMissing) as e:
+        return str(e)
+    target = PrologTarget(program, memory_mb=memory_mb)
+    try:
+        verdict = check.open_program(target)
+    finally:
+        target.close()
+    return verdict.error if verdict is not None else None
+
+
 def check_program(path: str | Path, *, max_examples: int = 100, seed: int | None = None,
                   timeout: float = 2.0, memory_mb: int = 1024, replay: str | None = None,
                   groups: Sequence[str] | None = None) -> tuple[Verdict, str]:

@@ -74,12 +74,13 @@ def is_level(text: str) -> bool:
     return True
 
 
-def looks_like_program(path: str | Path) -> bool:
-    """Whether ``path`` is a Prolog target (a file or a folder holding a
-    program that defines ``sokoban/1``); reads only the folder's own files."""
+def looks_like_program(path: str | Path, defining: bool = False) -> bool:
+    """Whether ``path`` is a Prolog target: a ``.pro``/``.pl`` file (with
+    ``defining``: one that defines ``sokoban/1``) or a folder holding a
+    file that defines it; reads only the folder's own files."""
     path = Path(path)
     if path.is_file():
-        return path.suffix in SUFFIXES
+        return path.suffix in SUFFIXES and (not defining or defines_sokoban(_text(path)))
     if not path.is_dir():
         return False
     try:
@@ -96,6 +97,9 @@ def find_program(path: str | Path) -> Program:
     if path.is_file():
         if path.suffix not in SUFFIXES:
             raise NotAProgram(f"{path}: not a Prolog file (expected .pro or .pl)")
+        if is_level(_text(path)):
+            raise NotAProgram(f"{path}: a level of seed 003 (filas, columnas and pista facts), "
+                              "not a program; check the program, or the folder that holds both")
         path = path.resolve()
         return Program(path.parent, path, (path,))
     if not path.is_dir():

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conformance import isolation
+from conformance.machines import prolog as machine
 from conformance.prolog import check, model, mutants, terms
 from conformance.prolog.model import State, Table
 from conformance.prolog.source import NotAProgram, find_program
@@ -85,7 +86,7 @@ def test_parse_reads_the_driver_forms():
 @st.composite
 def played(draw):
     """A table and a state reached on it by random legal actions."""
-    table = draw(check.tables())
+    table = draw(machine.tables())
     state = table.initial()
     for k in draw(st.lists(st.integers(0, 3), max_size=12)):
         steps = model.legal(table, state)
@@ -119,7 +120,7 @@ def test_each_legal_step_names_its_direction(tp):
     assert {model.DIRECTION[a] for a in ACCIONES} == {"Up", "Down", "Left", "Right"}
 
 
-@given(check.tables())
+@given(machine.tables())
 def test_a_shortest_plan_replays_to_a_final_state(table):
     k = model.shortest(table)
     plan = model.solve(table)
@@ -131,7 +132,7 @@ def test_a_shortest_plan_replays_to_a_final_state(table):
         assert replayed.illegal is None and replayed.won
 
 
-@given(check.tables())
+@given(machine.tables())
 def test_a_table_written_reads_back_in_its_order(table):
     again = Table.from_text(table.text("sokoban.pro"))
     assert (again.rows, again.columns, again.pistas) == (table.rows, table.columns,
@@ -350,3 +351,9 @@ def test_every_mutant_changes_one_place_of_the_reference():
     for m in mutants.MUTANTS:
         assert mutants.source(((m.old, m.new),)) != mutants.source(())
     assert mutants.source(mutants.SLOW) != mutants.source(())
+
+
+def test_a_level_file_is_not_taken_for_a_program(tmp_path):
+    (tmp_path / "nivel1.pro").write_text(NIVEL1)
+    with pytest.raises(NotAProgram, match="a level of seed 003"):
+        find_program(tmp_path / "nivel1.pro")
