@@ -113,7 +113,8 @@ def _check_prolog(spec: TargetSpec, options: RunOptions) -> tuple[Verdict, str]:
     from conformance.prolog.run import check_program
     return check_program(spec.path, max_examples=options.max_examples, seed=options.seed,
                          timeout=options.timeout, memory_mb=options.memory_mb,
-                         replay=options.replay, groups=options.groups)
+                         storage_mb=options.storage_mb, replay=options.replay,
+                         groups=options.groups)
 
 
 def _open(spec: TargetSpec, profile: str | None, options: RunOptions):

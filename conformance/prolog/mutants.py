@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from conformance.prolog.rules import RULES
+from levels import storage
 
 REFERENCE = Path(__file__).resolve().parent / "reference"
 MAIN = "sokoban.pro"
@@ -111,15 +112,12 @@ def materialize(name: str, root: str | os.PathLike | None = None) -> Path:
     changes = SLOW if name == "slow" else ((BY_NAME[name].old, BY_NAME[name].new),)
     text = source(changes)
     digest = hashlib.sha1(text.encode()).hexdigest()[:12]
-    if root is None:
-        from conformance.aed2.build import cache_root
-        root = cache_root().parent / "prolog-mutants"
-    base = Path(root)
+    base = Path(root) if root is not None else storage.cache_dir("prolog-mutants")
     folder = base / f"{name}-{digest}"
     if not (folder / MAIN).is_file():
         folder.mkdir(parents=True, exist_ok=True)
-        (folder / (MAIN + ".tmp")).write_text(text, encoding="utf-8")
-        os.replace(folder / (MAIN + ".tmp"), folder / MAIN)
+        with storage.atomic_path(folder / MAIN) as tmp:
+            Path(tmp).write_text(text, encoding="utf-8")
     return folder
 
 

@@ -64,7 +64,8 @@ def lacking(path: str | Path, *, memory_mb: int = 1024) -> str | None:
 
 
 def check_program(path: str | Path, *, max_examples: int = 100, seed: int | None = None,
-                  timeout: float = 2.0, memory_mb: int = 1024, replay: str | None = None,
+                  timeout: float = 2.0, memory_mb: int = 1024, storage_mb: int | None = None,
+                  replay: str | None = None,
                   groups: Sequence[str] | None = None) -> tuple[Verdict, str]:
     """Check the Prolog target at ``path``; ``(verdict, report)``."""
     try:
@@ -75,7 +76,7 @@ def check_program(path: str | Path, *, max_examples: int = 100, seed: int | None
         swipl()
     except SwiplMissing as e:
         return bad(program.name, str(e))
-    target = PrologTarget(program, memory_mb=memory_mb)
+    target = PrologTarget(program, memory_mb=memory_mb, storage_mb=storage_mb)
     if replay is not None:
         verdict = check.replay(target, replay, timeout=timeout)
     else:

@@ -44,6 +44,8 @@ LOAD_SECONDS = 20.0
 STDERR_KEEP = 64 * 1024
 #: Processes (and threads) a box may run: the driver, a copy, their threads.
 MAX_PROCESSES = 32
+#: Seconds between two looks at what the box stores (with a storage budget).
+STORAGE_LOOK = 0.05
 
 
 class _Ended(str):
@@ -80,10 +82,12 @@ class PrologTarget:
     """The program of ``program`` under ``swipl``: :meth:`open_level`, then
     :meth:`successors` and :meth:`plan` on it, :meth:`close_level`."""
 
-    def __init__(self, program: Program, *, memory_mb: int = 1024, name: str | None = None):
+    def __init__(self, program: Program, *, memory_mb: int = 1024, name: str | None = None,
+                 storage_mb: int | None = None):
         self.program = program
         self.name = name or program.name
         self.memory_mb = memory_mb
+        self.storage_mb = storage_mb        # what the box may store (None: no budget)
         self.proc: subprocess.Popen | None = None
         self.workdir: str | None = None
         self.missing: list[str] = []
@@ -108,7 +112,7 @@ class PrologTarget:
         argv = [binary, f"--stack-limit={stack}m", "-q", "-f", "none", "--no-packs", "--no-threads",
                 "--no-tty", "sokoban_driver.pl", "--", self.program.main.name]
         self.proc = isolation.spawn(argv, workdir=self.workdir, memory_mb=self.memory_mb,
-                                    max_processes=MAX_PROCESSES,
+                                    max_processes=MAX_PROCESSES, storage_mb=self.storage_mb,
                                     env={"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"})
         self.starts += 1
         self._buffer = b""
@@ -180,7 +184,13 @@ class PrologTarget:
             left = deadline - time.monotonic()
             if left <= 0:
                 return None
-            ready, _, _ = select.select([fd], [], [], left)
+            storage = getattr(self.proc, "storage", None)
+            if storage is not None:
+                over = storage.over()
+                if over:
+                    self.stop()
+                    return _Ended(f"{over}; the program was killed")
+            ready, _, _ = select.select([fd], [], [], min(left, STORAGE_LOOK))
             if ready:
                 chunk = os.read(fd, 65536)
                 if not chunk:

@@ -5,8 +5,12 @@ a program need swipl; they are skipped, saying so, without it)."""
 
 from __future__ import annotations
 
+import io
+import json
+import shlex
 import shutil
 import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -217,6 +221,8 @@ action(S, deep) :- member(deep, S), deep(0).
 action(S, halt) :- member(halt, S), halt.
 action(S, assert) :- member(assert, S), \+ seen, assertz(seen).
 action(S, cyclic) :- member(cyclic, S), X = f(X).
+action(S, fill) :- member(fill, S), open('big', write, St),
+    forall(between(1, 1000000, _), write(St, 'xxxxxxxxxxxxxxxxxxxx')), close(St).
 action(S, level) :- member(level, S), filas(F), columnas(C), findall(p(A,B,E), pista(A,B,E), Ps),
     writeln(Ps), S = [_|_], nb_setval(level, F-C-Ps).
 perform(S, A, [A|S]) :- A \== cyclic.
@@ -294,6 +300,19 @@ def test_each_level_starts_from_the_loaded_program(hostile):
 
 
 @needs_swipl
+def test_a_program_that_fills_the_disk_is_stopped(tmp_path):
+    (tmp_path / "sokoban.pro").write_text(HOSTILE)
+    target = PrologTarget(find_program(tmp_path), storage_mb=2)
+    try:
+        target.start()
+        target.open_level(2, 2, [])
+        a = _answer(target, "fill", 20.0)
+        assert a.kind == "died" and "killed" in a.text
+    finally:
+        target.close()
+
+
+@needs_swipl
 def test_a_planner_that_does_not_end_is_stopped(hostile):
     hostile.open_level(1, 2, [])
     a = hostile.plan(0.5)
@@ -357,3 +376,86 @@ def test_a_level_file_is_not_taken_for_a_program(tmp_path):
     (tmp_path / "nivel1.pro").write_text(NIVEL1)
     with pytest.raises(NotAProgram, match="a level of seed 003"):
         find_program(tmp_path / "nivel1.pro")
+
+
+# ---------------------------------------------------------------- the commands
+
+def _class(tmp_path):
+    """A class folder: a correct program, a mutant, a lone .pro program and a
+    shared level file (not a submission)."""
+    root = tmp_path / "class"
+    root.mkdir()
+    shutil.copytree(mutants.materialize("reference"), root / "ana")
+    shutil.copytree(mutants.materialize("push_leaves_box"), root / "beto")
+    shutil.copy(mutants.materialize("reference") / "sokoban.pro", root / "carla.pro")
+    (root / "nivel1.pro").write_text(NIVEL1)
+    return root
+
+
+@needs_swipl
+def test_check_verdicts_and_exit_statuses(tmp_path, capsys):
+    from conformance import cli
+    root = _class(tmp_path)
+    assert cli.main([str(root / "ana"), "--seed", "1", "--max-examples", "8"]) == 0
+    out = capsys.readouterr().out
+    assert "(profile prolog, random seed 1): CONFORMS" in out
+    assert "played first: the folder's own levels" not in out      # it has none
+    assert cli.main([str(root / "beto"), "--seed", "1", "--max-examples", "30"]) == 1
+    out = capsys.readouterr().out
+    assert "rule prolog.effects" in out and "?- findall(A-S2" in out
+    replay = next(line.strip() for line in out.splitlines() if "--replay" in line)
+    args = shlex.split(replay)[3:]        # after python -m conformance
+    assert cli.main(args) == 1                          # the replay departs again
+    assert "rule prolog.effects" in capsys.readouterr().out
+
+
+@needs_swipl
+def test_check_says_what_is_wrong_with_exit_2(tmp_path, capsys, monkeypatch):
+    from conformance import cli
+    from conformance.prolog import target as prolog_target
+    root = _class(tmp_path)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert cli.main([str(empty), "--profile", "prolog"]) == 2
+    assert "no Prolog file here defines sokoban/1" in capsys.readouterr().err
+    assert cli.main([str(root / "ana"), "--profile", "soko"]) == 2
+    assert "only profile prolog applies" in capsys.readouterr().err
+    assert cli.main([str(root / "nivel1.pro")]) == 2
+    assert "a level of seed 003" in capsys.readouterr().err
+    monkeypatch.setattr(prolog_target.shutil, "which", lambda name: None)
+    assert cli.main([str(root / "ana")]) == 2
+    err = capsys.readouterr().err
+    assert "swipl (SWI-Prolog) is not installed" in err and "swi-prolog-nox" in err
+
+
+@needs_swipl
+def test_grade_and_gradescope_take_prolog_programs(tmp_path):
+    from conformance import cli
+    root = _class(tmp_path)
+    out = tmp_path / "out"
+    assert cli.main(["grade", str(root), "--seed", "1", "--max-examples", "30",
+                     "--out", str(out)], out=io.StringIO()) == 0
+    rows = {r["name"]: r for r in json.loads((out / "summary.json").read_text())["submissions"]}
+    assert set(rows) == {"ana", "beto", "carla.pro"}        # not the level file
+    assert rows["ana"]["verdict"] == rows["carla.pro"]["verdict"] == "conforms"
+    assert rows["beto"]["verdict"] == "does not conform"
+    assert all(r["profile"] == "prolog" for r in rows.values())
+    results = tmp_path / "results.json"
+    assert cli.main([str(root / "ana"), "--seed", "1", "--max-examples", "8",
+                     "--gradescope", str(results)], out=io.StringIO()) == 0
+    tests = json.loads(results.read_text())["tests"]
+    assert [t["name"] for t in tests] == ["prolog: operations", "prolog: actions",
+                                         "prolog: planner"]
+    assert all(t["score"] == t["max_score"] for t in tests)
+
+
+@needs_swipl
+def test_the_pytest_plugin_takes_a_prolog_program(tmp_path):
+    root = _class(tmp_path)
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q",
+                          f"--sokoban-impl={root / 'beto'}", "--sokoban-seed", "1",
+                          "--sokoban-max-examples", "30"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert "passed" in run.stdout and "failed" in run.stdout, run.stdout + run.stderr
+    assert "FAILED sokoban::actions[prolog]" in run.stdout
+    assert "sokoban::operations[prolog]" not in run.stdout.split("short test summary")[-1]
