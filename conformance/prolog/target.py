@@ -95,6 +95,7 @@ class PrologTarget:
         self._buffer = b""
         self._stderr = bytearray()
         self._in_level = False
+        self._closing = False       # a level's end asked for, its answers not read yet
         self.starts = 0
 
     # -------------------------------------------------------------- process
@@ -150,7 +151,7 @@ class PrologTarget:
         if self.proc is not None:
             isolation.kill_group(self.proc)
             self.proc = None
-        self._in_level = False
+        self._in_level = self._closing = False
 
     def close(self) -> None:
         self.stop()
@@ -217,6 +218,15 @@ class PrologTarget:
             self.start()
         request = terms.text(terms.Compound("level", (filas, columnas, list(pistas))))
         answer = self._send(request + ".") and self._read(LOAD_SECONDS)
+        # The end of the previous level is read here, not waited for when
+        # it was asked (one round trip less per level): its "bye" and
+        # "ended(...)" come first.
+        while self._closing and (answer == "bye" or isinstance(answer, terms.Compound)
+                                 and answer.name in ("ended", "error")):
+            if answer != "bye":
+                self._closing = False
+            answer = self._read(LOAD_SECONDS)
+        self._closing = False
         if answer != "ready":
             self.stop()
             raise LoadFailed(f"{self.name}: the driver could not start a level: {answer!r}"
@@ -224,6 +234,7 @@ class PrologTarget:
         self._in_level = True
 
     def close_level(self) -> None:
+        """End the level's copy (its answers are read with the next level's)."""
         if not self._in_level:
             return
         self._in_level = False
@@ -232,14 +243,7 @@ class PrologTarget:
         if not self._send("end."):
             self.stop()
             return
-        for _ in range(2):                     # bye, then ended(...)
-            answer = self._read(GRACE)
-            if not isinstance(answer, terms.Compound) and answer != "bye":
-                self.stop()                    # no answer, or the driver ended
-                return
-            if isinstance(answer, terms.Compound) and answer.name == "ended":
-                return
-        self.stop()
+        self._closing = True
 
     def _request(self, request: str, seconds: float) -> Any:
         """Send one request; its answer term, or an :class:`Answer` for a
