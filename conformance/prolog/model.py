@@ -242,13 +242,7 @@ def why_illegal(table: Table, state: State, term: Any) -> str:
             return f"the player is at {cell(state.player)}, not at {cell(p)}"
         if q != (p[0] + dx, p[1] + dy):
             return f"{cell(q)} is not the cell {word.lower()} of {cell(p)}"
-        if not table.on_table(q):
-            return f"{cell(q)} is off the table ({table.rows} rows x {table.columns} columns)"
-        if q in table.obstacles:
-            return f"{cell(q)} holds an obstacle"
-        if q in state.boxes:
-            return f"{cell(q)} holds a box (moving into it is a push)"
-        return "it is legal"
+        return _entered(table, state, q, "a box (moving into it is a push)")
     if len(term.args) != 4 or term.args[0] != "c":
         return f"{term.name} takes (c, BoxFrom, BoxTo, PlayerFrom)"
     b, b2, p = (position(a) for a in term.args[1:])
@@ -262,12 +256,18 @@ def why_illegal(table: Table, state: State, term: Any) -> str:
         return f"the box at {cell(b)} is not {word.lower()} of the player"
     if b2 != (b[0] + dx, b[1] + dy):
         return f"{cell(b2)} is not the cell {word.lower()} of the box"
-    if not table.on_table(b2):
-        return f"{cell(b2)} is off the table ({table.rows} rows x {table.columns} columns)"
-    if b2 in table.obstacles:
-        return f"{cell(b2)} holds an obstacle"
-    if b2 in state.boxes:
-        return f"{cell(b2)} holds another box"
+    return _entered(table, state, b2, "another box")
+
+
+def _entered(table: Table, state: State, q: tuple[int, int], box: str) -> str:
+    """Why the cell a move or a push enters is not free (``box``: how to
+    name a box there), or ``"it is legal"``."""
+    if not table.on_table(q):
+        return f"{cell(q)} is off the table ({table.rows} rows x {table.columns} columns)"
+    if q in table.obstacles:
+        return f"{cell(q)} holds an obstacle"
+    if q in state.boxes:
+        return f"{cell(q)} holds {box}"
     return "it is legal"
 
 

@@ -24,7 +24,6 @@ import select
 import shutil
 import subprocess
 import tempfile
-import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -117,15 +116,7 @@ class PrologTarget:
                                     env={"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"})
         self.starts += 1
         self._buffer = b""
-        self._stderr = bytearray()
-        stream = self.proc.stderr
-
-        def drain(buf=self._stderr):
-            for chunk in iter(lambda: stream.read1(65536), b""):
-                buf += chunk
-                if len(buf) > 2 * STDERR_KEEP:
-                    del buf[:len(buf) - STDERR_KEEP]
-        threading.Thread(target=drain, daemon=True).start()
+        self._stderr, _ = isolation.keep_tail(self.proc.stderr, STDERR_KEEP)
         answer = self._read(LOAD_SECONDS)
         if answer is None:
             self.stop()
