@@ -63,7 +63,7 @@ FEW_NODES = 2000
 PLAN_SECONDS = 10.0
 #: How long a table without a plan is given (a planner in the seed's style
 #: searches forever there: waiting longer only costs time).
-NO_PLAN_SECONDS = 0.5
+NO_PLAN_SECONDS = 0.25
 #: States the breadth-first search of the spec may visit to classify a table.
 SEARCH_STATES = 20000
 #: Wall-clock cap on shrinking (the smallest failure found by then is reported).
