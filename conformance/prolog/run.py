@@ -11,6 +11,7 @@ from conformance.api import Verdict
 from conformance.prolog import check
 from conformance.prolog.model import Table
 from conformance.prolog.source import NotAProgram, Program, find_program
+from conformance import isolation
 from conformance.prolog.target import PrologTarget, SwiplMissing, swipl
 from levels.model import LevelError
 from levels.validate import validate
@@ -64,7 +65,8 @@ def lacking(path: str | Path, *, memory_mb: int = 1024) -> str | None:
 
 
 def check_program(path: str | Path, *, max_examples: int = 100, seed: int | None = None,
-                  timeout: float = 2.0, memory_mb: int = 1024, storage_mb: int | None = None,
+                  timeout: float = 2.0, memory_mb: int = 1024,
+                  storage_mb: int | None = isolation.DEFAULT_STORAGE_MB,
                   replay: str | None = None,
                   groups: Sequence[str] | None = None) -> tuple[Verdict, str]:
     """Check the Prolog target at ``path``; ``(verdict, report)``."""

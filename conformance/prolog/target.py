@@ -82,7 +82,7 @@ class PrologTarget:
     :meth:`successors` and :meth:`plan` on it, :meth:`close_level`."""
 
     def __init__(self, program: Program, *, memory_mb: int = 1024, name: str | None = None,
-                 storage_mb: int | None = None):
+                 storage_mb: int | None = isolation.DEFAULT_STORAGE_MB):
         self.program = program
         self.name = name or program.name
         self.memory_mb = memory_mb
