@@ -133,6 +133,11 @@ def _resolve_path(text: str) -> TargetSpec:
     if len(sources) == 1:
         return TargetSpec(name=str(path), kind="file", path=str(sources[0]), via="path")
     found = ", ".join(p.name for p in sources) or "no .py file"
+    prolog = sorted(p.name for p in path.iterdir() if p.suffix in PROLOG_SUFFIXES)[:5]
+    if prolog and not sources:
+        raise BadTarget(f"{text}: found {', '.join(prolog)}, but no clause sokoban(...) at the "
+                        "start of a line: a Prolog program of seed 003 defines sokoban/1 "
+                        "(name the file itself to check it anyway)")
     raise BadTarget(f"{text}: a folder must be a package (with __init__.py) or hold "
                     f"soko.py (or a single .py file); found {found}")
 

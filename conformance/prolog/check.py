@@ -18,7 +18,7 @@ from conformance.machines.base import Departure, Fatal, StopShrinking
 from conformance.machines.prolog import GROUPS, PLAN_SECONDS, STEPS, PrologMachine, PrologRun
 from conformance.prolog import model
 from conformance.prolog.model import Table
-from conformance.prolog.report import PROFILE, format_verdict, parse_replay
+from conformance.prolog.report import LOADING, PROFILE, format_verdict, parse_replay
 from conformance.prolog.target import LoadFailed, PrologTarget
 
 def open_program(target: PrologTarget) -> Verdict | None:
@@ -58,7 +58,7 @@ def check(target: PrologTarget, *, max_examples: int = 100, seed: int | None = N
         return problem
     run = PrologRun(target, consult or target.program.main.name, tuple(fixed), timeout,
                plan_seconds, groups)
-    warnings = [f"loading it printed: {m}" for m in target.messages[:5]]
+    warnings = [LOADING + m for m in target.messages[:5]]
     try:
         for table in fixed:
             c = _play_fixed(run, table)

@@ -94,10 +94,12 @@ request(In, Request) :-
 
 :- dynamic load_message/1.
 
+%   Each message as swipl prints it: "ERROR: ..." or "Warning: ...".
 user:message_hook(Term, Kind, _) :-
-    memberchk(Kind, [error, warning]),
+    memberchk(Kind-Prefix, [error-"ERROR: ", warning-"Warning: "]),
     nb_current(sokoban_loading, true),
-    message_text(Term, Text),
+    message_text(Term, Text0),
+    string_concat(Prefix, Text0, Text),
     assertz(load_message(Text)),
     fail.
 
@@ -106,7 +108,7 @@ load_target(File, Missing, Messages) :-
     % No alarm here: an alarm thread started before fork/1 is lost in the
     % copies (and their halt/1 then hangs); the checker times the load.
     catch(load_files(user:File, [if(true)]), E,
-          (message_text(E, T), assertz(load_message(T)))),
+          (message_text(E, T0), string_concat("ERROR: ", T0, T), assertz(load_message(T)))),
     nb_setval(sokoban_loading, false),
     findall(T, load_message(T), Messages),
     findall(N/A, (member(N/A, [action/2, perform/3, sokoban/1]),
@@ -210,6 +212,21 @@ serve(successors(State, Millis), Answer) :-
     successors(State, Millis, Answer).
 serve(successors_all(States, Millis), all(Answers)) :-
     successors_all(States, Millis, Answers).
+serve(plan(Millis), Answer) :-
+    Seconds is Millis / 1000,
+    get_time(T0),
+    limited(Seconds, call_target(sokoban, [Plan]), Result),
+    get_time(T1),
+    Time is T1 - T0,
+    (   Result == true
+    ->  checked(plan(Plan, Time), Answer)
+    ;   Result == false
+    ->  Answer = no_plan(Time)
+    ;   Result == timeout
+    ->  Answer = timeout(Time)
+    ;   Result = error(Text)
+    ->  Answer = error(Text, Time)
+    ).
 
 successors(State, Millis, Answer) :-
     Seconds is Millis / 1000,
@@ -232,21 +249,6 @@ successors_all([State|States], Millis, [Answer|Answers]) :-
     (   Answer = ok(_)
     ->  successors_all(States, Millis, Answers)
     ;   Answers = []
-    ).
-serve(plan(Millis), Answer) :-
-    Seconds is Millis / 1000,
-    get_time(T0),
-    limited(Seconds, call_target(sokoban, [Plan]), Result),
-    get_time(T1),
-    Time is T1 - T0,
-    (   Result == true
-    ->  checked(plan(Plan, Time), Answer)
-    ;   Result == false
-    ->  Answer = no_plan(Time)
-    ;   Result == timeout
-    ->  Answer = timeout(Time)
-    ;   Result = error(Text)
-    ->  Answer = error(Text, Time)
     ).
 
 %   limited(+Seconds, :Goal, -Result): true, false, timeout or error(Text);

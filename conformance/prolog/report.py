@@ -15,6 +15,8 @@ from conformance.prolog.rules import rule_line
 from conformance.report import Board, draw
 
 PROFILE = "prolog"
+#: How a message printed while the program was loaded starts, in a verdict's warnings.
+LOADING = "loading it printed: "
 
 def expected_text(expected: Sequence[Step]) -> str:
     return "\n".join(f"{terms.text(s.term())}-{terms.text(s.after.term())}"
@@ -126,6 +128,11 @@ def format_verdict(verdict: Verdict) -> str:
             "\nmissing predicates: " + ", ".join(verdict.missing) if verdict.missing else "")
     out = [f"{head}: {'CONFORMS' if verdict.conforms else 'DOES NOT CONFORM'} "
            f"({verdict.seconds:.1f} s)"]
+    errors = [w[len(LOADING):] for w in verdict.warnings if w.startswith(LOADING + "ERROR")]
+    notes = [w for w in verdict.warnings if not w.startswith(LOADING + "ERROR")]
+    if errors:
+        out += ["", "Loading the program printed errors (swipl leaves out what it cannot "
+                "read or run: fix these first):"] + [f"    {e}" for e in errors]
     if verdict.counterexample is not None:
         out += ["", format_counterexample(verdict.counterexample), ""]
     s = verdict.stats
@@ -134,9 +141,9 @@ def format_verdict(verdict: Verdict) -> str:
                f"{s.get('steps', 0)} actions played ({s.get('pushes', 0)} pushes), "
                f"{s.get('plans', 0)} plans asked for ({s.get('unsolvable', 0)} on tables "
                "without one)")
-    if verdict.warnings:
-        out += ["", f"Notes ({len(verdict.warnings)}; the verdict does not depend on them):"]
-        out += [f"  - {w}" for w in verdict.warnings]
+    if notes:
+        out += ["", f"Notes ({len(notes)}; the verdict does not depend on them):"]
+        out += [f"  - {w}" for w in notes]
     return "\n".join(out)
 
 

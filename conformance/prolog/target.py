@@ -125,14 +125,15 @@ class PrologTarget:
         if isinstance(answer, _Ended):
             self.stop()
             raise LoadFailed(f"{self.name}: {answer} while {self.program.main.name} was loaded"
-                             + self._stderr_tail())
+                             " (a directive that calls halt, or a crash)" + self._stderr_tail())
         if not (isinstance(answer, terms.Compound) and answer.name == "loaded"):
             self.stop()
             raise LoadFailed(f"{self.name}: the driver answered {terms.text(answer)} to the load")
         missing, messages = answer.args
         self.missing = [f"{m.args[0]}/{m.args[1]}" if isinstance(m, terms.Compound)
                         and len(m.args) == 2 else terms.text(m) for m in missing]
-        self.messages = [str(m) for m in messages]
+        # The box's folder is no place of the student's: file names alone.
+        self.messages = [str(m).replace(self.workdir + os.sep, "") for m in messages]
 
     def _stderr_tail(self) -> str:
         text = bytes(self._stderr).decode("utf-8", "replace").strip()

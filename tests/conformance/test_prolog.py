@@ -21,7 +21,7 @@ from conformance.machines import prolog as machine
 from conformance.prolog import check, model, mutants, terms
 from conformance.prolog.model import State, Table
 from conformance.prolog.source import NotAProgram, find_program
-from conformance.prolog.target import PrologTarget
+from conformance.prolog.target import DRIVER, PrologTarget
 from spec.tipos import ACCIONES
 
 needs_swipl = pytest.mark.skipif(shutil.which("swipl") is None,
@@ -426,6 +426,40 @@ def test_check_says_what_is_wrong_with_exit_2(tmp_path, capsys, monkeypatch):
     assert cli.main([str(root / "ana")]) == 2
     err = capsys.readouterr().err
     assert "swipl (SWI-Prolog) is not installed" in err and "swi-prolog-nox" in err
+
+
+@needs_swipl
+def test_a_newcomers_mistakes_get_a_verdict_that_says_what(tmp_path, capsys):
+    """A syntax error is named (file, line) at the top of the report, a
+    directive that halts while the program loads is a clear exit 2, and a folder of .pro files none of which defines sokoban/1 says so."""
+    from conformance import cli
+    reference = (mutants.materialize("reference") / "sokoban.pro").read_text()
+    line = "up([F, C], [F1, C]) :- F1 is F - 1."
+    assert reference.count(line) == 1
+    cases = {"syntax": reference.replace(line, line[:-1] + " ,,."),
+             "halts": ":- halt.\n" + reference,
+             "plain": "% no program here\n"}
+    for name, text in cases.items():
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "sokoban.pro").write_text(text)
+    number = reference[:reference.index(line)].count("\n") + 1
+    assert cli.main([str(tmp_path / "syntax"), "--seed", "1", "--max-examples", "5"]) == 1
+    out = capsys.readouterr().out
+    top = out.split("What went wrong")[0]
+    assert f"ERROR: sokoban.pro:{number}:" in top and "Syntax error" in top
+    assert "prolog-box-" not in out                 # the box's folder is not the student's
+    assert cli.main([str(tmp_path / "halts")]) == 2
+    assert "a directive that calls halt" in capsys.readouterr().err
+    assert cli.main([str(tmp_path / "plain")]) == 2
+    assert "no clause sokoban(...)" in capsys.readouterr().err
+
+
+@needs_swipl
+def test_the_driver_loads_without_a_message():
+    run = subprocess.run(["swipl", "-q", "-f", "none", "-g",
+                          f"load_files('{DRIVER}', [if(true)]), halt"],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and run.stdout + run.stderr == ""
 
 
 @needs_swipl
