@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Sequence
+from collections import Counter
+from typing import Iterable, Sequence
 
 from hypothesis import HealthCheck, Phase, Verbosity, seed as hypothesis_seed, settings
 from hypothesis.stateful import run_state_machine_as_test
@@ -19,6 +20,7 @@ from conformance.machines.prolog import GROUPS, PLAN_SECONDS, STEPS, PrologMachi
 from conformance.prolog import model
 from conformance.prolog.model import Table
 from conformance.prolog.report import LOADING, PROFILE, format_verdict, parse_replay
+from conformance.prolog.rules import RULES
 from conformance.prolog.target import LoadFailed, PrologTarget
 
 def open_program(target: PrologTarget) -> Verdict | None:
@@ -38,14 +40,17 @@ def open_program(target: PrologTarget) -> Verdict | None:
 def check(target: PrologTarget, *, max_examples: int = 100, seed: int | None = None,
           timeout: float = 2.0, fixed: Sequence[Table] = (), shrink: bool = True,
           consult: str | None = None, plan_seconds: float = PLAN_SECONDS,
-          groups: Sequence[str] | None = None) -> Verdict:
+          groups: Sequence[str] | None = None, mask: Iterable[str] = (),
+          exercised: Counter | None = None) -> Verdict:
     """Check the program against the spec (the module docstring says how).
 
     ``fixed``: tables played first, in full (the folder's own levels).
     ``timeout``: seconds per ``findall`` of the action model;
     ``plan_seconds``: the planner's limit on a table of a few moves (tests
     lower it; a grade keeps :data:`PLAN_SECONDS`); ``groups``: the parts
-    checked (:data:`GROUPS`, default both)."""
+    checked (:data:`GROUPS`, default both); ``mask``: rules whose
+    departures are passed over (see :func:`check_rules`); ``exercised``: a
+    counter that gets how often each rule was exercised."""
     groups = tuple(GROUPS if groups is None else groups)
     if not groups or set(groups) - set(GROUPS):
         raise ValueError(f"unknown group(s) {sorted(set(groups) - set(GROUPS))} for profile "
@@ -57,7 +62,9 @@ def check(target: PrologTarget, *, max_examples: int = 100, seed: int | None = N
     if problem is not None:
         return problem
     run = PrologRun(target, consult or target.program.main.name, tuple(fixed), timeout,
-               plan_seconds, groups)
+                    plan_seconds, groups, mask=frozenset(mask))
+    if exercised is not None:
+        run.exercised = exercised
     warnings = [LOADING + m for m in target.messages[:5]]
     try:
         for table in fixed:
@@ -68,6 +75,28 @@ def check(target: PrologTarget, *, max_examples: int = 100, seed: int | None = N
     finally:
         target.close()
     return _verdict(run, c, seed, start, warnings + run.notes)
+
+
+def check_rules(target: PrologTarget, *, rounds: int | None = None, **options
+                ) -> tuple[Verdict, dict[str, Verdict], Counter]:
+    """A check by rules: :func:`check`, then again with each rule found
+    broken passed over, until a round departs from no new rule (at most
+    ``rounds``, default one per rule). ``(first verdict, rule -> the
+    verdict that broke it, how often each rule was exercised)``: a rule
+    exercised and not broken is kept."""
+    if options.get("seed") is None:        # one seed for every round
+        options["seed"] = random.SystemRandom().randrange(2 ** 32)
+    broken: dict[str, Verdict] = {}
+    exercised: Counter = Counter()
+    first = None
+    for _ in range(rounds or len(RULES)):
+        v = check(target, mask=tuple(broken), exercised=exercised, **options)
+        first = first or v
+        c = v.counterexample
+        if v.error is not None or c is None or c.rule in broken:
+            break
+        broken[c.rule] = v
+    return first, broken, exercised
 
 
 def _verdict(run: PrologRun, c: Counterexample | None, seed, start, warnings) -> Verdict:
