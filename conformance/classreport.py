@@ -20,6 +20,7 @@ import html
 import json
 from typing import Any, Iterable
 
+from conformance import points  # noqa: F401 - every profile's table registered
 from spec import rules as spec_rules
 
 #: Colours of the board's cells (XSB character -> fill).

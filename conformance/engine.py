@@ -90,6 +90,9 @@ def replay(target: Target, profile: str, text: str, *, directions: str = "ours",
     """Play exactly one recorded counterexample (no search, no shrinking)
     and compare as :func:`check` does. ``conforms`` is False iff it still
     departs (the verdict then carries the counterexample again)."""
+    own = getattr(machine(profile), "replay", None) if profile in ALL_PROFILES else None
+    if own is not None:         # a profile with its own kind of target (prolog)
+        return own(target, text)
     start = time.monotonic()
     problem = _precheck(target, profile)
     if problem is not None:
@@ -217,6 +220,9 @@ def check(target: Target, profile: str, *, max_examples: int = 100, seed: int | 
     are played first, then the random search; ``Verdict.coverage`` says how
     often each rule of the seed was exercised.
     """
+    own = getattr(machine(profile), "check", None) if profile in ALL_PROFILES else None
+    if own is not None:         # a profile with its own kind of target (prolog)
+        return own(target, max_examples=max_examples, seed=seed, groups=groups, shrink=shrink)
     start = time.monotonic()
     problem = _precheck(target, profile)
     if problem is not None:

@@ -41,6 +41,7 @@ import signal
 import stat
 import subprocess
 import sys
+import threading
 import time
 from functools import lru_cache
 
@@ -594,6 +595,21 @@ def storage_capped() -> bool:
 
 
 _LIVE: set[int] = set()
+
+
+def keep_tail(stream, keep: int) -> tuple[bytearray, threading.Thread]:
+    """Read ``stream`` (a box's stderr) to its end in a daemon thread,
+    keeping about its last ``keep`` bytes: ``(the bytes, the thread)``."""
+    buf = bytearray()
+
+    def drain():
+        for chunk in iter(lambda: stream.read1(65536), b""):
+            buf.extend(chunk)
+            if len(buf) > 2 * keep:
+                del buf[:len(buf) - keep]
+    thread = threading.Thread(target=drain, daemon=True)
+    thread.start()
+    return buf, thread
 
 
 def live_boxes() -> set[int]:

@@ -176,7 +176,7 @@ def verdicts_to_gradescope(results: Sequence[tuple[Verdict, str]], *,
     it. A target that cannot be checked at all is one failed test saying
     why. The top-level score is the sum; ``extra_data`` records the random
     seed and, per rule, its outcome."""
-    from conformance import points
+    from conformance import points      # (also registers table prolog)
     from spec import rules as spec_rules
     tests: list[dict[str, Any]] = []
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from conformance.api import Counterexample, RuleOutcome
+from conformance.prolog import rules as _prolog_rules  # noqa: F401 - registers table prolog
 from spec import rules as spec_rules
 
 STATUSES = ("kept", "broken", "missing", "unexercised")

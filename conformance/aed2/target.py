@@ -130,16 +130,7 @@ class Aed2Target:
                           memory_mb=None if self.build.sanitized else self.memory_mb,
                           env=env, storage_mb=self.storage_mb)
         self._buffer = b""
-        self._stderr = bytearray()
-        stream = self.proc.stderr
-
-        def drain(buf=self._stderr):
-            for chunk in iter(lambda: stream.read1(65536), b""):
-                buf += chunk
-                if len(buf) > 2 * STDERR_KEEP:
-                    del buf[:len(buf) - STDERR_KEEP]
-        self._stderr_thread = threading.Thread(target=drain, daemon=True)
-        self._stderr_thread.start()
+        self._stderr, self._stderr_thread = isolation.keep_tail(self.proc.stderr, STDERR_KEEP)
 
     def _new_game(self, niveles) -> Handle:
         if self.proc is None or self.proc.poll() is not None:
