@@ -43,7 +43,12 @@ def test_every_case_of_a_profiles_spec_is_in_exactly_one_rule(name):
             assert case in SPEC_CASES[name], (r.id, case.id)
 
 
-@pytest.mark.parametrize("table", rules.tables().values(), ids=lambda t: t.name)
+#: The tables of the spec's own seeds (others, such as seed 003's Prolog
+#: table, are registered by the checks that judge them).
+SPEC_TABLES = [t for t in rules.tables().values() if t.name in ("tad", "extendido", "soko")]
+
+
+@pytest.mark.parametrize("table", SPEC_TABLES, ids=lambda t: t.name)
 def test_every_rule_is_cited(table):
     for r in table.rules:
         assert r.id.split(".")[0] in ("tad", "ext", "aed2", "soko"), r.id
@@ -66,7 +71,7 @@ def test_each_profile_has_its_table():
     assert rules.table_for("extendido") is rules.table_for("aed2")
     assert rules.table_for("soko").name == "soko"
     with pytest.raises(KeyError):
-        rules.table_for("prolog")
+        rules.table_for("no-such-profile")
     aed2 = {r.id for r in rules.EXTENDIDO.rules_for("aed2")}
     ext = {r.id for r in rules.EXTENDIDO.rules_for("extendido")}
     assert "aed2.completes" in aed2 - ext and "ext.won" in ext - aed2
