@@ -192,6 +192,10 @@ class Counterexample:
     message: str                    # one line: what went wrong
     replay: str = ""                # a command line that replays exactly this
     report: str = ""                # the full human report (boards with marks)
+    #: C++ targets: "" when the departure shows in a plain build (no
+    #: sanitizer); else the g++ flags a build needs to show it (a memory
+    #: error a plain build does not notice; ``conformance.aed2.findings``).
+    sanitizer_flags: str = ""
 
 
 @dataclass
@@ -214,3 +218,7 @@ class Verdict:
     #: What the opt-in robustness checks (inputs beyond the seed's domain)
     #: found: one paragraph each; never change ``conforms``.
     robustness: list[str] = field(default_factory=list)
+    #: Findings after ``counterexample``, reported second: for a C++ target,
+    #: a memory error only a sanitizer build shows, when a plain build also
+    #: departs (``conformance.aed2.findings``).
+    more_findings: list[Counterexample] = field(default_factory=list)
