@@ -99,8 +99,8 @@ def gtest(c: Counterexample) -> str:
     lines = [f"TEST_F(JuegoTest, {_name(c)}) {{",
              f"    // {c.message}"]
     if c.sanitizer_flags:
-        lines += ["    // A memory error a plain build does not notice: this test fails only",
-                  f"    // when built with g++ {c.sanitizer_flags}"]
+        lines += ["    // Shows only in a build with sanitizers (a plain build misses it):",
+                  f"    // fails when built with g++ {c.sanitizer_flags}"]
     else:
         lines.append("    // Fails in a plain build (g++ -g, no sanitizer needed).")
     lines += ["    // Found by python -m conformance (profile aed2). The level(s), drawn with",

@@ -185,7 +185,7 @@ def test_a_memory_only_error_makes_the_plain_build_searched(monkeypatch):
     assert alone.counterexample.sanitizer_flags == sanitizer.SANITIZER_FLAGS
     text = findings.report(alone, "head\n\nWhat went wrong: x\n")
     assert "Only a build with sanitizers shows it" in text
-    assert f"when built with g++ {sanitizer.SANITIZER_FLAGS}" in text
+    assert f"// fails when built with g++ {sanitizer.SANITIZER_FLAGS}" in text
 
 
 def test_a_crash_in_both_builds_is_one_plain_finding_in_the_sanitizers_words(monkeypatch):
@@ -205,7 +205,7 @@ def test_two_findings_report_both_with_distinct_test_names(monkeypatch):
     verdict, _ = _classify(monkeypatch, MEMORY, WRONG, None)
     text = findings.report(verdict, "head\n\nWhat went wrong: x\n")
     assert "Finding 1 of 2. What went wrong" in text and "Finding 2 of 2. What went wrong" in text
-    assert text.index("Fails in a plain build") < text.index("fails only")
+    assert text.index("Fails in a plain build") < text.index("Shows only in a build with")
     names = [line for line in text.splitlines() if line.startswith("TEST_F(")]
     assert len(names) == 2 and len(set(names)) == 2
 
