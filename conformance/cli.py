@@ -36,7 +36,7 @@ from conformance.output import (
     write_gradescope, write_json, write_junit,
 )
 from conformance.sandbox import (
-    DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, open_target,
+    DEFAULT_MEMORY_MB, DEFAULT_STORAGE_MB, DEFAULT_TIMEOUT, open_target,
 )
 from conformance.targets import (
     DIRECTIONS, ENV_VAR, BadTarget, DirectionAdapter, ReferenceImport, TargetSpec,
@@ -57,6 +57,7 @@ class RunOptions:
     directions: str = "ours"
     timeout: float = DEFAULT_TIMEOUT
     memory_mb: int = DEFAULT_MEMORY_MB
+    storage_mb: int = DEFAULT_STORAGE_MB    # sandbox: what a box may store (/tmp, its folder)
     in_process: bool | None = None          # None: in-process only for our own impl
     groups: tuple[str, ...] | None = None
     replay: str | None = None               # replay this recorded failure instead of searching
@@ -109,7 +110,8 @@ def _open(spec: TargetSpec, profile: str | None, options: RunOptions):
     try:
         return open_target(spec, in_process=options.in_process, timeout=options.timeout,
                            memory_mb=options.memory_mb, directions=options.directions,
-                           copy_folder=options.copy_folder), None
+                           copy_folder=options.copy_folder,
+                           storage_mb=options.storage_mb), None
     except ReferenceImport as e:
         return None, _refused(spec.name, profile, str(e))
     except BadTarget as e:
@@ -335,6 +337,9 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
                         "(default: %(default)s)")
     parser.add_argument("--memory", type=positive_int, default=DEFAULT_MEMORY_MB, metavar="MB",
                         help="memory limit of the target's process (default: %(default)s)")
+    parser.add_argument("--storage", type=positive_int, default=DEFAULT_STORAGE_MB, metavar="MB",
+                        help="what a sandboxed target may store, in its /tmp and working "
+                             "folder together (default: %(default)s)")
     parser.add_argument("--std", default="c++17", metavar="STD",
                         help="C++ targets: the language standard given to g++ "
                              "(default: %(default)s)")
@@ -398,7 +403,8 @@ def build_parser() -> argparse.ArgumentParser:
 def options_from(args: argparse.Namespace) -> RunOptions:
     return RunOptions(max_examples=args.max_examples, seed=args.seed,
                       directions=args.directions, timeout=args.timeout,
-                      memory_mb=args.memory, in_process=args.in_process, std=args.std,
+                      memory_mb=args.memory, storage_mb=args.storage,
+                      in_process=args.in_process, std=args.std,
                       sanitize=args.sanitize, strict_types=args.strict_types,
                       robustness=args.robustness)
 

@@ -72,7 +72,7 @@ from spec.tipos import ACCIONES, CAJAS, CLAVES, DEPOSITOS, PAREDES, PERSONAJE, A
 #: Actions per example (Hypothesis' ``stateful_step_count``).
 STEPS = 30
 #: Kinds of TargetError that end the target's process: reported unshrunk.
-FATAL_KINDS = ("timeout", "crashed", "exited", "output", "memory")
+FATAL_KINDS = ("timeout", "crashed", "exited", "output", "memory", "storage")
 #: The one-letter action codes (replay strings): moves, bomb, undo.
 ACTION_CODES = {letter: a for a, letter in sorted(LETTERS.items(), key=lambda kv: ACCIONES.index(kv[0]))}
 #: Wall-clock cap on shrinking a failure (the smallest one found by then is reported).
@@ -193,6 +193,7 @@ class _Machine(RuleBasedStateMachine):
             "raised": "raised an exception", "timeout": "did not answer in time (timeout)",
             "crashed": "crashed (its process died)", "exited": "exited (called exit)",
             "output": "printed more output than allowed", "memory": "ran out of memory",
+            "storage": "ran out of storage",
             "missing": "is missing", "unpicklable": "returned a value that cannot be read back",
             "died": "crashed",
         }.get(e.kind, e.kind)
