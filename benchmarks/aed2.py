@@ -38,7 +38,7 @@ def cost(seeds: int) -> int:
         os.environ["XDG_CACHE_HOME"] = cache
         from conformance.aed2.build import build
         from conformance.aed2.mutants import REFERENCE
-        from conformance.cli import RunOptions, check_target
+        from conformance.checks import RunOptions, check_target
         from conformance.targets import cpp_spec
 
         rows = []
@@ -70,7 +70,7 @@ def cost(seeds: int) -> int:
 
 def cases(folders: list[str], course_tests: str, seed: int) -> int:
     from conformance.aed2 import gtest
-    from conformance.cli import RunOptions, check_target
+    from conformance.checks import RunOptions, check_target
     from conformance.emit import emit_for
     from conformance.targets import cpp_spec
 

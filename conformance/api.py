@@ -113,8 +113,11 @@ GROUPS: dict[str, tuple[str, ...]] = {
 #
 #     check(target: Target, profile: str, *, max_examples: int = 100,
 #           seed: int | None = None, directions: str = "ours",
-#           groups: Sequence[str] | None = None) -> Verdict
+#           groups: Sequence[str] | None = None, shrink: bool = True,
+#           strict_types: bool = False, robustness: bool = False) -> Verdict
 #
+# (``engine.replay(target, profile, text, *, directions, strict_types)``
+# plays one recorded failure instead.)
 # ``groups`` (None: all of ``GROUPS[profile]``) restricts the check to those
 # operation groups. ``directions`` ("ours" or "seed001") is informational for
 # the engine: the runner has already wrapped the target in

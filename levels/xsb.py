@@ -75,17 +75,6 @@ _BOARD_RUN = re.compile("b+")
 _PARAGRAPH = re.compile("[ti]+")
 
 
-def _kind(line: str) -> str:
-    """``b`` a board line, ``_`` blank, ``i`` a ``::`` comment, ``t`` text."""
-    if not line or line.isspace():
-        return "_"
-    if line.startswith("::"):
-        return "i"
-    if _ONLY_BOARD_CHARS.fullmatch(line) and _A_PIECE_MARK.search(line):
-        return "b"
-    return "t"
-
-
 def _looks_like_damaged_row(line: str) -> bool:
     s = line.strip()
     if not s.startswith("#"):
@@ -235,11 +224,11 @@ def _parse_xsb(text: str, source: str) -> list[Level]:
     text = text.lstrip("\ufeff")
     lines = split_lines(text)
     # One letter per line, so that runs of lines are found by regular
-    # expressions over this string (C speed, linear): b board, _ blank,
-    # i ignored (::), t text.
+    # expressions over this string (C speed, linear): b a board line (only
+    # board characters, with a piece), _ blank, i ignored (a :: comment), t text.
     full, mark = _ONLY_BOARD_CHARS.fullmatch, _A_PIECE_MARK.search
     kinds = "".join(["_" if not ln or ln.isspace() else "i" if ln[:2] == "::" else
-                     "b" if full(ln) and mark(ln) else "t" for ln in lines])  # as _kind, inlined
+                     "b" if full(ln) and mark(ln) else "t" for ln in lines])
     # Damaged rows next to a board: report them instead of reading them as text.
     for m in _TEXT_BY_BOARD.finditer(kinds):
         i = m.start()

@@ -48,7 +48,7 @@ def _same(a: Counterexample, b: Counterexample) -> bool:
 
 def replay_text(c: Counterexample) -> str:
     from conformance.emit import replay_of
-    from conformance.engine import replay_string
+    from conformance.replays import replay_string
     scenes, codes = replay_of(c)
     return replay_string(c.profile, scenes, codes)
 

@@ -21,7 +21,7 @@ import pytest
 
 from conformance.aed2 import gtest as aed2_gtest
 from conformance.aed2 import mutants, sanitizer
-from conformance.cli import RunOptions, check_target
+from conformance.checks import RunOptions, check_target
 from conformance.emit import emit_for
 from conformance.targets import cpp_spec
 

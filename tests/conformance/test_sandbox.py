@@ -447,7 +447,7 @@ def test_an_unreadable_answer_kills_the_child(tmp_path):
     ("minimal_extendido_seed001.py", "extendido", "seed001"),
 ])
 def test_minimal_modules_that_import_nothing_of_ours_conform(name, profile, directions):
-    from conformance.cli import RunOptions, check_target
+    from conformance.checks import RunOptions, check_target
     options = RunOptions(max_examples=8, seed=2, directions=directions)
     ((verdict, report),) = check_target(_spec(name), profile, options)
     assert verdict.conforms, report

@@ -202,7 +202,7 @@ def test_cleaning_up_after_one_submission_never_kills_another_starting_checker(
     import subprocess
 
     from conformance import grade
-    from conformance.cli import RunOptions
+    from conformance.checks import RunOptions
 
     class SlowToRegister(subprocess.Popen):
         def __init__(self, *args, **kwargs):
