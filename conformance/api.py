@@ -25,7 +25,10 @@ PROFILES = ("tad", "extendido", "soko")
 #: Profiles of compiled (C++) targets: never detected from a Python target's
 #: operations, only from what a folder holds (``conformance.aed2``).
 CPP_PROFILES = ("aed2",)
-ALL_PROFILES = PROFILES + CPP_PROFILES
+#: Profiles of Prolog targets (seed 003's programs, ``conformance.prolog``):
+#: detected from what a folder or file holds, checked by their own machine.
+PROLOG_PROFILES = ("prolog",)
+ALL_PROFILES = PROFILES + CPP_PROFILES + PROLOG_PROFILES
 
 #: The operations each profile needs (the target must provide all of them).
 REQUIRED_OPERATIONS: dict[str, tuple[str, ...]] = {
@@ -46,6 +49,8 @@ REQUIRED_OPERATIONS: dict[str, tuple[str, ...]] = {
         "nuevo_juego", "mover", "puede_mover", "tirar_bomba", "deshacer",
         "persona", "hay_pared", "hay_deposito", "hay_caja", "bombas",
     ),
+    # Seed 003's predicates (a Prolog program, conformance.prolog).
+    "prolog": ("action/2", "perform/3", "sokoban/1"),
 }
 
 #: Special operations every Target answers besides the profile's own:
@@ -107,6 +112,8 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "extendido": ("movement", "pushes", "win", "undo", "bombs", "levels"),
     "soko": ("movement", "pushes", "win", "immutability"),
     "aed2": ("movement", "pushes", "win", "undo", "bombs", "levels"),
+    # the action model (action/2, perform/3) and the planner (sokoban/1)
+    "prolog": ("actions", "planner"),
 }
 
 # The engine's entry point, ``conformance.engine.check``, has this signature::

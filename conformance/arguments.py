@@ -37,7 +37,9 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     """The options shared by the check command and ``grade``."""
     parser.add_argument("--profile", choices=ALL_PROFILES,
                         help="the interface to check (default: detected from the operations "
-                             "the target provides; aed2 for a folder holding aed2_Juego.h)")
+                             "the target provides; aed2 for a folder holding aed2_Juego.h; "
+                             "prolog for a .pro file or a folder holding one that defines "
+                             "sokoban/1)")
     parser.add_argument("--max-examples", type=positive_int, default=100, metavar="N",
                         help="random examples per profile (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=None, metavar="S",

@@ -63,15 +63,58 @@ def _bad(spec_name: str, profile: str | None, message: str, missing=()) -> tuple
     return verdict, message
 
 
-def _cpp_rules(spec: TargetSpec, profile: str | None) -> tuple[Verdict, str] | None:
-    """The bad verdict when profile aed2 and a C++ folder do not go together."""
-    if profile == "aed2" and spec.kind != "cpp":
-        return _bad(spec.name, profile, f"{spec.name}: profile aed2 is for a folder of C++ "
-                                        "sources holding aed2_Juego.h")
-    if spec.kind == "cpp" and profile not in (None, "aed2"):
-        return _bad(spec.name, profile, f"{spec.name} is a C++ folder: only profile aed2 "
-                                        f"applies to it (got --profile {profile})")
+#: Per kind of target that has a profile of its own: the profile, and what
+#: such a target is (for the messages).
+_OWN_PROFILE = {
+    "cpp": ("aed2", "a folder of C++ sources holding aed2_Juego.h", "a C++ folder"),
+    "prolog": ("prolog", "a .pro or .pl file, or a folder holding one that defines sokoban/1",
+               "a Prolog program"),
+}
+
+
+def _kind_rules(spec: TargetSpec, profile: str | None) -> tuple[Verdict, str] | None:
+    """The bad verdict when a profile of its own kind of target (aed2: a C++
+    folder; prolog: a Prolog program) and the target do not go together."""
+    for kind, (own, what, called) in _OWN_PROFILE.items():
+        if profile == own and spec.kind != kind:
+            return _bad(spec.name, profile, f"{spec.name}: profile {own} is for {what}")
+        if spec.kind == kind and profile not in (None, own):
+            return _bad(spec.name, profile, f"{spec.name} is {called}: only profile {own} "
+                                            f"applies to it (got --profile {profile})")
     return None
+
+
+def own_profile(spec: TargetSpec) -> str | None:
+    """The profile of a kind of target that has one of its own (``aed2`` for
+    a C++ folder, ``prolog`` for a Prolog program), else None."""
+    entry = _OWN_PROFILE.get(spec.kind)
+    return entry[0] if entry else None
+
+
+def lacking(spec: TargetSpec, options: RunOptions) -> str | None:
+    """For a target of its own profile: None when it provides every
+    operation of the profile, else a message saying what it lacks (or why
+    it cannot be built or loaded)."""
+    if spec.kind == "prolog":
+        from conformance.prolog.run import lacking as prolog_lacking
+        return prolog_lacking(spec.path, memory_mb=options.memory_mb)
+    if spec.kind == "cpp":
+        from conformance.aed2.build import BuildError, build
+        try:
+            build(spec.path, std=options.std, sanitize=options.sanitize)
+        except (BuildError, OSError) as e:
+            return str(e)
+        return None
+    raise ValueError(f"{spec.name}: not a target of a profile of its own")
+
+
+def _check_prolog(spec: TargetSpec, options: RunOptions) -> tuple[Verdict, str]:
+    """A Prolog program (profile prolog, :mod:`conformance.prolog`)."""
+    from conformance.prolog.run import check_program
+    return check_program(spec.path, max_examples=options.max_examples, seed=options.seed,
+                         timeout=options.timeout, memory_mb=options.memory_mb,
+                         storage_mb=options.storage_mb, replay=options.replay,
+                         groups=options.groups)
 
 
 def _open(spec: TargetSpec, profile: str | None, options: RunOptions):
@@ -88,7 +131,7 @@ def _open(spec: TargetSpec, profile: str | None, options: RunOptions):
         except OSError as e:
             return None, _bad(spec.name, profile, f"{spec.name}: cannot read or build it: {e}")
         return Aed2Target(built, timeout=options.timeout, memory_mb=options.memory_mb,
-                          name=spec.name), None
+                          name=spec.name, storage_mb=options.storage_mb), None
     try:
         return open_target(spec, in_process=options.in_process, timeout=options.timeout,
                            memory_mb=options.memory_mb, directions=options.directions,
@@ -138,7 +181,7 @@ def _checking(spec: TargetSpec, profile: str | None, options: RunOptions,
     checked under aed2 in seed 001's directions. ``target``: an already open
     Target for ``spec`` (the caller then closes it); else it is opened here
     and closed at the end."""
-    bad = _cpp_rules(spec, profile)
+    bad = _kind_rules(spec, profile)
     if bad is not None:
         yield None, [bad], options
         return
@@ -164,6 +207,8 @@ def check_target(spec: TargetSpec, profile: str | None, options: RunOptions,
     a ``(verdict, report)`` per profile. Never raises for a bad target: that
     is a verdict with ``error`` (and ``missing``) set. ``target``: an already
     open Target for ``spec`` (the caller then closes it)."""
+    if spec.kind == "prolog" and _kind_rules(spec, profile) is None:
+        return [_check_prolog(spec, options)]
     with _checking(spec, profile, options, target) as (opened, profiles, options):
         return [p if isinstance(p, tuple) else _check_profile(opened, p, options)
                 for p in profiles]
@@ -174,6 +219,14 @@ def check_groups(spec: TargetSpec, profile: str | None,
     """Like :func:`check_target`, one check per operation group of each
     profile: ``(group, verdict, report)``; ``group`` is ``None`` for a target
     that cannot be checked at all (for partial credit: Gradescope)."""
+    if spec.kind == "prolog" and _kind_rules(spec, profile) is None:
+        results = []
+        for group in GROUPS["prolog"]:
+            verdict, report = _check_prolog(spec, replace(options, groups=(group,)))
+            if verdict.error:               # cannot be checked at all
+                return [(None, verdict, report)]
+            results.append((group, verdict, report))
+        return results
     with _checking(spec, profile, options) as (opened, profiles, options):
         results = []
         for p in profiles:

@@ -32,7 +32,9 @@ from conformance.output import (
     verdict_status, write_gradescope, write_json, write_junit,
 )
 from conformance.replays import recorded_profile
-from conformance.targets import ENV_VAR, BadTarget, bundled_specs, cpp_spec, resolve
+from conformance.targets import (
+    ENV_VAR, BadTarget, bundled_specs, cpp_spec, prolog_spec, resolve,
+)
 
 #: How the check command names itself when started as ``python -m conformance``.
 PROG = "python -m conformance"
@@ -124,6 +126,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     try:
         if args.profile == "aed2" and args.target is not None and os.path.isdir(args.target):
             spec = cpp_spec(args.target)
+        elif args.profile == "prolog" and args.target is not None and os.path.exists(args.target):
+            spec = prolog_spec(args.target)
         else:
             spec = resolve(args.target)
     except BadTarget as e:

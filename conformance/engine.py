@@ -78,6 +78,9 @@ def replay(target: Target, profile: str, text: str, *, directions: str = "ours",
     """Play exactly one recorded counterexample (no search, no shrinking)
     and compare as :func:`check` does. ``conforms`` is False iff it still
     departs (the verdict then carries the counterexample again)."""
+    own = getattr(machine(profile), "replay", None) if profile in ALL_PROFILES else None
+    if own is not None:         # a profile with its own kind of target (prolog)
+        return own(target, text)
     start = time.monotonic()
     problem = _precheck(target, profile)
     if problem is not None:
@@ -159,6 +162,9 @@ def check(target: Target, profile: str, *, max_examples: int = 100, seed: int | 
     a quarter of the budget; what that finds goes to ``Verdict.robustness``
     and never changes ``conforms``.
     """
+    own = getattr(machine(profile), "check", None) if profile in ALL_PROFILES else None
+    if own is not None:         # a profile with its own kind of target (prolog)
+        return own(target, max_examples=max_examples, seed=seed, groups=groups, shrink=shrink)
     start = time.monotonic()
     problem = _precheck(target, profile)
     if problem is not None:

@@ -1,7 +1,8 @@
 """``python -m conformance grade DIR``: check every submission in a folder.
 
 A submission is an entry of DIR: a folder holding ``soko.py`` (or a package,
-or a single ``.py`` file), or a ``.py`` file. Each is checked in its own
+or a single ``.py`` file, or C++ sources, or a Prolog program), a ``.py``
+file, or a ``.pro``/``.pl`` file that defines ``sokoban/1``. Each is checked in its own
 sandbox, several at a time (``--jobs``, one per core by default),
 under the profile it provides (or ``--profile``), all with the same random seed
 (``--seed``, or one drawn for the whole run and recorded). The summary, one row per
@@ -60,14 +61,18 @@ SUMMARY_FILES = ("summary.csv", "summary.json")
 
 def find_submissions(folder: Path, exclude: Path | None = None) -> list[Path]:
     """The submissions in ``folder``, sorted by name (hidden entries,
-    ``__pycache__`` and ``exclude`` are skipped)."""
+    ``__pycache__`` and ``exclude`` are skipped): its folders, its ``.py``
+    files, and its ``.pro``/``.pl`` files that define ``sokoban/1`` (seed
+    003's programs; a shared level file beside them is not one)."""
+    from conformance.prolog.source import SUFFIXES, looks_like_program
     found = []
     for entry in sorted(folder.iterdir(), key=lambda p: p.name):
         if entry.name.startswith((".", "_")) or entry.name == "__pycache__":
             continue
         if exclude is not None and entry.resolve() == exclude.resolve():
             continue
-        if entry.is_dir() or entry.suffix == ".py":
+        if entry.is_dir() or entry.suffix == ".py" or (
+                entry.suffix in SUFFIXES and looks_like_program(entry, defining=True)):
             found.append(entry)
     return found
 

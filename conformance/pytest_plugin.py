@@ -38,14 +38,14 @@ KEY = pytest.StashKey["_Suite"]()
 def pytest_addoption(parser):
     # Nothing here may import spec: this runs in every pytest session, also
     # in folders whose own spec/ package shadows ours (python -m pytest).
-    from conformance.api import PROFILES
+    from conformance.api import ALL_PROFILES
     from conformance.targets import DIRECTIONS
 
     group = parser.getgroup("sokoban", "Sokoban conformance")
     group.addoption("--sokoban-impl", action="store", default=None, metavar="TARGET",
                     help="check TARGET (module:object, module, file.py, folder or entry "
                          "point name) against the spec: one test per operation group")
-    group.addoption("--sokoban-profile", action="store", default=None, choices=PROFILES,
+    group.addoption("--sokoban-profile", action="store", default=None, choices=ALL_PROFILES,
                     help="the profile to check (default: every profile the target provides)")
     group.addoption("--sokoban-max-examples", action="store", type=int, default=100,
                     metavar="N", help="random examples per operation group (default: 100)")
@@ -92,9 +92,12 @@ class _Suite:
         self.load_error: str | None = None
 
     def target(self):
+        from conformance.checks import own_profile
         from conformance.sandbox import open_target
         from conformance.targets import BadTarget
 
+        if own_profile(self.spec) is not None:
+            return None         # C++ or Prolog: each check builds or loads it itself
         if self._target is None and self.load_error is None:
             try:
                 self._target = open_target(self.spec, in_process=self.options.in_process,
@@ -191,13 +194,15 @@ class SokobanItem(pytest.Item):
         self.problem = problem
 
     def runtest(self):
-        from conformance.checks import check_target
+        from conformance.checks import check_target, own_profile
         from conformance.output import group_passed, verdict_message, verdict_status
         from conformance.targets import explain_missing, missing_operations
 
         if self.problem:
             raise SokobanFailure(self.problem.splitlines()[0], self.problem)
         suite: _Suite = self.config.stash[KEY]
+        if own_profile(suite.spec) is not None:
+            return self._run_own(suite)
         target = suite.target()
         if target is None:
             raise SokobanFailure(f"cannot load {suite.spec.name}",
@@ -214,6 +219,23 @@ class SokobanItem(pytest.Item):
         if not group_passed(verdict):
             raise SokobanFailure(verdict_message(verdict) or verdict_status(verdict), report)
         print(report)       # what was exercised (shown with -rP)
+
+    def _run_own(self, suite: "_Suite") -> None:
+        """A C++ folder or a Prolog program: built or loaded by each check."""
+        from conformance.checks import check_target, lacking
+        from conformance.output import group_passed, verdict_message, verdict_status
+
+        if self.group == OPERATIONS:
+            why = lacking(suite.spec, suite.options)
+            if why:
+                raise SokobanFailure(why.splitlines()[0], why)
+            print(f"{suite.spec.name} has every operation of profile {self.profile}")
+            return
+        options = replace(suite.options, groups=(self.group,))
+        verdict, report = check_target(suite.spec, self.profile, options)[0]
+        if not group_passed(verdict):
+            raise SokobanFailure(verdict_message(verdict) or verdict_status(verdict), report)
+        print(report)
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, SokobanFailure):
@@ -245,13 +267,21 @@ def _failure_repr(path: str, reason: str, text: str):
 
 def _items(session, suite: _Suite) -> list[SokobanItem]:
     from conformance.api import GROUPS
-    from conformance.checks import partial_profiles
+    from conformance.checks import own_profile, partial_profiles
     from conformance.targets import detect_profiles, explain_missing, missing_operations
 
     def item(name, profile, group, problem=None):
         return SokobanItem.from_parent(session, name=name, nodeid=f"sokoban::{name}",
                                        profile=profile, group=group, problem=problem)
 
+    own = own_profile(suite.spec)
+    if own is not None:         # a C++ folder or a Prolog program: its own profile
+        problem = None
+        if suite.profile not in (None, own):
+            problem = (f"{suite.spec.name}: only profile {own} applies to it "
+                       f"(got --sokoban-profile {suite.profile})")
+        return [item(f"{group}[{own}]", own, group, problem)
+                for group in (OPERATIONS, *GROUPS[own])]
     target = suite.target()
     if target is None:
         return [item("load", "", None, f"cannot load {suite.spec.name}: {suite.load_error}")]

@@ -8,7 +8,11 @@ and prints the kill rate and the false alarms. Students and mutants run as
 PATH targets (their file; its folder goes on ``sys.path`` so a mutant finds
 its base). Profile ``aed2``: our C++ implementation
 (``conformance/cpp/reference``) and its mutants (:mod:`conformance.aed2.mutants`),
-built with g++ (skipped, and said so, when g++ is missing). Exit status 0 iff every mutant is caught and no correct
+built with g++ (skipped, and said so, when g++ is missing). Profile
+``prolog``: our Prolog program in seed 003's style, the same written the
+seed's slower way (both must conform) and its mutants
+(:mod:`conformance.prolog.mutants`), run by swipl (skipped, and said so,
+without it). Exit status 0 iff every mutant is caught and no correct
 implementation is flagged.
 """
 
@@ -22,6 +26,7 @@ from dataclasses import dataclass
 
 from conformance import engine, mutants
 from conformance.aed2 import mutants as cpp_mutants
+from conformance.prolog import mutants as prolog_mutants
 from conformance.api import Verdict
 from conformance.sandbox import open_target
 from conformance.targets import BadTarget, resolve
@@ -50,6 +55,8 @@ def target_name(target: str) -> str:
     """What a target is called in the table: a module's name, a file's stem."""
     if target.startswith(CPP_PREFIX):       # cpp:<name> is listed as cpp_<name>
         return "cpp_" + target[len(CPP_PREFIX):]
+    if target.startswith(PROLOG_PREFIX):    # prolog:<name> is listed as prolog_<name>
+        return "prolog_" + target[len(PROLOG_PREFIX):]
     return target.rsplit("/", 1)[-1].removesuffix(".py")
 
 
@@ -62,11 +69,18 @@ def subjects(only: str | None = None) -> list[tuple[str, str, bool]]:
     if shutil.which("g++") is not None:
         rows += [(CPP_PREFIX + "reference", "aed2", True)]
         rows += [(CPP_PREFIX + m.name, "aed2", False) for m in cpp_mutants.MUTANTS]
+    if shutil.which("swipl") is not None:
+        rows += [(PROLOG_PREFIX + "reference", "prolog", True),
+                 (PROLOG_PREFIX + "slow", "prolog", True)]
+        rows += [(PROLOG_PREFIX + m.name, "prolog", False) for m in prolog_mutants.MUTANTS]
     return [r for r in rows if only is None or only in target_name(r[0])]
 
 
 #: Subjects of profile aed2 are named ``cpp:reference`` and ``cpp:<mutant>``.
 CPP_PREFIX = "cpp:"
+#: Subjects of profile prolog: ``prolog:reference``, ``prolog:slow`` (the
+#: reference in seed 003's own slower style) and ``prolog:<mutant>``.
+PROLOG_PREFIX = "prolog:"
 
 
 def run_cpp(target: str, should_conform: bool, *, max_examples: int, seed: int) -> Outcome:
@@ -84,10 +98,26 @@ def run_cpp(target: str, should_conform: bool, *, max_examples: int, seed: int) 
     return Outcome("cpp_" + name, "aed2", should_conform, verdict)
 
 
+def run_prolog(target: str, should_conform: bool, *, max_examples: int, seed: int) -> Outcome:
+    """Check our Prolog reference, its slow variant or one of its mutants."""
+    from conformance.checks import RunOptions, check_target
+    from conformance.targets import prolog_spec
+    name = target.removeprefix(PROLOG_PREFIX)
+    try:
+        folder = prolog_mutants.materialize(name)
+    except (OSError, ValueError, KeyError) as e:
+        return Outcome("prolog_" + name, "prolog", should_conform, None, str(e))
+    verdict, _ = check_target(prolog_spec(folder), "prolog",
+                              RunOptions(max_examples=max_examples, seed=seed))[0]
+    return Outcome("prolog_" + name, "prolog", should_conform, verdict)
+
+
 def run_one(target: str, profile: str, should_conform: bool, *, max_examples: int,
             seed: int, sandbox: bool = False) -> Outcome:
     if target.startswith(CPP_PREFIX):
         return run_cpp(target, should_conform, max_examples=max_examples, seed=seed)
+    if target.startswith(PROLOG_PREFIX):
+        return run_prolog(target, should_conform, max_examples=max_examples, seed=seed)
     name = target_name(target)
     try:
         t = open_target(resolve(target), in_process=not sandbox)
@@ -120,6 +150,9 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
     if shutil.which("g++") is None:
         print("note: g++ was not found: the C++ implementations (profile aed2) are not checked "
               "(install g++ to include them)")
+    if shutil.which("swipl") is None:
+        print("note: swipl was not found: the Prolog programs (profile prolog) are not checked "
+              "(install swi-prolog-nox to include them)")
     outcomes = []
     print(f"{'target':40} {'profile':10} {'expected':9} {'result':12} {'examples':>8} "
           f"{'seconds':>7}  departs at")

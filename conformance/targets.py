@@ -6,8 +6,11 @@ A TARGET, as typed on the command line (or in ``SOKOBAN_IMPL``), is one of:
   under a private module name, so it never clashes with our installed ``soko``;
 * a path to a folder: a C++ implementation of seed 001's course when it (or
   its ``src/``) holds ``aed2_Juego.h`` (kind ``cpp``, profile ``aed2``, see
-  :mod:`conformance.aed2`), else the ``soko.py`` it holds, else the folder
-  as a package (it has ``__init__.py``), else its only ``.py`` file;
+  :mod:`conformance.aed2`), a Prolog program of seed 003 when a ``.pro`` or
+  ``.pl`` file in it defines ``sokoban/1`` (kind ``prolog``, profile
+  ``prolog``, see :mod:`conformance.prolog`), else the ``soko.py`` it holds,
+  else the folder as a package (it has ``__init__.py``), else its only
+  ``.py`` file; a path to a ``.pro`` or ``.pl`` file: a Prolog program;
 * a name registered in the entry-point group ``sokoban.implementations``
   (ours: ``impl``, ``impl-tad``, ``impl-soko``);
 * ``module:object`` (the object's attributes are the operations);
@@ -67,8 +70,9 @@ class ReferenceImport(BadTarget):
 class TargetSpec:
     """A resolved target: picklable, so the sandbox child can load it too.
 
-    ``kind`` is ``"file"``, ``"package"``, ``"module"``, ``"object"`` or
-    ``"cpp"`` (a folder of C++ sources, ``path``);
+    ``kind`` is ``"file"``, ``"package"``, ``"module"``, ``"object"``,
+    ``"cpp"`` (a folder of C++ sources, ``path``) or ``"prolog"`` (a Prolog
+    program, its file or folder ``path``);
     ``module`` the module to import (kinds module/object), ``attr`` the
     dotted attribute inside it (kind object), ``path`` the file or package
     folder (kinds file/package). ``name`` is a spelling that resolves again
@@ -107,13 +111,20 @@ def _resolve_path(text: str) -> TargetSpec:
     if not path.exists():
         raise BadTarget(f"{text}: no such file or folder")
     path = path.resolve()
+    # (imported here: this module must not import spec, see pytest_plugin)
+    from conformance.prolog.source import SUFFIXES as PROLOG_SUFFIXES, looks_like_program
     if path.is_file():
+        if path.suffix in PROLOG_SUFFIXES:
+            return prolog_spec(path, text)
         if path.suffix != ".py":
-            raise BadTarget(f"{text}: not a Python file (expected a .py file or a folder)")
+            raise BadTarget(f"{text}: not a Python file (expected a .py file or a folder; "
+                            "a .pro or .pl file for a Prolog program)")
         return TargetSpec(name=str(path), kind="file", path=str(path), via="path")
     for folder in (path, path / "src"):         # a C++ submission (profile aed2)
         if (folder / CPP_HEADER).is_file():
             return cpp_spec(folder, text)
+    if looks_like_program(path):                # seed 003's program (profile prolog)
+        return prolog_spec(path, text)
     if (path / "soko.py").is_file():            # a submission: its soko.py
         return TargetSpec(name=str(path), kind="file", path=str(path / "soko.py"), via="path")
     if (path / "__init__.py").is_file():
@@ -122,6 +133,11 @@ def _resolve_path(text: str) -> TargetSpec:
     if len(sources) == 1:
         return TargetSpec(name=str(path), kind="file", path=str(sources[0]), via="path")
     found = ", ".join(p.name for p in sources) or "no .py file"
+    prolog = sorted(p.name for p in path.iterdir() if p.suffix in PROLOG_SUFFIXES)[:5]
+    if prolog and not sources:
+        raise BadTarget(f"{text}: found {', '.join(prolog)}, but no clause sokoban(...) at the "
+                        "start of a line: a Prolog program of seed 003 defines sokoban/1 "
+                        "(name the file itself to check it anyway)")
     raise BadTarget(f"{text}: a folder must be a package (with __init__.py) or hold "
                     f"soko.py (or a single .py file); found {found}")
 
@@ -136,6 +152,17 @@ def cpp_spec(folder: str | os.PathLike, text: str | None = None) -> TargetSpec:
         raise BadTarget(f"{text or folder}: no such folder")
     path = path.resolve()
     return TargetSpec(name=str(path), kind="cpp", path=str(path), via="path")
+
+
+def prolog_spec(path: str | os.PathLike, text: str | None = None) -> TargetSpec:
+    """A Prolog program (a ``.pro``/``.pl`` file, or a folder holding one that
+    defines ``sokoban/1``) as a target: what it holds is read when it is
+    checked (``--profile prolog`` may force any folder)."""
+    p = Path(path).expanduser()
+    if not p.exists():
+        raise BadTarget(f"{text or path}: no such file or folder")
+    p = p.resolve()
+    return TargetSpec(name=str(p), kind="prolog", path=str(p), via="path")
 
 
 _IDENT = r"[A-Za-z_][A-Za-z0-9_]*"

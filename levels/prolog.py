@@ -18,7 +18,8 @@ import re
 
 from .model import Level, LevelError, check_board_size
 
-__all__ = ["parse_prolog", "format_prolog", "looks_like_prolog", "ring", "has_board_edge"]
+__all__ = ["parse_prolog", "parse_prolog_facts", "format_prolog", "looks_like_prolog", "ring",
+           "has_board_edge"]
 
 # Possessive quantifiers: once matched, never given back (no backtracking).
 _LAYOUT = re.compile(r"(?:\s++|%[^\r\n]*+|/\*.*?\*/)*+", re.S)
@@ -69,6 +70,13 @@ def parse_prolog(text: str, source: str = "<string>") -> Level:
     """The level described by seed 003's facts; raises :class:`LevelError`
     (naming the file, line, column and, when the file gives one in a
     ``% Title:`` comment, the level's title)."""
+    return parse_prolog_facts(text, source)[0]
+
+
+def parse_prolog_facts(text: str, source: str = "<string>") -> tuple[Level, list[tuple[int, int, str]]]:
+    """Like :func:`parse_prolog`, and the file's ``pista(F, C, E)`` facts
+    as ``(F, C, E)`` in the order the file gives them (a fact given twice
+    is listed once): seed 003's program builds its states in that order."""
     if not isinstance(text, str):
         raise LevelError("expected text, got " + type(text).__name__, source=source)
     text = text.lstrip("\ufeff")
@@ -100,7 +108,7 @@ def _metadata(text: str) -> list[tuple[str, str, int, int]]:
     return out
 
 
-def _parse_prolog(text: str, source: str) -> Level:
+def _parse_prolog(text: str, source: str) -> tuple[Level, list[tuple[int, int, str]]]:
     pos, n = 0, len(text)
     size: dict[str, tuple[int, int]] = {}
     facts: list[tuple[int, int, str, int]] = []  # (F, C, element, pos)
@@ -186,10 +194,11 @@ def _parse_prolog(text: str, source: str) -> Level:
                     raise LevelError("bad solution: " + e.problem, source=source, line=line,
                                      column=None if e.column is None else col + e.column - 1
                                      ) from None
-    return Level(walls=frozenset(walls), boxes=frozenset(boxes),
-                 goals=frozenset(goals), player=player, bombs=int(bombs_text),
-                 title=title, number=1, metadata=meta, solutions=solutions,
-                 source=source, line=None)
+    level = Level(walls=frozenset(walls), boxes=frozenset(boxes),
+                  goals=frozenset(goals), player=player, bombs=int(bombs_text),
+                  title=title, number=1, metadata=meta, solutions=solutions,
+                  source=source, line=None)
+    return level, list(dict.fromkeys((f, c, el) for f, c, el, _ in facts))
 
 
 def has_board_edge(level: Level) -> bool:

@@ -66,11 +66,13 @@ class Aed2Target:
     """A C++ implementation of the course interface, built by :mod:`.build`."""
 
     def __init__(self, build: Build, *, timeout: float = 10.0, memory_mb: int = 1024,
-                 name: str | None = None):
+                 name: str | None = None,
+                 storage_mb: int | None = isolation.DEFAULT_STORAGE_MB):
         self.build = build
         self.name = name or str(build.folder)
         self.timeout = timeout
         self.memory_mb = memory_mb
+        self.storage_mb = storage_mb        # what the running binary may store
         self.proc: subprocess.Popen | None = None
         self._buffer = b""
         self._stderr = bytearray()
@@ -127,18 +129,9 @@ class Aed2Target:
         shutil.copy2(self.build.binary, binary)
         self.proc = start([binary], workdir=self._workdir,
                           memory_mb=None if self.build.sanitized else self.memory_mb,
-                          env=env)
+                          env=env, storage_mb=self.storage_mb)
         self._buffer = b""
-        self._stderr = bytearray()
-        stream = self.proc.stderr
-
-        def drain(buf=self._stderr):
-            for chunk in iter(lambda: stream.read1(65536), b""):
-                buf += chunk
-                if len(buf) > 2 * STDERR_KEEP:
-                    del buf[:len(buf) - STDERR_KEEP]
-        self._stderr_thread = threading.Thread(target=drain, daemon=True)
-        self._stderr_thread.start()
+        self._stderr, self._stderr_thread = isolation.keep_tail(self.proc.stderr, STDERR_KEEP)
 
     def _new_game(self, niveles) -> Handle:
         if self.proc is None or self.proc.poll() is not None:

@@ -5,7 +5,11 @@ Adding a profile: write its module here (a :class:`~.base.Machine` subclass
 with its rules), add a line to :data:`MACHINES`, and its rows to the tables
 of :mod:`conformance.api` (``PROFILES`` or ``CPP_PROFILES``,
 ``REQUIRED_OPERATIONS``, ``GROUPS``, and ``ESSENTIAL_OPERATIONS`` /
-``OPAQUE_RESULTS`` where they apply).
+``OPAQUE_RESULTS`` where they apply). A profile whose targets are not
+:class:`~conformance.api.Target` s (``prolog``: a Prolog program answers
+successor lists and plans, not observers) has a machine of its own kind,
+whose class methods ``check`` and ``replay`` the engine calls instead of its
+own search.
 """
 
 from __future__ import annotations
@@ -20,10 +24,12 @@ MACHINES: dict[str, str] = {
     "extendido": "conformance.machines.extendido:ExtendidoMachine",
     "aed2": "conformance.machines.aed2:Aed2Machine",
     "soko": "conformance.machines.soko:SokoMachine",
+    "prolog": "conformance.machines.prolog:PrologMachine",
 }
 
 
-def machine(profile: str) -> type[Machine]:
-    """The machine class of ``profile`` (a key of :data:`MACHINES`)."""
+def machine(profile: str) -> type:
+    """The machine class of ``profile`` (a key of :data:`MACHINES`): a
+    :class:`Machine`, or a machine of its own kind with its own ``check``."""
     module, _, name = MACHINES[profile].partition(":")
     return getattr(importlib.import_module(module), name)

@@ -278,3 +278,31 @@ def test_e27_a_grid_without_a_goal_is_won_but_not_judged():
     assert verdict.counterexample.operation.startswith("juego_ganado")
     assert "." in verdict.counterexample.level_text or "*" in verdict.counterexample.level_text \
         or "+" in verdict.counterexample.level_text
+
+
+# ------------------------------------------------ seed 003's text vs its program (E28)
+
+def test_e28_a_final_state_has_every_box_on_a_destination_in_any_order():
+    """Seed 003's program unifies its state with the destinations in the
+    order of the facts; the document's final state (and ours) has every box
+    on a destination, whichever."""
+    from conformance.prolog import model
+    crossed = model.Table(1, 3, ((1, 1, "j"), (1, 2, "c"), (1, 3, "c"),
+                                 (1, 3, "x"), (1, 2, "x")))
+    assert crossed.solved(crossed.initial())
+    assert model.shortest(crossed) == 0 and model.solve(crossed) == []
+    # Seed 003's level 4, its facts in the published order: 11 moves; yet no
+    # state it can reach has box i (in the order of the facts, which every
+    # push keeps) on destination i: its program can never find a plan.
+    level4 = model.Table(7, 3, ((4, 2, "j"), (1, 1, "c"), (2, 3, "c"), (4, 3, "c"), (6, 2, "c"),
+                                (1, 1, "x"), (1, 3, "x"), (7, 1, "x"), (7, 3, "x")))
+    plan = model.solve(level4)
+    assert len(plan) == 11 and level4.solved(plan[-1].after)
+    in_order = tuple((c, f) for f, c, e in level4.pistas if e == "x")
+    seen, todo = {level4.initial()}, [level4.initial()]
+    while todo:
+        for step in model.legal(level4, todo.pop()):
+            if step.after not in seen:
+                seen.add(step.after)
+                todo.append(step.after)
+    assert all(state.boxes != in_order for state in seen)

@@ -1,0 +1,274 @@
+/*  The conformance driver for seed 003's Prolog programs (profile prolog).
+
+    Run as:  swipl --stack-limit=SIZE -q driver.pl -- TARGET.pro
+
+    It loads the target (the student's program) into module user and then
+    serves requests read from standard input, one Prolog term per line,
+    answering each with one line on standard output that starts with
+    "@@ " followed by the answer written canonically (quoted, no
+    operators). Everything the target prints goes to a null stream and its
+    standard input is empty, so neither its own printing (seed 003's
+    program writes every state it visits) nor its reading can break the
+    protocol.
+
+    Requests and answers:
+      (at start)                 -> loaded(Missing, Messages)
+      level(Filas, Columnas, Pistas)
+            a fresh copy of this process (fork/1) with the level's facts
+            asserted in the order given        -> ready
+      successors(State, Millis)  -> ok(Pairs) | error(Text) | timeout
+            Pairs: findall(A-S2, (action(State, A), perform(State, A, S2)), Pairs)
+      successors_all(States, Millis) -> all(Answers)
+            one answer as above per state, up to the first that is not ok
+      plan(Millis)               -> plan(Plan, Time) | no_plan(Time)
+                                    | timeout(Time) | error(Text, Time)
+      end                        -> bye  (the copy ends)
+            then, from the parent, once the copy has ended for any reason:
+                                 -> ended(Status)
+      quit                       (the driver ends)
+
+    Time limits come in milliseconds (integers: requests hold no floats,
+    which an unbuffered stream cannot read), times go out in seconds.
+
+    The answers of the copy are over when it ends: a target that calls
+    halt/0 or dies in the middle of a request shows up as ended(Status)
+    where the answer was expected. This file is part of sokoban-tad.
+*/
+
+:- module(sokoban_driver, []).
+
+:- use_module(library(unix), [fork/1, wait/2, kill/2]).
+:- use_module(library(time), [call_with_time_limit/2]).
+:- use_module(library(lists), [member/2]).
+
+:- dynamic user:filas/1, user:columnas/1, user:pista/3.
+
+%!  Largest answer (term_size/2 cells) sent back; larger is an error.
+max_answer_cells(2000000).
+
+:- initialization(main, main).
+
+main :-
+    current_prolog_flag(argv, Argv),
+    (   Argv = [File|_]
+    ->  true
+    ;   format(user_error, "usage: swipl driver.pl -- TARGET.pro~n", []),
+        halt(2)
+    ),
+    set_prolog_flag(on_error, print),
+    set_prolog_flag(on_warning, print),
+    stream_property(In, alias(user_input)),
+    stream_property(Out, alias(user_output)),
+    set_stream(Out, encoding(utf8)),
+    set_stream(In, encoding(utf8)),
+    % Unbuffered: a copy made by fork/1 must not inherit requests read ahead.
+    set_stream(In, buffer(false)),
+    nb_setval(sokoban_out, Out),
+    nb_setval(sokoban_in, In),
+    silence,
+    load_target(File, Missing, Messages),
+    answer(loaded(Missing, Messages)),
+    serve_parent(In).
+
+%   The target's streams: output to a null stream, input empty.
+silence :-
+    open_null_stream(Null),
+    set_stream(Null, alias(user_output)),
+    set_output(Null),
+    open_string("", Empty),
+    set_stream(Empty, alias(user_input)),
+    set_input(Empty).
+
+answer(Term) :-
+    nb_getval(sokoban_out, Out),
+    write(Out, '@@ '),
+    write_term(Out, Term, [quoted(true), ignore_ops(true), dotlists(false),
+                           max_depth(0), numbervars(false)]),
+    nl(Out),
+    flush_output(Out).
+
+request(In, Request) :-
+    catch(read_term(In, Request, []), E, (message_text(E, T), Request = bad(T))).
+
+% ------------------------------------------------------------------ loading
+
+:- dynamic load_message/1.
+
+%   Each message as swipl prints it: "ERROR: ..." or "Warning: ...".
+user:message_hook(Term, Kind, _) :-
+    memberchk(Kind-Prefix, [error-"ERROR: ", warning-"Warning: "]),
+    nb_current(sokoban_loading, true),
+    message_text(Term, Text0),
+    string_concat(Prefix, Text0, Text),
+    assertz(load_message(Text)),
+    fail.
+
+load_target(File, Missing, Messages) :-
+    nb_setval(sokoban_loading, true),
+    % No alarm here: an alarm thread started before fork/1 is lost in the
+    % copies (and their halt/1 then hangs); the checker times the load.
+    catch(load_files(user:File, [if(true)]), E,
+          (message_text(E, T0), string_concat("ERROR: ", T0, T), assertz(load_message(T)))),
+    nb_setval(sokoban_loading, false),
+    findall(T, load_message(T), Messages),
+    findall(N/A, (member(N/A, [action/2, perform/3, sokoban/1]),
+                  \+ target_predicate(N, A, _)), Missing).
+
+%   Where the target's N/A lives: user (also when imported there), or the
+%   module of a target file that did not export it.
+target_predicate(N, A, M:Head) :-
+    functor(Head, N, A),
+    (   predicate_property(user:Head, defined)
+    ->  M = user
+    ;   current_module(M), M \== user, M \== sokoban_driver,
+        module_property(M, class(user)),
+        predicate_property(M:Head, defined),
+        \+ predicate_property(M:Head, imported_from(_))
+    ->  true
+    ).
+
+call_target(N, Args) :-
+    length(Args, A),
+    (   target_predicate(N, A, M:Head)
+    ->  Head =.. [N|Args],
+        call(M:Head)
+    ;   existence_error(procedure, N/A)
+    ).
+
+message_text(Term, Text) :-
+    catch(( message_to_codes(Term, Codes), string_codes(Text0, Codes) ), _,
+          format(string(Text0), "~q", [Term])),
+    split_string(Text0, "", " \n", [Text1]),
+    (   string_length(Text1, L), L > 2000
+    ->  sub_string(Text1, 0, 2000, _, Text)
+    ;   Text = Text1
+    ).
+
+message_to_codes(Term, Codes) :-
+    '$messages':translate_message(Term, Lines, []),
+    with_output_to(codes(Codes), print_message_lines(current_output, '', Lines)).
+
+% ------------------------------------------------------------------ parent
+
+serve_parent(In) :-
+    request(In, Request),
+    (   Request == end_of_file
+    ->  halt(0)
+    ;   Request == quit
+    ->  halt(0)
+    ;   Request = level(Filas, Columnas, Pistas)
+    ->  fork(Pid),
+        (   Pid == child
+        ->  at_halt(halted),
+            set_level(Filas, Columnas, Pistas),
+            answer(ready),
+            serve_child(In)
+        ;   wait(Pid, Status),
+            answer(ended(Status)),
+            serve_parent(In)
+        )
+    ;   format(string(Text), "unknown request ~q", [Request]),
+        answer(error(Text)),
+        serve_parent(In)
+    ).
+
+set_level(Filas, Columnas, Pistas) :-
+    retractall(user:filas(_)),
+    retractall(user:columnas(_)),
+    retractall(user:pista(_, _, _)),
+    assertz(user:filas(Filas)),
+    assertz(user:columnas(Columnas)),
+    forall(member(pista(F, C, E), Pistas), assertz(user:pista(F, C, E))).
+
+% ------------------------------------------------------------------ the copy
+
+%   A copy never runs halt/1's cleanup: after an alarm of library(time) it
+%   can hang there (a mutex of time.so). It ends by SIGKILL; the target's
+%   own halt/0 is answered with halted before that.
+quit_now :-
+    current_prolog_flag(pid, Pid),
+    kill(Pid, kill).
+
+halted :-
+    answer(halted),
+    quit_now.
+
+serve_child(In) :-
+    request(In, Request),
+    (   Request == end_of_file
+    ->  quit_now
+    ;   Request == end
+    ->  answer(bye),
+        quit_now
+    ;   serve(Request, Answer)
+    ->  answer(Answer),
+        serve_child(In)
+    ;   format(string(Text), "unknown request ~q", [Request]),
+        answer(error(Text)),
+        serve_child(In)
+    ).
+
+serve(successors(State, Millis), Answer) :-
+    successors(State, Millis, Answer).
+serve(successors_all(States, Millis), all(Answers)) :-
+    successors_all(States, Millis, Answers).
+serve(plan(Millis), Answer) :-
+    Seconds is Millis / 1000,
+    get_time(T0),
+    limited(Seconds, call_target(sokoban, [Plan]), Result),
+    get_time(T1),
+    Time is T1 - T0,
+    (   Result == true
+    ->  checked(plan(Plan, Time), Answer)
+    ;   Result == false
+    ->  Answer = no_plan(Time)
+    ;   Result == timeout
+    ->  Answer = timeout(Time)
+    ;   Result = error(Text)
+    ->  Answer = error(Text, Time)
+    ).
+
+successors(State, Millis, Answer) :-
+    Seconds is Millis / 1000,
+    Goal = findall(A-S2, (call_target(action, [State, A]),
+                          call_target(perform, [State, A, S2])), Pairs),
+    limited(Seconds, Goal, Result),
+    (   Result == true
+    ->  checked(ok(Pairs), Answer)
+    ;   Result == timeout
+    ->  Answer = timeout
+    ;   Result = error(_)
+    ->  Answer = Result
+    ;   Answer = error("findall/3 failed")
+    ).
+
+%   One answer per state, in order, up to the first that is not ok(_).
+successors_all([], _, []).
+successors_all([State|States], Millis, [Answer|Answers]) :-
+    successors(State, Millis, Answer),
+    (   Answer = ok(_)
+    ->  successors_all(States, Millis, Answers)
+    ;   Answers = []
+    ).
+
+%   limited(+Seconds, :Goal, -Result): true, false, timeout or error(Text);
+%   the first solution only.
+limited(Seconds, Goal, Result) :-
+    catch(( call_with_time_limit(Seconds, once(Goal)) -> Result = true ; Result = false ),
+          E,
+          (   E == time_limit_exceeded
+          ->  Result = timeout
+          ;   message_text(E, Text),
+              Result = error(Text)
+          )).
+
+%   An answer we can send: acyclic and not huge.
+checked(Answer, Checked) :-
+    (   cyclic_term(Answer)
+    ->  Checked = error("the answer is a cyclic term")
+    ;   max_answer_cells(Max),
+        term_size(Answer, Size), Size > Max
+    ->  format(string(Text), "the answer is too large (~D cells)", [Size]),
+        Checked = error(Text)
+    ;   Checked = Answer
+    ).
