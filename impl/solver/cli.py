@@ -75,7 +75,8 @@ def load_levels(name: str) -> tuple[list, str | None]:
     import levels
 
     try:
-        found = levels.read_levels(name)
+        found = levels.read_levels(
+            name, on_skip=lambda e: print(f"warning: skipped {e}", file=sys.stderr))
     except levels.LevelError as exc:
         raise UsageError(str(exc)) from None
     path = os.path.realpath(name) if os.path.exists(name) else None
