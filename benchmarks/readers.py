@@ -1,6 +1,6 @@
 """Time of every level reader on growing inputs of each hostile shape.
 
-    python benchmarks/readers.py [--sizes 131072,262144,524288,1048576] [--repeat N] [--only WORD]
+    python benchmarks/readers.py [--sizes 131072,262144,524288,1048576] [--repeat N] [--only WORD,...]
                                  [--baseline DIR]
 
 For each shape of ``levels.hostile.SHAPES`` (hostile inputs, and the largest
@@ -109,7 +109,8 @@ def main(argv=None) -> int:
     p.add_argument("--sizes", default="131072,262144,524288,1048576",
                    help="input sizes in characters, comma-separated (default 128 KB to 1 MB)")
     p.add_argument("--repeat", type=int, default=1, help="runs per cell, best kept (default 1)")
-    p.add_argument("--only", default="", help="only shapes whose name contains this")
+    p.add_argument("--only", default="",
+                   help="only shapes whose name contains this (or one of these, comma-separated)")
     p.add_argument("--baseline", metavar="DIR",
                    help="also time the levels package of the checkout DIR, taking turns")
     p.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
@@ -121,7 +122,8 @@ def main(argv=None) -> int:
     from levels.hostile import HONEST, SHAPES
 
     sizes = [int(s) for s in args.sizes.split(",")]
-    shapes = {name: [make(s) for s in sizes] for name, make in SHAPES.items() if args.only in name}
+    shapes = {name: [make(s) for s in sizes] for name, make in SHAPES.items()
+              if any(word in name for word in args.only.split(","))}
     times: dict = {}
     base: dict = {}
     if args.baseline:

@@ -153,7 +153,7 @@ class Level:
     ``metadata`` (its ``Key: value`` lines); ``solutions`` (LURD strings of
     its ``Solution:`` keys); ``notes`` (its other text lines, SOK's puzzle
     notes, joined with ``\n``); ``snapshots`` (SOK's saved games and
-    solutions, :class:`Snapshot`).
+    solutions, :class:`Snapshot`; a string given is the moves of one).
 
     ``source`` and ``line`` (where it was read from: file name and the 1-based
     line of the board's first row) are informative only and take no part in
@@ -180,7 +180,8 @@ class Level:
         object.__setattr__(self, "goals", _frozen(self.goals))
         object.__setattr__(self, "solutions", tuple(self.solutions))
         object.__setattr__(self, "metadata", dict(self.metadata))
-        object.__setattr__(self, "snapshots", tuple(self.snapshots))
+        object.__setattr__(self, "snapshots", tuple(
+            Snapshot(s) if isinstance(s, str) else s for s in self.snapshots))
 
     @classmethod
     def _trusted(cls, **fields) -> "Level":

@@ -74,8 +74,8 @@ def split_lines(text: str) -> list[str]:
 
 _ONLY_BOARD_CHARS = re.compile("[" + re.escape("".join(sorted(_BOARD_CHARS))) + "]+")
 _A_PIECE_MARK = re.compile("[" + re.escape("".join(sorted(_PIECE_MARKS))) + "]")
-_TEXT_BY_BOARD = re.compile(r"(?<=b)t|t(?=b)")
-_TEXT_LINE = re.compile("t")
+_TEXT_BY_BOARD = re.compile(r"(?<=b)[tk]|[tk](?=b)")
+_KEY_LINE = re.compile("k")
 _BOARD_RUN = re.compile("b+")
 
 
@@ -242,7 +242,10 @@ _MOVES_RUN = re.compile("m+")
 #: SOK's tags, which may also be written ``Key = value`` (sokoenginepy reads them so).
 _EQ_KEY = re.compile(r"^(Title|Author|Game|Collection|Solver|boxorder|goalorder"
                      r"|Date Created|Date of Last Change)\s*=(.*)$", re.IGNORECASE)
-_BLANK = ("_",)
+_BLANK_RUN = re.compile("_+")
+_TEXT_RUN = re.compile("t+")
+_HEAD_TEXT_RUN = re.compile("[tm]+")  # before the first board, moves lines are text
+_COMMENT = re.compile(r"\s*::")
 #: Keys that hold one value: a repeated one replaces the earlier one (other
 #: keys join their values, one line each).
 _SINGLE_KEYS = frozenset({"title", "collection"})
@@ -256,7 +259,7 @@ def line_kind(line: str) -> str:
         return "_"
     if _ONLY_BOARD_CHARS.fullmatch(line) and _A_PIECE_MARK.search(line):
         return "b"
-    if line.lstrip()[:2] == "::":
+    if _COMMENT.match(line):
         return "i"
     if _ONLY_MOVES_CHARS.fullmatch(line) and _A_MOVE_MARK.search(line):
         return "m"
@@ -318,10 +321,14 @@ class _Reader:
         self.lines = lines = split_lines(text)
         full, mark = _ONLY_BOARD_CHARS.fullmatch, _A_PIECE_MARK.search
         moves, move_mark = _ONLY_MOVES_CHARS.fullmatch, _A_MOVE_MARK.search
-        # As line_kind, inlined: a quarter of the reader's time is here.
+        comment = _COMMENT.match
+        # As line_kind, inlined (a quarter of the reader's time is here), but
+        # text that may be a key (it holds ':' or '=') is ``k``.
         self.kinds = "".join([
             "_" if not ln or ln.isspace() else "b" if full(ln) and mark(ln) else
-            "i" if ln.lstrip()[:2] == "::" else "m" if moves(ln) and move_mark(ln) else "t"
+            "i" if ln[:2] == "::" or ln[:1] in " \t" and comment(ln) else
+            "m" if moves(ln) and move_mark(ln) else
+            "k" if ":" in ln or "=" in ln else "t"
             for ln in lines])
         self.damaged: dict[int, LevelError] = {}
         self._mark_damaged_rows()
@@ -360,7 +367,7 @@ class _Reader:
         if self._ends is None:
             index: dict[str, list[int]] = {}
             lines = self.lines
-            for m in _TEXT_LINE.finditer(self.kinds):
+            for m in _KEY_LINE.finditer(self.kinds):
                 s = lines[m.start()].strip().lower()
                 if s.endswith("-end:"):
                     index.setdefault(s[:-5], []).append(m.start())
@@ -374,8 +381,9 @@ class _Reader:
         inside a ``Key:`` ... ``Key-End:`` block does not count); returns
         them and that board's index (or the number of lines).
 
-        Elements: ``_BLANK``; ``("t", lineno, text)``; ``("k", lineno, key,
-        value, text)``; ``("B", lineno, key, value)`` a block;
+        Elements: ``("_", count)`` blank lines; ``("t", lineno, text)``;
+        ``("T", lineno, start, stop)`` two text lines or more, none a key;
+        ``("k", lineno, key, value, text)``; ``("B", lineno, key, value)`` a block;
         ``("S", lineno, key, parts)`` a ``Solution`` key with its
         continuation lines, ``parts`` a list of ``(lineno, text, raw line)``;
         ``("m", lineno, start, stop)`` a run of moves lines.  Moves runs and
@@ -389,8 +397,9 @@ class _Reader:
             if k == "b":
                 break
             if k == "_":
-                append(_BLANK)
-                i += 1
+                j = _BLANK_RUN.match(kinds, i).end()
+                append(("_", j - i))
+                i = j
                 continue
             if k == "i":
                 i += 1
@@ -405,9 +414,14 @@ class _Reader:
                     append(("m", i + 1, i, j))
                 i = j
                 continue
+            if k == "t" or k == "m":  # (a moves line before the first board is text)
+                j = (_TEXT_RUN if in_puzzle else _HEAD_TEXT_RUN).match(kinds, i).end()
+                append(("t", i + 1, lines[i].strip()) if j == i + 1 else ("T", i + 1, i, j))
+                i = j
+                continue
             line = lines[i]
             t = line.strip()
-            m = None if t[:1] == ";" else (_KEY.match(t) or _EQ_KEY.match(t))
+            m = None if t[:1] == ";" else _KEY.match(t) or _EQ_KEY.match(t)
             if m is None:
                 append(("t", i + 1, t))
                 i += 1
@@ -489,8 +503,8 @@ class _Reader:
                 if self.strict:
                     raise error from None
                 skipped.append(error)
-        return Collection(levels=levels, metadata=collection_keys, notes=_notes_text(head),
-                          skipped=skipped, source=self.source)
+        return Collection(levels=levels, metadata=collection_keys,
+                          notes=_notes_text(head, self.lines), skipped=skipped, source=self.source)
 
     def _level(self, number, start, stop, title, notes, snapshots, default_game) -> Level:
         keys, specials = _keys_of(notes, level=True)
@@ -515,7 +529,7 @@ class _Reader:
         solutions = tuple(self._solution(parts) for parts in specials.get("Solution", ()))
         return board.level(
             trusted=True, bombs=bombs, title=title, number=number,
-            metadata=keys, solutions=solutions, notes=_notes_text(notes),
+            metadata=keys, solutions=solutions, notes=_notes_text(notes, self.lines),
             snapshots=tuple(self._snapshot(run, stitle, seg) for run, stitle, seg in snapshots),
             source=self.source, line=None if rle_used else start + 1)
 
@@ -560,7 +574,7 @@ class _Reader:
             self._spend(len(expanded) - len(moves), lineno)
             moves = expanded
         keys, _ = _keys_of(seg)
-        return Snapshot(moves=moves, title=title, notes=_notes_text(seg),
+        return Snapshot(moves=moves, title=title, notes=_notes_text(seg, self.lines),
                         metadata=keys, line=lineno)
 
 
@@ -573,14 +587,14 @@ def _title_line(seg) -> int | None:
     """The index in ``seg`` of its title line, if it has one: SOK's last
     non-blank line, provided a blank line precedes it or it is the only one."""
     last = len(seg) - 1
-    while last >= 0 and seg[last] is _BLANK:
+    while last >= 0 and seg[last][0] == "_":
         last -= 1
     if last < 0:
         return None
     e = seg[last]
-    if e[0] == "B" or (e[0] == "S" and len(e[3]) > 1):
-        return None  # a block or a solution over several lines is no title
-    if last == 0 or seg[last - 1] is _BLANK:
+    if e[0] in "BT" or (e[0] == "S" and len(e[3]) > 1):
+        return None  # a block, a paragraph, a solution over several lines: no title
+    if last == 0 or seg[last - 1][0] == "_":
         return last
     return None
 
@@ -609,17 +623,22 @@ def _uncommented(stripped: str) -> str:
     return stripped[1:].strip() if stripped[:1] == ";" else stripped
 
 
-def _notes_text(seg) -> str:
-    """The free text lines of a segment, blank lines inside kept, joined."""
-    out = []
+def _notes_text(seg, lines) -> str:
+    """The free text lines of a segment (of the file's ``lines``), blank
+    lines inside kept, joined."""
+    out: list[str] = []
+    blank = 0  # blank lines waiting for a text line after them
     for e in seg:
-        if e is _BLANK:
-            if out:
-                out.append("")
-        elif e[0] == "t":
-            out.append(e[2])
-    while out and out[-1] == "":
-        out.pop()
+        if e[0] == "_":
+            blank += e[1] if out else 0
+        elif e[0] in "tT":
+            if blank:
+                out.extend([""] * blank)
+                blank = 0
+            if e[0] == "t":
+                out.append(e[2])
+            else:
+                out.extend([ln.strip() for ln in lines[e[2]:e[3]]])
     return "\n".join(out)
 
 

@@ -257,8 +257,11 @@ def run(args) -> int:
               f"{jobs} job{'s' if jobs != 1 else ''})")
     if args.write_solutions:
         import levels
+        out = written
+        if args.level is None and source is not None:  # the file's notes and keys too
+            out = dataclasses.replace(levels.read_collection(source), levels=written)
         try:
-            write_text(args.write_solutions, levels.format_xsb(written),
+            write_text(args.write_solutions, levels.format_xsb(out),
                        replace=args.force, protect=protect)
         except WriteRefused as exc:
             raise UsageError(str(exc)) from None
