@@ -255,45 +255,70 @@ def fingerprint(obj):
     ``__reduce_ex__`` exposes), shared and cyclic references by their order of
     first visit. Any in-place change anywhere in the object graph (a cell of a
     grid, a list inside a dict, an attribute) changes the description.
+
+    The walk is iterative (see :class:`_Describer`): a linked list a million
+    nodes long is described like a short one, in time proportional to its
+    size, on every Python version and whatever the recursion limit; only
+    memory bounds the depth.
     """
-    try:
-        return _Describer().describe(obj)
-    except RecursionError:          # a very deep structure (a long linked list)
-        return _deep_fingerprint(obj)
+    return _text(_Describer().run(obj))
 
 
-def _deep_fingerprint(obj):
-    """Describe a very deep object graph on a thread with a big stack."""
-    import threading
-    result = []
-
-    def work():
-        try:
-            result.append(_Describer().describe(obj))
-        except RecursionError:
-            result.append(f"too deep to describe: {type(obj).__qualname__}")
-
-    old_limit, old_size = sys.getrecursionlimit(), threading.stack_size()
-    try:
-        sys.setrecursionlimit(50_000)
-        threading.stack_size(128 * 1024 * 1024)
-        thread = threading.Thread(target=work)
-        thread.start()
-        thread.join()
-    except RuntimeError:            # no thread (memory cap): give up describing
-        pass
-    finally:
-        threading.stack_size(old_size)
-        sys.setrecursionlimit(old_limit)
-    return result[0] if result else f"too deep to describe: {type(obj).__qualname__}"
+def _text(rope):
+    """The string a description stands for: a str, or a list of parts that
+    are themselves descriptions (joined here without recursion, so that a
+    deep chain costs its length, not its length squared)."""
+    if type(rope) is str:
+        return rope
+    out, stack = [], [iter(rope)]
+    while stack:
+        for part in stack[-1]:
+            if type(part) is str:
+                out.append(part)
+            else:
+                stack.append(iter(part))
+                break
+        else:
+            stack.pop()
+    return "".join(out)
 
 
 class _Describer:
+    """The fingerprint's walk. Each container is described by a generator
+    that yields the members it needs described, in order, and receives
+    their descriptions; :meth:`run` drives these generators on an explicit
+    stack (its length is the current depth), so no Python recursion is
+    involved. A mutable object already on the way (a cycle) or already
+    described (sharing) is written ``<ref N>``, N its order of first visit.
+    Descriptions are ropes (see :func:`_text`); members of sets and dicts are
+    turned into text to be sorted."""
+
     def __init__(self):
         self.seen = {}
         self.keep = []       # keeps transient objects alive (stable ids)
 
-    def describe(self, obj):
+    def run(self, obj):
+        first = self._visit(obj)
+        if type(first) is str:
+            return first
+        stack, value = [first], None
+        while stack:
+            try:
+                member = stack[-1].send(value)
+            except StopIteration as done:
+                stack.pop()
+                value = done.value
+                continue
+            step = self._visit(member)
+            if type(step) is str:
+                value = step
+            else:
+                stack.append(step)
+                value = None
+        return value
+
+    def _visit(self, obj):
+        """A leaf's description (a str), or the generator describing a container."""
         t = type(obj)
         if obj is None or t in (bool, int, float, complex, str, bytes):
             return repr(obj)
@@ -317,31 +342,40 @@ class _Describer:
     def _container(self, obj, t):
         name = t.__qualname__
         if isinstance(obj, (tuple, list)) and not hasattr(obj, "_fields"):
-            return f"{name}[{', '.join(self.describe(v) for v in obj)}]"
+            parts = []
+            for v in list(obj):
+                parts.append((yield v))
+            return [f"{name}[", *_joined(parts), "]"]
         if isinstance(obj, (set, frozenset)):
-            return f"{name}{{{', '.join(sorted(self.describe(v) for v in obj))}}}"
+            parts = []
+            for v in list(obj):
+                parts.append(_text((yield v)))
+            return [f"{name}{{", *_joined(sorted(parts)), "}"]
         if isinstance(obj, dict):
-            items = sorted(f"{self.describe(k)}: {self.describe(v)}" for k, v in obj.items())
-            extra = self._attributes(obj) if type(obj) is not dict else ""
-            return f"{name}{{{', '.join(items)}}}{extra}"
+            items = []
+            for k, v in list(obj.items()):
+                described = yield k
+                items.append(_text([described, ": ", (yield v)]))
+            extra = (yield from self._attributes(obj)) if type(obj) is not dict else ""
+            return [f"{name}{{", *_joined(sorted(items)), "}", extra]
         if isinstance(obj, bytearray):
             return f"{name}({bytes(obj)!r})"
-        attrs = self._attributes(obj)
+        attrs = yield from self._attributes(obj)
         if attrs:
-            return f"{name}{attrs}"
+            return [name, attrs]
         try:
             reduced = obj.__reduce_ex__(4)
         except Exception:
             reduced = None
         if isinstance(reduced, tuple) and len(reduced) >= 2:
-            parts = [self.describe(reduced[1])]
+            parts = [(yield reduced[1])]
             if len(reduced) > 2 and reduced[2] is not None:
-                parts.append(self.describe(reduced[2]))
+                parts.append((yield reduced[2]))
             if len(reduced) > 3 and reduced[3] is not None:
-                parts.append(self.describe(list(reduced[3])))
+                parts.append((yield list(reduced[3])))
             if len(reduced) > 4 and reduced[4] is not None:
-                parts.append(self.describe(dict(reduced[4])))
-            return f"{name}<{'; '.join(parts)}>"
+                parts.append((yield dict(reduced[4])))
+            return [f"{name}<", *_joined(parts, "; "), ">"]
         return f"{name}<{obj!r}>"
 
     def _attributes(self, obj):
@@ -357,8 +391,20 @@ class _Describer:
             return ""
         if isinstance(obj, (tuple, list)):        # namedtuple-like
             state = {**state, "_items": list(obj)}
-        items = ", ".join(f"{k}={self.describe(v)}" for k, v in sorted(state.items()))
-        return f"({items})"
+        items = []
+        for k, v in sorted(state.items()):
+            items.append([f"{k}=", (yield v)])
+        return ["(", *_joined(items), ")"]
+
+
+def _joined(parts, separator=", "):
+    """``parts`` with ``separator`` between them (a rope's pieces)."""
+    out = []
+    for i, part in enumerate(parts):
+        if i:
+            out.append(separator)
+        out.append(part)
+    return out
 
 
 # ------------------------------------------------------------------ host

@@ -37,6 +37,7 @@ import random
 import signal
 import subprocess
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
@@ -249,6 +250,12 @@ def grade_all(submissions: Sequence[Path], profile: str | None, options: RunOpti
 #: How long one submission's checker may take in all before it is killed.
 CHECKER_LIMIT = 3600.0
 _CHECKERS: set[int] = set()
+#: Held while a checker is started and registered in ``_CHECKERS``, and while
+#: :func:`_kill_strays` looks for strays and kills them: a checker is never
+#: seen before it is registered (on a loaded machine another supervisor's
+#: sweep took such a checker for a stray, and its submission was told it
+#: had killed its checker).
+_CHECKERS_LOCK = threading.Lock()
 
 
 def supervise(path: str, profile: str | None, options: RunOptions) -> dict[str, Any]:
@@ -260,11 +267,12 @@ def supervise(path: str, profile: str | None, options: RunOptions) -> dict[str, 
     name = Path(path).name
     request = json.dumps({"path": path, "profile": profile,
                           "options": dataclasses.asdict(options)})
-    proc = subprocess.Popen([sys.executable, "-c", "from conformance.grade import "
-                             "checker_main; checker_main()"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
-    _CHECKERS.add(proc.pid)
+    with _CHECKERS_LOCK:
+        proc = subprocess.Popen([sys.executable, "-c", "from conformance.grade import "
+                                 "checker_main; checker_main()"],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, start_new_session=True)
+        _CHECKERS.add(proc.pid)
     try:
         try:
             answer, _ = proc.communicate(request.encode(), timeout=CHECKER_LIMIT)
@@ -336,20 +344,18 @@ def _kill_strays(keep: set[int]) -> None:
     checker in ``keep`` nor a box some live target still owns, with all its
     descendants; reap them."""
     for _ in range(200):
-        children = _children(os.getpid()) - keep - isolation.live_boxes()
-        strays = set(children)
-        for pid in children:
-            strays |= isolation._descendants(pid)
-        strays = {p for p in strays if isolation._alive(isolation._status(p))}
-        for pid in children:
-            if not isolation._alive(isolation._status(pid)):
-                _reap(pid)
-        if not strays:
-            return
-        for pid in strays:
-            isolation._kill(pid)
+        with _CHECKERS_LOCK:
+            children = _children(os.getpid()) - keep - isolation.live_boxes()
+            strays = set(children)
+            for pid in children:
+                strays |= isolation._descendants(pid)
+            strays = {p for p in strays if isolation._alive(isolation._status(p))}
+            for pid in strays:
+                isolation._kill(pid)
         for pid in children:
             _reap(pid)
+        if not strays:
+            return
         time.sleep(0.01)
 
 

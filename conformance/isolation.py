@@ -410,7 +410,10 @@ def kill_group(proc: subprocess.Popen) -> None:
     own_ns = _pid_namespace(os.getpid())
     namespaces: set[str] = set()
     tree: set[int] = set()
-    if proc.poll() is None or uid is None:
+    # Once reaped, proc's pid may be another process's: it is signalled only
+    # before (a zombie still holds its pid).
+    ours = proc.returncode is None
+    if ours:
         tree = _frozen_tree(proc.pid)
         if getattr(proc, "isolation", None) == "bwrap":
             namespaces = {ns for ns in map(_pid_namespace, tree) if ns and ns != own_ns}
@@ -418,7 +421,8 @@ def kill_group(proc: subprocess.Popen) -> None:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
-    _kill(proc.pid)
+    if ours:
+        _kill(proc.pid)
     for pid in tree:
         _kill(pid)
     try:

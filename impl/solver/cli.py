@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import dataclasses
+import multiprocessing
 import os
 import sys
 import time
@@ -132,12 +133,22 @@ def _results_in_process(chosen, options: dict, show_progress: bool):
         yield i, result
 
 
+def pool_context():
+    """The start method of our worker processes: ``forkserver`` (``spawn``
+    where there is none), never ``fork``, which copies a process whose other
+    threads may hold locks (Python 3.12 warns about it, 3.14 no longer uses it
+    by default on Linux)."""
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
 def _results_in_pool(chosen, options: dict, jobs: int, show_progress: bool):
     """``(index, result)`` as the worker processes finish them; the progress
     line on stderr counts finished levels."""
     started = time.perf_counter()
     tally = {"solved": 0, "other": 0}
-    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
+    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs,
+                                                mp_context=pool_context()) as pool:
         futures = {pool.submit(_solve_one, level, options): i
                    for i, (_, level) in enumerate(chosen)}
         try:

@@ -240,18 +240,68 @@ class _Node:
 def test_fingerprint_of_objects_slots_and_cycles():
     a = _Node(1)
     a.next = a                                     # a cycle terminates
-    assert fingerprint(a) == fingerprint(a)
+    assert fingerprint(a) == fingerprint(a) == "_Node(next=<ref 0>, value=1)"
     b = _Node(1, _Node(2))
     before = fingerprint(b)
     b.next.value = 3                               # a change deep inside
     assert fingerprint(b) != before
+    shared = [0]
+    assert fingerprint([shared, shared]) == "list[list[0], <ref 1>]"
+
+
+def _chain(n):
     long = None
-    for i in range(5000):                          # deeper than the recursion limit
+    for i in range(n):
         long = _Node(i, long)
-    deep = fingerprint(long)
-    assert deep.startswith("_Node(next=_Node(next=") and deep == fingerprint(long)
-    long.next.next.value = -1
+    return long
+
+
+def _stack_depth():
+    import sys
+    frame, depth = sys._getframe(), 0
+    while frame is not None:
+        frame, depth = frame.f_back, depth + 1
+    return depth
+
+
+@pytest.mark.parametrize("headroom", [40, 1000])
+def test_a_deep_fingerprint_does_not_depend_on_the_recursion_limit(headroom):
+    """The walk is iterative: a chain 10,000 nodes deep (far deeper than any
+    recursion limit) and a list nested 10,000 times are described in full,
+    the same under a tiny limit as under the default, on every Python."""
+    import sys
+    long = _chain(10_000)
+    nested = []
+    for _ in range(10_000):
+        nested = [nested]
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(_stack_depth() + headroom)
+    try:
+        deep, boxes = fingerprint(long), fingerprint(nested)
+    finally:
+        sys.setrecursionlimit(old)
+    assert deep == fingerprint(long)
+    assert deep.startswith("_Node(next=_Node(next=") and deep.count("_Node(") == 10_000
+    assert deep.endswith("value=9998), value=9999)")
+    assert boxes == "list[" * 10_001 + "]" * 10_001
+    long.next.next.value = -1                      # a change near the top
     assert fingerprint(long) != deep
+    tail = long
+    while tail.next is not None:
+        tail = tail.next
+    tail.value = -2                                # and at the very bottom
+    changed = fingerprint(long)
+    assert changed != deep and "_Node(next=None, value=-2)" in changed
+
+
+def test_a_deep_cycle_is_a_reference_to_its_first_visit():
+    long = _chain(5_000)
+    tail = long
+    while tail.next is not None:
+        tail = tail.next
+    tail.next = long                               # the bottom points back to the top
+    described = fingerprint(long)
+    assert described.count("_Node(") == 5_000 and "next=<ref 0>" in described
 
 
 def test_a_looping_child_dies_with_its_parent(tmp_path):

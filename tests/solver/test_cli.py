@@ -193,6 +193,29 @@ def test_jobs_solve_in_parallel_and_print_in_level_order(level_file, capsys):
     assert out[2].endswith("2 jobs)")
 
 
+def test_jobs_never_fork_a_threaded_process(level_file, capsys):
+    """The workers start from a fork server (or spawn), not by copying this
+    process while another thread runs: no "multi-threaded, use of fork()"
+    warning (Python 3.12 and later), an error here."""
+    import threading
+    import warnings
+
+    from impl.solver.cli import pool_context
+
+    assert pool_context().get_start_method() in ("forkserver", "spawn")
+    stop = threading.Event()
+    busy = threading.Thread(target=stop.wait)
+    busy.start()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", DeprecationWarning)
+            status = main([str(level_file), "--jobs", "2", "--time-limit", "10", "--quiet"])
+    finally:
+        stop.set()
+        busy.join()
+    assert status == 1 and "second (level 2): unsolvable" in capsys.readouterr().out
+
+
 def test_jobs_must_be_positive(level_file, capsys):
     assert main([str(level_file), "--jobs", "0"]) == 2
     assert "--jobs must be positive" in capsys.readouterr().err

@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -176,3 +177,42 @@ def test_a_class_of_30_with_2_checker_killers_gets_30_verdicts(tmp_path, private
         else:
             assert row["verdict"] == CONFORMS, row
     assert _box_processes(private_tmp) == []
+
+
+def test_cleaning_up_after_one_submission_never_kills_another_starting_checker(
+        tmp_path, monkeypatch):
+    """With --jobs 2, one supervisor kills what its submission left behind
+    (every child of the grader that is not a checker) while another starts
+    its checker: the new checker is never taken for a stray. On a loaded
+    machine the starting supervisor's thread may wait long for a core right
+    after the fork (it was then told "the submission killed the checker");
+    here it waits 0.3 s there, and a sweep runs without pause the whole time."""
+    import subprocess
+
+    from conformance import grade
+    from conformance.cli import RunOptions
+
+    class SlowToRegister(subprocess.Popen):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            time.sleep(0.3)
+
+    monkeypatch.setattr(grade.subprocess, "Popen", SlowToRegister)
+
+    bad = tmp_path / "broken.py"
+    bad.write_text("def crear_grilla(:\n")             # a quick verdict: bad target
+    stop = threading.Event()
+
+    def sweep():
+        while not stop.is_set():
+            grade._kill_strays(grade._CHECKERS)
+
+    sweeper = threading.Thread(target=sweep)
+    sweeper.start()
+    try:
+        rows = [grade.supervise(str(bad), None, RunOptions(max_examples=1, seed=1))
+                for _ in range(6)]
+    finally:
+        stop.set()
+        sweeper.join()
+    assert [r["verdict"] for r in rows] == ["bad target"] * 6, rows
