@@ -238,6 +238,7 @@ def _decode_board(lines: list[str], start: int, stop: int, source: str,
 #: counts and groups, spaces); it needs one of ``lurdLURD[]{}``.
 _ONLY_MOVES_CHARS = re.compile(r"[lurdLURD0-9()\[\]{}* \t]+")
 _A_MOVE_MARK = re.compile(r"[lurdLURD\[\]{}]")
+_MOVES_FIRST = frozenset("lurdLURD0123456789()[]{}* \t")  # a quick test before the regex
 _MOVES_RUN = re.compile("m+")
 #: SOK's tags, which may also be written ``Key = value`` (sokoenginepy reads them so).
 _EQ_KEY = re.compile(r"^(Title|Author|Game|Collection|Solver|boxorder|goalorder"
@@ -327,7 +328,7 @@ class _Reader:
         self.kinds = "".join([
             "_" if not ln or ln.isspace() else "b" if full(ln) and mark(ln) else
             "i" if ln[:2] == "::" or ln[:1] in " \t" and comment(ln) else
-            "m" if moves(ln) and move_mark(ln) else
+            "m" if ln[0] in _MOVES_FIRST and moves(ln) and move_mark(ln) else
             "k" if ":" in ln or "=" in ln else "t"
             for ln in lines])
         self.damaged: dict[int, LevelError] = {}
@@ -592,8 +593,8 @@ def _title_line(seg) -> int | None:
     if last < 0:
         return None
     e = seg[last]
-    if e[0] in "BT" or (e[0] == "S" and len(e[3]) > 1):
-        return None  # a block, a paragraph, a solution over several lines: no title
+    if e[0] in "BT" or (e[0] == "S" and len(e[3]) > 1) or (e[0] == "k" and e[2].lower() == "game"):
+        return None  # a block, a paragraph, a solution over several lines, a variant: no title
     if last == 0 or seg[last - 1][0] == "_":
         return last
     return None
@@ -801,7 +802,7 @@ def _title_forms(title, lv) -> tuple[str | None, str | None]:
         raise LevelError("a title cannot span lines", level_number=lv.number)
     if line_kind(title) == "t" and title[:1] != ";":
         kv = key_of(title)
-        if kv is None or (kv[1] and not kv[0].lower().startswith(("title", "solution"))):
+        if kv is None or (kv[1] and not kv[0].lower().startswith(("title", "solution", "game"))):
             return title, None
     return None, f"Title: {title}"
 
