@@ -238,7 +238,8 @@ def _decode_board(lines: list[str], start: int, stop: int, source: str,
 #: counts and groups, spaces); it needs one of ``lurdLURD[]{}``.
 _ONLY_MOVES_CHARS = re.compile(r"[lurdLURD0-9()\[\]{}* \t]+")
 _A_MOVE_MARK = re.compile(r"[lurdLURD\[\]{}]")
-_MOVES_FIRST = frozenset("lurdLURD0123456789()[]{}* \t")  # a quick test before the regex
+#: What a moves line may begin and end with: a quick test before the regex.
+_MOVES_ENDS = frozenset("lurdLURD0123456789()[]{}* \t")
 _MOVES_RUN = re.compile("m+")
 #: SOK's tags, which may also be written ``Key = value`` (sokoenginepy reads them so).
 _EQ_KEY = re.compile(r"^(Title|Author|Game|Collection|Solver|boxorder|goalorder"
@@ -246,7 +247,6 @@ _EQ_KEY = re.compile(r"^(Title|Author|Game|Collection|Solver|boxorder|goalorder"
 _BLANK_RUN = re.compile("_+")
 _TEXT_RUN = re.compile("t+")
 _HEAD_TEXT_RUN = re.compile("[tm]+")  # before the first board, moves lines are text
-_COMMENT = re.compile(r"\s*::")
 #: Keys that hold one value: a repeated one replaces the earlier one (other
 #: keys join their values, one line each).
 _SINGLE_KEYS = frozenset({"title", "collection"})
@@ -260,7 +260,7 @@ def line_kind(line: str) -> str:
         return "_"
     if _ONLY_BOARD_CHARS.fullmatch(line) and _A_PIECE_MARK.search(line):
         return "b"
-    if _COMMENT.match(line):
+    if line.lstrip()[:2] == "::":
         return "i"
     if _ONLY_MOVES_CHARS.fullmatch(line) and _A_MOVE_MARK.search(line):
         return "m"
@@ -322,13 +322,13 @@ class _Reader:
         self.lines = lines = split_lines(text)
         full, mark = _ONLY_BOARD_CHARS.fullmatch, _A_PIECE_MARK.search
         moves, move_mark = _ONLY_MOVES_CHARS.fullmatch, _A_MOVE_MARK.search
-        comment = _COMMENT.match
         # As line_kind, inlined (a quarter of the reader's time is here), but
         # text that may be a key (it holds ':' or '=') is ``k``.
         self.kinds = "".join([
             "_" if not ln or ln.isspace() else "b" if full(ln) and mark(ln) else
-            "i" if ln[:2] == "::" or ln[:1] in " \t" and comment(ln) else
-            "m" if ln[0] in _MOVES_FIRST and moves(ln) and move_mark(ln) else
+            "i" if ln[:2] == "::" or ln[:1] in " \t" and ln.lstrip()[:2] == "::" else
+            "m" if (ln[0] in _MOVES_ENDS and ln.rstrip()[-1] in _MOVES_ENDS and moves(ln)
+                    and move_mark(ln)) else
             "k" if ":" in ln or "=" in ln else "t"
             for ln in lines])
         self.damaged: dict[int, LevelError] = {}

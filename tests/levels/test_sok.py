@@ -119,6 +119,18 @@ def test_the_file_notes_can_declare_the_variant_of_every_puzzle():
     assert mine.levels[0].metadata == {"Game": "Sokoban"}
 
 
+def test_a_game_key_is_never_a_title_line():
+    # By SOK's title rule alone this line would title the board and be lost
+    # as the file's variant (sokoenginepy 1.0.3 then reads a Hexoban board).
+    c = parse_sok("Game: Hexoban\n\n" + BOARD)
+    assert c.levels == () and c.metadata == {"Game": "Hexoban"}
+    assert c.skipped[0].level_title is None and "Hexoban" in c.skipped[0].problem
+
+
+def test_snapshots_given_as_strings_are_their_moves():
+    assert Level(snapshots=["rrU"]).snapshots == (Snapshot("rrU"),)
+
+
 def test_a_solution_key_continued_on_moves_lines_is_not_a_snapshot():
     (lv,) = parse_sok(BOARD + "Solution: rR\nrr\n\nrR\n").levels
     assert lv.solutions == ("rRrr",)
@@ -266,7 +278,8 @@ def test_what_cannot_be_written_is_refused(level, problem):
 
 
 def test_titles_that_cannot_stand_alone_become_title_keys():
-    for title in ["####", "lurd", "; x", ":: x", "Title: x", "Solution: x", "Comment:"]:
+    for title in ["####", "lurd", "; x", ":: x", "Title: x", "Solution: x", "Comment:",
+                  "Game: Hexoban"]:
         lv = Level(walls={(0, 0)}, title=title, number=1, snapshots=[Snapshot("r", title=title)])
         text = format_xsb(lv)
         assert f"Title: {title}" in text
