@@ -106,25 +106,6 @@ def run(entry, *args) -> int:
         return 141
 
 
-#: The ``python -m`` form of each command, as the commands name themselves
-#: in usage lines and messages, and its ``sokoban`` form.
-PYTHON_FORMS = {
-    "python -m conformance": "check", "python -m conformance grade": "grade",
-    "python -m conformance selftest": "selftest", "python -m levels": "levels",
-    "python -m impl solve": "solve", "python -m impl play": "play",
-}
-_running: list[str] = []   # the sokoban command being run, if any
-
-
-def program_name(python_form: str) -> str:
-    """How a command names itself: ``python_form`` (a key of
-    :data:`PYTHON_FORMS`), or ``sokoban COMMAND`` when it was started that
-    way, so that usage lines show what the user typed."""
-    if _running and python_form in PYTHON_FORMS:
-        return f"sokoban {PYTHON_FORMS[python_form]}"
-    return python_form
-
-
 def main(argv: list[str] | None = None) -> int:
     """The ``sokoban`` console script."""
     use_our_packages()
@@ -132,26 +113,29 @@ def main(argv: list[str] | None = None) -> int:
     if not argv or argv[0] in ("-h", "--help"):
         print(USAGE, file=sys.stdout if argv else sys.stderr)
         return 0 if argv else 2
-    _running[:] = argv[:1]
-    try:
-        return _dispatch(argv[0], argv[1:])
-    finally:
-        _running.clear()
+    return _dispatch(argv[0], argv[1:])
 
 
 def _dispatch(command: str, rest: list[str]) -> int:
+    """Run ``command``'s entry, telling it its name (``sokoban COMMAND``) so
+    that usage lines show what the user typed; nothing imports this module
+    back for it."""
+    prog = f"sokoban {command}"
     if command == "check":
         from conformance.cli import main as entry
-        return run(entry, rest)
-    if command in ("grade", "selftest"):
-        from conformance.cli import main as entry
-        return run(entry, [command, *rest])
+        return run(entry, rest, None, prog)
+    if command == "grade":
+        from conformance.cli import grade_main
+        return run(grade_main, rest, None, prog)
+    if command == "selftest":
+        from conformance.cli import selftest_main
+        return run(selftest_main, rest, prog)
     if command == "levels":
         from levels.cli import main as entry
-        return run(entry, rest)
+        return run(entry, rest, None, prog)
     if command in ("solve", "play"):
-        from impl.__main__ import main as entry
-        return run(entry, [command, *rest])
+        from impl.__main__ import run_subcommand
+        return run(run_subcommand, command, rest, prog)
     print(f"sokoban: unknown command {command!r}\n\n{USAGE}", file=sys.stderr)
     return 2
 

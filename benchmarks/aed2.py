@@ -28,7 +28,7 @@ def main() -> int:
         os.environ["XDG_CACHE_HOME"] = cache
         from conformance.aed2.build import build
         from conformance.aed2.mutants import REFERENCE
-        from conformance.cli import RunOptions, check_target
+        from conformance.checks import RunOptions, check_target
         from conformance.targets import cpp_spec
 
         rows = []

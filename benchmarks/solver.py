@@ -42,6 +42,9 @@ from impl.solver import solve
 from impl.solver.cli import default_jobs, solve_many
 
 DEFAULT_FILES = ("seed003", "microban")
+# The kernel's experiment switches (SOKOBAN_KERNEL_*) given to this script are
+# passed on to the kernel (docs/solver.md).
+os.environ.setdefault("SOKOBAN_KERNEL_EXPERIMENTS", "1")
 LURD_LINE = re.compile(r"^[udlrUDLR]+$")
 
 

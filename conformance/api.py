@@ -113,8 +113,11 @@ GROUPS: dict[str, tuple[str, ...]] = {
 #
 #     check(target: Target, profile: str, *, max_examples: int = 100,
 #           seed: int | None = None, directions: str = "ours",
-#           groups: Sequence[str] | None = None) -> Verdict
+#           groups: Sequence[str] | None = None, shrink: bool = True,
+#           strict_types: bool = False, robustness: bool = False) -> Verdict
 #
+# (``engine.replay(target, profile, text, *, directions, strict_types)``
+# plays one recorded failure instead.)
 # ``groups`` (None: all of ``GROUPS[profile]``) restricts the check to those
 # operation groups. ``directions`` ("ours" or "seed001") is informational for
 # the engine: the runner has already wrapped the target in
@@ -142,6 +145,8 @@ class TargetError(Exception):
     time limit), ``"crashed"`` (the process died: signal, segfault, out of
     memory), ``"exited"`` (the target called ``exit``), ``"output"`` (it printed
     more than allowed), ``"memory"`` (it exceeded the memory limit),
+    ``"storage"`` (it stored more than its box's storage budget, or wrote a
+    file larger than the limit of any one file),
     ``"missing"`` (the operation does not exist), ``"unpicklable"`` (it returned
     something that cannot cross the boundary), ``"died"`` (a compiled target's
     process died: a signal, an abort, a sanitizer report or exit; unlike
@@ -150,7 +155,7 @@ class TargetError(Exception):
     """
 
     KINDS = ("raised", "timeout", "crashed", "exited", "output", "memory",
-             "missing", "unpicklable", "died")
+             "missing", "unpicklable", "died", "storage")
 
     def __init__(self, kind: str, message: str, detail: str = "", op: str = ""):
         super().__init__(f"{op + ': ' if op else ''}{message}")

@@ -21,7 +21,7 @@ import shlex
 
 from conformance import engine_levels as lv
 from conformance.api import Counterexample
-from conformance.engine import ACTION_CODES, parse_replay
+from conformance.replays import ACTION_CODES, parse_replay
 from conformance.targets import _flip
 from spec import extendido as spec_ext
 from spec import grilla as spec_grilla

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from hypothesis import strategies as st
 
 from conformance.report import Board, draw
+from levels.drawing import bounds
 from levels.generate import reverse_play as pull_back
 from levels.lurd import LETTERS
 from spec.tipos import ACCIONES, BOMBAS, CAJAS, DEPOSITOS, PAREDES, PERSONAJE
@@ -385,7 +386,7 @@ def bundled_scenes_list(soko: bool) -> tuple[Scene, ...]:
             scene = _from_level(level, f"{name} {getattr(level, 'number', '')}".strip(), soko)
             if scene is None:
                 continue
-            x0, y0, x1, y1 = _bounds(scene)
+            x0, y0, x1, y1 = bounds(scene.board().cells())
             if (x1 - x0 + 1) * (y1 - y0 + 1) > BUNDLED_MAX_AREA:
                 continue
             try:
@@ -397,12 +398,6 @@ def bundled_scenes_list(soko: bool) -> tuple[Scene, ...]:
                 continue
             out.append(scene)
     return tuple(out)
-
-
-def _bounds(scene: Scene):
-    cells = scene.board().cells()
-    return (min(x for x, _ in cells), min(y for _, y in cells),
-            max(x for x, _ in cells), max(y for _, y in cells))
 
 
 @functools.lru_cache(maxsize=512)

@@ -43,14 +43,16 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any, Sequence, TextIO
 
-from conformance.cli import (
-    EXIT_BAD, EXIT_CONFORMS, EXIT_DOES_NOT_CONFORM, RunOptions, add_run_options, check_target,
-    options_from, parse_or_status,
-)
 from conformance import isolation
+from conformance.arguments import add_run_options, options_from, parse_or_status
+from conformance.checks import (
+    EXIT_BAD, EXIT_CONFORMS, EXIT_DOES_NOT_CONFORM, RunOptions, check_target,
+)
 from conformance.output import atomic_write, status_count, verdict_message, verdict_status
 from conformance.targets import BadTarget, resolve
-from sokoban_tad import program_name
+
+#: How the command names itself when started as ``python -m conformance grade``.
+PROG = "python -m conformance grade"
 
 COLUMNS = ("name", "profile", "verdict", "message", "replay", "seconds", "warnings")
 SUMMARY_FILES = ("summary.csv", "summary.json")
@@ -114,9 +116,9 @@ def summary_csv(rows: Sequence[dict[str, Any]]) -> str:
     return buffer.getvalue()
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog=program_name("python -m conformance grade"),
+        prog=prog,
         description="Check every submission in DIR (folders with soko.py, packages or .py "
                     "files) and write summary.csv and summary.json.")
     parser.add_argument("folder", metavar="DIR", help="the folder of submissions")
@@ -162,9 +164,9 @@ def below(rows: Sequence[dict[str, Any]], bar: tuple[str, float, str]) -> bool:
     return good < number if kind == "count" else good < number * len(rows)
 
 
-def main(argv: Sequence[str], out: TextIO | None = None) -> int:
+def main(argv: Sequence[str], out: TextIO | None = None, prog: str = PROG) -> int:
     out = out or sys.stdout
-    args = parse_or_status(build_parser(), argv)
+    args = parse_or_status(build_parser(prog), argv)
     if isinstance(args, int):
         return args
     folder = Path(args.folder).expanduser()

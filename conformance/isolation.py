@@ -6,8 +6,8 @@ docs/conformance-runner.md for what each guarantees and what it does not):
 ``"bwrap"``
     bubblewrap: new PID, network, IPC, UTS and mount namespaces; the system
     (``/usr`` and the few ``/etc`` files programs need) read-only; ``/tmp`` a
-    private empty tmpfs; ``workdir`` the only other thing visible, and the
-    only writable one. Run as root, the box also runs under a fresh
+    private empty tmpfs (as large as the storage budget); ``workdir`` the
+    only other writable place. Run as root, the box also runs under a fresh
     unprivileged uid.
 ``"user"``
     root without bubblewrap: the program runs under a fresh unprivileged uid
@@ -21,7 +21,10 @@ At every level :func:`spawn` puts the program in its own session with
 ``RLIMIT_AS``, ``RLIMIT_CPU``, ``RLIMIT_FSIZE``, ``RLIMIT_NPROC`` and no core
 dumps, and :func:`kill_group` kills every process it started and waits until
 none is left (by uid when the box has its own, by PID namespace under
-bubblewrap, by process group and descendants otherwise).
+bubblewrap, by process group and descendants otherwise). With a storage
+budget, :class:`Storage` says what the box stores in the places it can write
+(bubblewrap: its ``/tmp`` is a tmpfs of the budget's size, ``/dev`` is
+read-only).
 
 ``SOKOBAN_ISOLATION`` (an environment variable) asks for a lower level than
 the best available, e.g. to test; a level the machine lacks is refused.
@@ -48,6 +51,11 @@ ENV_VAR = "SOKOBAN_ISOLATION"
 DEFAULT_MEMORY_MB = 1024
 DEFAULT_MAX_PROCESSES = 64
 DEFAULT_FILE_SIZE = 64 * 1024 * 1024
+DEFAULT_STORAGE_MB = 64                # what a box may store (its /tmp and working folder)
+DEFAULT_MAX_FILES = 4096               # files and folders it may create there
+#: Folders anyone may write to: at level user a box can store there, as its
+#: own uid (top level, and one level down in world-writable folders).
+SHARED_FOLDERS = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock")
 _UID_RANGE = (3_000_000, 3_900_000)    # fresh uids for boxes (no passwd entry needed)
 _KILL_PATIENCE = 10.0                  # seconds kill_group keeps trying
 
@@ -119,12 +127,18 @@ def _ro_binds(extra: tuple[str, ...] = ()) -> list[str]:
     return args
 
 
-def _bwrap_argv(argv: list[str], workdir: str, readonly: tuple[str, ...]) -> list[str]:
+def _bwrap_argv(argv: list[str], workdir: str, readonly: tuple[str, ...],
+                storage_mb: int | None = None) -> list[str]:
+    # /tmp: a tmpfs the size of the storage budget (its pages are memory,
+    # which RLIMIT_AS does not count); /dev read-only (bwrap's /dev is a
+    # tmpfs of its own, /dev/shm included, of no set size).
+    size = ["--size", str(int(storage_mb) * 2 ** 20)] if storage_mb else []
     return (["bwrap", "--unshare-all", "--die-with-parent", "--new-session",
              "--hostname", "box"]
             + _ro_binds(readonly)
-            + ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
-               "--bind", workdir, workdir, "--chdir", workdir, "--"] + list(argv))
+            + ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev", *size,
+               "--tmpfs", "/tmp", "--bind", workdir, workdir, "--chdir", workdir, "--"]
+            + list(argv))
 
 
 def _new_uid() -> int:
@@ -260,28 +274,40 @@ def spawn(argv: list[str], *, workdir: str, memory_mb: int = DEFAULT_MEMORY_MB,
           file_size: int = DEFAULT_FILE_SIZE, env: dict[str, str] | None = None,
           stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
           level: str | None = None, readonly: tuple[str, ...] = (),
-          pass_fds: tuple[int, ...] = ()) -> subprocess.Popen:
+          pass_fds: tuple[int, ...] = (), storage_mb: int | None = None,
+          max_files: int = DEFAULT_MAX_FILES, tmpdir: str | None = None) -> subprocess.Popen:
     """Start ``argv`` in a box (see the module docstring).
 
     ``workdir`` is its working folder and the only place it may write (at
     levels bwrap and user: it is handed to the box's uid when running as
     root); ``argv[0]`` may lie inside it. ``readonly``: more host paths to
-    show read-only under bubblewrap (the system is always there). The
-    returned Popen has ``isolation`` (the level) and ``box_uid`` (or None);
-    always end it with :func:`kill_group`.
+    show read-only under bubblewrap (the system is always there).
+    ``storage_mb``: the box's storage budget (see :class:`Storage`);
+    ``tmpdir``: an empty private folder that is the box's ``TMPDIR`` at the
+    levels without a /tmp of their own. The returned Popen has ``isolation``
+    (the level), ``box_uid`` (or None) and ``storage`` (a :class:`Storage`,
+    or None without a budget); always end it with :func:`kill_group`.
     """
     level = level or isolation_level()
     if level not in LEVELS:
         raise IsolationError(f"unknown isolation level {level!r}")
     workdir = os.path.realpath(workdir)
+    if tmpdir is not None:
+        tmpdir = os.path.realpath(tmpdir)
     uid = None
     if level in ("bwrap", "user") and _root():
         uid = _new_uid()
         _give(workdir, uid)
+        if tmpdir is not None and level == "user":
+            _give(tmpdir, uid)
     elif level == "user":
         raise IsolationError("isolation level 'user' needs root")
+    storage = (Storage(level, workdir, tmpdir if level != "bwrap" else None, uid,
+                       storage_mb, max_files) if storage_mb else None)
     if level == "bwrap":
-        argv = _bwrap_argv(argv, workdir, tuple(readonly))
+        argv = _bwrap_argv(argv, workdir, tuple(readonly), storage_mb)
+    elif tmpdir is not None:
+        env = {**(env or {}), "TMPDIR": tmpdir}
     if uid is None and max_processes and not _root():
         # RLIMIT_NPROC counts every process of the real uid: the box shares
         # ours, so it may start max_processes more than we already run.
@@ -291,8 +317,140 @@ def spawn(argv: list[str], *, workdir: str, memory_mb: int = DEFAULT_MEMORY_MB,
                   stdout=stdout, stderr=stderr, pass_fds=pass_fds, uid=uid, limits=limits)
     proc.isolation = level
     proc.box_uid = uid
+    proc.storage = storage
+    if storage is not None:
+        storage.pid = proc.pid
     _LIVE.add(proc.pid)
     return proc
+
+
+# ------------------------------------------------------------------ storage
+
+def _usage(path: str, stop: int | None = None) -> tuple[int, int]:
+    """``(bytes, entries)`` under ``path`` (itself not counted): the disk
+    blocks of its files and how many files, folders and links it holds;
+    symbolic links are not followed. Stops counting past ``stop`` entries."""
+    size = entries = 0
+    todo = [path]
+    while todo:
+        try:
+            with os.scandir(todo.pop()) as found:
+                for entry in found:
+                    entries += 1
+                    try:
+                        info = entry.stat(follow_symlinks=False)
+                    except OSError:
+                        continue
+                    size += info.st_blocks * 512
+                    if stat.S_ISDIR(info.st_mode):
+                        todo.append(entry.path)
+        except OSError:
+            continue
+        if stop is not None and entries > stop:
+            break
+    return size, entries
+
+
+def _owned(uid: int, stop: int | None = None) -> tuple[int, int, list[str]]:
+    """What ``uid`` stores in the :data:`SHARED_FOLDERS`: ``(bytes,
+    entries, top-level paths)``."""
+    size = entries = 0
+    paths = []
+    folders = list(SHARED_FOLDERS)
+    depth = {f: 0 for f in folders}
+    while folders:
+        folder = folders.pop()
+        try:
+            with os.scandir(folder) as found:
+                for entry in found:
+                    try:
+                        info = entry.stat(follow_symlinks=False)
+                    except OSError:
+                        continue
+                    if info.st_uid == uid:
+                        used, count = _usage(entry.path, stop) if stat.S_ISDIR(info.st_mode) \
+                            else (0, 0)
+                        size += info.st_blocks * 512 + used
+                        entries += 1 + count
+                        paths.append(entry.path)
+                    elif (depth[folder] == 0 and stat.S_ISDIR(info.st_mode)
+                          and info.st_mode & stat.S_IWOTH):
+                        folders.append(entry.path)
+                        depth[entry.path] = 1
+        except OSError:
+            continue
+    return size, entries, paths
+
+
+class Storage:
+    """A box's storage budget: at most ``storage_mb`` MB and ``max_files``
+    files and folders stored beyond what its working folder held at the
+    start, in all the places it can write.
+
+    ``bwrap``: its /tmp (a tmpfs of the budget's size: the kernel refuses
+    more) and its working folder. ``user``: its working folder, its private
+    ``TMPDIR`` and whatever its uid owns in the :data:`SHARED_FOLDERS`.
+    ``best-effort``: its working folder and private ``TMPDIR`` only (it runs
+    as the grader's user, who may write elsewhere). :meth:`over` says
+    whether the box is past its budget; the caller looks often (the sandbox:
+    every 10 ms during a call, and after calls) and kills it.
+    """
+
+    def __init__(self, level: str, workdir: str, tmpdir: str | None, uid: int | None,
+                 storage_mb: int, max_files: int):
+        self.level, self.workdir, self.tmpdir, self.uid = level, workdir, tmpdir, uid
+        self.storage_mb, self.max_files = storage_mb, max_files
+        self.limit = int(storage_mb) * 2 ** 20
+        self.base = _usage(workdir)
+        self.pid: int | None = None
+        self._inside: int | None = None   # bwrap: a process in the box's mount namespace
+
+    def used(self) -> tuple[int, int, bool]:
+        """``(bytes, entries, full)`` stored now; ``full``: the bwrap /tmp
+        refused a write (it is as large as the budget)."""
+        stop = self.max_files + self.base[1]
+        size, entries = _usage(self.workdir, stop)
+        size, entries = size - self.base[0], entries - self.base[1]
+        full = False
+        if self.tmpdir is not None:
+            more, count = _usage(self.tmpdir, stop)
+            size, entries = size + more, entries + count
+        if self.level == "user" and self.uid is not None:
+            more, count, _ = _owned(self.uid, stop)
+            size, entries = size + more, entries + count
+        if self.level == "bwrap":
+            tmp = self._box_tmp()
+            if tmp is not None:
+                size += (tmp.f_blocks - tmp.f_bfree) * tmp.f_frsize
+                entries += max(0, tmp.f_files - tmp.f_ffree - 1)     # less /tmp itself
+                full = tmp.f_bavail == 0
+        return size, entries, full
+
+    def _box_tmp(self):
+        if self._inside is None and self.pid is not None:
+            for pid in _proc_entries():
+                if _status(pid).get("PPid") == str(self.pid):
+                    self._inside = pid
+                    break
+        if self._inside is None:
+            return None
+        try:
+            tmp = os.statvfs(f"/proc/{self._inside}/root/tmp")
+        except OSError:
+            return None
+        # While bwrap sets the box up, its root is still the host's: only
+        # the box's own tmpfs (as large as the budget) counts.
+        return tmp if tmp.f_blocks * tmp.f_frsize <= self.limit + 65536 else None
+
+    def over(self) -> str | None:
+        """Why the box is past its budget (a verdict's words), or None."""
+        size, entries, full = self.used()
+        if full or size > self.limit:
+            return f"stored more than {self.storage_mb} MB (the box's storage limit)"
+        if entries > self.max_files:
+            return (f"stored more than {self.max_files} files and folders (the box's "
+                    "storage limit)")
+        return None
 
 
 _LIVE: set[int] = set()
@@ -443,6 +601,16 @@ def kill_group(proc: subprocess.Popen) -> None:
         for pid in left:
             _kill(pid)
         time.sleep(0.01)
+    if uid is not None and getattr(proc, "isolation", None) == "user":
+        # Nothing the box stored outlives it (its uid is never used again).
+        for path in _owned(uid)[2]:
+            if os.path.isdir(path) and not os.path.islink(path):
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                try:
+                    os.unlink(path)
+                except OSError:
+                    pass
     for stream in (proc.stdin, proc.stdout, proc.stderr):
         if stream is not None:
             try:

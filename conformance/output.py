@@ -6,13 +6,12 @@ import dataclasses
 import errno
 import json
 import os
-import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from conformance.api import Verdict
-from levels.files import current_umask
+from levels.storage import atomic_path
 
 FORMAT_VERSION = 1
 
@@ -53,22 +52,11 @@ def atomic_write(path: str | os.PathLike, text: str, *, marker: str | None = Non
         old_mode = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+        with atomic_path(path, mode=old_mode, prefix=f".{path.name}.") as tmp:
+            with open(tmp, "w", encoding="utf-8", newline="") as f:
+                f.write(text)
     except OSError as e:        # name the file asked for, not a temporary one
         raise type(e)(e.errno, e.strerror, str(path)) from None
-    try:
-        os.fchmod(fd, old_mode if old_mode is not None else 0o666 & ~current_umask())
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException as e:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        if isinstance(e, OSError):
-            raise type(e)(e.errno, e.strerror, str(path)) from None
-        raise
 
 
 def verdict_status(v: Verdict) -> str:

@@ -65,7 +65,7 @@ class _Suite:
     """The target of this session (opened on first use in each process)."""
 
     def __init__(self, config):
-        from conformance.cli import RunOptions
+        from conformance.checks import RunOptions
         from conformance.sandbox import DEFAULT_TIMEOUT
         from conformance.targets import BadTarget, resolve
 
@@ -191,7 +191,7 @@ class SokobanItem(pytest.Item):
         self.problem = problem
 
     def runtest(self):
-        from conformance.cli import check_target
+        from conformance.checks import check_target
         from conformance.output import group_passed, verdict_message, verdict_status
         from conformance.targets import explain_missing, missing_operations
 
@@ -245,7 +245,7 @@ def _failure_repr(path: str, reason: str, text: str):
 
 def _items(session, suite: _Suite) -> list[SokobanItem]:
     from conformance.api import GROUPS
-    from conformance.cli import partial_profiles
+    from conformance.checks import partial_profiles
     from conformance.targets import detect_profiles, explain_missing, missing_operations
 
     def item(name, profile, group, problem=None):

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from conformance.api import Counterexample, Verdict
+from levels import drawing
+from levels.drawing import bounds
 
 #: The order the stats are printed in, with their labels.
 STAT_LABELS = (      # (key, singular, plural)
@@ -42,39 +44,24 @@ class Board:
         return self.walls | self.boxes | self.goals | self.players
 
 
-def bounds(cells: Iterable[tuple[int, int]], margin: int = 0) -> tuple[int, int, int, int]:
-    """``(x0, y0, x1, y1)`` (inclusive) around ``cells``, grown by ``margin``."""
-    cells = list(cells)
-    if not cells:
-        return (0, 0, 0, 0)
-    xs = [c[0] for c in cells]
-    ys = [c[1] for c in cells]
-    return (min(xs) - margin, min(ys) - margin, max(xs) + margin, max(ys) + margin)
+#: What the report draws on a cell whose pieces no XSB character shows together.
+CLASH = "!"
 
 
 def cell_char(board: Board, p: tuple[int, int]) -> str:
-    """The XSB character of cell ``p`` (``!`` for an impossible cell)."""
-    wall, box, goal, player = (p in board.walls, p in board.boxes,
-                               p in board.goals, p in board.players)
-    if wall:
-        return "!" if (box or goal or player) else "#"
-    if box and player:
-        return "!"
-    if box:
-        return "*" if goal else "$"
-    if player:
-        return "+" if goal else "@"
-    return "." if goal else " "
+    """The XSB character of cell ``p`` (:data:`CLASH` for an impossible cell)."""
+    return drawing.cell_char(p in board.walls, p in board.boxes, p in board.goals,
+                             p in board.players, clash=CLASH)
 
 
 def draw(board: Board, window: tuple[int, int, int, int] | None = None,
          *, trim: bool = False) -> list[str]:
-    """The rows of ``board`` over ``window`` (default: its own bounds).
+    """The rows of ``board`` over ``window`` (default: its own bounds), in
+    XSB (:mod:`levels.drawing`; :data:`CLASH` on an impossible cell).
     ``trim`` drops trailing floor (XSB style); otherwise every row has the
     window's width, so two boards over one window line up cell by cell."""
-    x0, y0, x1, y1 = window if window is not None else bounds(board.cells())
-    rows = ["".join(cell_char(board, (x, y)) for x in range(x0, x1 + 1))
-            for y in range(y0, y1 + 1)]
+    rows = drawing.draw_rows(board.walls, board.boxes, board.goals, board.players,
+                     window if window is not None else bounds(board.cells()), clash=CLASH)
     return [r.rstrip(" ") for r in rows] if trim else rows
 
 

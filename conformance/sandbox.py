@@ -17,7 +17,10 @@ with type tags, size-capped, every value's shape checked here; nothing the
 child sends is unpickled or evaluated. The target's own output goes to a
 temporary file. Each call has a time limit (the child interrupts it with
 ``SIGALRM``; when that fails the whole box is killed); printed output is
-capped per call with ``RLIMIT_FSIZE``. Whatever goes wrong becomes a
+capped per call with ``RLIMIT_FSIZE`` (so is any file it writes), and what
+the box stores (its /tmp and working folder) by a storage budget
+(:class:`conformance.isolation.Storage`), looked at during and between
+calls. Whatever goes wrong becomes a
 :class:`~conformance.api.TargetError` of the matching kind; after a timeout or
 a death the next call starts a new box, so the run goes on (handles from the
 old one are then refused). Closing the target kills every process of the box.
@@ -57,8 +60,11 @@ DEFAULT_MEMORY_MB = 1024              # address-space cap of the child
 DEFAULT_OUTPUT_LIMIT = 1_000_000      # bytes printed per call
 DEFAULT_CPU_SECONDS = 600             # CPU time of any one process of the box
 DEFAULT_MAX_PROCESSES = 64            # processes and threads of the box (its uid)
+DEFAULT_STORAGE_MB = isolation.DEFAULT_STORAGE_MB   # what the box may store (/tmp, its folder)
+DEFAULT_MAX_FILES = isolation.DEFAULT_MAX_FILES     # files and folders it may create
 
 _GRACE = 1.0                          # seconds the parent waits beyond the child's own limit
+_LOOK = 0.01                          # seconds between two looks at what a box stores
 _STARTUP = 5.0                        # seconds allowed for the interpreter to start
 _BOOT = f"import sys; exec(compile(sys.argv[1], {_child.RUNNER_NAME!r}, 'exec'))"
 _RUNNER = Path(_child.__file__).read_text(encoding="utf-8")
@@ -220,6 +226,8 @@ class _Box:
         work = Path(self.root) / "work"
         work.mkdir()
         self.work = str(work)
+        self.tmp = str(Path(self.root) / "tmp")      # its TMPDIR where it has no /tmp of its own
+        os.mkdir(self.tmp)
         try:
             self.init = self._fill(spec, work, copy_folder)
         except BaseException:
@@ -272,7 +280,8 @@ class SandboxTarget(_TargetBase):
     ``Accion`` the target gets when it defines none. ``level``: the isolation
     level (default: the best available, see :mod:`conformance.isolation`).
     ``copy_folder``: copy the whole folder of a file target into the box
-    (its helper modules), or only the file.
+    (its helper modules), or only the file. ``storage_mb``, ``max_files``:
+    what the box may store (None: no budget).
     """
 
     def __init__(self, spec: TargetSpec, *, timeout: float = DEFAULT_TIMEOUT,
@@ -281,7 +290,9 @@ class SandboxTarget(_TargetBase):
                  start_timeout: float = DEFAULT_START_TIMEOUT,
                  directions: str = "ours", level: str | None = None,
                  copy_folder: bool = True, max_processes: int = DEFAULT_MAX_PROCESSES,
-                 cpu_seconds: float = DEFAULT_CPU_SECONDS):
+                 cpu_seconds: float = DEFAULT_CPU_SECONDS,
+                 storage_mb: int | None = DEFAULT_STORAGE_MB,
+                 max_files: int = DEFAULT_MAX_FILES):
         self.spec = spec
         self.name = spec.name
         self.timeout = timeout
@@ -292,6 +303,9 @@ class SandboxTarget(_TargetBase):
         self.copy_folder = copy_folder
         self.max_processes = max_processes
         self.cpu_seconds = cpu_seconds
+        self.storage_mb = storage_mb
+        self.max_files = max_files
+        self._next_look = {"during": 0.0, "after": 0.0}
         try:
             self.level = "best-effort" if spec.trusted else (level or isolation.isolation_level())
         except isolation.IsolationError as e:
@@ -334,6 +348,7 @@ class SandboxTarget(_TargetBase):
                 memory_mb=self.memory_mb, cpu_seconds=self.cpu_seconds,
                 max_processes=self.max_processes, stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE, stderr=self._out, level=self.level,
+                storage_mb=self.storage_mb, max_files=self.max_files, tmpdir=box.tmp,
                 env={"PYTHONHASHSEED": "0", "PYTHONFAULTHANDLER": "1",
                      "PYTHONDONTWRITEBYTECODE": "1"})
         except BaseException:
@@ -394,16 +409,18 @@ class SandboxTarget(_TargetBase):
 
     def _receive(self, op: str, timeout: float, importing: bool = False) -> dict:
         deadline = time.monotonic() + timeout
+        self._next_look["during"] = time.monotonic() + _LOOK
         fd = self._proc.stdout.fileno()
         try:
             while True:
                 document = self._frame()
                 if document is not None:
                     return document
+                self._look(op, "during")
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     break
-                ready, _, _ = select.select([fd], [], [], min(remaining, 0.1))
+                ready, _, _ = select.select([fd], [], [], min(remaining, _LOOK))
                 if ready:
                     chunk = os.read(fd, 1 << 20)
                     if not chunk:
@@ -425,6 +442,20 @@ class SandboxTarget(_TargetBase):
                           "interrupted (a loop outside Python?); the process was killed",
                           tail, op)
 
+    def _look(self, op: str, when: str = "after", now: bool = False) -> None:
+        """Kill the box and raise when it stores more than its budget. At
+        most one look every ``_LOOK`` seconds ``"during"`` calls, and as
+        many ``"after"`` them, unless ``now``."""
+        storage = getattr(self._proc, "storage", None)
+        if storage is None or (not now and time.monotonic() < self._next_look[when]):
+            return
+        self._next_look[when] = time.monotonic() + _LOOK
+        over = storage.over()
+        if over is not None:
+            tail = self._output_tail()
+            self._stop()
+            raise TargetError("storage", f"{over}; the process was killed", tail, op)
+
     def _death(self, op: str) -> TargetError:
         proc = self._proc
         try:
@@ -435,11 +466,16 @@ class SandboxTarget(_TargetBase):
         code = proc.returncode
         sig = isolation.exit_signal(proc)
         tail = self._output_tail()
+        printed = self._output_size()
         self._stop()
         if code is None:
             return TargetError("crashed", "the process stopped answering", tail, op)
         if sig is not None:
             if sig == signal.SIGXFSZ:
+                if printed < self.output_limit:
+                    return TargetError("storage", f"wrote a file larger than "
+                                       f"{self.output_limit} bytes (the limit of any one "
+                                       "file); the process was killed", tail[-500:], op)
                 return TargetError("output", f"printed more than {self.output_limit} bytes "
                                    "in one call; the process was killed", tail[-500:], op)
             try:
@@ -452,6 +488,12 @@ class SandboxTarget(_TargetBase):
             return TargetError("crashed", f"the process died from signal {signame}{what}", tail, op)
         return TargetError("exited", f"the process ended with status {code} "
                            "(the target called os._exit or exit)", tail, op)
+
+    def _output_size(self) -> int:
+        try:
+            return os.fstat(self._out.fileno()).st_size
+        except (OSError, ValueError):
+            return 0
 
     def _output_tail(self, size: int = 4000) -> str:
         try:
@@ -479,6 +521,8 @@ class SandboxTarget(_TargetBase):
         # that fails (a loop in C code that never returns to Python).
         calls = len(args[0]) if op == BATCH else 1
         document = self._receive(op, self.timeout * calls + _GRACE)
+        # A call that failed may have failed for want of room: say so.
+        self._look(op, now="error" in document)
         try:
             answer = _answer(document)
             if answer[0] == "error":
@@ -549,7 +593,8 @@ def _cleanup(proc: subprocess.Popen, out, box: _Box) -> None:
 def open_target(spec: TargetSpec, *, in_process: bool | None = None,
                 timeout: float = DEFAULT_TIMEOUT, memory_mb: int = DEFAULT_MEMORY_MB,
                 output_limit: int = DEFAULT_OUTPUT_LIMIT, directions: str = "ours",
-                level: str | None = None, copy_folder: bool = True):
+                level: str | None = None, copy_folder: bool = True,
+                storage_mb: int | None = DEFAULT_STORAGE_MB):
     """The Target for ``spec``: in-process for our own implementation (or
     when asked), otherwise sandboxed (see :class:`SandboxTarget` for the
     other parameters). Raises :class:`BadTarget` (and its kind
@@ -559,4 +604,5 @@ def open_target(spec: TargetSpec, *, in_process: bool | None = None,
     if in_process:
         return InProcessTarget(spec)
     return SandboxTarget(spec, timeout=timeout, memory_mb=memory_mb, output_limit=output_limit,
-                         directions=directions, level=level, copy_folder=copy_folder)
+                         directions=directions, level=level, copy_folder=copy_folder,
+                         storage_mb=storage_mb)

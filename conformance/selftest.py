@@ -25,7 +25,6 @@ from conformance.aed2 import mutants as cpp_mutants
 from conformance.api import Verdict
 from conformance.sandbox import open_target
 from conformance.targets import BadTarget, resolve
-from sokoban_tad import program_name
 
 #: The correct implementations (target, profile) that must conform.
 CORRECT = (("impl.tad", "tad"), ("impl.extendido", "extendido"), ("soko", "soko"))
@@ -72,7 +71,7 @@ CPP_PREFIX = "cpp:"
 
 def run_cpp(target: str, should_conform: bool, *, max_examples: int, seed: int) -> Outcome:
     """Build and check our C++ reference or one of its mutants."""
-    from conformance.cli import RunOptions, check_target
+    from conformance.checks import RunOptions, check_target
     from conformance.targets import cpp_spec
     name = target.removeprefix(CPP_PREFIX)
     try:
@@ -101,8 +100,12 @@ def run_one(target: str, profile: str, should_conform: bool, *, max_examples: in
     return Outcome(name, profile, should_conform, verdict)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog=program_name("python -m conformance selftest"),
+#: How the command names itself when started as ``python -m conformance selftest``.
+PROG = "python -m conformance selftest"
+
+
+def main(argv: list[str] | None = None, prog: str = PROG) -> int:
+    parser = argparse.ArgumentParser(prog=prog,
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--max-examples", type=int, default=100,
                         help="the budget per target (default: check's default, 100)")

@@ -10,8 +10,6 @@ from __future__ import annotations
 import importlib
 import sys
 
-import sokoban_tad
-
 SUBCOMMANDS = {
     "solve": ("impl.solver.cli", "solve levels (LURD solutions and statistics)"),
     "play": ("impl.play", "play levels in the terminal"),
@@ -23,7 +21,6 @@ USAGE = "usage: python -m impl {" + ",".join(SUBCOMMANDS) + "} [ARGS...]\n\n" + 
 
 
 def main(argv: list[str] | None = None) -> int:
-    sokoban_tad.use_our_packages()
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv or argv[0] in ("-h", "--help"):
         print(USAGE, file=sys.stdout if argv else sys.stderr)
@@ -32,6 +29,12 @@ def main(argv: list[str] | None = None) -> int:
     if name not in SUBCOMMANDS:
         print(f"python -m impl: unknown subcommand {name!r}\n\n{USAGE}", file=sys.stderr)
         return 2
+    return run_subcommand(name, rest, f"python -m impl {name}")
+
+
+def run_subcommand(name: str, rest: list[str], prog: str) -> int:
+    """Subcommand ``name`` (a key of :data:`SUBCOMMANDS`) on ``rest``, naming
+    itself ``prog`` (the ``sokoban`` command passes ``sokoban solve``...)."""
     module_name = SUBCOMMANDS[name][0]
     try:
         module = importlib.import_module(module_name)
@@ -46,8 +49,10 @@ def main(argv: list[str] | None = None) -> int:
     if entry is None:
         print(f"python -m impl: module {module_name} has no main(argv)", file=sys.stderr)
         return 2
-    return int(entry(rest) or 0)
+    return int(entry(rest, prog=prog) or 0)
 
 
 if __name__ == "__main__":
+    import sokoban_tad      # the entry point: the guard first (see sokoban_tad.py)
+    sokoban_tad.use_our_packages()
     sys.exit(sokoban_tad.run(main))

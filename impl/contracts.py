@@ -7,11 +7,10 @@ When contracts are **on** they are icontract's decorators, and a broken
 contract raises a :class:`ContractViolation` whose message names the
 condition, its description and the values of every name it mentions, e.g.::
 
-    PreconditionViolation: File .../impl/sokoban.py, line 212 in Sokoban:
-    puede_mover: the move is not blocked (seed 001's precondition):
-    self.puede_mover(a):
+    PreconditionViolation: File .../impl/sokoban.py, line 206 in Sokoban:
+    puede_mover(a): the move is not blocked (seed 001's precondition of mover): self.puede_mover(a):
     a was <Accion.ARRIBA: (0, -1)>
-    self was Sokoban(persona=(1, 1), cajas=1, depositos=1, bombas=0, acciones=0)
+    self was Sokoban(persona=(1, 1), cajas=1, en_deposito=0, bombas=0, acciones=0)
     self.puede_mover(a) was False
 
 When contracts are **off** the decorators return the function or class

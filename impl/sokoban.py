@@ -56,6 +56,7 @@ from impl import direccion
 from impl.contracts import ensure, invariant, require, snapshot
 from impl.mapa import Mapa
 from impl.nivel import Nivel, pared_en_pie
+from levels.drawing import bounds, draw_rows
 from spec.tipos import Accion, Posicion
 
 #: The record of a bomb in the history (and what :meth:`Sokoban.ultima_accion`
@@ -327,25 +328,10 @@ class Sokoban:
         n = self._nivel
         m = n.mapa()
         paredes, depositos, cajas = m.paredes(), m.depositos(), n._cajas
-        persona = n.persona()
-        todo = set(paredes) | depositos | cajas | {persona}
-        x0, x1 = min(p[0] for p in todo), max(p[0] for p in todo)
-        y0, y1 = min(p[1] for p in todo), max(p[1] for p in todo)
-        filas = []
-        for y in range(y0, y1 + 1):
-            fila = []
-            for x in range(x0, x1 + 1):
-                p = (x, y)
-                if p in paredes:
-                    fila.append("#")
-                elif p in cajas:
-                    fila.append("*" if p in depositos else "$")
-                elif p == persona:
-                    fila.append("+" if p in depositos else "@")
-                else:
-                    fila.append("." if p in depositos else " ")
-            filas.append("".join(fila).rstrip())
-        return "\n".join(filas)
+        persona = (n.persona(),)
+        window = bounds([*paredes, *depositos, *cajas, *persona])
+        return "\n".join(fila.rstrip() for fila in
+                         draw_rows(paredes, cajas, depositos, persona, window))
 
     def __str__(self) -> str:
         return self.dibujo()

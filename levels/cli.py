@@ -13,7 +13,7 @@ import os
 import sys
 from dataclasses import replace
 
-from .files import (PROLOG_EXTENSIONS, SourceError, WriteRefused, check_target, read_collection,
+from .files import (PROLOG_EXTENSIONS, SourceError, WriteRefused, check_writable, read_collection,
                     write_text)
 from .lurd import verdict
 from .model import LevelError
@@ -21,7 +21,9 @@ from .names import LevelChoiceError, find_level, level_label, plural, size_text
 from .prolog import format_prolog
 from .validate import RULES, validate
 from .xsb import VARIANT_SKIP, format_xsb
-from sokoban_tad import program_name
+
+#: How the command names itself when started as ``python -m levels``.
+PROG = "python -m levels"
 
 XSB_EXTENSIONS = (".xsb", ".sok", ".txt")
 
@@ -232,7 +234,7 @@ def cmd_convert(args, out) -> int:
     inputs = [args.input] if os.path.exists(args.input) else []
     try:
         for path, _ in jobs:  # every target checked before any is written
-            check_target(path, replace=args.force, protect=inputs)
+            check_writable(path, replace=args.force, protect=inputs)
         for path, text in jobs:
             write_text(path, text, replace=args.force, protect=inputs)
     except WriteRefused as e:
@@ -242,8 +244,8 @@ def cmd_convert(args, out) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog=program_name("python -m levels"),
+def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog=prog,
                                 description="Check, show and convert Sokoban level files "
                                             "(XSB/SOK and seed 003's Prolog facts).")
     sub = p.add_subparsers(dest="command", required=True)
@@ -267,9 +269,9 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv=None, out=None) -> int:
+def main(argv=None, out=None, prog: str = PROG) -> int:
     out = out if out is not None else sys.stdout
-    parser = build_parser()
+    parser = build_parser(prog)
     try:
         args = parser.parse_args(argv)
     except SystemExit as e:  # argparse has printed the usage

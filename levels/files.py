@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import functools
 import os
-import tempfile
 from importlib import resources
 
 from .model import Collection, Level, LevelError
 from .prolog import looks_like_prolog, parse_prolog
+from .storage import atomic_path, current_umask
 from .xsb import VARIANT_SKIP, parse_sok, warn_skipped
 
 __all__ = ["read_file", "read_levels", "read_collection", "SourceError", "parse_text",
            "parse_collection", "decode", "load", "COLLECTIONS",
-           "PROLOG_EXTENSIONS", "write_text", "check_target", "WriteRefused", "current_umask"]
+           "PROLOG_EXTENSIONS", "write_text", "check_writable", "WriteRefused", "current_umask"]
 
 #: Extensions written as Prolog facts by the CLI's ``convert``.
 PROLOG_EXTENSIONS = (".pl", ".pro")
@@ -162,21 +162,7 @@ class WriteRefused(OSError):
     the message is one line naming the file."""
 
 
-def current_umask() -> int:
-    """The process's umask (read without changing it where Linux allows)."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as fh:
-            for line in fh:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError):
-        pass
-    mask = os.umask(0o022)  # elsewhere: set and restore at once
-    os.umask(mask)
-    return mask
-
-
-def check_target(path, *, replace: bool = False, protect=()) -> None:
+def check_writable(path, *, replace: bool = False, protect=()) -> None:
     """Raise :class:`WriteRefused` unless :func:`write_text` may write
     ``path``: not one of the ``protect`` files (whatever ``replace`` says),
     not a directory, not an existing file unless ``replace``, in an existing
@@ -205,37 +191,18 @@ def write_text(path, text: str, *, replace: bool = False, protect=()) -> None:
     (``0o666`` minus the user's umask), not ``mkstemp``'s ``0o600``.
 
     Never overwrites a file in ``protect`` (the input files), and an
-    existing ``path`` only when ``replace`` (:func:`check_target`); without
+    existing ``path`` only when ``replace`` (:func:`check_writable`); without
     ``replace`` the final step is a hard link, which fails if ``path``
     appeared meanwhile.  Raises
     :class:`WriteRefused` with a one-line message.
     """
     target = os.fspath(path)
-    check_target(target, replace=replace, protect=protect)
-    folder = os.path.dirname(os.path.abspath(target))
-    tmp = None
+    check_writable(target, replace=replace, protect=protect)
     try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".sokoban-", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fchmod(fh.fileno(), 0o666 & ~current_umask())
-        if replace:
-            os.replace(tmp, target)
-        else:
-            try:
-                os.link(tmp, target)
-            except FileExistsError:
-                raise WriteRefused(f"{target}: already exists; use --force to replace it") from None
-            except OSError:  # no hard links here: the check above has to do
-                if os.path.lexists(target):
-                    raise WriteRefused(f"{target}: already exists; use --force to replace it") from None
-                os.replace(tmp, target)
-                tmp = None
-    except WriteRefused:
-        raise
+        with atomic_path(target, replace=replace) as tmp:
+            with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+                fh.write(text)
+    except FileExistsError:
+        raise WriteRefused(f"{target}: already exists; use --force to replace it") from None
     except OSError as e:
         raise WriteRefused(f"{target}: cannot write: {e.strerror or e}") from None
-    finally:
-        if tmp is not None and os.path.exists(tmp):
-            os.unlink(tmp)

@@ -18,6 +18,9 @@ from typing import Mapping
 
 from spec.tipos import BOMBAS, CAJAS, DEPOSITOS, PAREDES, PERSONAJE, Posicion
 
+from .drawing import draw_rows
+from .words import plural
+
 __all__ = ["Level", "Snapshot", "Collection", "LevelError", "LevelWarning", "MAX_CELLS",
            "check_board_size"]
 
@@ -272,7 +275,6 @@ class Level:
             clash |= {self.player}
         if clash:
             x, y = min(clash, key=lambda p: (p[1], p[0]))
-            from .names import plural
             cells = plural(len(clash), "cell") + (" holds" if len(clash) == 1 else " hold")
             why.append(f"{cells} pieces no character can show "
                        f"together (a wall with a box, goal or player, or the player "
@@ -286,24 +288,18 @@ class Level:
         Raises :class:`LevelError` if a position is negative (it cannot be
         drawn without moving the level: see :meth:`translated`) and, when
         ``strict``, if two pieces share a cell that no character can show
-        (nothing is silently dropped); with ``strict=False`` the player wins
-        over a box, and a box over a wall.
+        (nothing is silently dropped); with ``strict=False`` they are drawn
+        by :mod:`levels.drawing`'s rule (the player wins over a box, a box
+        over a wall, a wall over a goal).
         """
         why = self.undrawable()
         if why and (strict or any(w.startswith("negative") for w in why)):
             raise LevelError("cannot draw the level as XSB text: " + "; ".join(why),
                              level_number=self.number, level_title=self.title)
-        grid = [[" "] * self.width for _ in range(self.height)]
-        for x, y in self.walls:
-            grid[y][x] = "#"
-        for x, y in self.goals:
-            grid[y][x] = "."
-        for x, y in self.boxes:
-            grid[y][x] = "*" if (x, y) in self.goals else "$"
-        if self.player is not None:
-            x, y = self.player
-            grid[y][x] = "+" if (x, y) in self.goals else "@"
-        return ["".join(r).rstrip(" ") for r in grid]
+        players = () if self.player is None else (self.player,)
+        rows = draw_rows(self.walls, self.boxes, self.goals, players,
+                         (0, 0, self.width - 1, self.height - 1))
+        return [r.rstrip(" ") for r in rows]
 
     def describe(self) -> str:
         """``level N ('title')`` for messages."""

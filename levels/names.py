@@ -13,21 +13,13 @@ from __future__ import annotations
 import unicodedata
 
 from .model import LevelError
+from .words import plural
 
 __all__ = ["plural", "size_text", "level_label", "find_level", "LevelChoiceError"]
 
 
 class LevelChoiceError(LevelError):
     """``--level`` names no level of the file, or several."""
-
-
-def plural(n: int, word: str, many: str | None = None) -> str:
-    """``1 box``, ``2 boxes``, ``0 levels``; ``many`` for irregular words."""
-    if n == 1:
-        return f"1 {word}"
-    if many is None:
-        many = word + "es" if word.endswith(("sh", "ch", "s", "x")) else word + "s"
-    return f"{n} {many}"
 
 
 def size_text(width: int, height: int) -> str:

@@ -195,12 +195,13 @@ def test_a_submission_importing_its_own_sibling_soko_gets_it(tmp_path):
     """The guard in the sandbox child pins only what the child needs: a
     submission whose juego.py re-exports its own soko.py is checked on that
     soko.py (a wrong one here), not on ours."""
-    from conformance import cli, mutants
+    from conformance import checks, mutants
+    from conformance.targets import resolve
 
     sub = tmp_path / "sub"
     sub.mkdir()
     mutants.copy_to("soko_wrong_axes", sub, "soko.py")
     (sub / "juego.py").write_text("from soko import *  # noqa: F401,F403\n")
-    [(verdict, _)] = cli.check_target(cli.resolve(str(sub / "juego.py")), None,
-                                      cli.RunOptions(max_examples=50, seed=1))
+    [(verdict, _)] = checks.check_target(resolve(str(sub / "juego.py")), None,
+                                         checks.RunOptions(max_examples=50, seed=1))
     assert verdict.profile == "soko" and verdict.counterexample is not None

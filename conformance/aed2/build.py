@@ -2,7 +2,7 @@
 
 :func:`build` copies the folder's headers and sources (not subfolders: students
 keep old versions there) into a private build directory under the user's
-cache (``$XDG_CACHE_HOME/sokoban-conformance/aed2``, default ``~/.cache``),
+cache (``$XDG_CACHE_HOME/sokoban-tad/aed2``, default ``~/.cache``),
 checks that the interface is there, compiles every ``.cpp`` (except files
 that define ``main`` or include gtest) with ``driver.cpp`` and links the
 binary. The directory is named by a hash of the compiler, the flags, the
@@ -28,6 +28,7 @@ from pathlib import Path
 
 from conformance.aed2 import HEADER
 from conformance.aed2.process import kill, start
+from levels import storage
 
 DRIVER = Path(__file__).with_name("driver.cpp")
 HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".hxx", ".tpp", ".ipp", ".inl")
@@ -82,8 +83,7 @@ class Build:
 
 
 def cache_root() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "sokoban-conformance" / "aed2"
+    return storage.cache_dir("aed2")
 
 
 def compiler() -> str:

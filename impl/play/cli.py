@@ -12,7 +12,6 @@ import os
 import sys
 import traceback
 
-from sokoban_tad import program_name
 
 PROG = "python -m impl play"
 DEFAULT_COLLECTION = "tutorial"
@@ -22,11 +21,11 @@ class UsageError(Exception):
     """Bad input from the user: one line on stderr, exit status 2."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     from .hint import DEFAULT_HINT_TIME
 
     p = argparse.ArgumentParser(
-        prog=program_name(PROG),
+        prog=prog,
         description="Play Sokoban in the terminal on impl (seed 001's game: "
                     "winning a level moves on to the next). Contracts are on "
                     "(teaching mode) unless --fast.")
@@ -83,9 +82,9 @@ def curses_error() -> type:
     return curses.error
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, prog: str = PROG) -> int:
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser(prog).parse_args(argv)
     except SystemExit as exc:  # argparse printed its message
         return int(exc.code or 0)
     try:
@@ -113,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
             raise UsageError(f"{args.file}: cannot be played: {exc}") from None
         run(session)
     except UsageError as exc:
-        print(f"{program_name(PROG)}: {exc}", file=sys.stderr)
+        print(f"{prog}: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)

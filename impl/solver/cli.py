@@ -17,13 +17,12 @@ import os
 import sys
 import time
 
-from levels.files import WriteRefused, check_target, write_text
+from levels.files import WriteRefused, check_writable, write_text
 from levels.names import LevelChoiceError, find_level, level_label, plural
 
 from .api import DEFAULT_TIME_LIMIT, ENGINES, METHODS, solve
 from .board import LevelProblem
 from .verify import BOMB
-from sokoban_tad import program_name
 
 #: SOK metadata key for a solution of the extended game (it contains ``B``).
 BOMB_KEY = "Bomb-Solution"
@@ -33,9 +32,13 @@ class UsageError(Exception):
     """Bad input from the user: printed as one line, exit status 2."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+#: How the command names itself when started as ``python -m impl solve``.
+PROG = "python -m impl solve"
+
+
+def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        prog=program_name("python -m impl solve"),
+        prog=prog,
         description="Solve Sokoban levels; every solution is verified by "
                     "replaying it through the spec.")
     p.add_argument("file", metavar="FILE",
@@ -217,7 +220,7 @@ def run(args) -> int:
     protect = [source] if source is not None else []
     if args.write_solutions:
         try:
-            check_target(args.write_solutions, replace=args.force, protect=protect)
+            check_writable(args.write_solutions, replace=args.force, protect=protect)
         except WriteRefused as exc:
             raise UsageError(str(exc)) from None
     if args.jobs is not None and args.jobs <= 0:
@@ -280,8 +283,8 @@ def run(args) -> int:
     return worst
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+def main(argv: list[str] | None = None, prog: str = PROG) -> int:
+    parser = build_parser(prog)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse already printed its message

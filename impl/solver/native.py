@@ -25,10 +25,10 @@ import os
 import resource
 import shutil
 import subprocess
-import tempfile
 from pathlib import Path
 
-from levels.files import current_umask
+from levels.drawing import bounds, draw_rows
+from levels import storage
 
 from .search import Outcome
 
@@ -46,15 +46,32 @@ GRACE = 2.0
 
 _built: dict = {}
 
+#: ``SOKOBAN_KERNEL_EXPERIMENTS=1`` lets the kernel read its experiment
+#: switches (``SOKOBAN_KERNEL_*``, docs/solver.md); without it they are not
+#: passed to the kernel, so a stray variable in a user's environment never
+#: changes what the solver does. benchmarks/solver.py sets it.
+EXPERIMENTS = "SOKOBAN_KERNEL_EXPERIMENTS"
+
+
+def kernel_environment(environ=None) -> dict[str, str]:
+    """The kernel's environment: ours, less the experiment switches unless
+    :data:`EXPERIMENTS` is ``1``."""
+    env = dict(os.environ if environ is None else environ)
+    if env.get(EXPERIMENTS) != "1":
+        env = {k: v for k, v in env.items() if not k.startswith("SOKOBAN_KERNEL_")}
+    return env
+
+
+class _BuildFailed(Exception):
+    """g++ failed on the kernel (the message is the note to give)."""
+
 
 class KernelFailure(RuntimeError):
     """The kernel crashed, was killed, or printed something unexpected."""
 
 
 def cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(
-        os.path.expanduser("~"), ".cache")
-    return Path(base) / "sokoban-tad" / "solver"
+    return storage.cache_dir("solver")
 
 
 def kernel() -> tuple:
@@ -88,20 +105,16 @@ def _build(compiler: str) -> tuple:
             fcntl.flock(lock, fcntl.LOCK_EX)
             if os.access(target, os.X_OK):  # built meanwhile by another process
                 return target, None
-            fd, tmp = tempfile.mkstemp(dir=where, prefix=f".kernel-{key}-")
-            os.close(fd)
-            try:
+            with storage.atomic_path(target, mode=storage.new_file_mode(executable=True),
+                                     prefix=f".kernel-{key}-") as tmp:
                 done = subprocess.run([compiler, *FLAGS, "-o", tmp, str(SOURCE)],
                                       capture_output=True, text=True, timeout=300)
                 if done.returncode != 0:
                     first = (done.stderr.strip().splitlines() or ["no message"])[0]
-                    return None, (f"native kernel unavailable: {COMPILER} failed "
-                                  f"({first}); used the Python search")
-                os.chmod(tmp, 0o777 & ~current_umask())
-                os.replace(tmp, target)
-            finally:
-                if os.path.exists(tmp):
-                    os.unlink(tmp)
+                    raise _BuildFailed(f"native kernel unavailable: {COMPILER} failed "
+                                       f"({first}); used the Python search")
+    except _BuildFailed as failed:
+        return None, str(failed)
     except (OSError, subprocess.SubprocessError) as exc:
         return None, f"native kernel unavailable: {exc}; used the Python search"
     return target, None
@@ -110,25 +123,9 @@ def _build(compiler: str) -> tuple:
 def xsb(pieces) -> str:
     """The pieces as XSB rows over their bounding box (the kernel adds the
     same margin as ``Board``, so both search the same window)."""
-    every = pieces.walls | pieces.boxes | pieces.goals | {pieces.player}
-    x0 = min(p[0] for p in every)
-    y0 = min(p[1] for p in every)
-    x1 = max(p[0] for p in every)
-    y1 = max(p[1] for p in every)
-    rows = []
-    for y in range(y0, y1 + 1):
-        row = []
-        for x in range(x0, x1 + 1):
-            p = (x, y)
-            if p in pieces.walls:
-                row.append("#")
-            elif p == pieces.player:
-                row.append("+" if p in pieces.goals else "@")
-            elif p in pieces.boxes:
-                row.append("*" if p in pieces.goals else "$")
-            else:
-                row.append("." if p in pieces.goals else "-")
-        rows.append("".join(row))
+    player = (pieces.player,)
+    window = bounds(pieces.walls | pieces.boxes | pieces.goals | set(player))
+    rows = draw_rows(pieces.walls, pieces.boxes, pieces.goals, player, window, floor="-")
     return "\n".join(rows) + "\n"
 
 
@@ -149,7 +146,7 @@ def run(path, pieces, time_limit, node_limit, memory_mb: int = MEMORY_MB) -> Out
     args = [str(path), f"{time_limit or 0:.3f}", str(node_limit or 0), str(memory_mb)]
     try:
         proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True,
+                                stderr=subprocess.PIPE, text=True, env=kernel_environment(),
                                 preexec_fn=_limit_memory(memory_mb + HEADROOM_MB))
     except OSError as exc:
         raise KernelFailure(f"native kernel could not start: {exc}") from None

@@ -11,7 +11,8 @@ import pytest
 
 from conformance.aed2 import build as aed2_build
 from conformance.aed2 import mutants
-from conformance.cli import RunOptions, check_target, main
+from conformance.checks import RunOptions, check_target
+from conformance.cli import main
 from conformance.targets import cpp_spec, resolve
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not installed")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance import cli
+from conformance import checks, cli
 from conformance.api import Counterexample, Verdict
 from conformance.output import verdicts_to_junit
 from conformance.targets import DirectionAdapter, load, resolve
@@ -132,14 +132,14 @@ def test_a_missing_observer_does_not_hide_a_departure_of_the_others(tmp_path, ca
 
 
 def test_a_missing_modifier_leaves_out_its_group():
-    assert cli.checkable_groups(lambda op: op != "tirar_bomba", "extendido") == (
+    assert checks.checkable_groups(lambda op: op != "tirar_bomba", "extendido") == (
         "movement", "pushes", "win", "levels")          # undo undoes bombs too
-    assert cli.checkable_groups(lambda op: op != "deshacer", "extendido") == (
+    assert checks.checkable_groups(lambda op: op != "deshacer", "extendido") == (
         "movement", "pushes", "win", "bombs", "levels")
-    assert cli.partial_profiles(lambda op: op not in ("gano", "juego_ganado")) == [
+    assert checks.partial_profiles(lambda op: op not in ("gano", "juego_ganado")) == [
         "extendido", "soko"]
-    assert cli.partial_profiles(lambda op: op != "completado") == ["tad"]
-    assert cli.partial_profiles(lambda op: op not in ("mover", "estado")) == []
+    assert checks.partial_profiles(lambda op: op != "completado") == ["tad"]
+    assert checks.partial_profiles(lambda op: op not in ("mover", "estado")) == []
 
 
 @pytest.mark.parametrize("name, words", [
@@ -210,10 +210,10 @@ def test_unwritable_output_exits_2(fake, tmp_path, capsys):
 def test_selftest_is_dispatched_lazily(monkeypatch):
     seen = []
     module = type(sys)("conformance.selftest")
-    module.main = lambda argv: seen.append(argv) or 0
+    module.main = lambda argv, prog: seen.append((argv, prog)) or 0
     monkeypatch.setitem(sys.modules, "conformance.selftest", module)
     assert cli.main(["selftest", "--max-examples", "5"]) == 0
-    assert seen == [["--max-examples", "5"]]
+    assert seen == [(["--max-examples", "5"], "python -m conformance selftest")]
 
 
 def test_command_line_without_traceback():

@@ -15,7 +15,7 @@ import pytest
 from conformance import engine
 from conformance import mutants as py_mutants
 from conformance.aed2 import mutants
-from conformance.cli import RunOptions, check_target
+from conformance.checks import RunOptions, check_target
 from conformance.emit import gtest, pytest_python, pytest_soko
 from conformance.sandbox import open_target
 from conformance.targets import cpp_spec, resolve

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conformance import engine, mutants
+from conformance import engine, mutants, replays
 from conformance import engine_levels as lv
 from conformance.api import GROUPS, TargetError
 from conformance.sandbox import open_target
@@ -138,7 +138,7 @@ def test_every_group_runs(profile):
 def _play(scene, codes):
     j = juego.iniciar(scene.nivel())
     for code in codes:
-        j = juego.step(j, engine.ACTION_CODES[code.lower()])
+        j = juego.step(j, replays.ACTION_CODES[code.lower()])
     return j
 
 
@@ -162,8 +162,8 @@ def test_soko_scenes_are_valid_grids_and_their_solutions_win(scene):
 @settings(max_examples=40)
 @given(lv.scenes("extendido", bombs=(0, 3)), st.text("udlrbz", max_size=8))
 def test_a_scene_survives_the_replay_format(scene, codes):
-    text = engine.replay_string("extendido", [scene], codes)
-    profile, scenes, again = engine.parse_replay(text)
+    text = replays.replay_string("extendido", [scene], codes)
+    profile, scenes, again = replays.parse_replay(text)
     assert (profile, again) == ("extendido", codes)
     assert scenes[0].nivel_extendido() == scene.nivel_extendido()
 
@@ -187,12 +187,12 @@ def test_a_capped_shrink_still_reports_every_observer(monkeypatch):
 
 def test_the_replay_command_names_the_direction_convention():
     scene = lv.from_rows(["#@$.#"])
-    command = engine.replay_command("student.py", "tad", [scene], "r", "seed001")
+    command = replays.replay_command("student.py", "tad", [scene], "r", "seed001")
     words = shlex.split(command)
     assert words[:6] == ["python", "-m", "conformance", "student.py", "--profile", "tad"]
     assert words[words.index("--directions") + 1] == "seed001"
-    assert engine.parse_replay(replay_json(command))[2] == "r"
-    assert "--directions" not in engine.replay_command("s.py", "tad", [scene], "r")
+    assert replays.parse_replay(replay_json(command))[2] == "r"
+    assert "--directions" not in replays.replay_command("s.py", "tad", [scene], "r")
 
 
 # ------------------------------------------- domain, equality, warnings (issue 10)

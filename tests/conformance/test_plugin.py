@@ -19,10 +19,10 @@ pytest_plugins = ["pytester"]
 FIXTURES = Path(__file__).parent / "fixtures"
 
 CONFTEST = f'''
-import conformance.cli as cli
+import conformance.checks as checks
 from conformance.targets import load, resolve
 _fake = load(resolve({str(FIXTURES / "fake_engine.py")!r}))
-cli.engine = lambda: (_fake.check, _fake.format_verdict)
+checks.load_engine = lambda: (_fake.check, _fake.format_verdict)
 '''
 
 
@@ -169,3 +169,34 @@ def test_groups_of_an_incomplete_target_pass_on_what_is_there(pytester):
     result.assert_outcomes(passed=4, failed=1)
     assert ("FAILED sokoban::operations[soko] - missing operations: juego_ganado"
             in "\n".join(result.outlines))
+
+
+def _hypothesis_globals():
+    """What a check could change in Hypothesis for the whole process: its
+    storage folder, its default settings and the loaded profile."""
+    from hypothesis import configuration, settings
+    return (vars(configuration).get("__hypothesis_home_directory"), settings.default,
+            settings.get_current_profile_name())
+
+
+def test_the_plugin_leaves_hypothesis_settings_as_it_found_them(pytester, tmp_path):
+    """The user's own session keeps its Hypothesis storage folder and
+    settings after the plugin's checks (the real engine, in this process)."""
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    users = tmp_path / "the-users-hypothesis"
+    found = vars(__import__("hypothesis.configuration").configuration).get(
+        "__hypothesis_home_directory")
+    set_hypothesis_home_dir(users)
+    try:
+        before = _hypothesis_globals()
+        pytester.makeini("[pytest]\n")
+        result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "-p", "no:benchmark",
+                                              "--sokoban-impl=impl-soko",
+                                              "--sokoban-max-examples=2", "--sokoban-seed=1",
+                                              "--sokoban-in-process")
+        result.assert_outcomes(passed=5)
+        assert _hypothesis_globals() == before
+        assert before[0] == users
+    finally:
+        set_hypothesis_home_dir(found)

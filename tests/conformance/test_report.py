@@ -89,13 +89,14 @@ def test_counts_agree_with_their_nouns(stats):
 
 def test_a_raised_exception_is_said_once(tmp_path):
     """Not "raised an exception: raised TypeError"."""
-    from conformance import cli
+    from conformance import checks
+    from conformance.targets import resolve
 
     (tmp_path / "soko.py").write_text(
         "from conformance.mutants.student_soko import *\n"
         "def mover(grilla, direccion):\n    dx, dy = direccion.value\n")
-    [(v, report)] = cli.check_target(cli.resolve(str(tmp_path / "soko.py")), "soko",
-                                     cli.RunOptions(max_examples=5, seed=0, in_process=True))
+    [(v, report)] = checks.check_target(resolve(str(tmp_path / "soko.py")), "soko",
+                                        checks.RunOptions(max_examples=5, seed=0, in_process=True))
     assert "raised AttributeError: 'tuple' object has no attribute 'value'" in report
     assert "raised an exception" not in report and "raised: raised" not in report
     assert "1 example," in report and "1 examples" not in report

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 import spec.grilla
 import spec.tipos
+from conformance import isolation
 from conformance.api import BATCH, EQUAL, FINGERPRINT, RESET, Handle, TargetError
 from conformance.sandbox import InProcessTarget, SandboxTarget, fingerprint, open_target
 from conformance.targets import BadTarget, ReferenceImport, resolve
@@ -41,6 +42,37 @@ def sandbox():
     target.close()
 
 
+@pytest.mark.parametrize("where", ["/tmp", "."])
+@pytest.mark.parametrize("level", isolation.LEVELS)
+def test_storing_past_the_budget_across_calls_kills_the_box(level, where, tmp_path):
+    """Files of 300 kB, each under the per-file limit, one per call: the
+    fourth passes a 1 MB budget (the sandbox looks at most every 10 ms: the
+    calls are 30 ms apart). The next call gets a fresh box, and nothing the
+    old one stored is left (in /tmp at level user either)."""
+    if level not in isolation.available_levels():
+        pytest.skip(f"isolation level {level} is not available on this machine")
+    if level == "best-effort" and where == "/tmp":
+        pytest.skip("best-effort does not hold /tmp (the box runs as the grader's user)")
+    target = SandboxTarget(_spec("soko_misbehaving.py"), level=level, storage_mb=1,
+                           output_limit=500_000)
+    try:
+        def store():
+            time.sleep(0.03)
+            return target.call("store", where, 300_000)
+
+        assert [store() for _ in range(3)] == [1, 2, 3]
+        with pytest.raises(TargetError) as caught:
+            store()
+        assert caught.value.kind == "storage"
+        assert "stored more than 1 MB (the box's storage limit)" in caught.value.message
+        assert not target.alive
+        assert target.call("store", where, 1) == 1          # a fresh box
+        _still_works(target)
+    finally:
+        target.close()
+    assert not [p for p in Path("/tmp").glob("stored-*") if p.stat().st_uid != os.getuid()]
+
+
 def _still_works(target):
     grid = target.call("crear_grilla", GRID)
     assert target.call("hay_jugador", grid, 1, 1) is True
@@ -56,6 +88,7 @@ def _still_works(target):
     ("raise_error", ("broken",), "raised", "ValueError: broken"),
     ("flood", (), "output", "more than 20000 bytes"),
     ("chatty", (30_000,), "output", "20000 bytes"),
+    ("write_big_file", (30_000,), "storage", "wrote a file larger than 20000 bytes"),
     ("hog_memory", (), "memory", "MemoryError"),
     ("no_such_op", (), "missing", "no such operation"),
 ])
@@ -333,7 +366,7 @@ def test_a_looping_child_dies_with_its_parent(tmp_path):
 
 # ------------------------------------------------------------ the channel
 
-from conformance import child, isolation  # noqa: E402
+from conformance import child  # noqa: E402
 from conformance.sandbox import _answer  # noqa: E402
 from spec.tipos import Accion  # noqa: E402
 
@@ -414,7 +447,7 @@ def test_an_unreadable_answer_kills_the_child(tmp_path):
     ("minimal_extendido_seed001.py", "extendido", "seed001"),
 ])
 def test_minimal_modules_that_import_nothing_of_ours_conform(name, profile, directions):
-    from conformance.cli import RunOptions, check_target
+    from conformance.checks import RunOptions, check_target
     options = RunOptions(max_examples=8, seed=2, directions=directions)
     ((verdict, report),) = check_target(_spec(name), profile, options)
     assert verdict.conforms, report

@@ -38,6 +38,7 @@ def kernel_solve(level, switches: dict[str, str] | None = None, **limits):
     """The push search on the kernel, with the experiment switches
     ``SOKOBAN_KERNEL_<name>=<value>`` given as ``{name: value}``."""
     with pytest.MonkeyPatch.context() as mp:
+        mp.setenv(native.EXPERIMENTS, "1")
         for name, value in (switches or {}).items():
             mp.setenv("SOKOBAN_KERNEL_" + name, value)
         return solve(level, method="pushes", engine="native", **limits)
@@ -248,3 +249,12 @@ def test_building_the_kernel_is_not_counted_in_the_time_limit(built, monkeypatch
     assert r.status == "solved" and r.method == "pushes (native)", r.summary()
     assert r.time < 0.8
     assert any(n.startswith("built the native kernel with g++ in 1.") for n in r.notes), r.notes
+
+
+def test_the_experiment_switches_reach_the_kernel_only_when_asked():
+    """A stray SOKOBAN_KERNEL_* in a user's environment never reaches the
+    kernel; SOKOBAN_KERNEL_EXPERIMENTS=1 (benchmarks, tests) lets them through."""
+    user = {"PATH": "/bin", "SOKOBAN_KERNEL_B": "2", "SOKOBAN_KERNEL_STAT": "1"}
+    assert native.kernel_environment(user) == {"PATH": "/bin"}
+    asked = {**user, native.EXPERIMENTS: "1"}
+    assert native.kernel_environment(asked) == asked

@@ -8,6 +8,7 @@ processes alive."""
 from __future__ import annotations
 
 import csv
+import importlib.util
 import json
 import os
 import shutil
@@ -22,9 +23,14 @@ from conformance import cli, isolation
 
 HERE = Path(__file__).parent
 PROJECT = HERE.parents[2]
+_loader = importlib.util.spec_from_file_location("bench_storage",
+                                                 PROJECT / "benchmarks" / "storage.py")
+bench = importlib.util.module_from_spec(_loader)
+_loader.loader.exec_module(bench)
 BASE = HERE.parent / "fixtures" / "soko_base.py"
 
 CONFORMS, FAILS, BAD = "conforms", "does not conform", "bad target"
+STORAGE_MB = 16                     # the class's storage budget per box (--storage)
 #: trick -> (verdict, words in the message) at every level ...
 EXPECTED = {
     "good": (CONFORMS, ""),
@@ -48,6 +54,12 @@ EXPECTED = {
     # A checker's parent is out of reach of the box at levels bwrap (another
     # PID namespace) and user (another uid): the trick fails, the code is correct.
     "kill_parent": (CONFORMS, ""),
+    # Storage (graded with --storage 16): across calls, each file under the
+    # per-file limit; and one file over it, which is not "printed".
+    "fill_tmp": (FAILS, f"stored more than {STORAGE_MB} MB (the box's storage limit)"),
+    "fill_work": (FAILS, f"stored more than {STORAGE_MB} MB (the box's storage limit)"),
+    "many_files": (FAILS, "stored more than 4096 files and folders"),
+    "big_file": (FAILS, "wrote a file larger than 1000000 bytes"),
 }
 #: ... except at these levels.
 AT_LEVEL = {
@@ -55,8 +67,9 @@ AT_LEVEL = {
 }
 #: What a level does not claim to hold (docs/conformance-runner.md): at
 #: best-effort the submission runs as the grader's user and can write and
-#: delete what that user can.
-NOT_HELD = {"best-effort": {"tamper"}}
+#: delete what that user can, and store where that user can (not run: it
+#: would fill this machine's /tmp).
+NOT_HELD = {"best-effort": {"tamper", "fill_tmp"}}
 
 
 def _build_class(root: Path, level: str) -> tuple[Path, Path, Path]:
@@ -80,16 +93,9 @@ def _build_class(root: Path, level: str) -> tuple[Path, Path, Path]:
 
 
 def _box_processes(under: Path) -> list[int]:
-    """Processes whose working folder lies under ``under`` (the boxes)."""
-    found = []
-    for pid in isolation._proc_entries():
-        try:
-            cwd = os.readlink(f"/proc/{pid}/cwd")
-        except OSError:
-            continue
-        if cwd.startswith(str(under)) and isolation._alive(isolation._status(pid)):
-            found.append(pid)
-    return found
+    """Live processes whose working folder lies under ``under`` (the boxes)."""
+    return [pid for pid in bench.box_processes(under)
+            if isolation._alive(isolation._status(pid))]
 
 
 @pytest.fixture
@@ -108,7 +114,7 @@ def private_tmp(monkeypatch):
 
 def _grade(folder: Path, out: Path, capsys, *extra: str) -> tuple[list[dict], dict, str]:
     status = cli.main(["grade", str(folder), "--out", str(out), "--max-examples", "10",
-                       "--seed", "3", "--jobs", "2", *extra])
+                       "--seed", "3", "--jobs", "2", "--storage", str(STORAGE_MB), *extra])
     printed = capsys.readouterr().out
     assert status == 0, printed
     with open(out / "summary.csv", newline="", encoding="utf-8") as f:
@@ -126,8 +132,14 @@ def test_a_hostile_class_is_graded_at_every_level(level, tmp_path, private_tmp, 
     monkeypatch.setenv(isolation.ENV_VAR, level)
     folder, out, victim = _build_class(tmp_path, level)
     before = {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()}
-    csv_rows, document, printed = _grade(folder, out, capsys)
+    with bench.StorageSampler(private_tmp, "fill-*") as stored:
+        csv_rows, document, printed = _grade(folder, out, capsys)
     assert document["isolation"] == level and f"isolation: {level}" in printed
+    # What the boxes stored at any moment, two at a time: within the budget
+    # of each plus what a filler writes between two looks (8 files of 0.9 MB).
+    bound = 2 * (STORAGE_MB + 8) * 2 ** 20
+    assert stored.disk <= bound and stored.memory <= bound, (stored.disk, stored.memory)
+    assert not list(Path("/tmp").glob("fill-*"))        # nothing left in /tmp either
 
     # Every submission has exactly one verdict, the expected one.
     json_rows = document["submissions"]
@@ -190,7 +202,7 @@ def test_cleaning_up_after_one_submission_never_kills_another_starting_checker(
     import subprocess
 
     from conformance import grade
-    from conformance.cli import RunOptions
+    from conformance.checks import RunOptions
 
     class SlowToRegister(subprocess.Popen):
         def __init__(self, *args, **kwargs):

@@ -1,0 +1,280 @@
+"""The check library: check a target (or each of its operation groups)
+under a profile with given :class:`RunOptions`, never raising for a bad
+target. The commands (:mod:`conformance.cli`, :mod:`conformance.grade`,
+:mod:`conformance.selftest`), the pytest plugin and the tests call it; it
+knows nothing of command lines.
+
+Exit statuses of the commands that check: :data:`EXIT_CONFORMS` (every
+verdict conforms), :data:`EXIT_DOES_NOT_CONFORM`, :data:`EXIT_BAD` (a bad
+target or bad arguments); :func:`exit_status` picks one for some verdicts.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from dataclasses import dataclass, replace
+from typing import Callable, Iterator, Sequence
+
+from conformance.api import (
+    BATCH, ESSENTIAL_OPERATIONS, GROUPS, GROUPS_OF_OPERATION, NOT_PROVIDED, PROFILES,
+    REQUIRED_OPERATIONS, Counterexample, Verdict,
+)
+from conformance.output import verdict_status
+from conformance.sandbox import DEFAULT_MEMORY_MB, DEFAULT_STORAGE_MB, DEFAULT_TIMEOUT, open_target
+from conformance.targets import (
+    BadTarget, DirectionAdapter, ReferenceImport, TargetSpec, detect_profiles, explain_missing,
+    missing_operations,
+)
+
+EXIT_CONFORMS, EXIT_DOES_NOT_CONFORM, EXIT_BAD = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How to check a target (what the command-line options set)."""
+
+    max_examples: int = 100
+    seed: int | None = None
+    directions: str = "ours"
+    timeout: float = DEFAULT_TIMEOUT
+    memory_mb: int = DEFAULT_MEMORY_MB
+    storage_mb: int = DEFAULT_STORAGE_MB    # sandbox: what a box may store (/tmp, its folder)
+    in_process: bool | None = None          # None: in-process only for our own impl
+    groups: tuple[str, ...] | None = None
+    replay: str | None = None               # replay this recorded failure instead of searching
+    std: str = "c++17"                      # C++ targets: the language standard
+    sanitize: bool = True                   # C++ targets: ASan + UBSan when available
+    strict_types: bool = False              # None for False, [w, h] for (w, h): departures
+    robustness: bool = False                # also inputs beyond the seed's domain (warnings)
+    copy_folder: bool = True                # sandbox: copy a file target's whole folder
+
+
+def load_engine() -> tuple[Callable[..., Verdict], Callable[[Verdict], str]]:
+    """The engine's ``check`` and ``format_verdict`` (imported on first use)."""
+    from conformance.engine import check
+    from conformance.report import format_verdict
+    return check, format_verdict
+
+
+def _bad(spec_name: str, profile: str | None, message: str, missing=()) -> tuple[Verdict, str]:
+    verdict = Verdict(target=spec_name, profile=profile or "?", conforms=False,
+                      error=message, missing=list(missing))
+    return verdict, message
+
+
+def _cpp_rules(spec: TargetSpec, profile: str | None) -> tuple[Verdict, str] | None:
+    """The bad verdict when profile aed2 and a C++ folder do not go together."""
+    if profile == "aed2" and spec.kind != "cpp":
+        return _bad(spec.name, profile, f"{spec.name}: profile aed2 is for a folder of C++ "
+                                        "sources holding aed2_Juego.h")
+    if spec.kind == "cpp" and profile not in (None, "aed2"):
+        return _bad(spec.name, profile, f"{spec.name} is a C++ folder: only profile aed2 "
+                                        f"applies to it (got --profile {profile})")
+    return None
+
+
+def _open(spec: TargetSpec, profile: str | None, options: RunOptions):
+    """``(target, None)``, or ``(None, verdict)`` saying why it cannot be
+    opened: a bad target, a C++ build failure, or a submission that imports
+    our implementation (a failure, not a bad target)."""
+    if spec.kind == "cpp":
+        from conformance.aed2.build import BuildError, build
+        from conformance.aed2.target import Aed2Target
+        try:
+            built = build(spec.path, std=options.std, sanitize=options.sanitize)
+        except BuildError as e:
+            return None, _bad(spec.name, profile, str(e))
+        except OSError as e:
+            return None, _bad(spec.name, profile, f"{spec.name}: cannot read or build it: {e}")
+        return Aed2Target(built, timeout=options.timeout, memory_mb=options.memory_mb,
+                          name=spec.name), None
+    try:
+        return open_target(spec, in_process=options.in_process, timeout=options.timeout,
+                           memory_mb=options.memory_mb, directions=options.directions,
+                           copy_folder=options.copy_folder,
+                           storage_mb=options.storage_mb), None
+    except ReferenceImport as e:
+        return None, _refused(spec.name, profile, str(e))
+    except BadTarget as e:
+        message = str(e) if str(e).startswith(spec.name) else f"cannot load {spec.name}: {e}"
+        return None, _bad(spec.name, profile, message)
+
+
+def _profiles(name: str, target, profile: str | None) -> list[str | tuple[Verdict, str]]:
+    """Per profile to check (``profile``, or those the target provides, or
+    the closest it can be checked under): its name, or the bad verdict
+    saying why it cannot be checked."""
+    if profile is None:
+        profiles = detect_profiles(target.has) or partial_profiles(target.has)[:1]
+        if not profiles:
+            return [_bad(name, None, explain_missing(name, target.has))]
+    else:
+        profiles = [profile]
+    return [_bad(name, p, explain_missing(name, target.has, [p]), missing_operations(target.has, p))
+            if missing_operations(target.has, p) and p not in partial_profiles(target.has) else p
+            for p in profiles]
+
+
+def _refused(spec_name: str, profile: str | None, message: str) -> tuple[Verdict, str]:
+    """A target that imports our implementation: a failure, not a bad target."""
+    cx = Counterexample(profile=profile or "?", level_text="", actions=[], step=-1,
+                        operation="import", expected="a submission of its own",
+                        actual=message, message="imports the reference implementation",
+                        report=message)
+    verdict = Verdict(target=spec_name, profile=profile or "?", conforms=False,
+                      counterexample=cx)
+    return verdict, f"{spec_name}: DOES NOT CONFORM: {message}"
+
+
+@contextlib.contextmanager
+def _checking(spec: TargetSpec, profile: str | None, options: RunOptions,
+              target=None) -> Iterator[tuple[object, list, RunOptions]]:
+    """What checking ``spec`` needs, set up once for :func:`check_target` and
+    :func:`check_groups`: ``(target, profiles, options)``, where each of
+    ``profiles`` is a profile to check or the bad verdict saying why it
+    cannot be, and ``target`` is None when the whole target cannot be
+    checked (``profiles`` then holds that one bad verdict). A C++ folder is
+    checked under aed2 in seed 001's directions. ``target``: an already open
+    Target for ``spec`` (the caller then closes it); else it is opened here
+    and closed at the end."""
+    bad = _cpp_rules(spec, profile)
+    if bad is not None:
+        yield None, [bad], options
+        return
+    if spec.kind == "cpp":
+        profile = "aed2"
+        options = replace(options, directions="seed001")    # the course's Norte = (0, 1)
+    own = target is None
+    if own:
+        target, bad = _open(spec, profile, options)
+        if target is None:
+            yield None, [bad], options
+            return
+    try:
+        yield target, _profiles(spec.name, target, profile), options
+    finally:
+        if own:
+            target.close()
+
+
+def check_target(spec: TargetSpec, profile: str | None, options: RunOptions,
+                 target=None) -> list[tuple[Verdict, str]]:
+    """Check one target (under ``profile``, or every profile it provides):
+    a ``(verdict, report)`` per profile. Never raises for a bad target: that
+    is a verdict with ``error`` (and ``missing``) set. ``target``: an already
+    open Target for ``spec`` (the caller then closes it)."""
+    with _checking(spec, profile, options, target) as (opened, profiles, options):
+        return [p if isinstance(p, tuple) else _check_profile(opened, p, options)
+                for p in profiles]
+
+
+def check_groups(spec: TargetSpec, profile: str | None,
+                 options: RunOptions) -> list[tuple[str | None, Verdict, str]]:
+    """Like :func:`check_target`, one check per operation group of each
+    profile: ``(group, verdict, report)``; ``group`` is ``None`` for a target
+    that cannot be checked at all (for partial credit: Gradescope)."""
+    with _checking(spec, profile, options) as (opened, profiles, options):
+        results = []
+        for p in profiles:
+            if isinstance(p, tuple):
+                results.append((None, *p))
+                continue
+            for group in GROUPS[p]:
+                verdict, report = _check_profile(opened, p, replace(options, groups=(group,)))
+                results.append((group, verdict, report))
+        return results
+
+
+def partial_profiles(has: Callable[[str], bool]) -> list[str]:
+    """The profiles the target lacks some operations of but can still be
+    checked under (it has their essential ones), closest first."""
+    found = [p for p in PROFILES
+             if all(has(op) for op in ESSENTIAL_OPERATIONS[p]) and missing_operations(has, p)]
+    return sorted(found, key=lambda p: len(missing_operations(has, p)) / len(REQUIRED_OPERATIONS[p]))
+
+
+class PartialTarget:
+    """A target lacking some of a profile's operations, made checkable on the
+    rest: it claims every operation, and a missing observer answers
+    :data:`~conformance.api.NOT_PROVIDED` (which the engine does not compare)."""
+
+    def __init__(self, target, profile: str):
+        self.inner = target
+        self.name = target.name
+        self.missing = frozenset(missing_operations(target.has, profile))
+
+    def has(self, op: str) -> bool:
+        return True
+
+    def call(self, op: str, *args):
+        if op != BATCH:
+            return self.inner.call(op, *args)
+        calls = list(args[0])
+        present = [c for c in calls if c[0] not in self.missing]
+        answers = iter(self.inner.call(BATCH, present) if present else [])
+        return [NOT_PROVIDED if o in self.missing else next(answers) for o, _ in calls]
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+
+def checkable_groups(has: Callable[[str], bool], profile: str) -> tuple[str, ...]:
+    """The profile's operation groups whose modifiers the target has."""
+    lacking = {g for op in missing_operations(has, profile) for g in GROUPS_OF_OPERATION.get(op, ())}
+    return tuple(g for g in GROUPS[profile] if g not in lacking)
+
+
+def _check_profile(target, profile: str, options: RunOptions) -> tuple[Verdict, str]:
+    check, format_verdict = load_engine()
+    missing = missing_operations(target.has, profile)
+    if missing:
+        groups = [g for g in options.groups or GROUPS[profile]
+                  if g in checkable_groups(target.has, profile)]
+        if not groups:          # the one group asked for needs a missing modifier
+            verdict = Verdict(target=target.name, profile=profile, conforms=False,
+                              missing=missing)
+            return verdict, format_verdict(verdict)
+        options = replace(options, groups=tuple(groups))
+        target = PartialTarget(target, profile)
+    judged = target
+    if options.directions != "ours":
+        judged = DirectionAdapter(target, profile, options.directions)
+    kwargs = dict(max_examples=options.max_examples, seed=options.seed,
+                  directions=options.directions)
+    if options.strict_types:
+        kwargs["strict_types"] = True
+    if options.robustness:
+        kwargs["robustness"] = True
+    if options.groups is not None:
+        kwargs["groups"] = list(options.groups)
+    start = time.perf_counter()
+    if options.replay is not None:
+        from conformance.engine import replay
+        verdict = replay(judged, profile, options.replay, directions=options.directions,
+                         strict_types=options.strict_types)
+    else:
+        verdict = check(judged, profile, **kwargs)
+    if not verdict.seconds:
+        verdict = replace(verdict, seconds=time.perf_counter() - start)
+    if missing and verdict.error is None:
+        verdict = replace(verdict, conforms=False, missing=missing)
+    report = format_verdict(verdict)
+    if verdict.counterexample is not None:
+        from conformance.emit import emit_for
+        test = emit_for(verdict.counterexample)
+        if test and profile == "aed2":
+            report = (report.rstrip() + "\n\nNote: the report draws y growing south (the "
+                      "toolkit's convention); in your code's coordinates (Norte = (0, 1)) the "
+                      "position (x, y) above is Coordenada(x, -y), as in the test below.")
+        if test:
+            report = (report.rstrip() + "\n\nThe same failure as a test in your own format "
+                      "(paste it into your test file; it fails until the bug is fixed):\n\n"
+                      + test)
+    return verdict, report
+
+
+def exit_status(verdicts: Sequence[Verdict]) -> int:
+    if any(verdict_status(v) == "bad target" for v in verdicts):
+        return EXIT_BAD
+    return EXIT_CONFORMS if all(v.conforms for v in verdicts) else EXIT_DOES_NOT_CONFORM

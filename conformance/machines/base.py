@@ -1,0 +1,572 @@
+"""What every profile's machine shares: the check's settings, the state of one
+run, and the :class:`Machine` base (calling the target, comparing answers,
+walking known solutions, failing with a counterexample).
+
+A profile's machine (one module per profile beside this one) is a Hypothesis
+:class:`~hypothesis.stateful.RuleBasedStateMachine` whose rules are declared
+on its class with ``@initialize``, ``@rule`` and ``@precondition``. The
+actions an operation group does not enable are switched off by a
+precondition on :class:`CheckSettings`; an argument whose strategy depends
+on the settings (the levels drawn) is declared with :func:`per_check`.
+Hypothesis instantiates a machine without arguments, so the engine binds one
+check's :class:`Run` to the class first (:meth:`Machine.bind`) and draws
+inside :meth:`Run.drawing`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar, Sequence
+
+from hypothesis import strategies as st
+from hypothesis.control import current_build_context
+from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
+
+from conformance import engine_levels as lv
+from conformance.api import (
+    BATCH, GROUPS, NOT_PROVIDED, OPAQUE, OPAQUE_RESULTS, RESET,
+    Counterexample, Handle, Target, TargetError,
+)
+from conformance.replays import replay_command
+from conformance.report import Board
+from spec.tipos import Accion
+
+#: Kinds of TargetError that end the target's process: reported unshrunk.
+FATAL_KINDS = ("timeout", "crashed", "exited", "output", "memory", "storage")
+#: Longest run of one repeated pattern (``repeat``, ``undo_many``,
+#: ``walk_then_bomb``): far walks and long histories.
+LONG = 60
+#: Cap on the actions of one example (the long rules could make it huge).
+MAX_ACTIONS = 100
+#: The patterns a long run repeats: one move, or there and back.
+PATTERNS = ("u", "d", "l", "r", "lr", "ud")
+COURSE_ACCEPTS = "the course test accepts it"
+STAT_KEYS = ("examples", "steps", "pushes", "blocked", "wins", "bombs", "undos", "advances")
+
+
+@dataclass(frozen=True)
+class CheckSettings:
+    """What the chosen operation groups enable (see docs/conformance.md);
+    :meth:`for_groups` derives it from a profile's groups."""
+
+    groups: frozenset[str]
+    min_boxes: int = 0                      # boxes (and goals) per level
+    max_boxes: int = 3
+    follow: bool = True                     # walk the levels' known solutions
+    undo: bool = True                       # deshacer, and long runs of it
+    throws_bombs: bool = True               # tirar_bomba, and far walks ending in one
+    bombs_per_level: tuple[int, int] = (0, 0)
+    levels_per_game: tuple[int, int] = (1, 1)
+    immutability: bool = True               # soko: mover must leave its argument alone
+    robustness: bool = False                # soko: only grids beyond the seed's domain
+
+    @classmethod
+    def for_groups(cls, profile: str, groups: Sequence[str] | None = None) -> CheckSettings:
+        """The settings of a check of ``profile`` restricted to ``groups``
+        (None: all of ``GROUPS[profile]``). Raises ValueError for an unknown
+        or empty choice."""
+        chosen = frozenset(GROUPS[profile] if groups is None else groups)
+        unknown = chosen - set(GROUPS[profile])
+        if unknown or not chosen:
+            raise ValueError(f"unknown operation group(s) {sorted(unknown)} for profile "
+                             f"{profile}; known: {', '.join(GROUPS[profile])}")
+        with_bombs = bool(chosen & {"bombs", "undo"})
+        return cls(
+            groups=chosen,
+            min_boxes=1 if "movement" not in chosen else 0,
+            max_boxes=3 if chosen - {"movement"} else 0,
+            follow=bool(chosen & {"win", "levels", "undo", "bombs"}),
+            undo="undo" in chosen,
+            throws_bombs=with_bombs,
+            bombs_per_level=(1, 3) if with_bombs else (0, 0),
+            levels_per_game=(((2 if chosen == {"levels"} else 1), 3) if "levels" in chosen
+                             else (1, 1)),
+            immutability="immutability" in chosen,
+        )
+
+
+class Departure(AssertionError):
+    """The target departed from the spec (carries the counterexample)."""
+
+    def __init__(self, counterexample: Counterexample):
+        super().__init__(counterexample.message)
+        self.counterexample = counterexample
+
+
+class Fatal(BaseException):
+    """A target error that ends its process: stops the run at once (a
+    BaseException, so Hypothesis does not retry and shrink it)."""
+
+    def __init__(self, counterexample: Counterexample):
+        super().__init__(counterexample.message)
+        self.counterexample = counterexample
+
+
+class StopShrinking(BaseException):
+    """Shrinking has run for ``Run.shrink_seconds``: keep the smallest
+    failure found so far (``Run.last``)."""
+
+
+class Run:
+    """What one check shares between its examples."""
+
+    def __init__(self, target: Target, profile: str, settings: CheckSettings,
+                 directions: str = "ours", strict_types: bool = False,
+                 shrink_seconds: float = 20.0):
+        self.target = target
+        self.profile = profile
+        self.settings = settings
+        self.directions = directions
+        self.strict_types = strict_types
+        self.shrink_seconds = shrink_seconds
+        # Answers accepted by truth value or as a list (see Machine.agrees):
+        # one line per (observer, type), in the order first seen.
+        self.warnings: dict[tuple[str, str], str] = {}
+        self.stats = dict.fromkeys(STAT_KEYS, 0)
+        self.frozen = False          # stop counting at the first failure (shrinking reruns)
+        self.last: Counterexample | None = None
+        self.last_trace: tuple[list, list[str]] | None = None   # its scenes and actions
+        self.first_failure: float | None = None
+        # While shrinking, only this observer (the first failure's) is
+        # compared: much cheaper, and the final run compares everything.
+        self.focus: str | None = None
+        self.opaque_sent = False     # OPAQUE told to the target (once per check)
+        self.stopped = False         # StopShrinking was raised (Hypothesis may call it Flaky)
+        self._strategies: dict[Callable, st.SearchStrategy] = {}
+
+    @property
+    def groups(self) -> frozenset[str]:
+        return self.settings.groups
+
+    def count(self, key: str, n: int = 1) -> None:
+        if not self.frozen:
+            self.stats[key] += n
+
+    @contextlib.contextmanager
+    def drawing(self):
+        """Hypothesis draws for this run's machine inside (see :func:`per_check`)."""
+        token = _DRAWING.set(self)
+        try:
+            yield
+        finally:
+            _DRAWING.reset(token)
+
+    def strategy(self, build: Callable[[Run], st.SearchStrategy]) -> st.SearchStrategy:
+        """``build(self)``, built once per check."""
+        if build not in self._strategies:
+            self._strategies[build] = build(self)
+        return self._strategies[build]
+
+
+#: The run whose machine Hypothesis is drawing for (:meth:`Run.drawing`).
+_DRAWING: ContextVar[Run] = ContextVar("conformance_run")
+
+
+def per_check(build: Callable[[Run], st.SearchStrategy]) -> st.SearchStrategy:
+    """A rule argument whose strategy depends on the check (its settings,
+    its profile): ``build(run)``, built once per check and drawn from when
+    Hypothesis draws the argument."""
+    return _per_check(build)
+
+
+@st.composite
+def _per_check(draw, build):
+    return draw(_DRAWING.get().strategy(build))
+
+
+def game_levels(run: Run) -> st.SearchStrategy:
+    """One game's levels (one level, or a sequence for extendido), as the settings allow."""
+    s = run.settings
+    one = lv.scenes(run.profile, min_boxes=s.min_boxes, max_boxes=s.max_boxes,
+                    bombs=s.bombs_per_level, robustness=s.robustness)
+    return st.lists(one, min_size=s.levels_per_game[0], max_size=s.levels_per_game[1])
+
+
+#: How far to walk the level's solution first (when the settings walk solutions).
+LEADS = st.integers(0, 80)
+
+
+class Machine(RuleBasedStateMachine):
+    """What every profile's machine shares: calling the target, the trace,
+    failing with a counterexample, and the rules every profile has (start,
+    move, walk the solution). A profile's class defines ``begin(scenes)``,
+    ``act(code, following=False)``, ``describe(code)``, ``compare()`` and
+    its own rules."""
+
+    #: The profile's name (a key of ``conformance.api.GROUPS``).
+    PROFILE: ClassVar[str] = ""
+    #: The seed whose answers the profile judges (warning lines).
+    SEED: ClassVar[str] = ""
+    #: How reports name the value the target's operations take first.
+    HANDLE_NAME: ClassVar[str] = "j"
+    #: Why a loosely typed answer was accepted (warning lines); None: by its kind.
+    ACCEPTED_BECAUSE: ClassVar[str | None] = None
+
+    run: ClassVar[Run]
+
+    @classmethod
+    def bind(cls, run: Run) -> type[Machine]:
+        """This machine class for one check (Hypothesis instantiates it with no arguments)."""
+        return type(cls.__name__, (cls,), {"run": run})
+
+    def __init__(self):
+        super().__init__()
+        self.scenes: list[lv.Scene] = []
+        self.codes: list[str] = []         # the actions done, as replay letters
+        self.path: int | None = None        # steps of the current level's solution walked
+        run = self.run
+        if (run.first_failure is not None and _shrinking()
+                and time.monotonic() - run.first_failure > run.shrink_seconds):
+            run.stopped = True
+            raise StopShrinking
+        run.count("examples")
+        self._call(RESET)
+        if run.profile in OPAQUE_RESULTS and not run.opaque_sent:
+            # The juego only ever goes back to the target: keep it there (no
+            # copy of a long undo history crosses over on every call).
+            run.opaque_sent = True
+            self._call(OPAQUE, list(OPAQUE_RESULTS[run.profile]))
+
+    @property
+    def settings(self) -> CheckSettings:
+        return self.run.settings
+
+    # -- the rules every profile has ------------------------------------------
+
+    @initialize(scenes=per_check(game_levels), lead=LEADS)
+    def start(self, scenes, lead):
+        """Start the spec and the target on a game's levels, and walk part
+        of the solution first (so wins are reached often), when the
+        settings walk solutions."""
+        self.begin(scenes)
+        self.follow(lead if self.settings.follow else 0)
+
+    @rule(code=st.sampled_from("udlr"))
+    def move(self, code):
+        self.act(code)
+
+    @precondition(lambda self: self.settings.follow and self.can_follow())
+    @rule(k=st.integers(1, 60))
+    def walk_solution(self, k):
+        self.follow(k)
+
+    # -- the target --------------------------------------------------------
+
+    def _call(self, op: str, *args: Any) -> Any:
+        try:
+            return self.run.target.call(op, *args)
+        except TargetError as e:
+            self._target_failed(e, op, args)
+
+    def _batch(self, calls: list[tuple[str, tuple]]) -> list[Any]:
+        results = self._call(BATCH, calls)
+        if not isinstance(results, list) or len(results) != len(calls):
+            self._fail("__batch__", "the target's batch answer is malformed",
+                       actual=repr(results)[:200])
+        for (op, args), r in zip(calls, results):
+            if isinstance(r, TargetError):
+                self._target_failed(r, op, args)
+        return results
+
+    def _target_failed(self, e: TargetError, op: str, args: tuple) -> None:
+        if op in ("iniciar", "nuevo_juego", "crear_grilla"):
+            shown = "<the level>"
+        else:
+            shown = ", ".join([self.HANDLE_NAME] + [arg_text(a) for a in args[1:]]) if args else ""
+        what = {
+            "raised": "raised an exception", "timeout": "did not answer in time (timeout)",
+            "crashed": "crashed (its process died)", "exited": "exited (called exit)",
+            "output": "printed more output than allowed", "memory": "ran out of memory",
+            "storage": "ran out of storage",
+            "missing": "is missing", "unpicklable": "returned a value that cannot be read back",
+            "died": "crashed",
+        }.get(e.kind, e.kind)
+        said = e.message if e.message.startswith(e.kind) else f"{what}: {e.message}"  # "raised X: ..."
+        if e.kind == "died":      # a compiled target: e.op is the call as its language writes it
+            message = f"{e.op or op} {said}"
+        else:
+            message = f"{e.op or op}({shown}) {said}"
+        detail = e.detail.strip().splitlines()
+        actual = (e.message if e.message.startswith(e.kind) else f"{e.kind}: {e.message}") + (
+            ("\n" + "\n".join(detail[-6:])) if detail else "")
+        self._fail(e.op or op, message, expected="a normal answer", actual=actual,
+                   fatal=e.kind in FATAL_KINDS, focusable=e.kind != "died")
+
+    # -- comparing -------------------------------------------------------------
+
+    #: Inside a long rule (``repeat``, ``undo_many``, ``walk_then_bomb``):
+    #: compare only the cheap observers after each action (extendido: all but
+    #: the per-cell ones); the rule's last action is compared in full.
+    lightness = False
+
+    @contextlib.contextmanager
+    def light(self):
+        self.lightness = True
+        try:
+            yield
+        finally:
+            self.lightness = False
+
+    def agrees(self, op: str, got: Any, want: Any) -> bool:
+        """Whether the target's answer ``got`` of observer ``op`` agrees with
+        the spec's ``want``, observationally, as the seed asks: a boolean
+        observer by its truth value (a ``None``, ``0`` or ``1`` that means the
+        right thing is accepted, with a warning), a pair such as
+        ``dimensiones`` also as a list (``w, h = dimensiones(g)`` works the
+        same). With ``strict_types`` those are departures instead."""
+        if got is NOT_PROVIDED:         # an observer the target lacks: not compared
+            return True
+        said = loose_type(got, want)
+        if said is None:
+            return values_equal(got, want)
+        if said == "True/False":
+            try:
+                same = bool(got) == want
+            except Exception:   # noqa: BLE001 - a target value with a broken __bool__
+                return False
+        else:
+            same = values_equal(tuple(got), want)
+        if not same or self.run.strict_types:
+            return False
+        run = self.run
+        key = (op, type(got).__name__)
+        if key not in run.warnings:
+            shown = repr(got) if not isinstance(got, list) else "a list"
+            why = (self.ACCEPTED_BECAUSE if self.ACCEPTED_BECAUSE is not None
+                   else "compared by its truth value" if said == "True/False"
+                   else "compared by its items")
+            run.warnings[key] = (f"{op} returned {shown} where {self.SEED} says "
+                                 f"{said}; {why} (--strict-types makes this a departure)")
+        return True
+
+    def strict_note(self, got: Any, want: Any) -> str:
+        """Why a right-meaning answer is a departure under ``strict_types``."""
+        said = loose_type(got, want)
+        if self.run.strict_types and said is not None:
+            return f" (--strict-types: {self.SEED} says {said})"
+        return ""
+
+    def expect_value(self, op: str, shown: str, value: Any, what: str) -> None:
+        """Blame ``op`` itself when it returns no value where the seed says it
+        returns one (a grid, a juego): not the next observer."""
+        if value is None or type(value) in (bool, int, float):
+            self._fail(op, f"{shown} returned {value!r}, expected {what} {self.where()}",
+                       what, repr(value))
+
+    # -- failing -------------------------------------------------------------
+
+    def _fail(self, operation: str, message: str, expected: str = "", actual: str = "",
+              fatal: bool = False, focusable: bool = True) -> None:
+        run = self.run
+        c = Counterexample(
+            profile=run.profile,
+            level_text=("\n\n".join(f"; level {i + 1} of {len(self.scenes)}\n{s.xsb()}"
+                                    for i, s in enumerate(self.scenes))
+                        if len(self.scenes) > 1 else "\n\n".join(s.xsb() for s in self.scenes)),
+            actions=[self.describe(code) for code in self.codes],
+            step=len(self.codes) - 1,
+            operation=operation,
+            expected=expected,
+            actual=actual,
+            message=message,
+        )
+        c.replay = replay_command(run.target.name, run.profile, self.scenes, self.codes,
+                                  run.directions)
+        run.last = c
+        run.last_trace = (list(self.scenes), list(self.codes))
+        if run.focus is None and focusable:     # (a crash may come from any call)
+            run.focus = operation.split("(")[0]
+        run.frozen = True
+        if run.first_failure is None:
+            run.first_failure = time.monotonic()
+        raise (Fatal if fatal else Departure)(c)
+
+    def focus(self) -> str | None:
+        """The one observer to compare while shrinking (None: all)."""
+        return self.run.focus if _shrinking() else None
+
+    def where(self) -> str:
+        if not self.codes:
+            return "at the start"
+        return f"after action {len(self.codes)} ({self.describe(self.codes[-1])})"
+
+    def observe(self, calls: list, expected: list, order: Sequence[int] | None = None
+                ) -> tuple[list, int | None] | None:
+        """Ask the target every call in one batch and compare each answer with
+        the spec's ``expected`` (in ``order``, default all, as :meth:`agrees`
+        does): ``(answers, index of the first that disagrees or None)``. While
+        shrinking only the focused observer is compared (a departure fails at
+        once) and the answer is None."""
+        focus = self.focus()
+        if focus is not None:
+            self._compare_focused(focused(calls, expected, focus))
+            return None
+        answers = self._batch(calls)
+        for i in range(len(calls)) if order is None else order:
+            if not self.agrees(calls[i][0], answers[i], expected[i]):
+                return answers, i
+        return answers, None
+
+    def _compare_focused(self, calls_expected: tuple[list, list]) -> None:
+        """While shrinking: compare only the focused observer's calls."""
+        calls, expected = calls_expected
+        if not calls:
+            return
+        for (op, args), want, got in zip(calls, expected, self._batch(calls)):
+            if not self.agrees(op, got, want):
+                self._fail(op, f"{op} is {short(got)}, expected {want!r} {self.where()}"
+                           f"{self.strict_note(got, want)}", repr(want), repr(got))
+
+    # -- solution walking --------------------------------------------------------
+
+    def solution(self) -> str:
+        """The current level's known solution (LURD; ``""`` when none is known)."""
+        return self.scenes[0].solution
+
+    def begin_level(self, scene: lv.Scene, model: Any, op: str, arg: Any, what: str) -> None:
+        """Start a one-level profile: the spec's ``model`` and the target's
+        ``op(arg)`` (which must return ``what``), then compare them."""
+        self.scenes = [scene]
+        self.model = model
+        self.handle = self._call(op, arg)
+        self.expect_value(op, f"{op}(<the level>)", self.handle, what)
+        self.path = 0
+        self.compare()
+
+    def can_follow(self) -> bool:
+        return self.path is not None and self.path < len(self.solution())
+
+    def follow(self, k: int) -> None:
+        """Walk up to ``k`` steps of the current level's known solution."""
+        for _ in range(k):
+            if not self.can_follow():
+                return
+            code = self.solution()[self.path].lower()
+            self.path += 1
+            self.act(code, following=True)
+
+    def replay_actions(self, codes: str) -> None:
+        for code in codes:
+            self.act(code)
+
+    def play_long_run(self, kind: str, pattern: str, k: int) -> None:
+        """The long rules (far walks, long histories), ``k`` up to :data:`LONG`:
+
+        * ``repeat``: ``pattern`` (one move, or there and back) ``k`` times;
+        * ``walk_then_bomb`` (extendido): ``k`` steps one way, then a bomb
+          (out of the level's bounding box on an open level);
+        * ``undo_many`` (extendido): ``k`` undos in a row, stopping one past
+          the start of the level's history.
+
+        Inside, only the cheap observers are compared after each action; the
+        last action is compared in full (see :meth:`light`). A profile's
+        ``long_run`` rule calls it (one rule for the kinds, so they take a
+        fair share of the steps, not a share each: each is long).
+        """
+        if kind == "walk_then_bomb" and not self.can_bomb():
+            kind = "repeat"
+        with self.light():
+            for i in range(k):
+                if kind == "undo_many":
+                    last = i == k - 1 or self.history_is_empty()
+                    self.lightness = not last
+                    self.act("z")
+                    if last:
+                        return
+                    continue
+                if len(self.codes) >= MAX_ACTIONS:
+                    break
+                if kind == "repeat" and i == k - 1:
+                    self.lightness = False
+                self.act(pattern[i % len(pattern)] if kind == "repeat" else pattern[0])
+        if kind == "walk_then_bomb":
+            self.act("b")
+
+    def can_bomb(self) -> bool:
+        return False
+
+    def history_is_empty(self) -> bool:
+        return True
+
+    def describe(self, code: str) -> str:
+        raise NotImplementedError
+
+    def act(self, code: str, following: bool = False) -> None:
+        raise NotImplementedError
+
+    def begin(self, scenes: Sequence[lv.Scene]) -> None:
+        raise NotImplementedError
+
+
+def _shrinking() -> bool:
+    """Inside a Hypothesis run that is not the final (reported) one."""
+    try:
+        return not current_build_context().is_final
+    except Exception:   # noqa: BLE001 - no Hypothesis context: a replay
+        return False
+
+
+def cells_board(per_cell: list, values: Sequence[Any], fields: dict[str, str],
+                cell=lambda args: args[1], players: frozenset = frozenset()) -> Board:
+    """The board an observation shows: per-cell observer calls ``per_cell``
+    (``(op, args)``) and their answers ``values``; ``fields`` maps each
+    observer to the board's field it marks (``hay_caja`` -> ``boxes``...);
+    ``players``: where the player is, when no per-cell observer says it."""
+    found: dict[str, set] = {field: set() for field in ("walls", "boxes", "goals", "players")}
+    for (op, args), value in zip(per_cell, values):
+        if truthy(value):
+            found[fields[op]].add(cell(args))
+    return Board(frozenset(found["walls"]), frozenset(found["boxes"]),
+                 frozenset(found["goals"]), frozenset(found["players"]) | players)
+
+
+def focused(calls: list, expected: list, focus: str | None) -> tuple[list, list]:
+    """The calls (and their expected answers) of observer ``focus`` (None: all)."""
+    if focus is None:
+        return calls, expected
+    keep = [i for i, (op, _) in enumerate(calls) if op == focus]
+    return [calls[i] for i in keep], [expected[i] for i in keep]
+
+
+def short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def loose_type(got: Any, want: Any) -> str | None:
+    """What the seed says ``got`` should have been, when it is an answer of
+    another type that may still mean ``want`` (compared loosely, with a
+    warning): ``"True/False"`` for a non-bool where a bool is due,
+    ``"a tuple"`` for a list where a tuple is due; else None."""
+    if type(want) is bool and type(got) is not bool and not isinstance(got, Handle):
+        return "True/False"
+    if type(want) is tuple and type(got) is list:
+        return "a tuple"
+    return None
+
+
+def truthy(value: Any) -> bool:
+    """A target's answer as a truth value, for drawing (never raises)."""
+    if isinstance(value, (Handle, TargetError)):
+        return False
+    try:
+        return bool(value)
+    except Exception:   # noqa: BLE001
+        return False
+
+
+def values_equal(actual: Any, expected: Any) -> bool:
+    if actual is NOT_PROVIDED:      # an observer the target lacks: not compared
+        return True
+    try:
+        return bool(actual == expected)
+    except Exception:   # noqa: BLE001 - a target value with a broken __eq__
+        return False
+
+
+def arg_text(a: Any) -> str:
+    """An argument as a report shows it (a direction by its name)."""
+    return a.name if isinstance(a, Accion) else repr(a)
