@@ -13,7 +13,8 @@ each level, sampling every 20 ms:
   ``/tmp`` under bwrap, or its files in the shared ``/tmp``);
 * ``boxes disk``: the boxes' folders (working copies, private ``TMPDIR``) and
   the fillers' files in ``/tmp``, at most, summed over the boxes alive;
-* ``boxes memory``: the boxes' own ``/tmp`` (tmpfs, bwrap), likewise;
+* ``boxes memory``: the boxes' own tmpfs (one per box when capped, which
+  holds its ``/tmp`` and working folder; bwrap's ``/tmp`` otherwise), likewise;
 * ``Shmem``, ``disk used``: the machine's shared memory (``/proc/meminfo``)
   and the disk holding ``/tmp``: their largest growth over the start. These
   count whatever else the machine does (other users' jobs): an upper bound.
@@ -125,14 +126,14 @@ class StorageSampler:
             for pid in box_processes(self.root):
                 try:
                     tmp = os.statvfs(f"/proc/{pid}/root/tmp")
-                    ns = os.readlink(f"/proc/{pid}/ns/mnt")
+                    device = os.stat(f"/proc/{pid}/root/tmp").st_dev     # one per tmpfs
                 except OSError:
                     continue
-                if ns not in seen and tmp.f_blocks * tmp.f_frsize <= 2 ** 30:   # a box's tmpfs
-                    seen.add(ns)
+                if device not in seen and tmp.f_blocks * tmp.f_frsize <= 2 ** 30:  # a box's
+                    seen.add(device)
                     used = (tmp.f_blocks - tmp.f_bfree) * tmp.f_frsize
                     memory += used
-                    each[ns] = used
+                    each[f"tmpfs {device}"] = used
             self.disk, self.memory = max(self.disk, disk), max(self.memory, memory)
             self.one = max(self.one, max(each.values(), default=0))
             self.shmem = max(self.shmem, _shmem() - self._start[0])
@@ -200,7 +201,8 @@ def main(argv=None) -> int:
     sys.path.insert(0, str(ROOT))
     from conformance import isolation
     mb = 2 ** 20
-    print(f"storage budget {args.storage} MB, grade --jobs 2; load "
+    print(f"storage budget {args.storage} MB, grade --jobs 2; one capped tmpfs per box: "
+          f"{'yes' if isolation.storage_capped() else 'no (watched)'}; load "
           f"{open('/proc/loadavg').read().split()[:3]}")
     print("| level | one box (max) | boxes disk (max) | boxes memory (max) | Shmem growth "
           "| disk growth | left in /tmp | seconds |")
@@ -209,8 +211,9 @@ def main(argv=None) -> int:
         if level not in isolation.available_levels():
             print(f"| {level} | not available on this machine |||||||")
             continue
-        if level == "best-effort" and any(t and t[0] == "/tmp" for t in CLASS.values()):
-            # Not held at best-effort: the /tmp fillers would fill this machine's /tmp.
+        if level == "best-effort" and not isolation.storage_capped():
+            # Not held at best-effort without a capped tmpfs: the /tmp fillers
+            # would fill this machine's /tmp.
             saved = dict(CLASS)
             for name in [n for n, t in CLASS.items() if t and t[0] == "/tmp"]:
                 del CLASS[name]

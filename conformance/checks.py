@@ -88,7 +88,7 @@ def _open(spec: TargetSpec, profile: str | None, options: RunOptions):
         except OSError as e:
             return None, _bad(spec.name, profile, f"{spec.name}: cannot read or build it: {e}")
         return Aed2Target(built, timeout=options.timeout, memory_mb=options.memory_mb,
-                          name=spec.name), None
+                          name=spec.name, storage_mb=options.storage_mb), None
     try:
         return open_target(spec, in_process=options.in_process, timeout=options.timeout,
                            memory_mb=options.memory_mb, directions=options.directions,

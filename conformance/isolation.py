@@ -6,9 +6,8 @@ docs/conformance-runner.md for what each guarantees and what it does not):
 ``"bwrap"``
     bubblewrap: new PID, network, IPC, UTS and mount namespaces; the system
     (``/usr`` and the few ``/etc`` files programs need) read-only; ``/tmp`` a
-    private empty tmpfs (as large as the storage budget); ``workdir`` the
-    only other writable place. Run as root, the box also runs under a fresh
-    unprivileged uid.
+    private empty tmpfs; ``workdir`` the only other writable place. Run as
+    root, the box also runs under a fresh unprivileged uid.
 ``"user"``
     root without bubblewrap: the program runs under a fresh unprivileged uid
     and gid (no groups), so it cannot write what it does not own (the
@@ -22,9 +21,10 @@ At every level :func:`spawn` puts the program in its own session with
 dumps, and :func:`kill_group` kills every process it started and waits until
 none is left (by uid when the box has its own, by PID namespace under
 bubblewrap, by process group and descendants otherwise). With a storage
-budget, :class:`Storage` says what the box stores in the places it can write
-(bubblewrap: its ``/tmp`` is a tmpfs of the budget's size, ``/dev`` is
-read-only).
+budget, every place the box can write is one tmpfs of the budget's size
+whenever the machine lets us mount one (root, or user namespaces: see
+:mod:`conformance.launcher` and :func:`storage_capped`), at every level;
+:class:`Storage` says what the box stores (and otherwise watches it).
 
 ``SOKOBAN_ISOLATION`` (an environment variable) asks for a lower level than
 the best available, e.g. to test; a level the machine lacks is refused.
@@ -32,6 +32,7 @@ the best available, e.g. to test; a level the machine lacks is refused.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import resource
@@ -128,16 +129,23 @@ def _ro_binds(extra: tuple[str, ...] = ()) -> list[str]:
 
 
 def _bwrap_argv(argv: list[str], workdir: str, readonly: tuple[str, ...],
-                storage_mb: int | None = None) -> list[str]:
-    # /tmp: a tmpfs the size of the storage budget (its pages are memory,
-    # which RLIMIT_AS does not count); /dev read-only (bwrap's /dev is a
-    # tmpfs of its own, /dev/shm included, of no set size).
-    size = ["--size", str(int(storage_mb) * 2 ** 20)] if storage_mb else []
+                storage_mb: int | None = None, launched: bool = False) -> list[str]:
+    # /dev read-only (bwrap's /dev is a tmpfs of its own, /dev/shm included,
+    # of no set size). ``launched``: the launcher made /tmp one capped tmpfs
+    # holding the working folder (see conformance/launcher.py): the box gets
+    # that. Otherwise /tmp is a tmpfs the size of the storage budget (its
+    # pages are memory, which RLIMIT_AS does not count) and the working
+    # folder the host's.
+    if launched:
+        places = ["--bind", "/tmp", "/tmp", "--bind", workdir, workdir]
+    else:
+        size = ["--size", str(int(storage_mb) * 2 ** 20)] if storage_mb else []
+        places = [*size, "--tmpfs", "/tmp", "--bind", workdir, workdir]
     return (["bwrap", "--unshare-all", "--die-with-parent", "--new-session",
              "--hostname", "box"]
             + _ro_binds(readonly)
-            + ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev", *size,
-               "--tmpfs", "/tmp", "--bind", workdir, workdir, "--chdir", workdir, "--"]
+            + ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev", *places,
+               "--chdir", workdir, "--"]
             + list(argv))
 
 
@@ -282,9 +290,12 @@ def spawn(argv: list[str], *, workdir: str, memory_mb: int = DEFAULT_MEMORY_MB,
     levels bwrap and user: it is handed to the box's uid when running as
     root); ``argv[0]`` may lie inside it. ``readonly``: more host paths to
     show read-only under bubblewrap (the system is always there).
-    ``storage_mb``: the box's storage budget (see :class:`Storage`);
-    ``tmpdir``: an empty private folder that is the box's ``TMPDIR`` at the
-    levels without a /tmp of their own. The returned Popen has ``isolation``
+    ``storage_mb``: the box's storage budget (see :class:`Storage`); when
+    it is held by a tmpfs (:func:`storage_capped`), the box works on a copy
+    of ``workdir``'s contents in that tmpfs, and what it writes there is not
+    seen outside and is gone with it. ``tmpdir``: an empty private folder
+    that is the box's ``TMPDIR`` at the levels without a /tmp of their own
+    (when the storage is not capped). The returned Popen has ``isolation``
     (the level), ``box_uid`` (or None) and ``storage`` (a :class:`Storage`,
     or None without a budget); always end it with :func:`kill_group`.
     """
@@ -295,26 +306,36 @@ def spawn(argv: list[str], *, workdir: str, memory_mb: int = DEFAULT_MEMORY_MB,
     if tmpdir is not None:
         tmpdir = os.path.realpath(tmpdir)
     uid = None
+    if level == "user" and not _root():
+        raise IsolationError("isolation level 'user' needs root")
+    launched = bool(storage_mb) and storage_capped()
     if level in ("bwrap", "user") and _root():
         uid = _new_uid()
-        _give(workdir, uid)
-        if tmpdir is not None and level == "user":
-            _give(tmpdir, uid)
-    elif level == "user":
-        raise IsolationError("isolation level 'user' needs root")
-    storage = (Storage(level, workdir, tmpdir if level != "bwrap" else None, uid,
-                       storage_mb, max_files) if storage_mb else None)
+        if not launched:
+            _give(workdir, uid)
+            if tmpdir is not None and level == "user":
+                _give(tmpdir, uid)
+    storage = None
+    if launched:
+        storage = Storage(level, workdir, None, uid, storage_mb, max_files, capped=True)
+    elif storage_mb:
+        storage = Storage(level, workdir, tmpdir if level != "bwrap" else None, uid,
+                          storage_mb, max_files)
     if level == "bwrap":
-        argv = _bwrap_argv(argv, workdir, tuple(readonly), storage_mb)
-    elif tmpdir is not None:
+        argv = _bwrap_argv(argv, workdir, tuple(readonly), storage_mb, launched)
+    elif tmpdir is not None and not launched:
         env = {**(env or {}), "TMPDIR": tmpdir}
+    if launched:
+        argv = [python_for_box(), "-I", "-S", "-B", "-c", _LAUNCHER,
+                json.dumps(storage.plan()), *argv]
     if uid is None and max_processes and not _root():
         # RLIMIT_NPROC counts every process of the real uid: the box shares
         # ours, so it may start max_processes more than we already run.
         max_processes += len(_uid_processes(os.getuid()))
     limits = _limits(memory_mb, cpu_seconds, max_processes, file_size)
     proc = _popen(argv, workdir=workdir, env=_default_env(env, workdir), stdin=stdin,
-                  stdout=stdout, stderr=stderr, pass_fds=pass_fds, uid=uid, limits=limits)
+                  stdout=stdout, stderr=stderr, pass_fds=pass_fds,
+                  uid=None if launched else uid, limits=limits)   # the launcher takes uid
     proc.isolation = level
     proc.box_uid = uid
     proc.storage = storage
@@ -387,27 +408,77 @@ class Storage:
     files and folders stored beyond what its working folder held at the
     start, in all the places it can write.
 
-    ``bwrap``: its /tmp (a tmpfs of the budget's size: the kernel refuses
-    more) and its working folder. ``user``: its working folder, its private
-    ``TMPDIR`` and whatever its uid owns in the :data:`SHARED_FOLDERS`.
-    ``best-effort``: its working folder and private ``TMPDIR`` only (it runs
-    as the grader's user, who may write elsewhere). :meth:`over` says
-    whether the box is past its budget; the caller looks often (the sandbox:
-    every 10 ms during a call, and after calls) and kills it.
+    ``capped`` (:func:`storage_capped`: root, or a user namespace of our
+    own): every place the box can write is one tmpfs that the launcher
+    (:mod:`conformance.launcher`) mounts, of the budget's size plus the
+    working copy's: the kernel refuses more, at every level. :meth:`plan` is
+    the launcher's order.
+
+    Otherwise it is watched: ``bwrap``: its /tmp (a tmpfs of the budget's
+    size: the kernel refuses more) and its working folder. ``user``: its
+    working folder, its private ``TMPDIR`` and whatever its uid owns in the
+    :data:`SHARED_FOLDERS`. ``best-effort``: its working folder and private
+    ``TMPDIR`` only (it runs as the grader's user, who may write elsewhere).
+
+    :meth:`over` says whether the box is past its budget (or, capped, has
+    filled its tmpfs); the caller looks often (the sandbox: every 10 ms
+    during a call, and after calls) and kills it.
     """
 
     def __init__(self, level: str, workdir: str, tmpdir: str | None, uid: int | None,
-                 storage_mb: int, max_files: int):
+                 storage_mb: int, max_files: int, capped: bool = False):
         self.level, self.workdir, self.tmpdir, self.uid = level, workdir, tmpdir, uid
         self.storage_mb, self.max_files = storage_mb, max_files
         self.limit = int(storage_mb) * 2 ** 20
-        self.base = _usage(workdir)
+        self.capped = capped
+        self.base = _tmpfs_usage(workdir) if capped else _usage(workdir)
         self.pid: int | None = None
         self._inside: int | None = None   # bwrap: a process in the box's mount namespace
+        if capped:
+            # The launcher's own folders in the tmpfs: its root, "work", one
+            # per shared folder it covers, and the working folder's path
+            # inside the cover that holds it.
+            self.covers = [f for f in SHARED_FOLDERS
+                           if os.path.isdir(f) and not os.path.islink(f)]
+            inside = [os.path.relpath(workdir, f) for f in self.covers
+                      if workdir.startswith(f.rstrip("/") + "/")][:1]
+            self.fixed = 2 + len(self.covers) + sum(len(r.split("/")) for r in inside)
+
+    # -- capped: one tmpfs, as the launcher mounts it
+    @property
+    def plan_size(self) -> int:
+        """The tmpfs' size: the budget, the copy, one page more."""
+        return self.limit + self.base[0] + _PAGE
+
+    def plan(self) -> dict:
+        """The launcher's order: the tmpfs' size and inodes, each one more
+        than the budget (past the copy and the launcher's folders), so that
+        a full tmpfs always means "stored more than"."""
+        return {"workdir": self.workdir, "uid": self.uid, "cover": self.covers,
+                "size": self.plan_size,
+                "inodes": self.max_files + 1 + self.base[1] + self.fixed}
+
+    def _tmpfs(self):
+        """statvfs of the box's tmpfs, or None while the launcher has not
+        mounted it yet (the path is still the host's)."""
+        if self.pid is None:
+            return None
+        try:
+            found = os.statvfs(f"/proc/{self.pid}/root{self.workdir}")
+        except OSError:
+            return None
+        return found if found.f_blocks * found.f_frsize == self.plan_size else None
 
     def used(self) -> tuple[int, int, bool]:
-        """``(bytes, entries, full)`` stored now; ``full``: the bwrap /tmp
-        refused a write (it is as large as the budget)."""
+        """``(bytes, entries, full)`` stored now; ``full``: a tmpfs that
+        holds the budget refused a write (capped: any place; bwrap: /tmp)."""
+        if self.capped:
+            tmp = self._tmpfs()
+            if tmp is None:
+                return 0, 0, False
+            size = (tmp.f_blocks - tmp.f_bfree) * tmp.f_frsize - self.base[0]
+            entries = tmp.f_files - tmp.f_ffree - self.base[1] - self.fixed
+            return size, entries, tmp.f_bavail == 0 or tmp.f_ffree == 0
         stop = self.max_files + self.base[1]
         size, entries = _usage(self.workdir, stop)
         size, entries = size - self.base[0], entries - self.base[1]
@@ -445,12 +516,81 @@ class Storage:
     def over(self) -> str | None:
         """Why the box is past its budget (a verdict's words), or None."""
         size, entries, full = self.used()
-        if full or size > self.limit:
-            return f"stored more than {self.storage_mb} MB (the box's storage limit)"
         if entries > self.max_files:
             return (f"stored more than {self.max_files} files and folders (the box's "
                     "storage limit)")
+        if full or size > self.limit:
+            return f"stored more than {self.storage_mb} MB (the box's storage limit)"
         return None
+
+
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def _tmpfs_usage(path: str) -> tuple[int, int]:
+    """``(bytes, entries)`` that a copy of ``path``'s folder takes in a tmpfs
+    (what the launcher copies: folders and regular files; a file takes whole
+    pages, a folder none)."""
+    size = entries = 0
+    for folder, dirs, files in os.walk(path):
+        for name in dirs:
+            if not os.path.islink(os.path.join(folder, name)):
+                entries += 1
+        dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(folder, d))]
+        for name in files:
+            try:
+                info = os.lstat(os.path.join(folder, name))
+            except OSError:
+                continue
+            if stat.S_ISREG(info.st_mode):
+                entries += 1
+                size += -(-info.st_size // _PAGE) * _PAGE
+    return size, entries
+
+
+_LAUNCHER = ""      # the launcher's source, read on first use
+_CAPPED = "SOKOBAN_STORAGE_CAPPED_PROBED"   # the probe's answer, inherited like _PROBED
+
+
+@lru_cache(maxsize=None)
+def storage_capped() -> bool:
+    """Whether a box's storage can be one capped tmpfs (the launcher works
+    here: root, or unprivileged user namespaces). Probed once; the answer
+    is passed on to the checker processes this one starts."""
+    global _LAUNCHER
+    from conformance import launcher
+    with open(launcher.__file__, encoding="utf-8") as f:
+        _LAUNCHER = f.read()
+    known = os.environ.get(_CAPPED)
+    if known in ("0", "1"):
+        return known == "1"
+    import tempfile
+    folder = tempfile.mkdtemp(prefix="sokoban-probe-")
+    ok = False
+    try:
+        with open(os.path.join(folder, "copied"), "w") as f:
+            f.write("yes")
+        storage = Storage("best-effort", folder, None, None, 1, 16, capped=True)
+        probe = ("import os; print(open('copied').read(), os.statvfs('.').f_blocks "
+                 "* os.statvfs('.').f_frsize, os.stat('/tmp').st_dev == os.stat('.').st_dev)")
+        proc = subprocess.Popen([python_for_box(), "-I", "-S", "-B", "-c", _LAUNCHER,
+                                 json.dumps(storage.plan()), python_for_box(), "-I", "-S",
+                                 "-c", probe], cwd=folder, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+        try:
+            out, _ = proc.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out = b""
+            proc.wait()
+        ok = proc.returncode == 0 and out.split() == [b"yes", str(storage.plan_size).encode(),
+                                                      b"True"]
+    except OSError:
+        ok = False
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    os.environ[_CAPPED] = "1" if ok else "0"
+    return ok
 
 
 _LIVE: set[int] = set()

@@ -24,12 +24,16 @@ MAX_PROCESSES = 16
 
 def start(argv: Sequence[str], *, workdir: str, memory_mb: int | None = None,
           cpu_seconds: int | None = None, env: dict | None = None,
-          stdin=PIPE, stdout=PIPE, stderr=PIPE) -> subprocess.Popen:
-    """Start ``argv`` in a box whose only writable place is ``workdir``."""
+          stdin=PIPE, stdout=PIPE, stderr=PIPE,
+          storage_mb: int | None = None) -> subprocess.Popen:
+    """Start ``argv`` in a box whose only writable place is ``workdir``.
+    ``storage_mb``: what it may store there and in /tmp (see
+    :class:`conformance.isolation.Storage`; None for the compiler, which
+    needs room): the student's binary runs with one, the compiler without."""
     return isolation.spawn(list(argv), workdir=workdir, memory_mb=memory_mb,
                            cpu_seconds=cpu_seconds, max_processes=MAX_PROCESSES,
                            file_size=FILE_SIZE, env=env, stdin=stdin, stdout=stdout,
-                           stderr=stderr)
+                           stderr=stderr, storage_mb=storage_mb)
 
 
 def kill(proc: subprocess.Popen) -> None:

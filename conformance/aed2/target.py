@@ -65,11 +65,13 @@ class Aed2Target:
     """A C++ implementation of the course interface, built by :mod:`.build`."""
 
     def __init__(self, build: Build, *, timeout: float = 10.0, memory_mb: int = 1024,
-                 name: str | None = None):
+                 name: str | None = None,
+                 storage_mb: int | None = isolation.DEFAULT_STORAGE_MB):
         self.build = build
         self.name = name or str(build.folder)
         self.timeout = timeout
         self.memory_mb = memory_mb
+        self.storage_mb = storage_mb        # what the running binary may store
         self.proc: subprocess.Popen | None = None
         self._buffer = b""
         self._stderr = bytearray()
@@ -126,7 +128,7 @@ class Aed2Target:
         shutil.copy2(self.build.binary, binary)
         self.proc = start([binary], workdir=self._workdir,
                           memory_mb=None if self.build.sanitized else self.memory_mb,
-                          env=env)
+                          env=env, storage_mb=self.storage_mb)
         self._buffer = b""
         self._stderr = bytearray()
         stream = self.proc.stderr

@@ -51,8 +51,9 @@ def test_storing_past_the_budget_across_calls_kills_the_box(level, where, tmp_pa
     old one stored is left (in /tmp at level user either)."""
     if level not in isolation.available_levels():
         pytest.skip(f"isolation level {level} is not available on this machine")
-    if level == "best-effort" and where == "/tmp":
-        pytest.skip("best-effort does not hold /tmp (the box runs as the grader's user)")
+    if level == "best-effort" and where == "/tmp" and not isolation.storage_capped():
+        pytest.skip("best-effort does not hold /tmp without a capped tmpfs (the box runs "
+                    "as the grader's user)")
     target = SandboxTarget(_spec("soko_misbehaving.py"), level=level, storage_mb=1,
                            output_limit=500_000)
     try:
@@ -71,6 +72,111 @@ def test_storing_past_the_budget_across_calls_kills_the_box(level, where, tmp_pa
     finally:
         target.close()
     assert not [p for p in Path("/tmp").glob("stored-*") if p.stat().st_uid != os.getuid()]
+
+
+_FILL = """
+import ctypes, errno, json, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+umounted = libc.umount2(b"/tmp", 2) == 0          # MNT_DETACH: what caps it, gone?
+stored, refused = 0, {}
+for i, folder in enumerate(["/tmp", ".", "/dev/shm", "/var/tmp"] * 40):
+    try:
+        with open(os.path.join(folder, f"fill-{i}"), "wb") as f:
+            for _ in range(64):
+                f.write(b"x" * 16384)
+                f.flush()
+                stored += 16384
+    except OSError as e:
+        refused.setdefault(folder, set()).add(errno.errorcode[e.errno])
+print(json.dumps([stored, {k: sorted(v) for k, v in refused.items()}, umounted]))
+"""
+
+
+@pytest.mark.parametrize("level", isolation.LEVELS)
+def test_the_kernel_refuses_more_than_the_budget_in_all_places_together(level):
+    """Capped (root, or a user namespace of our own): one tmpfs holds every
+    place the box can write, so a box that writes as fast as it can, in all
+    of them, stores at most its budget (1 MB here) plus a page, and cannot
+    unmount what caps it, even left root (best-effort run as root). No
+    watcher is involved: the program is not a sandbox child."""
+    if level not in isolation.available_levels():
+        pytest.skip(f"isolation level {level} is not available on this machine")
+    if not isolation.storage_capped():
+        pytest.skip("this machine cannot mount a box's tmpfs (not root, no user namespaces)")
+    work = Path(tempfile.mkdtemp(prefix="sokoban-test-"))
+    try:
+        (work / "copied.txt").write_text("the working copy\n" * 1000)   # not counted
+        proc = isolation.spawn([isolation.python_for_box(), "-I", "-S", "-c", _FILL],
+                               workdir=str(work), level=level, storage_mb=1)
+        out, err = proc.communicate(timeout=60)
+        isolation.kill_group(proc)
+        stored, refused, umounted = json.loads(out)
+        assert 1024 * 1024 - 16384 < stored <= 1024 * 1024 + 4096 + 16384, err
+        assert refused["/tmp"] == refused["."] == ["ENOSPC"] and not umounted
+        # Under bwrap /dev is read-only and /var/tmp is not there.
+        assert set(refused["/dev/shm"] + refused["/var/tmp"]) <= {"ENOSPC", "EROFS", "ENOENT"}
+        assert sorted(p.name for p in work.iterdir()) == ["copied.txt"]   # the host's copy
+        assert str(work) not in Path("/proc/self/mountinfo").read_text()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    assert not list(Path("/tmp").glob("fill-*")) and not list(Path("/var/tmp").glob("fill-*"))
+
+
+def test_the_kernel_cap_also_holds_for_a_grader_without_root():
+    """Not root, the launcher makes the box's tmpfs in a user namespace of
+    its own (where the machine allows them, as bwrap does): the same cap.
+    Run here as user nobody when the tests run as root."""
+    if os.geteuid() != 0:
+        pytest.skip("the tests run without root already: the test above covers it")
+    python = isolation.python_for_box()
+    import stat
+    if not (isolation._reachable(str(ROOT / "conformance"))
+            and os.stat(ROOT / "conformance" / "launcher.py").st_mode & stat.S_IROTH):
+        pytest.skip("the project is not readable by other users here")
+    script = (f"import sys, json, tempfile; sys.path.insert(0, {str(ROOT)!r})\n"
+              "from conformance import isolation\n"
+              "print(json.dumps([isolation.available_levels(), isolation.storage_capped()]))\n"
+              "for level in isolation.available_levels():\n"
+              "    work = tempfile.mkdtemp()\n"
+              f"    p = isolation.spawn([isolation.python_for_box(), '-I', '-S', '-c', {_FILL!r}],\n"
+              "                        workdir=work, level=level, storage_mb=1)\n"
+              "    print(p.communicate(timeout=60)[0].decode().strip())\n"
+              "    isolation.kill_group(p)\n")
+    home = tempfile.mkdtemp(prefix="sokoban-nobody-")
+    os.chmod(home, 0o777)
+    try:
+        run = subprocess.run([python, "-I", "-c", script], capture_output=True, text=True,
+                             timeout=120, user=65534, group=65534, extra_groups=[],
+                             env={"PATH": "/usr/bin:/bin", "HOME": home, "TMPDIR": home})
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    levels, capped = json.loads(lines[0])
+    if not capped:
+        pytest.skip("no unprivileged user namespaces on this machine")
+    assert len(lines) == 1 + len(levels)
+    for line in lines[1:]:
+        stored, refused, umounted = json.loads(line)
+        assert stored <= 1024 * 1024 + 4096 + 16384 and refused["/tmp"] == ["ENOSPC"]
+        assert refused["."] == ["ENOSPC"] and not umounted
+
+
+def test_the_cpp_binary_runs_with_a_storage_budget():
+    """conformance/aed2/process.py: the compiler runs without a budget (it
+    needs room in /tmp), the student's binary with one (its run is ours)."""
+    from conformance.aed2 import process
+    work = Path(tempfile.mkdtemp(prefix="sokoban-test-"))
+    try:
+        proc = process.start(["/bin/sh", "-c", "head -c 3000000 /dev/zero > /tmp/x; echo $?"],
+                             workdir=str(work), storage_mb=1, stdin=subprocess.DEVNULL)
+        out, _ = proc.communicate(timeout=60)
+        assert proc.storage is not None and proc.storage.limit == 2 ** 20
+        process.kill(proc)
+        if isolation.storage_capped():
+            assert out.decode().strip() == "1"          # no space left on device
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def _still_works(target):
