@@ -149,7 +149,7 @@ def benchmark(name: str, args, engine: str = "auto") -> dict:
 
 def hint_benchmark(name: str, args) -> None:
     """The game's hint from each level's start, within ``--time-limit``."""
-    from impl.play.hint import Hint, find_hint
+    from impl.play.hint import Hint, find_hint, learn
     from impl.solver.api import to_nivel
     from impl.solver.board import pieces_of
     all_levels = levels.read_levels(name)
@@ -161,6 +161,7 @@ def hint_benchmark(name: str, args) -> None:
     got = 0
     for n in numbers:
         nivel = to_nivel(pieces_of(all_levels[n - 1]))
+        learn(all_levels[n - 1])  # its stored solutions, as the game does
         start = time.perf_counter()
         h = find_hint(nivel, args.time_limit)
         t = time.perf_counter() - start

@@ -212,6 +212,10 @@ class Counterexample:
     scenario: str = ""
     #: It ended the target's process (timeout, crash, exit...): not shrunk.
     fatal: bool = False
+    #: C++ targets: "" when the departure shows in a plain build (no
+    #: sanitizer); else the g++ flags a build needs to show it (a memory
+    #: error a plain build does not notice; ``conformance.aed2.findings``).
+    sanitizer_flags: str = ""
 
 
 @dataclass
@@ -261,3 +265,7 @@ class Verdict:
     #: A check by rules (``conformance.engine.check_rules``): one outcome
     #: per rule; empty for a plain check.
     outcomes: list[RuleOutcome] = field(default_factory=list)
+    #: Findings after ``counterexample``, reported second: for a C++ target,
+    #: a memory error only a sanitizer build shows, when a plain build also
+    #: departs (``conformance.aed2.findings``).
+    more_findings: list[Counterexample] = field(default_factory=list)

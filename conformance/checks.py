@@ -294,18 +294,11 @@ def checkable_groups(has: Callable[[str], bool], profile: str) -> tuple[str, ...
     return tuple(g for g in GROUPS[profile] if g not in lacking)
 
 
-def _check_profile(target, profile: str, options: RunOptions) -> tuple[Verdict, str]:
-    check, format_verdict = load_engine()
-    missing = missing_operations(target.has, profile)
-    if missing and options.groups is not None:
-        groups = [g for g in options.groups if g in checkable_groups(target.has, profile)]
-        if not groups:          # the one group asked for needs a missing modifier
-            verdict = Verdict(target=target.name, profile=profile, conforms=False,
-                              missing=missing)
-            return verdict, format_verdict(verdict)
-        options = replace(options, groups=tuple(groups))
-    if missing:
-        target = PartialTarget(target, profile)
+def _judge(target, profile: str, options: RunOptions, missing: Sequence[str] = ()) -> Verdict:
+    """The engine's verdict on ``target`` (searched, or ``options.replay``
+    played), in the options' directions. ``missing``: the operations it
+    lacks (a partial check: the engine leaves out what needs them)."""
+    check, _ = load_engine()
     judged = target
     if options.directions != "ours":
         judged = DirectionAdapter(target, profile, options.directions)
@@ -333,16 +326,34 @@ def _check_profile(target, profile: str, options: RunOptions) -> tuple[Verdict, 
         verdict = check(judged, profile, **kwargs)
     if not verdict.seconds:
         verdict = replace(verdict, seconds=time.perf_counter() - start)
+    return verdict
+
+
+def _check_profile(target, profile: str, options: RunOptions) -> tuple[Verdict, str]:
+    _, format_verdict = load_engine()
+    missing = missing_operations(target.has, profile)
+    if missing and options.groups is not None:
+        groups = [g for g in options.groups if g in checkable_groups(target.has, profile)]
+        if not groups:          # the one group asked for needs a missing modifier
+            verdict = Verdict(target=target.name, profile=profile, conforms=False,
+                              missing=missing)
+            return verdict, format_verdict(verdict)
+        options = replace(options, groups=tuple(groups))
+    if missing:
+        target = PartialTarget(target, profile)
+    verdict = _judge(target, profile, options, missing)
+    if profile == "aed2":       # a C++ target: plain departures first (docs/aed2.md)
+        from conformance.aed2 import findings
+        verdict = findings.classify(target, verdict, lambda other, replay: _judge(
+            other, profile, replace(options, replay=replay)), search=options.replay is None)
     if missing and verdict.error is None:
         verdict = replace(verdict, conforms=False, missing=missing)
     report = format_verdict(verdict)
-    if verdict.counterexample is not None:
+    if profile == "aed2":
+        report = findings.report(verdict, report)
+    elif verdict.counterexample is not None:
         from conformance.emit import emit_for
         test = emit_for(verdict.counterexample)
-        if test and profile == "aed2":
-            report = (report.rstrip() + "\n\nNote: the report draws y growing south (the "
-                      "toolkit's convention); in your code's coordinates (Norte = (0, 1)) the "
-                      "position (x, y) above is Coordenada(x, -y), as in the test below.")
         if test:
             report = (report.rstrip() + "\n\nThe same failure as a test in your own format "
                       "(paste it into your test file; it fails until the bug is fixed):\n\n"

@@ -76,7 +76,10 @@ def _played(scenes, codes):
 
 def _name(c: Counterexample) -> str:
     op = re.sub(r"\W+", "_", c.operation.split("(")[0]).strip("_").lower() or "step"
-    return f"conformance_{op}_after_{len(replay_of(c)[1])}_actions"
+    # a memory error reported beside a plain departure: distinct names, so
+    # both tests can be pasted into one file
+    kind = "_memory_error" if c.sanitizer_flags else ""
+    return f"conformance_{op}{kind}_after_{len(replay_of(c)[1])}_actions"
 
 
 # --------------------------------------------------------------- Google Test
@@ -94,9 +97,14 @@ def _set(cells) -> str:
 def gtest(c: Counterexample) -> str:
     scenes, codes = replay_of(c)
     lines = [f"TEST_F(JuegoTest, {_name(c)}) {{",
-             f"    // {c.message}",
-             "    // Found by python -m conformance (profile aed2). The level(s), drawn with",
-             "    // y growing downwards (the first row is the northmost):"]
+             f"    // {c.message}"]
+    if c.sanitizer_flags:
+        lines += ["    // Shows only in a build with sanitizers (a plain build misses it):",
+                  f"    // fails when built with g++ {c.sanitizer_flags}"]
+    else:
+        lines.append("    // Fails in a plain build (g++ -g, no sanitizer needed).")
+    lines += ["    // Found by python -m conformance (profile aed2). The level(s), drawn with",
+              "    // y growing downwards (the first row is the northmost):"]
     for i, s in enumerate(scenes, 1):
         lines += [f"    //   n{i}:"] + [f"    //     {row}" for row in s.rows()]
     for i, s in enumerate(scenes, 1):

@@ -4,16 +4,18 @@ generator of solvable levels.  See ``docs/levels.md`` and ``docs/INTERFACES.md``
 """
 
 from . import lurd
-from .files import COLLECTIONS, SourceError, WriteRefused, load, parse_text, read_file, read_levels, write_text
+from .files import (COLLECTIONS, SourceError, WriteRefused, load, parse_text, read_collection,
+                    read_file, read_levels, write_text)
 from .generate import generate
-from .model import Level, LevelError
+from .model import Collection, Level, LevelError, LevelWarning, Snapshot
 from .names import find_level, level_label, plural, size_text
 from .prolog import format_prolog, parse_prolog
 from .validate import validate
-from .xsb import format_xsb, from_soko_desc, parse_xsb, to_soko_desc
+from .xsb import format_xsb, from_soko_desc, parse_sok, parse_xsb, to_soko_desc
 
 __all__ = [
-    "Level", "LevelError", "SourceError", "read_file", "read_levels", "parse_text", "parse_xsb", "format_xsb",
+    "Level", "Snapshot", "Collection", "LevelError", "LevelWarning", "SourceError", "read_file",
+    "read_levels", "read_collection", "parse_text", "parse_sok", "parse_xsb", "format_xsb",
     "parse_prolog", "format_prolog", "from_soko_desc", "to_soko_desc", "load",
     "COLLECTIONS", "validate", "lurd", "generate", "strategies",
     "write_text", "WriteRefused", "find_level", "level_label", "plural", "size_text",

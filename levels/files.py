@@ -6,12 +6,13 @@ import functools
 import os
 from importlib import resources
 
-from .model import Level, LevelError
+from .model import Collection, Level, LevelError
 from .prolog import looks_like_prolog, parse_prolog
 from .storage import atomic_path, current_umask
-from .xsb import parse_xsb
+from .xsb import VARIANT_SKIP, parse_sok, warn_skipped
 
-__all__ = ["read_file", "read_levels", "SourceError", "parse_text", "decode", "load", "COLLECTIONS",
+__all__ = ["read_file", "read_levels", "read_collection", "SourceError", "parse_text",
+           "parse_collection", "decode", "load", "COLLECTIONS",
            "PROLOG_EXTENSIONS", "write_text", "check_writable", "WriteRefused", "current_umask"]
 
 #: Extensions written as Prolog facts by the CLI's ``convert``.
@@ -37,11 +38,21 @@ def decode(data: bytes) -> str:
     return data.decode("latin-1")
 
 
-def parse_text(text: str, source: str = "<string>") -> list[Level]:
-    """Levels in ``text``, Prolog facts or XSB/SOK, told apart by content."""
-    if looks_like_prolog(text):
-        return [parse_prolog(text, source)]
-    return parse_xsb(text, source)
+def parse_collection(text: str, source: str = "<string>", *, strict: bool = False,
+                     prolog: bool | None = None) -> Collection:
+    """``text`` as a :class:`Collection`: Prolog facts (one level) or XSB/SOK
+    (:func:`levels.parse_sok`), told apart by content unless ``prolog`` says."""
+    if prolog or (prolog is None and looks_like_prolog(text)):
+        return Collection(levels=[parse_prolog(text, source)], source=source)
+    return parse_sok(text, source, strict=strict)
+
+
+def parse_text(text: str, source: str = "<string>", *, strict: bool = False) -> list[Level]:
+    """Levels in ``text``, Prolog facts or XSB/SOK, told apart by content;
+    a puzzle skipped is a :class:`LevelWarning`."""
+    collection = parse_collection(text, source, strict=strict)
+    warn_skipped(collection, stacklevel=2)
+    return list(collection.levels)
 
 
 class SourceError(LevelError):
@@ -50,12 +61,20 @@ class SourceError(LevelError):
     name). Commands exit 2 for it, 1 for a level that is wrong."""
 
 
-def read_file(path) -> list[Level]:
+def read_file(path, *, strict: bool = False) -> list[Level]:
     """Every level in the file at ``path``: Prolog facts for ``.pl``/``.pro``
-    files or when the content starts with a fact, else XSB/SOK.
+    files or when the content starts with a fact, else XSB/SOK.  A puzzle
+    skipped (another variant; a bad puzzle unless ``strict``) is a
+    :class:`LevelWarning`.
 
     Raises :class:`LevelError` for a file that cannot be read or parsed.
     """
+    collection = _read_file(path, strict)
+    warn_skipped(collection, stacklevel=2)
+    return list(collection.levels)
+
+
+def _read_file(path, strict: bool) -> Collection:
     source = os.fspath(path)
     try:
         with open(path, "rb") as fh:
@@ -67,9 +86,8 @@ def read_file(path) -> list[Level]:
     except OSError as e:
         raise SourceError(f"cannot read: {e.strerror or e}", source=source) from None
     text = decode(data)
-    if os.path.splitext(source)[1].lower() in PROLOG_EXTENSIONS:
-        return [parse_prolog(text, source)]
-    return parse_text(text, source)
+    prolog = True if os.path.splitext(source)[1].lower() in PROLOG_EXTENSIONS else None
+    return parse_collection(text, source, strict=strict, prolog=prolog)
 
 
 @functools.lru_cache(maxsize=None)
@@ -78,7 +96,7 @@ def _load(name: str) -> tuple[Level, ...]:
     data = resources.files("levels") / "data"
     for rel in COLLECTIONS[name]:
         item = data.joinpath(*rel.split("/"))
-        for lv in parse_text(decode(item.read_bytes()), f"{name}:{rel}"):
+        for lv in parse_collection(decode(item.read_bytes()), f"{name}:{rel}", strict=True).levels:
             out.append(lv)
     if len(COLLECTIONS[name]) > 1:  # number across the files
         from dataclasses import replace
@@ -96,19 +114,39 @@ def load(name: str) -> list[Level]:
     return list(_load(name))
 
 
-def read_levels(name) -> list[Level]:
+def read_levels(name, *, strict: bool = False, on_skip=None) -> list[Level]:
     """The levels of a file, or of a bundled collection when ``name`` is not
     an existing path but is a collection's name (a file always wins, so a
     user's ``microban`` file is never shadowed). The one entry point for every
     command that takes ``FILE|COLLECTION``.
 
-    Raises :class:`LevelError` saying what is wrong: no such file nor
-    collection (listing the collections), a directory, unreadable, or a parse
-    error with its line and column.
+    A puzzle skipped (see :func:`read_collection`) goes to ``on_skip(error)``,
+    by default a :class:`LevelWarning`; when no puzzle could be read and one
+    was skipped for a problem (not for being another variant), that problem
+    is raised.  Raises :class:`LevelError` saying what is wrong: no such file
+    nor collection (listing the collections), a directory, unreadable, or a
+    parse error with its line and column.
     """
+    collection = read_collection(name, strict=strict)
+    problems = [e for e in collection.skipped if not e.problem.endswith(VARIANT_SKIP)]
+    if problems and not collection.levels:
+        raise problems[0]
+    if on_skip is None:
+        warn_skipped(collection, stacklevel=2)
+    else:
+        for error in collection.skipped:
+            on_skip(error)
+    return list(collection.levels)
+
+
+def read_collection(name, *, strict: bool = False) -> Collection:
+    """A file, or a bundled collection, as a :class:`Collection`: its levels,
+    its file notes and keys, and the puzzles skipped (``skipped``: another
+    variant, always; a puzzle with a problem, unless ``strict``, which
+    raises it).  Raises :class:`LevelError` as :func:`read_levels` does."""
     path = os.fspath(name)
     if not os.path.exists(path) and path in COLLECTIONS:
-        return load(path)
+        return Collection(levels=load(path), source=path)
     if not os.path.exists(path):
         raise SourceError("no such file, nor a bundled collection (bundled: "
                          + ", ".join(sorted(COLLECTIONS)) + ")", source=path)
@@ -116,7 +154,7 @@ def read_levels(name) -> list[Level]:
         raise SourceError("is a directory, not a level file", source=path)
     if not os.access(path, os.R_OK):
         raise SourceError("cannot read (permission denied)", source=path)
-    return read_file(path)
+    return _read_file(path, strict)
 
 
 class WriteRefused(OSError):

@@ -13,7 +13,7 @@ import math
 
 from .model import MAX_CELLS
 
-__all__ = ["SHAPES"]
+__all__ = ["SHAPES", "HONEST"]
 
 
 def _room(n: int) -> str:
@@ -39,6 +39,15 @@ def _levels(n: int) -> str:
     return one * max(1, n // len(one))
 
 
+def _snapshots(n: int) -> str:
+    """An honest SOK collection: puzzles with notes and several saved games
+    and solutions, their moves over several lines."""
+    moves = "\n".join(["rrLLuuDDrrLL" * 5 + "rrLLuuDDrr"] * 3)
+    one = (f"Puzzle\n\n{_BOARD}\nAuthor: someone\nA note.\n\n"
+           f"Solution\n{moves}\n\nSolver: a program\n\nSaved game\n{moves}\n\n")
+    return one * max(1, n // len(one))
+
+
 def _repeat(head: str, unit: str, n: int, tail: str = "") -> str:
     return head + unit * max(1, (n - len(head) - len(tail)) // len(unit)) + tail
 
@@ -51,6 +60,7 @@ SHAPES = {
     # honest inputs at their largest
     "xsb room": _room,
     "xsb many levels": _levels,
+    "sok snapshots": _snapshots,
     "prolog facts": lambda n: _repeat("filas(300).\ncolumnas(300).\npista(1, 1, j).\n",
                                       "pista(2, 2, o).\n", n),
     # run-length nesting (RecursionError once)
@@ -72,7 +82,14 @@ SHAPES = {
     "xsb open blocks": lambda n: _repeat(_BOARD, "Comment:\n", n),
     "xsb repeated keys": lambda n: _repeat(_BOARD, "Note: x\n", n),
     "xsb solution lines": lambda n: _repeat(_BOARD + "Solution: r\n", "lurd\n", n),
+    # run-length encoding that expands far, again and again (each alone is allowed)
+    "rle moves apart": lambda n: _repeat(_BOARD, "999999r\n\n", n),
+    "rle solutions": lambda n: _repeat(_BOARD, "Solution: 999999r\n", n),
+    "rle boards apart": lambda n: _repeat("", "499(500#|)\n\n", n),
     # boards too large to allocate
     "prolog huge board": lambda n: _repeat("filas(999999).\ncolumnas(999999).\n", "% x\n", n),
     "xsb wide row": lambda n: "#" * max(1, n - 2) + "@\n" + "#\n",
 }
+
+#: The shapes of honest files: any reader, old or new, may be timed on them.
+HONEST = frozenset({"xsb room", "xsb many levels", "sok snapshots", "prolog facts"})

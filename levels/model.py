@@ -21,7 +21,8 @@ from spec.tipos import BOMBAS, CAJAS, DEPOSITOS, PAREDES, PERSONAJE, Posicion
 from .drawing import draw_rows
 from .words import plural
 
-__all__ = ["Level", "LevelError", "MAX_CELLS", "check_board_size"]
+__all__ = ["Level", "Snapshot", "Collection", "LevelError", "LevelWarning", "MAX_CELLS",
+           "check_board_size"]
 
 #: The largest board a reader accepts, in cells of its bounding box from
 #: ``(0, 0)`` (width x height), such as 500 x 500.  Real levels are under 100 x 100; the cap keeps
@@ -71,6 +72,18 @@ class LevelError(ValueError):
         return (": ".join(where) + ": " if where else "") + self.problem
 
 
+class LevelWarning(UserWarning):
+    """A puzzle of a file was skipped and the rest read: a puzzle of another
+    variant (``Game: Hexoban``), or one with a problem when the read is not
+    strict.  ``error`` is the :class:`LevelError` that names it (its file,
+    line, number, title) and says why."""
+
+    def __init__(self, error):
+        # (a plain message too: the warnings machinery may rebuild one from its text)
+        super().__init__(f"skipped {error}" if isinstance(error, LevelError) else error)
+        self.error = error
+
+
 @contextlib.contextmanager
 def cycle_collector_paused():
     """Pause Python's cyclic garbage collector for a reader's run. A reader
@@ -101,8 +114,49 @@ def _frozen(ps) -> frozenset:
 
 
 @dataclass(frozen=True)
+class Snapshot:
+    """A saved game or solution of a SOK puzzle, as the file gives it.
+
+    ``moves``: the moves with run-length encoding expanded and the file's
+    line breaks and spaces removed: ``l u r d`` (``L U R D`` a push, or a
+    pull in reverse mode) and SOK's marks ``[ ]`` (a jump), ``{ }`` (a pusher
+    change) and ``*`` (the current position).  ``title``: its title line (or
+    ``Title:`` key), ``None`` when it has none.  ``notes``: its free text
+    lines, joined with ``\n``.  ``metadata``: its ``Key: value`` lines
+    (``Solver``, ``Optimizer``, ``Time``...).  ``line``: the file line of its
+    first moves line (informative, not compared).
+    """
+
+    moves: str = ""
+    title: str | None = None
+    notes: str = ""
+    metadata: Mapping[str, str] = field(default_factory=dict, hash=False)
+    line: int | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "metadata", dict(self.metadata))
+
+    @property
+    def reverse(self) -> bool:
+        """A reverse-mode game (pulls from the solved position): SOK has it
+        begin with a jump, ``[]`` at least."""
+        return self.moves[:1] == "["
+
+    @property
+    def solver(self) -> str | None:
+        """Who found it: its ``Solver`` key, else its ``Author`` key."""
+        return self.metadata.get("Solver") or self.metadata.get("Author")
+
+
+@dataclass(frozen=True)
 class Level:
     """One Sokoban level, on the infinite grid of the TAD.
+
+    Besides the board: ``title``; ``number`` (its place in its file);
+    ``metadata`` (its ``Key: value`` lines); ``solutions`` (LURD strings of
+    its ``Solution:`` keys); ``notes`` (its other text lines, SOK's puzzle
+    notes, joined with ``\n``); ``snapshots`` (SOK's saved games and
+    solutions, :class:`Snapshot`; a string given is the moves of one).
 
     ``source`` and ``line`` (where it was read from: file name and the 1-based
     line of the board's first row) are informative only and take no part in
@@ -118,6 +172,8 @@ class Level:
     number: int | None = None
     metadata: Mapping[str, str] = field(default_factory=dict, hash=False)
     solutions: tuple[str, ...] = ()
+    notes: str = ""
+    snapshots: tuple[Snapshot, ...] = ()
     source: str | None = field(default=None, compare=False, repr=False)
     line: int | None = field(default=None, compare=False, repr=False)
 
@@ -127,6 +183,8 @@ class Level:
         object.__setattr__(self, "goals", _frozen(self.goals))
         object.__setattr__(self, "solutions", tuple(self.solutions))
         object.__setattr__(self, "metadata", dict(self.metadata))
+        object.__setattr__(self, "snapshots", tuple(
+            Snapshot(s) if isinstance(s, str) else s for s in self.snapshots))
 
     @classmethod
     def _trusted(cls, **fields) -> "Level":
@@ -247,6 +305,35 @@ class Level:
         """``level N ('title')`` for messages."""
         s = "level" + (f" {self.number}" if self.number is not None else "")
         return s + (f" ({self.title!r})" if self.title else "")
+
+
+@dataclass(frozen=True)
+class Collection:
+    """A level file as a whole: its levels and what SOK calls the file notes.
+
+    ``metadata``: the ``Key: value`` lines before the first puzzle
+    (``Collection``, ``Author``, ``Date Created``...); ``notes``: the file's
+    other text lines (``::`` comments are not kept).  ``skipped``: the
+    puzzles that were not read (another variant, or a problem in a lenient
+    read), one :class:`LevelError` each, naming the puzzle, its line and why
+    (not compared).  ``source``: where it was read from (not compared).
+    """
+
+    levels: tuple[Level, ...] = ()
+    metadata: Mapping[str, str] = field(default_factory=dict, hash=False)
+    notes: str = ""
+    skipped: tuple[LevelError, ...] = field(default=(), compare=False, repr=False)
+    source: str | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "levels", tuple(self.levels))
+        object.__setattr__(self, "metadata", dict(self.metadata))
+        object.__setattr__(self, "skipped", tuple(self.skipped))
+
+    @property
+    def title(self) -> str | None:
+        """The collection's name: its ``Collection`` key, else its ``Title`` key."""
+        return self.metadata.get("Collection") or self.metadata.get("Title") or None
 
 
 #: The defaults of :class:`Level`'s fields that have a plain default.

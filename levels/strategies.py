@@ -5,8 +5,10 @@
 * :func:`open_levels`: cheap random levels on the infinite grid, not enclosed
   (coordinates may be negative), valid under the TAD's ``nivelVálido?``.
 * :func:`drawable_levels`: arbitrary levels that XSB can draw (no overlaps,
-  non-negative coordinates), with title, metadata, bombs and solutions: the
-  round-trip properties use it.
+  non-negative coordinates), with title, metadata, bombs, solutions, notes
+  and snapshots: the round-trip properties use it.
+* :func:`collections`: a :class:`Collection` of drawable levels with file
+  notes and keys.
 """
 
 from __future__ import annotations
@@ -14,10 +16,11 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from .generate import generate
-from .model import Level
-from .xsb import level_from_cells
+from .model import Collection, Level, Snapshot
+from .xsb import level_from_cells, note_line_ok
 
-__all__ = ["generated_levels", "open_levels", "drawable_levels", "lurd_strings"]
+__all__ = ["generated_levels", "open_levels", "drawable_levels", "lurd_strings",
+           "snapshots", "collections"]
 
 
 def generated_levels(min_size: int = 4, max_size: int = 10, min_boxes: int = 0,
@@ -70,6 +73,23 @@ _LINE = st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")),
                 min_size=1, max_size=12).map(str.strip).filter(bool)
 _KEYS = st.sampled_from(["Author", "Comment", "Difficulty", "Set", "Date", "Note",
                          "Collection", "Url", "Email", "Moves", "Pushes"])
+_SNAPSHOT_KEYS = st.sampled_from(["Solver", "Optimizer", "Time", "Date", "Author", "Optimality"])
+_FILE_KEYS = st.sampled_from(["Collection", "Author", "Date Created", "Date of Last Change",
+                              "Url", "Copyright"])
+_NOTE_LINE = _LINE.filter(note_line_ok)
+#: Notes: lines that read back as notes, perhaps a blank line between two.
+_NOTES = st.lists(st.lists(_NOTE_LINE, min_size=1, max_size=2).map("\n".join),
+                  max_size=2).map("\n\n".join)
+
+
+def snapshots() -> st.SearchStrategy[Snapshot]:
+    """Saved games and solutions as SOK holds them: LURD moves (a
+    reverse-mode one starts with ``[]``; one may hold the ``*`` mark), a
+    title or none, notes, keys."""
+    moves = st.tuples(st.sampled_from(["", "", "[]"]), st.text("lurdLURD", min_size=1, max_size=150),
+                      st.sampled_from(["", "", "*"])).map("".join)
+    return st.builds(Snapshot, moves=moves, title=st.none() | _LINE, notes=_NOTES,
+                     metadata=st.dictionaries(_SNAPSHOT_KEYS, _LINE, max_size=2))
 
 
 def drawable_levels(max_coord: int = 7, with_text: bool = True) -> st.SearchStrategy[Level]:
@@ -91,7 +111,23 @@ def drawable_levels(max_coord: int = 7, with_text: bool = True) -> st.SearchStra
                 metadata=draw(st.dictionaries(_KEYS, _LINE, max_size=3)),
                 bombs=draw(st.integers(0, 5)),
                 solutions=tuple(draw(st.lists(lurd_strings(), max_size=2))),
+                notes=draw(_NOTES),
+                snapshots=tuple(draw(st.lists(snapshots(), max_size=3))),
             )
         return level_from_cells(cells, **extra)
+
+    return build()
+
+
+def collections(max_levels: int = 4) -> st.SearchStrategy[Collection]:
+    """A collection of :func:`drawable_levels` numbered 1..n, with file notes and keys."""
+
+    @st.composite
+    def build(draw):
+        lvs = draw(st.lists(drawable_levels(), max_size=max_levels))
+        return Collection(levels=[Level(**{**lv.__dict__, "number": i})
+                                  for i, lv in enumerate(lvs, 1)],
+                          metadata=draw(st.dictionaries(_FILE_KEYS, _LINE, max_size=3)),
+                          notes=draw(_NOTES))
 
     return build()

@@ -1,6 +1,7 @@
 """XSB / SOK reader and writer, and seed 002's list-of-strings descriptions.
 
-Reading rules (see ``docs/levels.md`` for the full account):
+Reading rules (SOK 0.19, the format of YASC, JSoko and sokoenginepy; see
+``docs/levels.md`` for the full account):
 
 * Lines end with LF, CRLF or a lone CR.  Lines starting with ``::`` are SOK
   comments and are ignored.
@@ -8,15 +9,16 @@ Reading rules (see ``docs/levels.md`` for the full account):
   alternatives ``p P b B`` and ``W`` for a wall, floor as space ``-`` ``_``) and
   run-length characters (digits, ``( )`` and ``|`` joining rows), with at least
   one piece character.  Consecutive board lines form one level's board.
-* Right after a board come its ``Key: value`` lines (``Title``, ``Author``,
-  ``Bombs``, ``Solution``..., a ``Comment:`` ... ``Comment-End:`` block); the
-  first other line ends them.
-* Between that and the next board, the last paragraph (lines not separated
-  by a blank line) belongs to the next level: its ``Key: value`` lines are
-  metadata, its text line nearest the board (a ``;`` comment or a plain line)
-  is the title, unless a ``Title:`` key gives one.  Every other text line
-  (earlier paragraphs: a file header, notes between levels) is kept in the
-  level's ``Comment``.
+* After a board, a *moves line* (``lurdLURD``, SOK's marks ``[ ] { } *``,
+  run-length counts and groups) starts a snapshot: a saved game or solution.
+* File notes come before the first board; a puzzle's notes follow its board;
+  a snapshot's notes follow its moves.  Notes are ``Key: value`` lines, blocks
+  (``Comment:`` ... ``Comment-End:``) and free text.
+* A title is the last non-blank line before a board or a snapshot, when a
+  blank line precedes it or it is the only text line there; a ``Title:`` key
+  in the owner's notes wins over it.
+* A puzzle of another variant (``Game: Hexoban``) is skipped, and so is a
+  puzzle with a problem, unless the read is strict.
 * A line that starts with ``#`` next to a board line and is mostly made of
   board characters is taken as a damaged board row: it is reported, with the
   column of the first character that does not belong.
@@ -27,12 +29,16 @@ from __future__ import annotations
 import bisect
 import re
 
-from .lurd import check as check_moves
-from .model import MAX_CELLS, Level, LevelError, check_board_size, cycle_collector_paused
+import warnings
+
+from .lurd import check as check_moves, column_of
+from .model import (MAX_CELLS, Collection, Level, LevelError, LevelWarning, Snapshot,
+                    check_board_size, cycle_collector_paused)
 from .rle import RLEError, expand, has_rle
 
-__all__ = ["parse_xsb", "format_xsb", "from_soko_desc", "to_soko_desc",
-           "split_lines", "PIECES"]
+__all__ = ["parse_sok", "parse_xsb", "format_xsb", "from_soko_desc", "to_soko_desc",
+           "split_lines", "line_kind", "key_of", "note_line_ok", "warn_skipped", "PIECES", "MOVES_WIDTH",
+           "VARIANT_SKIP"]
 
 WALL, PLAYER, PLAYER_GOAL, BOX, BOX_GOAL, GOAL, FLOOR = "wall player player+goal box box+goal goal floor".split()
 
@@ -56,7 +62,6 @@ _BOX_CHARS = frozenset(c for c, k in PIECES.items() if k == BOX)
 _GOAL_CHARS = frozenset(c for c, k in PIECES.items() if k == GOAL)
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _KEY = re.compile(r"^([A-Za-z][A-Za-z0-9_\-]*(?: [A-Za-z0-9_\-]+){0,3}(?:\s*\([^()\r\n]*\))?)\s*:(.*)$")
-_LURD_LINE = re.compile(r"^[lurdLURD0-9()\s]+$")
 
 
 def split_lines(text: str) -> list[str]:
@@ -69,10 +74,9 @@ def split_lines(text: str) -> list[str]:
 
 _ONLY_BOARD_CHARS = re.compile("[" + re.escape("".join(sorted(_BOARD_CHARS))) + "]+")
 _A_PIECE_MARK = re.compile("[" + re.escape("".join(sorted(_PIECE_MARKS))) + "]")
-_TEXT_BY_BOARD = re.compile(r"(?<=b)t|t(?=b)")
-_TEXT_LINE = re.compile("t")
+_TEXT_BY_BOARD = re.compile(r"(?<=b)[tk]|[tk](?=b)")
+_KEY_LINE = re.compile("k")
 _BOARD_RUN = re.compile("b+")
-_PARAGRAPH = re.compile("[ti]+")
 
 
 def _looks_like_damaged_row(line: str) -> bool:
@@ -186,8 +190,11 @@ def level_from_cells(cells, **fields) -> Level:
     return board.level(**fields)
 
 
-def _decode_board(lines: list[str], start: int, stop: int, source: str) -> tuple[_Board, bool]:
-    """The board of ``lines[start:stop]`` (file lines ``start + 1`` ...)."""
+def _decode_board(lines: list[str], start: int, stop: int, source: str,
+                  spend=None) -> tuple[_Board, bool]:
+    """The board of ``lines[start:stop]`` (file lines ``start + 1`` ...);
+    ``spend(n, lineno)`` is told of the ``n`` characters each run-length
+    encoded line adds."""
     board = _Board(source)
     rows = lines[start:stop]
     if not has_rle("".join(rows)):
@@ -197,89 +204,419 @@ def _decode_board(lines: list[str], start: int, stop: int, source: str) -> tuple
     for lineno, line in enumerate(rows, start + 1):
         if has_rle(line):
             try:
-                flat = expand(line).split("|")
+                flat = expand(line)
             except RLEError as e:
                 raise LevelError(f"bad run-length encoding: {e}", source=source,
                                  line=lineno, column=e.index + 1) from None
-            board.add_rows(flat, y, lineno, colmap=lambda x: None)
-            y += len(flat)
+            cut = flat.split("|")
+            board.add_rows(cut, y, lineno, colmap=lambda x: None)  # refuses a board too large
+            if spend is not None:
+                spend(len(flat) - len(line), lineno)
+            y += len(cut)
         else:
             board.add_rows([line], y, lineno)
             y += 1
     return board, True
 
 
-def parse_xsb(text: str, source: str = "<string>") -> list[Level]:
-    """Every level in an XSB/SOK text, numbered from 1 in file order.
+# -- reading: the SOK structure -------------------------------------------------
+#
+# A file is read in three steps, each linear in its size:
+#
+# 1. every line gets a kind (one letter, so that runs are found by regular
+#    expressions over one string): ``b`` board, ``m`` moves, ``_`` blank,
+#    ``i`` a ``::`` comment, ``t`` text;
+# 2. the lines between boards become *elements* (text, keys, blocks, moves
+#    runs, ``Solution`` keys with their continuation lines), cut into
+#    segments at each moves run: the file notes, then per puzzle its notes
+#    and each snapshot's notes;
+# 3. each board and snapshot takes its title line from the segment before it
+#    (SOK's blank-line rule), then each segment is read as notes and keys.
+
+#: Characters of a moves line (SOK 0.19: ``l u r d``, ``L U R D``, jumps
+#: ``[ ]``, pusher changes ``{ }``, the current position ``*``, run-length
+#: counts and groups, spaces); it needs one of ``lurdLURD[]{}``.
+_ONLY_MOVES_CHARS = re.compile(r"[lurdLURD0-9()\[\]{}* \t]+")
+_A_MOVE_MARK = re.compile(r"[lurdLURD\[\]{}]")
+#: What a moves line may begin and end with: a quick test before the regex.
+_MOVES_ENDS = frozenset("lurdLURD0123456789()[]{}* \t")
+_MOVES_RUN = re.compile("m+")
+#: SOK's tags, which may also be written ``Key = value`` (sokoenginepy reads them so).
+_EQ_KEY = re.compile(r"^(Title|Author|Game|Collection|Solver|boxorder|goalorder"
+                     r"|Date Created|Date of Last Change)\s*=(.*)$", re.IGNORECASE)
+_BLANK_RUN = re.compile("_+")
+_TEXT_RUN = re.compile("t+")
+_HEAD_TEXT_RUN = re.compile("[tm]+")  # before the first board, moves lines are text
+#: Keys that hold one value: a repeated one replaces the earlier one (other
+#: keys join their values, one line each).
+_SINGLE_KEYS = frozenset({"title", "collection"})
+
+
+def line_kind(line: str) -> str:
+    """How the reader takes one line after a board: ``_`` blank, ``b`` a
+    board row, ``i`` a ``::`` comment, ``m`` a moves line, ``t`` text
+    (before the first board a moves line is text)."""
+    if not line or line.isspace():
+        return "_"
+    if _ONLY_BOARD_CHARS.fullmatch(line) and _A_PIECE_MARK.search(line):
+        return "b"
+    if line.lstrip()[:2] == "::":
+        return "i"
+    if _ONLY_MOVES_CHARS.fullmatch(line) and _A_MOVE_MARK.search(line):
+        return "m"
+    return "t"
+
+
+def key_of(line: str):
+    """``(key, value)`` when the stripped ``line`` is a ``Key: value`` line
+    (or SOK's ``Tag = value``), else ``None``; a ``;`` comment is never a key."""
+    t = line.strip()
+    if t[:1] == ";":
+        return None
+    m = _KEY.match(t) or _EQ_KEY.match(t)
+    return None if m is None else (m.group(1), m.group(2).strip())
+
+
+def parse_sok(text: str, source: str = "<string>", *, strict: bool = False) -> Collection:
+    """An XSB/SOK text as a :class:`Collection`: its levels (numbered by
+    their place among the file's puzzles), the file notes and keys, and the
+    puzzles skipped.
+
+    A puzzle of another variant (``Game: Hexoban``) is skipped, and so is a
+    puzzle with a problem (a second player, a bad run-length encoding...):
+    each goes to ``skipped`` as the :class:`LevelError` naming it.  With
+    ``strict`` the first of them is raised instead.  Input that is hostile
+    as a whole (run-length encoding that expands past the file's budget) is
+    raised either way.  Raises :class:`LevelError` and nothing else.
+    """
+    if not isinstance(text, str):
+        raise LevelError("expected text, got " + type(text).__name__, source=source)
+    with cycle_collector_paused():
+        return _Reader(text, source, strict).read()
+
+
+def parse_xsb(text: str, source: str = "<string>", *, strict: bool = False) -> list[Level]:
+    """Every level in an XSB/SOK text (see :func:`parse_sok`); each puzzle
+    skipped is reported as a :class:`LevelWarning`.
 
     Raises :class:`LevelError` (and nothing else) on malformed input.
     """
-    with cycle_collector_paused():
-        return _parse_xsb(text, source)
+    collection = parse_sok(text, source, strict=strict)
+    warn_skipped(collection, stacklevel=3)
+    return list(collection.levels)
 
 
-def _parse_xsb(text: str, source: str) -> list[Level]:
-    if not isinstance(text, str):
-        raise LevelError("expected text, got " + type(text).__name__, source=source)
-    text = text.lstrip("\ufeff")
-    lines = split_lines(text)
-    # One letter per line, so that runs of lines are found by regular
-    # expressions over this string (C speed, linear): b a board line (only
-    # board characters, with a piece), _ blank, i ignored (a :: comment), t text.
-    full, mark = _ONLY_BOARD_CHARS.fullmatch, _A_PIECE_MARK.search
-    kinds = "".join(["_" if not ln or ln.isspace() else "i" if ln[:2] == "::" else
-                     "b" if full(ln) and mark(ln) else "t" for ln in lines])
-    # Damaged rows next to a board: report them instead of reading them as text.
-    for m in _TEXT_BY_BOARD.finditer(kinds):
-        i = m.start()
-        if _looks_like_damaged_row(lines[i]):
+def warn_skipped(collection: Collection, stacklevel: int = 2) -> None:
+    """One :class:`LevelWarning` per puzzle ``collection`` skipped."""
+    for error in collection.skipped:
+        warnings.warn(LevelWarning(error), stacklevel=stacklevel + 1)
+
+
+class _Reader:
+    """One read of one text (see the comment above)."""
+
+    def __init__(self, text: str, source: str, strict: bool):
+        self.source = source
+        self.strict = strict
+        text = text.lstrip("\ufeff")
+        self.lines = lines = split_lines(text)
+        full, mark = _ONLY_BOARD_CHARS.fullmatch, _A_PIECE_MARK.search
+        moves, move_mark = _ONLY_MOVES_CHARS.fullmatch, _A_MOVE_MARK.search
+        # As line_kind, inlined (a quarter of the reader's time is here), but
+        # text that may be a key (it holds ':' or '=') is ``k``.
+        self.kinds = "".join([
+            "_" if not ln or ln.isspace() else "b" if full(ln) and mark(ln) else
+            "i" if ln[:2] == "::" or ln[:1] in " \t" and ln.lstrip()[:2] == "::" else
+            "m" if (ln[0] in _MOVES_ENDS and ln.rstrip()[-1] in _MOVES_ENDS and moves(ln)
+                    and move_mark(ln)) else
+            "k" if ":" in ln or "=" in ln else "t"
+            for ln in lines])
+        self.damaged: dict[int, LevelError] = {}
+        self._mark_damaged_rows()
+        self._ends = None  # Key-End: lines by key, made when a block is first met
+        #: Characters that run-length encoding may still add (boards, moves
+        #: and solutions together): linear memory whatever the file says
+        #: (each alone is capped, but a file may hold thousands).
+        self.budget = MAX_CELLS + 2 * len(text)
+
+    # -- step 1 and 2: kinds and elements ----------------------------------------
+
+    def _mark_damaged_rows(self) -> None:
+        """A text line next to a board that is mostly board characters and
+        starts with ``#`` is a damaged board row: it joins the board, whose
+        puzzle is then refused with the column of its first stray character."""
+        kinds, lines = self.kinds, self.lines
+        found = [m.start() for m in _TEXT_BY_BOARD.finditer(kinds)
+                 if _looks_like_damaged_row(lines[m.start()])]
+        if not found:
+            return
+        chars = list(kinds)
+        for i in found:
             line = lines[i]
             col = next(j for j, c in enumerate(line) if c not in _BOARD_CHARS)
-            above = i > 0 and kinds[i - 1] == "b"
-            number = len(_BOARD_RUN.findall(kinds, 0, i if above else i + 2))
-            raise LevelError(f"unexpected character {line[col]!r} in a board row "
-                             "(pieces are # @ + $ * . p P b B W, floor is space - _)",
-                             source=source, line=i + 1, column=col + 1,
-                             level_number=number)
-    ends = {"lines": lines, "kinds": kinds}  # + "index", made when a block is first met
-    levels: list[Level] = []
-    i = 0  # the first line not yet read
-    for run in _BOARD_RUN.finditer(kinds):
-        start, stop = run.span()
-        if stop <= i:  # inside the keys of the previous board (a Key: ... Key-End: block)
-            continue
-        start = max(start, i)
-        number = len(levels) + 1
-        meta: dict[str, list[str]] = {}  # a repeated key's lines, joined at the end
-        info = {"title": None, "bombs": 0, "solutions": [], "comments": [], "ends": ends}
-        # Paragraphs between the previous level and this board: runs of
-        # non-blank lines holding some text.
-        paragraphs = [para for para in ([j for j in range(p.start(), p.end()) if kinds[j] == "t"]
-                                        for p in _PARAGRAPH.finditer(kinds, i, start)) if para]
-        for para in paragraphs[:-1]:  # a file header, or notes between levels
-            info["comments"].extend(t for t in (_text_of(lines[j]) for j in para) if t)
-        for j in paragraphs[-1] if paragraphs else []:
-            _pre_line(lines[j], j + 1, meta, info, source, number)
-        i = _after_block(lines, kinds, stop, meta, info, source, number)
-        try:
-            board, rle_used = _decode_board(lines, start, stop, source)
-        except LevelError as e:
-            raise LevelError(e.problem, source=source, line=e.line, column=e.column,
-                             level_number=number, level_title=info["title"]) from None
-        if info["comments"]:
-            joined = "\n".join(info["comments"])
-            meta.setdefault("Comment", []).append(joined)
-        levels.append(board.level(
-            trusted=True,
-            bombs=info["bombs"], title=info["title"], number=number,
-            metadata={k: "\n".join(v) for k, v in meta.items()} if meta else {},
-            solutions=tuple(["".join(parts) for parts in info["solutions"]]),
-            source=source, line=None if rle_used else start + 1))
-    return levels
+            self.damaged[i] = LevelError(
+                f"unexpected character {line[col]!r} in a board row (pieces are "
+                "# @ + $ * . p P b B W, floor is space - _)",
+                source=self.source, line=i + 1, column=col + 1)
+            chars[i] = "b"
+        self.kinds = "".join(chars)
+        self._damaged_rows = found
+
+    def _block_end(self, key: str, i: int) -> int | None:
+        """The index of the first ``Key-End:`` line after line ``i``, or
+        ``None``; the end lines are indexed once per file (linear time)."""
+        if self._ends is None:
+            index: dict[str, list[int]] = {}
+            lines = self.lines
+            for m in _KEY_LINE.finditer(self.kinds):
+                s = lines[m.start()].strip().lower()
+                if s.endswith("-end:"):
+                    index.setdefault(s[:-5], []).append(m.start())
+            self._ends = index
+        found = self._ends.get(key.lower(), ())
+        k = bisect.bisect_right(found, i)
+        return found[k] if k < len(found) else None
+
+    def _scan(self, i: int, in_puzzle: bool):
+        """The elements of the lines from ``i`` to the next board (a board
+        inside a ``Key:`` ... ``Key-End:`` block does not count); returns
+        them and that board's index (or the number of lines).
+
+        Elements: ``("_", count)`` blank lines; ``("t", lineno, text)``;
+        ``("T", lineno, start, stop)`` two text lines or more, none a key;
+        ``("k", lineno, key, value, text)``; ``("B", lineno, key, value)`` a block;
+        ``("S", lineno, key, parts)`` a ``Solution`` key with its
+        continuation lines, ``parts`` a list of ``(lineno, text, raw line)``;
+        ``("m", lineno, start, stop)`` a run of moves lines.  Moves runs and
+        ``Solution`` keys are only recognised after a board
+        (``in_puzzle``)."""
+        lines, kinds, n = self.lines, self.kinds, len(self.lines)
+        out: list = []
+        append = out.append
+        while i < n:
+            k = kinds[i]
+            if k == "b":
+                break
+            if k == "_":
+                j = _BLANK_RUN.match(kinds, i).end()
+                append(("_", j - i))
+                i = j
+                continue
+            if k == "i":
+                i += 1
+                continue
+            if k == "m" and in_puzzle:
+                j = _MOVES_RUN.match(kinds, i).end()
+                last = out[-1] if out else None
+                if last is not None and last[0] == "S" and last[3][-1][0] == i:
+                    # lines that continue the Solution key right above them
+                    last[3].extend((x + 1, lines[x].strip(), lines[x]) for x in range(i, j))
+                else:
+                    append(("m", i + 1, i, j))
+                i = j
+                continue
+            if k == "t" or k == "m":  # (a moves line before the first board is text)
+                j = (_TEXT_RUN if in_puzzle else _HEAD_TEXT_RUN).match(kinds, i).end()
+                append(("t", i + 1, lines[i].strip()) if j == i + 1 else ("T", i + 1, i, j))
+                i = j
+                continue
+            line = lines[i]
+            t = line.strip()
+            m = None if t[:1] == ";" else _KEY.match(t) or _EQ_KEY.match(t)
+            if m is None:
+                append(("t", i + 1, t))
+                i += 1
+                continue
+            key, value = m.group(1), m.group(2).strip()
+            low = key.lower()
+            if in_puzzle and low.startswith("solution"):
+                append(("S", i + 1, key, [(i + 1, value, line)]))
+                i += 1
+                continue
+            if not value:
+                end = self._block_end(key, i)
+                if end is not None:
+                    append(("B", i + 1, key, "\n".join(lines[i + 1:end])))
+                    i = end + 1
+                    continue
+            append(("k", i + 1, key, value, t))
+            i += 1
+        return out, i
+
+    # -- step 3: titles, notes, levels ----------------------------------------
+
+    def read(self) -> Collection:
+        head, i = self._scan(0, False)
+        segments = [head]     # the file notes, then per puzzle its notes and its snapshots'
+        targets: list = []    # what follows segments[t]: ("b", start, stop, puzzle) or a moves run
+        puzzles = []          # (start, stop, index of its notes segment, its moves runs)
+        n = len(self.lines)
+        kinds = self.kinds
+        while i < n:
+            start = i
+            stop = _BOARD_RUN.match(kinds, i).end()
+            tail, i = self._scan(stop, True)
+            seg: list = []
+            puzzle = (start, stop, len(segments), [])
+            targets.append(("b", start, stop))
+            segments.append(seg)
+            for e in tail:
+                if e[0] == "m":
+                    puzzle[3].append(e)
+                    targets.append(e)
+                    seg = []
+                    segments.append(seg)
+                else:
+                    seg.append(e)
+            puzzles.append(puzzle)
+        # Titles, last target first: a title line taken from a segment is
+        # no longer there when that segment's own Title key is looked for.
+        titles = [None] * len(targets)
+        for t in range(len(targets) - 1, -1, -1):
+            own = _title_key(segments[t + 1])
+            before = segments[t]
+            line = _title_line(before)
+            if line is not None:
+                text = _title_text(before[line])
+                if own is None or text == own:
+                    del before[line]
+                    own = text if own is None else own
+            titles[t] = own
+        collection_keys, specials = _keys_of(head, owned_title=False)
+        default_game = specials.get("Game")
+        levels: list[Level] = []
+        skipped: list[LevelError] = []
+        t = 0
+        for number, (start, stop, first, runs) in enumerate(puzzles, 1):
+            title = titles[t]
+            snapshot_titles = titles[t + 1:t + 1 + len(runs)]
+            t += 1 + len(runs)
+            try:
+                levels.append(self._level(number, start, stop, title, segments[first],
+                                          list(zip(runs, snapshot_titles,
+                                                   segments[first + 1:first + 1 + len(runs)])),
+                                          default_game))
+            except LevelError as e:
+                if e.problem.startswith(_BUDGET):
+                    raise
+                error = LevelError(e.problem, source=self.source, line=e.line,
+                                   column=e.column, level_number=number, level_title=title)
+                if self.strict:
+                    raise error from None
+                skipped.append(error)
+        return Collection(levels=levels, metadata=collection_keys,
+                          notes=_notes_text(head, self.lines), skipped=skipped, source=self.source)
+
+    def _level(self, number, start, stop, title, notes, snapshots, default_game) -> Level:
+        keys, specials = _keys_of(notes, level=True)
+        game = specials.get("Game") or default_game
+        if game is not None and game.strip().casefold() not in ("", "sokoban"):
+            raise LevelError(f"a {game.strip()} puzzle (Game: {game.strip()}){VARIANT_SKIP}",
+                             line=start + 1)
+        if self.damaged:
+            rows = self._damaged_rows
+            k = bisect.bisect_left(rows, start)
+            if k < len(rows) and rows[k] < stop:
+                raise self.damaged[rows[k]]
+        board, rle_used = _decode_board(self.lines, start, stop, self.source, self._spend)
+        bombs = 0
+        if "Bombs" in specials:
+            lineno, value = specials["Bombs"]
+            raw = self.lines[lineno - 1]
+            if not re.fullmatch(r"[0-9]{1,9}", value):
+                raise LevelError(f"Bombs must be a whole number >= 0, not {value!r}",
+                                 line=lineno, column=len(raw.rstrip()) - len(value) + 1)
+            bombs = int(value)
+        solutions = tuple(self._solution(parts) for parts in specials.get("Solution", ()))
+        return board.level(
+            trusted=True, bombs=bombs, title=title, number=number,
+            metadata=keys, solutions=solutions, notes=_notes_text(notes, self.lines),
+            snapshots=tuple(self._snapshot(run, stitle, seg) for run, stitle, seg in snapshots),
+            source=self.source, line=None if rle_used else start + 1)
+
+    def _spend(self, size: int, line: int) -> None:
+        """Take ``size`` characters of run-length expansion from the file's budget."""
+        self.budget -= size
+        if self.budget < 0:
+            raise LevelError(f"{_BUDGET} {MAX_CELLS:,} characters plus twice its size "
+                             "(a hostile file?)", source=self.source, line=line)
+
+    def _solution(self, parts) -> str:
+        """The text of a ``Solution`` key and its continuation lines, each
+        checked as LURD (an error names its line and column)."""
+        out = []
+        for lineno, text, raw in parts:
+            if text:
+                try:
+                    expanded = check_moves(text)
+                except LevelError as e:
+                    column = None if e.column is None else len(raw.rstrip()) - len(text) + e.column
+                    raise LevelError("bad solution: " + e.problem, line=lineno,
+                                     column=column) from None
+                if len(expanded) > len(text):
+                    self._spend(len(expanded) - len(text), lineno)
+            out.append("".join(text.split()))
+        return "".join(out)
+
+    def _snapshot(self, run, title, seg) -> Snapshot:
+        _, lineno, start, stop = run
+        pieces = ["".join(line.split()) for line in self.lines[start:stop]]
+        moves = "".join(pieces)
+        if has_rle(moves):
+            try:
+                expanded = expand(moves)
+            except RLEError as e:
+                k, offset = 0, e.index
+                while offset >= len(pieces[k]) and k < len(pieces) - 1:
+                    offset -= len(pieces[k])
+                    k += 1
+                raise LevelError(f"bad run-length encoding in moves: {e}", line=start + k + 1,
+                                 column=column_of(self.lines[start + k], offset)) from None
+            self._spend(len(expanded) - len(moves), lineno)
+            moves = expanded
+        keys, _ = _keys_of(seg)
+        return Snapshot(moves=moves, title=title, notes=_notes_text(seg, self.lines),
+                        metadata=keys, line=lineno)
 
 
-def _text_of(line: str) -> str:
-    return _uncommented(line.strip())
+_BUDGET = "run-length encoding makes this file's boards and moves longer than"
+#: How the problem of a puzzle of another variant ends.
+VARIANT_SKIP = ": only Sokoban puzzles are read"
+
+
+def _title_line(seg) -> int | None:
+    """The index in ``seg`` of its title line, if it has one: SOK's last
+    non-blank line, provided a blank line precedes it or it is the only one."""
+    last = len(seg) - 1
+    while last >= 0 and seg[last][0] == "_":
+        last -= 1
+    if last < 0:
+        return None
+    e = seg[last]
+    if e[0] in "BT" or (e[0] == "S" and len(e[3]) > 1) or (e[0] == "k" and e[2].lower() == "game"):
+        return None  # a block, a paragraph, a solution over several lines, a variant: no title
+    if last == 0 or seg[last - 1][0] == "_":
+        return last
+    return None
+
+
+def _title_text(e) -> str | None:
+    """The title a title line gives: its text without a ``;`` comment mark;
+    a ``Title: X`` line gives ``X``."""
+    if e[0] == "t":
+        return _uncommented(e[2]) or None
+    if e[0] == "k":
+        return (e[3] or None) if e[2].lower() == "title" else e[4]
+    return e[3][0][2].strip()  # "S": a one-line Solution key, as written
+
+
+def _title_key(seg) -> str | None:
+    """The value of the last non-empty ``Title`` key of ``seg``, if any."""
+    found = None
+    for e in seg:
+        if e[0] in "kB" and e[2].lower() == "title" and e[3].strip():
+            found = e[3].strip()
+    return found
 
 
 def _uncommented(stripped: str) -> str:
@@ -287,150 +624,251 @@ def _uncommented(stripped: str) -> str:
     return stripped[1:].strip() if stripped[:1] == ";" else stripped
 
 
-def _pre_line(line, lineno, meta, info, source, number):
-    """A text line before a board: metadata, title candidate or comment."""
-    t = line.strip()
-    m = None if t[:1] == ";" else _KEY.match(t)
-    if m:
-        _key_value(m.group(1), m.group(2).strip(), lineno, meta, info, source, number, line)
-        return
-    t = _uncommented(t)
-    if not t:
-        return
-    if info.get("title_from_key"):
-        info["comments"].append(t)
-        return
-    if info["title"] is not None:
-        info["comments"].append(info["title"])
-    info["title"] = t
-
-
-def _key_value(key, value, lineno, meta, info, source, number, raw=None):
-    low = key.lower()
-    if low == "title":
-        if info["title"] is not None and not info.get("title_from_key"):
-            info["comments"].append(info["title"])
-        info["title"] = value or None
-        info["title_from_key"] = True
-    elif low == "bombs":
-        if not re.fullmatch(r"[0-9]{1,9}", value):
-            raise LevelError(f"Bombs must be a whole number >= 0, not {value!r}",
-                             source=source, line=lineno, level_number=number,
-                             column=None if raw is None else len(raw.rstrip()) - len(value) + 1,
-                             level_title=info["title"])
-        info["bombs"] = int(value)
-    elif low.startswith("solution"):
-        if value:
-            _check_lurd(value, lineno, source, number, info, raw)
-        info["solutions"].append([value.replace(" ", "").replace("\t", "")])
-    else:
-        meta.setdefault(key, []).append(value)
-
-
-def _check_lurd(text, lineno, source, number, info, raw=None):
-    """Check a solution (``text``, the end of the file line ``raw``); an
-    error names the line and, when ``raw`` is given, the column."""
-    try:
-        check_moves(text)
-    except LevelError as e:
-        column = None
-        if raw is not None and e.column is not None:
-            column = len(raw.rstrip()) - len(text) + e.column
-        raise LevelError("bad solution: " + e.problem, source=source, line=lineno,
-                         column=column, level_number=number,
-                         level_title=info["title"]) from None
-
-
-def _block_end(info, lines, key, i) -> int | None:
-    """The index of the first ``Key-End:`` line after line ``i``, or ``None``;
-    the end lines are indexed once per file by :func:`parse_xsb` (no scan per key: linear time)."""
-    shared = info["ends"]
-    if "index" not in shared:
-        index: dict[str, list[int]] = {}  # key -> indices of its Key-End: lines
-        for m in _TEXT_LINE.finditer(shared["kinds"]):
-            s = shared["lines"][m.start()].strip().lower()
-            if s.endswith("-end:"):
-                index.setdefault(s[:-5], []).append(m.start())
-        shared["index"] = index
-    found = shared["index"].get(key.lower(), ())
-    k = bisect.bisect_right(found, i)
-    return found[k] if k < len(found) else None
-
-
-def _after_block(lines, kinds, i, meta, info, source, number) -> int:
-    """Read the ``Key: value`` lines right after a board; return the index of
-    the first line that is not part of them."""
-    n = len(lines)
-    while i < n and kinds[i] == "t":
-        line = lines[i].strip()
-        if line.startswith(";"):
-            break
-        m = _KEY.match(line)
-        if not m:
-            if info["solutions"] and _LURD_LINE.match(line):
-                _check_lurd(line, i + 1, source, number, info, lines[i])
-                info["solutions"][-1].append("".join(line.split()))
-                i += 1
-                continue
-            break
-        key, value = m.group(1), m.group(2).strip()
-        if not value and not key.lower().startswith("solution"):
-            end = _block_end(info, lines, key, i)
-            if end is not None:
-                block = "\n".join(lines[i + 1:end])
-                if key.lower() == "title":
-                    _key_value(key, block.strip(), i + 1, meta, info, source, number)
-                else:
-                    meta.setdefault(key, []).append(block)
-                i = end + 1
-                continue
-        _key_value(key, value, i + 1, meta, info, source, number, lines[i])
-        i += 1
-    return i
-
-
-def format_xsb(levels_) -> str:
-    """SOK text of the levels: for each, ``; title``, the board, its metadata
-    (multi-line values as ``Key:`` ... ``Key-End:`` blocks), ``Bombs: N`` when
-    non-zero, one ``Solution:`` line per solution, then a blank line.
-
-    ``parse_xsb(format_xsb(ls))`` gives back ``ls`` (renumbered from 1).
-    """
-    if isinstance(levels_, Level):
-        levels_ = [levels_]
+def _notes_text(seg, lines) -> str:
+    """The free text lines of a segment (of the file's ``lines``), blank
+    lines inside kept, joined."""
     out: list[str] = []
-    for lv in levels_:
-        if lv.title:
-            if "\n" in lv.title or "\r" in lv.title:
-                raise LevelError("a title cannot span lines", level_number=lv.number)
-            out.append(f"; {lv.title}")
+    blank = 0  # blank lines waiting for a text line after them
+    for e in seg:
+        if e[0] == "_":
+            blank += e[1] if out else 0
+        elif e[0] in "tT":
+            if blank:
+                out.extend([""] * blank)
+                blank = 0
+            if e[0] == "t":
+                out.append(e[2])
+            else:
+                out.extend([ln.strip() for ln in lines[e[2]:e[3]]])
+    return "\n".join(out)
+
+
+def _keys_of(seg, level: bool = False, owned_title: bool = True):
+    """``(metadata, specials)`` of a segment: its keys (a repeated key's
+    values joined line by line; ``Title`` and ``Collection`` keep the last;
+    an empty ``Title`` is no key).  With ``owned_title`` a ``Title`` is the
+    owner's title (see :func:`_title_key`), not a key; the file notes
+    keep it.  With ``level``, the keys that are a
+    level's fields go to ``specials`` instead: ``Bombs`` (the last, as
+    ``(lineno, value)``), ``Solution...`` (a list of their parts)
+    and ``Game`` (also kept in the metadata)."""
+    meta: dict[str, list[str]] = {}
+    specials: dict = {}
+    for e in seg:
+        kind = e[0]
+        if kind == "S":
+            if level:
+                specials.setdefault("Solution", []).append(e[3])
+            else:
+                meta.setdefault(e[2], []).append("".join(p[1] for p in e[3]))
+            continue
+        if kind not in "kB":
+            continue
+        key, value = e[2], e[3]
+        low = key.lower()
+        if low == "title" and (owned_title or not value.strip()):
+            continue  # the segment owner's title (see _title_key)
+        if level and low == "bombs" and kind == "k":
+            specials["Bombs"] = (e[1], value)
+            continue
+        if low == "game":
+            specials["Game"] = value
+        if low in _SINGLE_KEYS:
+            meta[key] = [value]
+        else:
+            meta.setdefault(key, []).append(value)
+    return {k: "\n".join(v) for k, v in meta.items()} if meta else {}, specials
+
+
+# -- writing ----------------------------------------------------------------------
+
+#: Moves per line in a snapshot (as YASC and sokoenginepy write them).
+MOVES_WIDTH = 70
+#: The first line of a file whose file notes or keys are written.
+HEADER_COMMENT = ":: Sokoban levels in the SOK format (0.19), written by sokoban-tad"
+_EXPANDED_MOVES = re.compile(r"[lurdLURD\[\]{}*]*")
+
+
+def format_xsb(items) -> str:
+    """SOK text of a :class:`Level`, a list of levels, or a
+    :class:`Collection` (its file notes and keys first).
+
+    Each level: a blank line, its title line, its board, a blank line, its
+    notes, its keys (metadata, ``Bombs: N`` when non-zero, one
+    ``Solution:`` line per solution), then each snapshot: a blank line, its
+    title line, its moves (``MOVES_WIDTH`` a line), a blank line, its notes
+    and keys.  A title that cannot stand on its own line (it would read as
+    a board, moves, a key...) is written as a ``Title:`` key instead; a
+    segment whose last line would be taken for the title of an untitled
+    board or snapshot after it gets a ``Title:`` key of its own owner
+    last (SOK: "title lines are optional unless ... a last text line ...
+    can be mistaken for a title line").
+
+    ``parse_sok(format_xsb(c)) == c`` for what :func:`parse_sok` reads and
+    for levels numbered 1..n with stripped single-line titles and values;
+    what cannot be written so raises :class:`LevelError`.
+    """
+    if isinstance(items, Level):
+        items = [items]
+    head_meta, head_notes = {}, ""
+    if isinstance(items, Collection):
+        head_meta, head_notes = items.metadata, items.notes
+        items = items.levels
+    writer = _Writer()
+    head = _note_lines(head_notes, None, head=True)
+    for key, value in head_meta.items():
+        head.extend(_key_lines(key, value, None))
+    if head:
+        # A comment first: a reader that counts the file's first two lines as
+        # a title's surroundings (sokoenginepy 1.0.3 does) then sees notes as notes.
+        writer.out.append(HEADER_COMMENT)
+    title = head_meta.get("Title") if "Title" in head_meta else None
+    guard = (f"Title: {title}" if title is not None else
+             f"Collection: {head_meta['Collection']}" if "Collection" in head_meta else "Title:")
+    writer.segment(head, guard)
+    for lv in items:
+        line, key = _title_forms(lv.title, lv)
+        writer.target(line)
         rows = lv.rows()
-        out.extend(r if r else "-" for r in rows)
+        writer.out.extend(r if r else "-" for r in rows)
         if not rows:
-            out.append("-")
-        for key, value in lv.metadata.items():
-            out.extend(_key_lines(key, value, lv))
+            writer.out.append("-")
+        seg = _note_lines(lv.notes, lv)
+        if key:
+            seg.append(key)
+        for k, value in lv.metadata.items():
+            low = k.lower()
+            if low in ("title", "bombs") or low.startswith("solution") or (
+                    low == "game" and value.strip().casefold() not in ("", "sokoban")):
+                raise LevelError(f"metadata {k!r} cannot be written: it would read as "
+                                 f"{'a ' + value.strip() + ' puzzle' if low == 'game' else 'a field'}",
+                                 level_number=lv.number, level_title=lv.title)
+            seg.extend(_key_lines(k, value, lv))
         if lv.bombs:
-            out.append(f"Bombs: {lv.bombs}")
-        out.extend(f"Solution: {s}" for s in lv.solutions)
-        out.append("")
-    return "\n".join(out) + ("\n" if out else "")
+            seg.append(f"Bombs: {lv.bombs}")
+        seg.extend(f"Solution: {s}" for s in lv.solutions)
+        writer.segment(seg, f"Title: {lv.title}" if lv.title else "Title:", after_rows=True)
+        for snapshot in lv.snapshots:
+            s_line, s_key = _title_forms(snapshot.title, lv)
+            writer.target(s_line)
+            writer.out.extend(_moves_lines(snapshot.moves, lv))
+            seg = _note_lines(snapshot.notes, lv)
+            if s_key:
+                seg.append(s_key)
+            for k, value in snapshot.metadata.items():
+                if k.lower() == "title":
+                    raise LevelError("a snapshot's metadata cannot hold 'Title' (its title is "
+                                     "a field)", level_number=lv.number, level_title=lv.title)
+                seg.extend(_key_lines(k, value, lv))
+            writer.segment(seg, f"Title: {snapshot.title}" if snapshot.title else "Title:",
+                           after_rows=True)
+    return "\n".join(writer.out) + ("\n" if writer.out else "")
 
 
-def _key_lines(key: str, value: str, lv: Level) -> list[str]:
+class _Writer:
+    """Output lines, and the last segment written (for SOK's title rule)."""
+
+    def __init__(self):
+        self.out: list[str] = []
+        self.last: list[str] = []  # the last segment's lines
+        self.guard = ""
+
+    def segment(self, lines: list[str], guard: str, after_rows: bool = False) -> None:
+        if lines:
+            if after_rows:
+                self.out.append("")
+            self.out.extend(lines)
+        self.last, self.guard = lines, guard
+
+    def target(self, title_line: str | None) -> None:
+        """Start a board or snapshot: a blank line, then its title line."""
+        last = self.last
+        if title_line is None and last:
+            texts = sum(1 for ln in last if ln)
+            if texts == 1 or last[-2] == "":  # the last line would read as a title
+                self.out.append(self.guard)
+        if self.out:
+            self.out.append("")
+        if title_line is not None:
+            self.out.append(title_line)
+        self.last = []
+
+
+def _title_forms(title, lv) -> tuple[str | None, str | None]:
+    """``(title line, Title key line)``, one of them ``None`` (both for no title)."""
+    if not title:
+        return None, None
+    if "\n" in title or "\r" in title:
+        raise LevelError("a title cannot span lines", level_number=lv.number)
+    if line_kind(title) == "t" and title[:1] != ";":
+        kv = key_of(title)
+        if kv is None or (kv[1] and not kv[0].lower().startswith(("title", "solution", "game"))):
+            return title, None
+    return None, f"Title: {title}"
+
+
+def note_line_ok(line: str, head: bool = False) -> bool:
+    """Whether ``line`` reads back as itself, a line of notes: stripped, not
+    a key, a board row, moves (``head``: before the first board, moves are
+    text) or a ``::`` comment."""
+    return ("\r" not in line and line == line.strip() and line_kind(line) in ("tm" if head else "t")
+            and key_of(line) is None)
+
+
+def _note_lines(notes: str, lv, head: bool = False) -> list[str]:
+    """The lines of ``notes``, each checked to read back as a note line."""
+    if not notes:
+        return []
+    lines = notes.split("\n")
+    for ln in lines:
+        if ln and not note_line_ok(ln, head):
+            raise LevelError(f"the note line {ln!r} cannot be written as SOK text (it "
+                             "would read as a board, moves, a key or a comment)",
+                             level_number=getattr(lv, "number", None),
+                             level_title=getattr(lv, "title", None))
+    if lines[0] == "" or lines[-1] == "":
+        raise LevelError("notes cannot begin or end with a blank line",
+                         level_number=getattr(lv, "number", None))
+    return lines
+
+
+def _moves_lines(moves: str, lv) -> list[str]:
+    """A snapshot's moves in lines of :data:`MOVES_WIDTH` (a line of only
+    ``*`` would read as a board row: it joins the line before)."""
+    if not moves or not _EXPANDED_MOVES.fullmatch(moves) or not _A_MOVE_MARK.search(moves):
+        raise LevelError(f"snapshot moves {moves[:20]!r} cannot be written: moves are "
+                         "l u r d L U R D [ ] { } *, run-length encoding expanded",
+                         level_number=lv.number, level_title=lv.title)
+    out: list[str] = []
+    for i in range(0, len(moves), MOVES_WIDTH):
+        chunk = moves[i:i + MOVES_WIDTH]
+        if out and not _A_MOVE_MARK.search(chunk):
+            out[-1] += chunk
+        else:
+            out.append(chunk)
+    if not _A_MOVE_MARK.search(out[0]):  # a leading run of '*'
+        out[0:2] = [out[0] + (out[1] if len(out) > 1 else "")]
+    return out
+
+
+def _key_lines(key: str, value: str, lv) -> list[str]:
     """``Key: value`` lines that read back as ``value``: one line; or one
     line per line of a multi-line value (the reader joins repeated keys);
     or a ``Key:`` ... ``Key-End:`` block when lines are blank or padded."""
+    number, title = getattr(lv, "number", None), getattr(lv, "title", None)
+    if key_of(f"{key}: x") != (key, "x"):
+        raise LevelError(f"metadata key {key!r} cannot be written as SOK text",
+                         level_number=number, level_title=title)
     lines = split_lines(value) if value else [""]
     if "\n" not in value and "\r" not in value and value == value.strip():
         return [f"{key}: {value}"]
-    if all(ln and ln == ln.strip() for ln in lines) and len(lines) == value.count("\n") + 1 \
-            and "\r" not in value:
+    if (key.lower() not in _SINGLE_KEYS and all(ln and ln == ln.strip() for ln in lines)
+            and len(lines) == value.count("\n") + 1 and "\r" not in value):
         return [f"{key}: {ln}" for ln in lines]
     end = f"{key}-end:"
-    if "\r" in value or any(ln.strip().lower() == end for ln in lines):
+    if "\r" in value or any(ln.strip().lower() == end.lower() for ln in lines):
         raise LevelError(f"metadata {key!r} cannot be written as SOK text",
-                         level_number=lv.number, level_title=lv.title)
+                         level_number=number, level_title=title)
     return [f"{key}:", *value.split("\n"), f"{key}-End:"]
 
 

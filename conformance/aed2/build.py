@@ -76,6 +76,7 @@ class Build:
     seconds: float
     sources: tuple[str, ...]    # the .cpp files compiled (names)
     excluded: tuple[str, ...]   # .cpp files left out (main or gtest)
+    std: str = "c++17"          # the language standard it was compiled with
 
     @property
     def source_dir(self) -> Path:
@@ -166,7 +167,9 @@ def _probe_text() -> str:
 
 
 def _flags(std: str, sanitize: bool) -> list[str]:
-    flags = [f"-std={std}", "-g", "-O1", "-Isrc", "-w"]
+    # -O0, as the course's CMakeLists builds the tests: a departure found in
+    # either build shows in a test built the way the student builds it.
+    flags = [f"-std={std}", "-g", "-O0", "-Isrc", "-w"]
     return flags + list(SANITIZE_FLAGS) if sanitize else flags
 
 
@@ -197,7 +200,7 @@ def build(folder: str | os.PathLike, *, std: str = "c++17", sanitize: bool = Tru
     names = tuple(p.name for p in sources)
     if (directory / BINARY).is_file():
         return Build(folder, directory, directory / BINARY, sanitized, True,
-                     time.monotonic() - start_time, names, tuple(excluded))
+                     time.monotonic() - start_time, names, tuple(excluded), std)
     root.mkdir(parents=True, exist_ok=True)
     # The compiler runs in a box whose uid must reach its folder: a private
     # temporary folder (not under a home folder it cannot enter); the result
@@ -210,7 +213,9 @@ def build(folder: str | os.PathLike, *, std: str = "c++17", sanitize: bool = Tru
         shutil.copyfile(DRIVER, tmp / "aed2_driver.cpp")
         (tmp / "aed2_probe.cpp").write_text(_probe_text())
         _probe(gpp, std, tmp, folder)
-        _compile_and_link(gpp, flags, tmp, folder, [p.name for p in sources], jobs)
+        shared = b"".join(p.name.encode() + b"\0" + p.read_bytes() for p in headers)
+        _compile_and_link(gpp, flags, tmp, folder, [p.name for p in sources], jobs,
+                          key=(version, " ".join(flags), shared))
         staging = Path(tempfile.mkdtemp(prefix=key + ".", dir=root))
         try:
             shutil.copytree(tmp, staging, dirs_exist_ok=True)
@@ -220,7 +225,7 @@ def build(folder: str | os.PathLike, *, std: str = "c++17", sanitize: bool = Tru
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return Build(folder, directory, directory / BINARY, sanitized, False,
-                 time.monotonic() - start_time, names, tuple(excluded))
+                 time.monotonic() - start_time, names, tuple(excluded), std)
 
 
 def _probe(gpp: str, std: str, tmp: Path, folder: Path) -> None:
@@ -244,14 +249,45 @@ def _probe(gpp: str, std: str, tmp: Path, folder: Path) -> None:
                      + first_errors(out, tmp, folder))
 
 
+def put_in_cache(cache_file: Path, built: Path) -> None:
+    """Copy ``built`` to ``cache_file`` atomically (a concurrent run may
+    write the same file: the last complete copy wins)."""
+    cache_file.parent.mkdir(parents=True, exist_ok=True)
+    fd, staging = tempfile.mkstemp(prefix=cache_file.name + ".", dir=cache_file.parent)
+    os.close(fd)
+    shutil.copyfile(built, staging)
+    os.chmod(staging, 0o755 if os.access(built, os.X_OK) else 0o644)
+    os.replace(staging, cache_file)
+
+
+def compile_cached(gpp: str, flags: list[str], workdir: Path, source: str, obj: str,
+                   key: tuple) -> tuple[int, str]:
+    """Compile ``workdir/source`` into ``workdir/obj``, or copy the object
+    cached for the same ``key`` (the compiler, flags and headers) and source
+    text: files a mutant or a test build shares with another build are
+    compiled once."""
+    digest = hashlib.sha256()
+    for part in (*key, (workdir / source).read_bytes()):
+        digest.update(part.encode() if isinstance(part, str) else part)
+        digest.update(b"\0")
+    cached = cache_root() / "objects" / (digest.hexdigest()[:24] + ".o")
+    if cached.is_file():
+        shutil.copyfile(cached, workdir / obj)
+        return 0, ""
+    code, out = _run([gpp, *flags, "-c", source, "-o", obj], workdir)
+    if code == 0:
+        put_in_cache(cached, workdir / obj)
+    return code, out
+
+
 def _compile_and_link(gpp: str, flags: list[str], tmp: Path, folder: Path,
-                      sources: list[str], jobs: int) -> None:
+                      sources: list[str], jobs: int, key: tuple) -> None:
     units = [("aed2_driver.cpp", "aed2_driver.o")]
     units += [(f"src/{name}", f"unit{i}.o") for i, name in enumerate(sources)]
 
     def one(unit):
         src, obj = unit
-        return _run([gpp, *flags, "-c", src, "-o", obj], tmp)
+        return compile_cached(gpp, flags, tmp, src, obj, key)
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         results = list(pool.map(one, units))

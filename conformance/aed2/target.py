@@ -26,6 +26,7 @@ import threading
 import time
 from typing import Any
 
+from conformance.aed2 import sanitizer
 from conformance.aed2.build import Build, student_path
 from conformance import isolation
 from conformance.aed2.process import kill, start
@@ -268,56 +269,37 @@ def _request_text(request: str) -> str:
     return f"{method}()"
 
 
-_SUMMARY = re.compile(r"SUMMARY: (\w+Sanitizer): (.*)")
-_UB = re.compile(r"^(?P<where>\S+:\d+:\d+): runtime error: (?P<what>.*)$", re.M)
-_FRAME = re.compile(r"#\d+ 0x[0-9a-f]+ in (?P<func>.+?) (?P<where>/\S+?:\d+)(?::\d+)?$", re.M)
-
-
 def describe_death(text: str, status: int | None, fallback: str, folder: str) -> TargetError:
     """A TargetError ("died") from the binary's stderr and exit status: the
-    sanitizer's verdict, the first frame in the student's folder, the call."""
+    sanitizer's verdict, the first frame of the bad access in the student's
+    folder, the call being served; the detail lists the student's frames of
+    each of the report's stacks under its own heading (see
+    :mod:`conformance.aed2.sanitizer`)."""
     call = fallback
     marks = [line for line in text.splitlines() if line.startswith(DIED_MARK)]
-    frames = list(_FRAME.finditer(text))
+    report = sanitizer.parse(text)
     if marks:
         call = _request_text(marks[-1][len(DIED_MARK):])
-    else:       # no mark: the method the driver called, from the stack
-        for before, frame in zip(frames, frames[1:]):
-            if "aed2_driver.cpp" in frame.group("where") and "aed2_Juego::" in before.group("func"):
-                call = before.group("func").split("aed2_Juego::")[1].split("(")[0] + "(...)"
+    elif report is not None:    # no mark: the method the driver called, from the access's stack
+        frames = report.access_stack.frames
+        for inner, outer in zip(frames, frames[1:]):
+            if outer.file.endswith("aed2_driver.cpp") and "aed2_Juego::" in inner.function:
+                call = inner.function.split("aed2_Juego::")[1].split("(")[0] + "(...)"
                 break
-    where = ""
-    mine = [m for m in frames if m.group("where").startswith(folder + "/")]
-    if mine:
-        where = f" at {_short_frame(mine[0], folder)}"
-    ub = _UB.search(text)
-    summary = _SUMMARY.search(text)
-    if ub:
-        what = f"UndefinedBehaviorSanitizer: {ub.group('what')}"
-        if not where and ub.group("where").startswith(folder + "/"):
-            where = f" at {ub.group('where')[len(folder) + 1:]}"
-    elif summary:
-        what = f"{summary.group(1)}: {summary.group(2).split(' in ')[0].split(' /')[0]}"
+    if report is not None:
+        what, detail = sanitizer.describe(report, folder)
     elif status is not None and status < 0:
         import signal as _signal
         try:
             what = f"killed by signal {_signal.Signals(-status).name}"
         except ValueError:
             what = f"killed by signal {-status}"
-        if not frames:
-            what += " (the default build, with sanitizers, shows the file and line)"
+        what += " (a plain build names no file and line; the sanitizer build does)"
+        detail = []
     else:
         what = f"the program exited with status {status}"
-    # The detail: the student's own frames, innermost first (the whole
-    # sanitizer report is mostly our driver's and the library's frames).
-    report = [f"  in {_short_frame(m, folder)}" for m in mine[:6]]
-    if not report:
-        report = [ln for ln in text.splitlines() if ln.strip() and not ln.startswith(DIED_MARK)][-6:]
-    return TargetError("died", f"{what}{where}", detail="\n".join(report), op=call)
-
-
-def _short_frame(m: re.Match, folder: str) -> str:
-    """``Mapa.cpp:16 (busquedaBinaria)``: file, line and function without
-    its argument types."""
-    func = m.group("func").split("(")[0]
-    return f"{m.group('where')[len(folder) + 1:]} ({func})"
+        detail = []
+    if not detail:
+        detail = [ln for ln in text.splitlines()
+                  if ln.strip() and not ln.startswith(DIED_MARK)][-6:]
+    return TargetError("died", what, detail="\n".join(detail), op=call)

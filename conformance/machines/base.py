@@ -304,8 +304,10 @@ class Machine(RuleBasedStateMachine):
         else:
             message = f"{e.op or op}({shown}) {said}"
         detail = e.detail.strip().splitlines()
+        if e.kind != "died":        # a compiled target's detail is already its stacks, bounded
+            detail = detail[-6:]
         actual = (e.message if e.message.startswith(e.kind) else f"{e.kind}: {e.message}") + (
-            ("\n" + "\n".join(detail[-6:])) if detail else "")
+            ("\n" + "\n".join(detail)) if detail else "")
         self._fail(e.op or op, message, expected="a normal answer", actual=actual,
                    fatal=e.kind in FATAL_KINDS, focusable=e.kind != "died")
 

@@ -47,7 +47,8 @@ def load(name: str) -> list:
     import levels
 
     try:
-        found = levels.read_levels(name)
+        found = levels.read_levels(
+            name, on_skip=lambda e: print(f"warning: skipped {e}", file=sys.stderr))
     except levels.LevelError as exc:
         raise UsageError(str(exc)) from None
     if not found:

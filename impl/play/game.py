@@ -24,7 +24,7 @@ from impl.sokoban import Sokoban
 from spec import PreconditionError
 from spec.tipos import BOMBAS, CAJAS, DEPOSITOS, PAREDES, PERSONAJE, Posicion
 
-from .hint import DEFAULT_HINT_TIME, Hint, find_hint
+from .hint import DEFAULT_HINT_TIME, Hint, find_hint, learn
 from .keys import MOVES, help_forms
 from .words import plural
 
@@ -113,6 +113,7 @@ class Session:
         self.message_kind = INFO
         self.hint: Hint | None = None
         self._hint_cache: tuple | None = None
+        self._learnt: set[int] = set()
         self._start(self.playable.index(start))
         if self.skipped:
             reasons = list(self.skipped.values())
@@ -133,7 +134,10 @@ class Session:
     def _new_level(self) -> None:
         self._actions: list[str] = []  # "m" move, "p" push, "b" bomb: mirrors the history
         self.hint = None
-        comment = self.level.metadata.get("Comment")
+        if self._find_hint is find_hint and self.index not in self._learnt:
+            self._learnt.add(self.index)
+            learn(self.level)  # the level's stored solutions answer hints at once
+        comment = self.level.metadata.get("Comment") or getattr(self.level, "notes", "")
         self._comment = [comment] if comment else []
         self.say(self._comment, INFO)
 

@@ -103,6 +103,18 @@ def make_hint(start: Posicion, solution: str) -> Hint:
     return Hint(tuple(path), box, direction, bomb, text, moves, pushes)
 
 
+def learn(level) -> int:
+    """Let hints answer from the solutions ``level`` stores (a SOK file's
+    snapshots and ``Solution`` keys that solve it through the spec):
+    a position along one of them gets its hint at once, without a search.
+    Returns how many were learnt (0 without the solver)."""
+    try:
+        from impl.solver import known
+    except ImportError:
+        return 0
+    return known.remember_stored(level)
+
+
 def find_hint(nivel: dict, time_limit: float = DEFAULT_HINT_TIME) -> Hint | str:
     """Ask the solver for the next push from ``nivel`` (a ``NivelExtendido``:
     the current position). Returns the :class:`Hint`, or a sentence saying
@@ -112,8 +124,8 @@ def find_hint(nivel: dict, time_limit: float = DEFAULT_HINT_TIME) -> Hint | str:
     except ImportError:
         return "Hints: the solver is not available in this installation."
     try:
-        # A position on a stored solution (the bundled Microban levels') is
-        # answered without searching.
+        # A position on a stored solution (the bundled Microban levels', and
+        # those of the levels :func:`learn` was given) is answered without searching.
         lurd = known.lookup(nivel)
         if lurd is not None:
             return make_hint(next(iter(nivel["personaje"])), lurd)

@@ -79,7 +79,8 @@ def load_levels(name: str) -> tuple[list, str | None]:
     import levels
 
     try:
-        found = levels.read_levels(name)
+        found = levels.read_levels(
+            name, on_skip=lambda e: print(f"warning: skipped {e}", file=sys.stderr))
     except levels.LevelError as exc:
         raise UsageError(str(exc)) from None
     path = os.path.realpath(name) if os.path.exists(name) else None
@@ -270,8 +271,11 @@ def run(args) -> int:
               f"{jobs} job{'s' if jobs != 1 else ''})")
     if args.write_solutions:
         import levels
+        out = written
+        if args.level is None and source is not None:  # the file's notes and keys too
+            out = dataclasses.replace(levels.read_collection(source), levels=written)
         try:
-            write_text(args.write_solutions, levels.format_xsb(written),
+            write_text(args.write_solutions, levels.format_xsb(out),
                        replace=args.force, protect=protect)
         except WriteRefused as exc:
             raise UsageError(str(exc)) from None

@@ -13,7 +13,8 @@ The table holds the solutions of the bundled Microban levels found by this
 solver (``known_microban.SOLUTIONS``, regenerated with ``python -m
 impl.solver.known FILE.sok > impl/solver/known_microban.py`` from ``python -m
 impl solve microban --write-solutions FILE.sok``), and whatever
-:func:`remember` is given.
+:func:`remember` is given: the game gives it each level's stored solutions
+(:func:`remember_stored`: a SOK file's snapshots and ``Solution`` keys).
 """
 
 from __future__ import annotations
@@ -41,6 +42,18 @@ def remember(level, lurd: str) -> None:
     entries = _TABLE.setdefault(_key(pieces), [])
     if (pieces, lurd) not in entries:
         entries.append((pieces, lurd))
+
+
+def remember_stored(level) -> int:
+    """Keep the solutions ``level`` (a ``levels.Level``) stores: its
+    ``Solution`` keys and the SOK snapshots that solve it, replayed through
+    ``spec`` by :func:`levels.lurd.stored_solutions`; returns how many."""
+    from levels.lurd import stored_solutions
+
+    found = stored_solutions(level)
+    for lurd in found:
+        remember(level, lurd)
+    return len(found)
 
 
 def _load() -> None:

@@ -56,6 +56,10 @@ def test_check_unparsable_file_says_where(tmp_path):
     f.write_text("#####\n#@$x#\n#####\n")
     code, out = run("check", str(f))
     assert code == 1
+    assert f"{f}: level 1: skipped (line 2, column 4): unexpected character 'x'" in out
+    assert f"{f}: 0 levels, 0 valid, 0 invalid; 1 skipped" in out
+    code, out = run("check", "--strict", str(f))
+    assert code == 1
     assert f"{f}: unreadable: {f}:2:4: level 1: unexpected character 'x'" in out
 
 

@@ -32,5 +32,16 @@ def test_a_broken_file_is_a_level_error_not_a_source_error(tmp_path):
     f = tmp_path / "bad.xsb"
     f.write_text("#####\n#@$.X#\n#####\n")
     with pytest.raises(levels.LevelError) as info:
-        levels.read_levels(str(f))
+        levels.read_levels(str(f), strict=True)
     assert not isinstance(info.value, levels.SourceError)
+
+
+def test_a_broken_puzzle_is_skipped_with_a_warning_and_the_rest_is_read(tmp_path):
+    f = tmp_path / "bad.xsb"
+    f.write_text("one\n#####\n#@$.X#\n#####\n\ntwo\n#####\n#@$.#\n#####\n")
+    with pytest.warns(levels.LevelWarning, match=r"bad.xsb:3:5: level 1 \('one'\): unexpected") as w:
+        (two,) = levels.read_levels(str(f))
+    assert (two.title, two.number) == ("two", 2)
+    assert w[0].message.error.level_number == 1
+    coll = levels.read_collection(str(f))
+    assert [e.level_title for e in coll.skipped] == ["one"]

@@ -11,7 +11,7 @@ SIMPLE = "#####\n#@$.#\n#####\n"
 
 
 def only(text):
-    (lv,) = parse_xsb(text)
+    (lv,) = parse_xsb(text, strict=True)
     return lv
 
 
@@ -67,7 +67,7 @@ def test_run_length_encoding():
 ])
 def test_bad_run_length_encoding(bad, problem):
     with pytest.raises(LevelError, match="run-length") as e:
-        parse_xsb(f"; t\n{bad}\n#@#\n", source="f.xsb")
+        parse_xsb(f"; t\n{bad}\n#@#\n", source="f.xsb", strict=True)
     assert problem in str(e.value)
     assert e.value.source == "f.xsb" and e.value.line == 2 and e.value.level_number == 1
 
@@ -90,26 +90,65 @@ second line
 Comment-End:
 Solution: rR
 Bombs: 2
+A note on level one.
 
 Title: Two
 #####
 #@$.#
 #####
 """
-    a, b = parse_xsb(text)
-    assert a.title == "Level One" and a.number == 1
-    assert a.metadata["Author"] == "Someone" and a.metadata["Difficulty"] == "easy"
-    assert a.metadata["Comment"].startswith("first line\nsecond line")
-    assert "Intro line of the collection" in a.metadata["Comment"]
-    assert "a comment" in a.metadata["Comment"]
+    coll = levels.parse_sok(text)
+    a, b = coll.levels
+    # 'Level One' ends a paragraph of two lines: SOK's rule makes it no title.
+    assert a.title is None and a.number == 1
+    assert coll.notes == "Intro line of the collection\n\n; a comment\nLevel One"
+    assert a.metadata == {"Author": "Someone", "Difficulty": "easy",
+                          "Comment": "first line\nsecond line"}
+    assert a.notes == "A note on level one."
     assert a.solutions == ("rR",) and a.bombs == 2
+    # A title line in the form of a Title key gives its value.
     assert b.title == "Two" and b.number == 2 and b.bombs == 0 and b.solutions == ()
+    assert b.notes == "" and b.metadata == {}
 
 
 def test_title_key_after_board_wins_and_solutions_continue_on_lines():
     lv = only("; old\n#####\n#@$.#\n#####\nTitle: new\nSolution:\nr\n3(R)\n")
-    assert lv.title == "new" and lv.metadata["Comment"] == "old"
-    assert lv.solutions == ("r3(R)",)
+    assert lv.title == "new" and lv.notes == ""
+    assert lv.solutions == ("r3(R)",) and lv.snapshots == ()
+    # The title line the key replaces stays where it was: the file notes.
+    assert levels.parse_sok("; old\n#####\n#@$.#\n#####\nTitle: new\n").notes == "; old"
+
+
+@pytest.mark.parametrize("before, title", [
+    ("First\n", "First"),                  # the only text line
+    ("Notes\n\nFirst\n", "First"),          # a blank line before it
+    ("Notes\nFirst\n", None),               # the end of a paragraph
+    ("Notes\nFirst\n\n\n", None),           # blank lines after it change nothing
+    ("; 7\n\n", "7"),                       # an XSB comment line, without its ';'
+    (":: x\nFirst\n", "First"),             # '::' lines are not there
+    ("Collection: C\n\nTitle: T\n", "T"),   # a Title key as the title line
+])
+def test_a_title_is_the_last_line_after_a_blank_line_or_the_only_one(before, title):
+    coll = levels.parse_sok(before + SIMPLE)
+    assert coll.levels[0].title == title
+
+
+def test_notes_snapshots_and_titles_between_puzzles():
+    text = ("Collection: Mine\nAuthor: Me\nDate Created: today\n\nFirst\n\n" + SIMPLE
+            + "\nAuthor: Someone\nThe first note.\n\nBest\nr\nR\n\nSolver: a program\n"
+              "Time: 1 s\nA note on the solution.\n\n2R\n\nSecond\n" + SIMPLE
+            + "Last notes\nof the last puzzle.\n")
+    coll = levels.parse_sok(text)
+    assert coll.metadata == {"Collection": "Mine", "Author": "Me", "Date Created": "today"}
+    assert coll.title == "Mine" and coll.notes == ""
+    a, b = coll.levels
+    assert (a.title, a.metadata, a.notes) == ("First", {"Author": "Someone"}, "The first note.")
+    best, plain = a.snapshots
+    assert (best.title, best.moves, best.line) == ("Best", "rR", 15)
+    assert best.metadata == {"Solver": "a program", "Time": "1 s"} and best.solver == "a program"
+    assert best.notes == "A note on the solution."
+    assert (plain.title, plain.moves, plain.notes, plain.reverse) == (None, "RR", "", False)
+    assert (b.title, b.notes) == ("Second", "Last notes\nof the last puzzle.")
 
 
 def test_microban_style_titles_with_blank_lines():
@@ -129,7 +168,7 @@ def test_microban_style_titles_with_blank_lines():
 ])
 def test_errors_name_file_level_line_and_column(text, line, column, what):
     with pytest.raises(LevelError) as e:
-        parse_xsb(text, source="x.sok")
+        parse_xsb(text, source="x.sok", strict=True)
     err = e.value
     assert err.source == "x.sok" and err.line == line and err.column == column
     assert what in str(err)
@@ -145,8 +184,11 @@ def test_no_levels_is_an_empty_list():
 def test_format_writes_sok():
     lv = Level(walls={(0, 0), (1, 0), (2, 0)}, boxes={(1, 2)}, goals={(1, 2)},
                player=(0, 2), title="T", metadata={"Author": "me"}, bombs=1,
-               solutions=("rL",))
-    assert format_xsb([lv]) == "; T\n###\n-\n@*\nAuthor: me\nBombs: 1\nSolution: rL\n\n"
+               solutions=("rL",), notes="Some notes.",
+               snapshots=[levels.Snapshot("r" * 71 + "L", title="Best", metadata={"Solver": "X"})])
+    assert format_xsb([lv]) == ("T\n###\n-\n@*\n\nSome notes.\nAuthor: me\nBombs: 1\nSolution: rL\n"
+                                "\nBest\n" + "r" * 70 + "\nrL\n\nSolver: X\n")
+    assert parse_xsb(format_xsb([lv])) == [Level(**{**lv.__dict__, "number": 1})]
 
 
 @given(st.lists(drawable_levels(), max_size=4))
@@ -180,10 +222,12 @@ def test_soko_desc_round_trip_property(lv):
 def test_a_sok_file_header_does_not_become_the_first_title():
     text = (":: Created with some program\nTitle: My Collection\nAuthor: Someone\n\n"
             "Level 1\n#####\n#@$.#\n#####\n\nLevel 2\n#####\n#@$.#\n#####\n")
-    a, b = parse_xsb(text)
+    coll = levels.parse_sok(text)
+    a, b = coll.levels
     assert (a.title, b.title) == ("Level 1", "Level 2")
-    assert a.metadata == {"Comment": "Title: My Collection\nAuthor: Someone"}
-    assert b.metadata == {}
+    assert coll.metadata == {"Title": "My Collection", "Author": "Someone"}
+    assert coll.title == "My Collection"
+    assert a.metadata == b.metadata == {} and a.notes == b.notes == ""
 
 
 def test_solution_keys_with_notes_in_parentheses():

@@ -327,7 +327,7 @@ def test_counters_follow_what_happens_on_the_board(seed, bombs, cmds):
 
 def test_the_level_comment_is_shown_and_invalid_levels_are_skipped():
     text = ("; Bad\n####\n#@$#\n####\n\n" + TWO_LEVELS.replace(
-        "; Second", "; Second\nComment: Read me."))
+        "#@$.#\n#####\n", "#@$.#\n#####\nComment: Read me.\n"))  # SOK: keys follow the board
     all_levels = parse(text)
     s = game.Session(all_levels, 1, hint=no_solver)
     assert s.message_kind == game.WARN and "Skipped 1 level" in s.message[0]
@@ -404,3 +404,45 @@ def test_a_narrow_screen_still_shows_the_counts_the_contracts_and_every_key(widt
         assert word in top, (word, frame.text())
     for key in ("u undo", "b bomb", "r restart", "n/p", "h hint", "q quit"):
         assert key in bottom, (key, frame.text())
+
+
+# -- hints from the solutions a file stores --------------------------------------
+
+STORED = """\
+Stored
+
+########
+#      #
+# $$@  #
+#..  ###
+######
+
+Solution
+ulDrdLuLulD
+"""
+
+
+def test_a_stored_solution_answers_hints_without_a_search(monkeypatch):
+    (lv,) = levels.parse_xsb(STORED)
+    import impl.solver
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("the search should not run")
+
+    monkeypatch.setattr(impl.solver, "solve", no_search)
+    assert hint.learn(lv) == 1
+    found = hint.find_hint(lv.to_nivel_extendido(), 2.0)
+    assert isinstance(found, hint.Hint) and (found.moves, found.pushes) == (11, 4)
+    # Along the solution, too: after its first two moves (a walk, then a push).
+    after = levels.lurd.replay(lv, levels.lurd.parse("ulD"))[-1]
+    nivel = {**lv.to_nivel_extendido(), "personaje": {after.personaje}, "cajas": after.cajas}
+    assert hint.find_hint(nivel, 2.0).moves == 8
+
+
+def test_the_game_learns_each_level_s_stored_solutions(monkeypatch):
+    learnt = []
+    monkeypatch.setattr(game, "learn", lambda level: learnt.append(level.title) or 0)
+    session = game.Session(parse(STORED + "\n" + TWO_LEVELS))
+    assert learnt == ["Stored"]
+    session.do("next")
+    assert learnt == ["Stored", "Push twice"]

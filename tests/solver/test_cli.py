@@ -122,6 +122,19 @@ def test_write_solutions_round_trips(level_file, tmp_path, capsys):
     assert level_file.read_text() == original
 
 
+def test_write_solutions_keeps_the_file_notes_and_snapshots(tmp_path):
+    f = tmp_path / "mine.sok"
+    f.write_text("Collection: Mine\nSome notes.\n\nOne\n\n######\n#@$ .#\n######\n\n"
+                 "Saved game\nR\n\nSolver: me\n")
+    out = tmp_path / "solved.sok"
+    assert main([str(f), "--write-solutions", str(out), "--quiet"]) == 0
+    written = levels.read_collection(str(out))
+    assert (written.metadata, written.notes) == ({"Collection": "Mine"}, "Some notes.")
+    (lv,) = written.levels
+    assert lv.snapshots == (levels.Snapshot("R", "Saved game", metadata={"Solver": "me"}),)
+    assert lv.title == "One" and levels.lurd.solves(lv, lv.solutions[0])
+
+
 def test_bomb_solutions_are_kept_under_their_own_key(tmp_path):
     f = tmp_path / "bomb.sok"
     f.write_text("#######\n#@$#. #\n#######\nBombs: 1\n")
