@@ -3,7 +3,8 @@ Google Test cases it prints fail where a student runs them.
 
     python benchmarks/aed2.py              # cost: seeds 0-2
     python benchmarks/aed2.py --seeds 5
-    python benchmarks/aed2.py --cases --course-tests PATH/juego-tests.cpp SRC...
+    python benchmarks/aed2.py --cases SRC...
+    python benchmarks/aed2.py --cases --tree ../before SRC...   # with another commit's code
 
 Cost: builds our C++ reference (``conformance/cpp/reference``) in a fresh,
 private build cache, with and without the sanitizers, then looks it up again
@@ -12,24 +13,40 @@ on, what ``python -m conformance path/to/src`` does) per seed. Prints one
 table of seconds. The machine's load shows in every number: say how loaded
 it was.
 
-Cases (``--cases``): checks each C++ folder ``SRC`` (default seed 0) and
-compiles every Google Test case the report prints inside the course's test
-file ``--course-tests`` (its ``JuegoTest`` fixture; includes adapted by
-``conformance.aed2.gtest.adapt``) with the real library and the folder's
-sources, in a plain build (``g++ -g``, as students build the course's
-tests) and in the build the case's comment names; prints whether each case
-fails there. Needs libgtest-dev. Uses the normal build cache.
+Cases (``--cases``): do the Google Test cases the check prints fail where a
+student runs them? For each C++ folder ``SRC`` (holding ``aed2_Juego.h``) it
+runs ``python -m conformance SRC --seed S`` as a student would (this tree's
+code, or with ``--tree`` the code of another tree: a worktree of an older
+commit, to compare before and after a change), takes every ``TEST_F`` case
+the report prints, appends it to a course-style test file (ours by default,
+``tests/conformance/fixtures/aed2_course/juego-tests.cpp``; ``--course-tests``
+the course's own, its includes adapted by ``conformance.aed2.gtest.adapt``),
+builds it with the real Google Test and the folder's sources, as the course
+builds its tests (``g++ -std=gnu++11 -g``, no optimisation), at ``-O2``, and
+with the sanitizers (the flags a memory-only case names, else
+``-fsanitize=address,undefined -fno-sanitize-recover=all -g``), and runs it.
+Prints a Markdown table, one row per implementation and finding: verdict,
+rule blamed, the case's kind (plain, memory-only, or unmarked before the two
+builds), whether it fails in each build, run ``--runs`` times (default 5:
+what a bad read does in a plain build changes from run to run, so "3 of 5"
+says a case fails only in some runs); then the counts. Exit status 1 when a
+case does not fail every time in the build its comment names (it is useless
+to the student).
+Needs libgtest-dev; uses the normal build cache (``XDG_CACHE_HOME``).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 
@@ -68,44 +85,123 @@ def cost(seeds: int) -> int:
     return 0
 
 
-def cases(folders: list[str], course_tests: str, seed: int) -> int:
+#: The builds each printed case is run in: the course's (``g++ -g``, its
+#: CMakeLists sets no optimisation: -O0), the same at -O2, and with the
+#: sanitizers (the flags a memory-only case names, else these).
+PLAIN_BUILDS = (("-O0", "-g -O0"), ("-O2", "-g -O2"))
+#: Our course-style test file (its ``JuegoTest`` fixture), the default --course-tests.
+COURSE_STYLE = Path(__file__).resolve().parent.parent / "tests/conformance/fixtures/aed2_course/juego-tests.cpp"
+_CASE = re.compile(r"^TEST_F\(JuegoTest, (\w+)\) \{\n.*?^\}", re.M | re.S)
+
+
+@dataclass
+class Row:
+    name: str                   # the implementation (its folder)
+    verdict: str
+    finding: int = 0            # 1, 2...: which finding; 0: none
+    rule: str = ""
+    kind: str = ""              # plain / memory-only / unmarked (a tree before the two builds)
+    fails: dict = field(default_factory=dict)       # build label -> "yes" / "no" / why not run
+
+
+def _label(folder: str) -> str:
+    path = Path(folder).resolve()
+    return path.parent.name if path.name == "src" else path.name
+
+
+def _check(folder: str, seed: int, tree: Path | None) -> tuple[dict, str]:
+    """Run ``python -m conformance FOLDER`` (this tree's, or ``tree``'s code:
+    a worktree of another commit) as a student would; its JSON verdict and
+    its printed report."""
+    with tempfile.TemporaryDirectory(prefix="aed2-cases-") as tmp:
+        env = dict(os.environ)
+        cwd = str(tree) if tree else tmp    # python -m puts the working folder first on the path
+        if tree:
+            env["PYTHONPATH"] = str(tree)
+        out = Path(tmp, "verdict.json")
+        proc = subprocess.run([sys.executable, "-m", "conformance", str(Path(folder).resolve()),
+                               "--profile", "aed2", "--seed", str(seed), "--json", str(out)],
+                              cwd=cwd, env=env, capture_output=True, text=True)
+        if not out.exists():
+            raise RuntimeError(f"{folder}: the check wrote no verdict:\n{proc.stderr[-2000:]}")
+        return json.loads(out.read_text())["verdicts"][0], proc.stdout
+
+
+def _kind(case: str) -> str:
+    if "Shows only in a build with sanitizers" in case:
+        return "memory-only"
+    if "Fails in a plain build" in case:
+        return "plain"
+    return "unmarked"
+
+
+def _fails(text: str, folder: str, name: str, flags: str, std: str, runs: int) -> str:
+    """"yes" when the case fails in each of ``runs`` runs, "no" when it
+    passes in each, else "K of N" (what a bad read or write does in a plain
+    build changes from run to run: the address space is laid out at random)."""
     from conformance.aed2 import gtest
-    from conformance.checks import RunOptions, check_target
-    from conformance.emit import emit_for
-    from conformance.targets import cpp_spec
+    from conformance.aed2.build import BuildError
+    try:
+        binary = gtest.build_tests(text, folder, flags, std=std)
+    except BuildError as e:
+        return "does not compile: " + str(e).splitlines()[-1][:80]
+    failed = sum(not gtest.run_case(binary, name, sanitized="-fsanitize" in flags).passed
+                 for _ in range(runs))
+    return "yes" if failed == runs else "no" if failed == 0 else f"{failed} of {runs}"
+
+
+def cases(folders: list[str], course_tests: str | None, seed: int, tree: str | None,
+          std: str, runs: int) -> int:
+    """The table of the module's docstring; exit status 1 when a case
+    passes in the build its comment names (useless to the student)."""
+    from conformance.aed2 import gtest, sanitizer
 
     if gtest.library() is None:
         print(gtest.missing(), file=sys.stderr)
         return 2
-    course = gtest.adapt(Path(course_tests).read_text(errors="replace"))
-    total = plain_failing = named_failing = 0
+    course_file = Path(course_tests) if course_tests else COURSE_STYLE
+    course = gtest.adapt(course_file.read_text(errors="replace"))
+    rows: list[Row] = []
     for folder in folders:
-        verdict, _ = check_target(cpp_spec(folder), "aed2", RunOptions(seed=seed))[0]
-        if verdict.error:
-            print(f"{folder}: cannot be checked: {verdict.error.splitlines()[0]}")
+        verdict, printed = _check(folder, seed, Path(tree).resolve() if tree else None)
+        name = _label(folder)
+        if verdict.get("error"):
+            rows.append(Row(name, "cannot be checked: " + verdict["error"].splitlines()[0][:60]))
             continue
-        if verdict.conforms:
-            print(f"{folder}: conforms (seed {seed})")
+        if verdict["conforms"]:
+            rows.append(Row(name, "conforms"))
             continue
-        for i, c in enumerate([verdict.counterexample, *verdict.more_findings], 1):
-            case = emit_for(c)
-            name = re.search(r"TEST_F\(JuegoTest, (\w+)\)", case).group(1)
+        found = [verdict["counterexample"], *verdict.get("more_findings", [])]
+        printed_cases = [m.group(0) for m in _CASE.finditer(printed)]
+        for i, (c, case) in enumerate(zip(found, printed_cases), 1):
+            row = Row(name, "does not conform", i, c.get("rule") or "(none)", _kind(case))
+            case_name = re.match(r"TEST_F\(JuegoTest, (\w+)\)", case).group(1)
             text = course + "\n\n" + case
-            named = c.sanitizer_flags or "-g"
-            results = {}
-            for flags in dict.fromkeys(["-g", named]):
-                binary = gtest.build_tests(text, folder, flags)
-                results[flags] = not gtest.run_case(binary, name, sanitized=flags != "-g").passed
-            total += 1
-            plain_failing += results["-g"]
-            named_failing += results[named]
-            print(f"{folder}: finding {i}: {c.message[:100]}")
-            print(f"    its comment names: g++ {named}; fails in a plain build: "
-                  f"{'yes' if results['-g'] else 'no'}; in the named build: "
-                  f"{'yes' if results[named] else 'no'}")
-    print(f"{total} case(s): {plain_failing} fail in a plain build, {named_failing} in the "
-          "build their comment names")
-    return 0 if named_failing == total else 1
+            for label, flags in PLAIN_BUILDS:
+                row.fails[label] = _fails(text, folder, case_name, flags, std, runs)
+            asan = c.get("sanitizer_flags") or sanitizer.SANITIZER_FLAGS
+            row.fails["ASan"] = _fails(text, folder, case_name, asan, std, runs)
+            rows.append(row)
+    print(f"Seed {seed}; checked with {'the tree at ' + tree if tree else 'this tree'}; each case "
+          f"built with g++ -std={std} inside {course_file.name} and the real Google Test, run "
+          f"{runs} times per build (yes: fails every time).")
+    print()
+    print("| implementation | verdict | finding | rule blamed | case | fails -O0 plain "
+          "| fails -O2 plain | fails under ASan |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r.name} | {r.verdict} | {r.finding or ''} | {r.rule} | {r.kind} | "
+              f"{r.fails.get('-O0', '')} | {r.fails.get('-O2', '')} | {r.fails.get('ASan', '')} |")
+    emitted = [r for r in rows if r.finding]
+    count = {label: sum(r.fails[label] == "yes" for r in emitted) for label in ("-O0", "-O2", "ASan")}
+    useless = [r for r in emitted
+               if (r.kind == "plain" and r.fails["-O0"] != "yes")
+               or (r.kind == "memory-only" and r.fails["ASan"] != "yes")]
+    print()
+    print(f"{len(emitted)} case(s) from {len(folders)} implementation(s): {count['-O0']} fail "
+          f"every time at -O0 plain, {count['-O2']} at -O2 plain, {count['ASan']} under ASan; "
+          f"{len(useless)} do not fail every time in the build their comment names")
+    return 1 if useless else 0
 
 
 def main() -> int:
@@ -113,14 +209,22 @@ def main() -> int:
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--cases", action="store_true",
                         help="check FOLDERs and run their printed cases in the course's file")
-    parser.add_argument("--course-tests", help="the course's test file (with JuegoTest)")
+    parser.add_argument("--course-tests", help="--cases: a test file with the JuegoTest fixture "
+                        "(default: our course-style one, tests/conformance/fixtures/aed2_course)")
     parser.add_argument("--seed", type=int, default=0, help="--cases: the check's seed")
+    parser.add_argument("--tree", help="--cases: check with the code of this tree (a worktree "
+                        "of another commit, e.g. before a change) instead of this one")
+    parser.add_argument("--std", default="gnu++11",
+                        help="--cases: the standard the cases are built with (default: the "
+                        "course's CMakeLists, gnu++11)")
+    parser.add_argument("--runs", type=int, default=5,
+                        help="--cases: runs of each case per build (default: 5)")
     parser.add_argument("folders", nargs="*", help="--cases: C++ folders holding aed2_Juego.h")
     args = parser.parse_args()
     if args.cases:
-        if not args.course_tests or not args.folders:
-            parser.error("--cases needs --course-tests FILE and at least one folder")
-        return cases(args.folders, args.course_tests, args.seed)
+        if not args.folders:
+            parser.error("--cases needs at least one folder")
+        return cases(args.folders, args.course_tests, args.seed, args.tree, args.std, args.runs)
     return cost(args.seeds)
 
 

@@ -99,7 +99,8 @@ def gtest(c: Counterexample) -> str:
     lines = [f"TEST_F(JuegoTest, {_name(c)}) {{",
              f"    // {c.message}"]
     if c.sanitizer_flags:
-        lines += ["    // Shows only in a build with sanitizers (a plain build misses it):",
+        lines += ["    // Shows only in a build with sanitizers (a plain build misses it, or",
+                  "    // shows it only in some runs):",
                   f"    // fails when built with g++ {c.sanitizer_flags}"]
     else:
         lines.append("    // Fails in a plain build (g++ -g, no sanitizer needed).")
