@@ -135,29 +135,40 @@ def test_undefined_behaviour_segv_and_container_reports():
 
 # ------------------------------------------------------------- two builds
 
-def _cx(step, operation, message, actual="False") -> Counterexample:
+def _cx(step, operation, message, actual="False", actions="r") -> Counterexample:
     replay = ("python -m conformance src --profile aed2 --directions seed001 --replay "
               "'{\"profile\":\"aed2\",\"levels\":[{\"rows\":[\"#@$.#\"],\"origin\":[0,0],"
-              "\"bombs\":0}],\"actions\":\"r\"}'")
+              f"\"bombs\":0}}],\"actions\":\"{actions}\"}}'")
     return Counterexample("aed2", "", [], step, operation, "True", actual, message, replay)
 
 
 MEMORY = _cx(0, "hayDeposito({4, 0})", "hayDeposito({4, 0}) crashed: AddressSanitizer: "
              "heap-buffer-overflow (READ of 8 bytes) at Mapa.cpp:16 (busquedaBinaria)",
              actual="died: AddressSanitizer: heap-buffer-overflow")
-WRONG = _cx(0, "hay_caja(j, (2, 0))", "hay_caja(j, (2, 0)) is False, expected True")
+WRONG = _cx(0, "hay_caja(j, (2, 0))", "hay_caja(j, (2, 0)) is False, expected True", actions="rl")
 CRASH = _cx(0, "hayDeposito({4, 0})", "hayDeposito({4, 0}) crashed: killed by signal SIGSEGV",
             actual="died: killed by signal SIGSEGV")
 
 
-def _classify(monkeypatch, found, replayed, searched, sanitized=True, search=True):
+def _classify(monkeypatch, found, replayed, searched, sanitized=True, search=True, shows=None):
     """classify() with the plain build's answers given: ``replayed`` (the
-    counterexample replayed there) and ``searched`` (its own search)."""
+    counterexample replayed there) and ``searched`` (its own search); a
+    departure the plain build showed shows again when replayed, unless
+    ``shows(text, n)`` says what the n-th replay of ``text`` shows."""
     calls = []
+    again = {findings.replay_text(found): replayed}
+    for c in (replayed, searched):
+        if c is not None:
+            again.setdefault(findings.replay_text(c), c)
 
     def judge(target, replay):
         calls.append(replay)
-        c = replayed if replay is not None else searched
+        if replay is None:
+            c = searched
+        elif shows is not None:
+            c = shows(replay, calls.count(replay))
+        else:
+            c = again.get(replay)
         return Verdict("t", "aed2", c is None, counterexample=c)
 
     monkeypatch.setattr(findings, "plain_target", lambda target: SimpleNamespace(close=lambda: None))
@@ -173,7 +184,32 @@ def test_a_plain_departure_comes_first_and_the_memory_error_second(monkeypatch):
     assert verdict.counterexample.sanitizer_flags == ""
     assert [c.message for c in verdict.more_findings] == [MEMORY.message]
     assert verdict.more_findings[0].sanitizer_flags == sanitizer.SANITIZER_FLAGS
-    assert len(calls) == 1                      # no search: the replay departed
+    # No search: the replay departed, and did so again in each fresh process.
+    assert calls == [findings.replay_text(MEMORY)] + [findings.replay_text(WRONG)] * (
+        findings.STEADY_REPLAYS - 1)
+
+
+def test_a_departure_the_plain_build_shows_only_in_some_runs_is_not_plain(monkeypatch):
+    """A bad read crashes some runs of the plain build and not others (what
+    lies past the block moves): its test would pass for some students. It
+    is memory-only; the plain build's search is kept only if what it finds
+    shows in every run too."""
+    def now_and_then(text, n):
+        return CRASH if text == findings.replay_text(MEMORY) and n % 2 else None
+
+    verdict, calls = _classify(monkeypatch, MEMORY, CRASH, None, shows=now_and_then)
+    assert calls[:2] == [findings.replay_text(MEMORY)] * 2 and None in calls
+    assert verdict.counterexample.message == MEMORY.message and not verdict.more_findings
+    assert verdict.counterexample.sanitizer_flags == sanitizer.SANITIZER_FLAGS
+    assert "// Shows only in a build with sanitizers" in findings.report(verdict, "head\n")
+    # The plain search found it again (it crashed that run): still not plain.
+    verdict, _ = _classify(monkeypatch, MEMORY, None, CRASH, shows=now_and_then)
+    assert verdict.counterexample.sanitizer_flags == sanitizer.SANITIZER_FLAGS
+    assert not verdict.more_findings
+    # A wrong answer the plain search finds, and every replay shows, comes first.
+    steady = lambda text, n: WRONG if text == findings.replay_text(WRONG) else None  # noqa: E731
+    verdict, _ = _classify(monkeypatch, MEMORY, None, WRONG, shows=steady)
+    assert verdict.counterexample.message == WRONG.message and verdict.more_findings
 
 
 def test_a_memory_only_error_makes_the_plain_build_searched(monkeypatch):
