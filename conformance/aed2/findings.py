@@ -17,8 +17,9 @@ course's CMakeLists builds its tests; :mod:`.build`, cached like the other):
   and the memory error follows as a second finding;
 * it does not (or not every time): the departure is **memory-only** (only a
   sanitizer sees it every time). The plain build is then searched with the
-  same seed: a departure found there that shows every time is reported
-  first, the memory error second. Otherwise the memory
+  same seed (again, up to :data:`PLAIN_SEARCHES` times, while what it finds
+  shows only in some runs): a departure found there that shows every time
+  is reported first, the memory error second. Otherwise the memory
   error is the only finding, and its report and test say which flags make it
   show (:data:`conformance.aed2.sanitizer.SANITIZER_FLAGS`).
 
@@ -73,6 +74,24 @@ def _steady(plain, c: Counterexample, judge: Judge, runs: int) -> bool:
     return True
 
 
+#: Searches of the plain build (the same seed each time) while what they find
+#: shows only in some runs: the same bad read may end the search early in one
+#: run and let it go on to a departure that shows every time in the next.
+PLAIN_SEARCHES = 3
+
+
+def _steady_search(plain, judge: Judge) -> Counterexample | None:
+    """The plain build's departure that shows in every run, or None."""
+    for _ in range(PLAIN_SEARCHES):
+        plain.close()
+        found = judge(plain, None).counterexample
+        if found is None:
+            return None
+        if _steady(plain, found, judge, STEADY_REPLAYS):
+            return found
+    return None
+
+
 def replay_text(c: Counterexample) -> str:
     from conformance.emit import replay_of
     from conformance.replays import replay_string
@@ -113,10 +132,7 @@ def classify(target, verdict: Verdict, judge: Judge, *, search: bool = True) -> 
         if first is not None and not _steady(plain, first, judge, STEADY_REPLAYS - 1):
             first = None        # shows now and then: not a test the student can rely on
         if first is None and search:    # memory-only: what does the plain build show?
-            plain.close()
-            first = judge(plain, None).counterexample
-            if first is not None and not _steady(plain, first, judge, STEADY_REPLAYS):
-                first = None
+            first = _steady_search(plain, judge)
     finally:
         plain.close()
     spent = time.monotonic() - start
