@@ -33,6 +33,9 @@ SHIM = FIXTURES / "gtest_shim"
 PLAIN = "-g"
 _NAMED = re.compile(r"// fails when built with g\+\+ (?P<flags>[^\n]+)")
 _CASE = re.compile(r"TEST_F\(JuegoTest, (?P<name>\w+)\)")
+#: Runs of each case on its mutant: it must fail in each (the address space
+#: is laid out anew each run, and with it what an out-of-bounds read finds).
+RUNS = 3
 
 
 def flags_named(case: str) -> str:
@@ -96,8 +99,9 @@ def test_emitted_cases_fail_on_their_mutant_and_pass_on_the_reference(name):
         on_reference = aed2_gtest.build_tests(text, mutants.REFERENCE, flags, lib=lib)
         for case in group:
             case_name = _CASE.search(case).group("name")
-            bad = aed2_gtest.run_case(on_mutant, case_name, sanitized=flags != PLAIN)
-            assert not bad.passed, f"passes on {name} built with {flags}:\n{case}\n{bad.output}"
+            for _ in range(RUNS):       # every run: what a bad read does changes from run to run
+                bad = aed2_gtest.run_case(on_mutant, case_name, sanitized=flags != PLAIN)
+                assert not bad.passed, f"passes on {name} built with {flags}:\n{case}\n{bad.output}"
             good = aed2_gtest.run_case(on_reference, case_name, sanitized=flags != PLAIN)
             assert good.passed, f"fails on the reference built with {flags}:\n{case}\n{good.output}"
 
