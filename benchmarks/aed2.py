@@ -122,8 +122,9 @@ def _check(folder: str, seed: int, tree: Path | None) -> tuple[dict, str]:
         proc = subprocess.run([sys.executable, "-m", "conformance", str(Path(folder).resolve()),
                                "--profile", "aed2", "--seed", str(seed), "--json", str(out)],
                               cwd=cwd, env=env, capture_output=True, text=True)
-        if not out.exists():
-            raise RuntimeError(f"{folder}: the check wrote no verdict:\n{proc.stderr[-2000:]}")
+        if not out.exists():        # it could not start: say why, as a verdict's error
+            why = (proc.stderr.strip() or proc.stdout.strip() or f"exit status {proc.returncode}")
+            return {"error": why.splitlines()[-1]}, proc.stdout
         return json.loads(out.read_text())["verdicts"][0], proc.stdout
 
 
