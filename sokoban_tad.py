@@ -1,6 +1,6 @@
 """The ``sokoban`` command, and the guard every entry point runs first.
 
-``sokoban check|grade|selftest|levels|solve|play ...`` dispatches to the
+``sokoban check|grade|selftest|levels|solve|play|monitor ...`` dispatches to the
 existing ``main`` functions (``python -m conformance``, ``python -m levels``,
 ``python -m impl``); those forms keep working.
 
@@ -84,6 +84,7 @@ COMMANDS = {
     "levels": "check, show and convert level files (python -m levels)",
     "solve": "solve levels (python -m impl solve)",
     "play": "play levels in the terminal (python -m impl play)",
+    "monitor": "run a test file or script on a soko.py, every call checked by the spec",
 }
 
 USAGE = ("usage: sokoban {" + ",".join(COMMANDS) + "} [ARGS...]\n\n"
@@ -130,6 +131,9 @@ def _dispatch(command: str, rest: list[str]) -> int:
     if command == "selftest":
         from conformance.cli import selftest_main
         return run(selftest_main, rest, prog)
+    if command == "monitor":
+        from conformance.monitor_run import main as entry
+        return run(entry, rest, prog)
     if command == "levels":
         from levels.cli import main as entry
         return run(entry, rest, None, prog)
