@@ -41,6 +41,9 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     p.add_argument("--impl", metavar="SOKO_PY",
                    help="the soko.py to monitor (default: the soko.py next to the file, else "
                         "the one in the current folder)")
+    p.add_argument("--fast", action="store_true",
+                   help="after each mover, compare only the cells the move can change (a wrong "
+                        "cell elsewhere is caught when the file reads it); default: every cell")
     p.epilog = ("Any other arguments go to the script (or to pytest), in their order; "
                 "after '--', all of them.")
     return p
@@ -129,7 +132,7 @@ def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
             raise ValueError(f"{args.file}: no such file")
         source = test.read_text(encoding="utf-8", errors="replace")
         impl = find_impl(test, args.impl)
-        soko = monitored(impl)
+        soko = monitored(impl, every_cell=not args.fast)
     except (ValueError, BadTarget) as e:
         print(f"{prog}: {e}", file=sys.stderr)
         return 2

@@ -36,11 +36,12 @@ def everything(soko, grid):
               for c in range(cols)] for f in range(rows)])
 
 
+@pytest.mark.parametrize("every_cell", [True, False], ids=["every cell", "fast"])
 @pytest.mark.parametrize("name", SOKO_STUDENTS)
 @settings(max_examples=25)
 @given(scene=lv.scenes("soko", min_boxes=1, max_boxes=2), codes=st.text("udlr", max_size=12))
-def test_a_correct_student_module_answers_as_it_does_bare(name, scene, codes):
-    plain, soko = bare(name), monitored(mutants.path(name))
+def test_a_correct_student_module_answers_as_it_does_bare(name, every_cell, scene, codes):
+    plain, soko = bare(name), monitored(mutants.path(name), every_cell=every_cell)
     g, h = plain.crear_grilla(list(scene.desc)), soko.crear_grilla(list(scene.desc))
     assert everything(plain, g) == everything(soko, h)
     for code in codes:
@@ -57,12 +58,39 @@ def first_departure(soko):
         g = soko.crear_grilla(list(s.scenes("soko")[0].desc))
         for code in s.actions:
             g = soko.mover(g, lv.STEP[code])
+        everything(soko, g)
     return None
 
 
+def test_fast_mode_compares_near_the_move_and_the_report_shows_every_cell(tmp_path):
+    """A mover that also drops a box far away: the fast mode lets the move
+    through and stops where the caller reads that cell; every cell shows in
+    the report."""
+    soko = monitored(variant(tmp_path, "import student_soko\n"
+                             "def mover(grilla, direccion):\n"
+                             "    nueva = student_soko.mover(grilla, direccion)\n"
+                             "    nueva[3][5] = '$'\n"
+                             "    return nueva\n"), every_cell=False)
+    g = soko.mover(soko.crear_grilla(["#######", "#@$ . #", "#     #", "#     #", "#######"]),
+                   (0, 1))
+    assert soko.hay_caja(g, 1, 2) is False
+    with pytest.raises(DepartureError) as raised:
+        soko.hay_caja(g, 5, 3)
+    assert raised.value.rule == "soko.step" and "hay_caja(grilla, 5, 3) is True" in str(raised.value)
+    full = monitored(tmp_path / "soko.py")
+    with pytest.raises(DepartureError) as raised:
+        full.mover(full.crear_grilla(["#######", "#@$ . #", "#     #", "#     #", "#######"]),
+                   (0, 1))
+    assert raised.value.call == "mover(grilla, (0, 1))"
+    assert "|#     #|          |#    $#|" in str(raised.value)
+
+
+@pytest.mark.parametrize("every_cell", [True, False], ids=["every cell", "fast"])
 @pytest.mark.parametrize("name", SOKO_MUTANTS)
-def test_each_mutant_raises_at_its_first_departing_call_naming_its_rule(name):
-    soko = monitored(mutants.path(name))
+def test_each_mutant_raises_at_its_first_departing_call_naming_its_rule(name, every_cell):
+    """(Fast, a departure away from the move is caught where the caller
+    reads it: the scenarios read every cell after their last move.)"""
+    soko = monitored(mutants.path(name), every_cell=every_cell)
     with pytest.raises(DepartureError) as raised:
         first_departure(soko)
     e = raised.value
