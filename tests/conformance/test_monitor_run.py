@@ -51,8 +51,10 @@ def timeless(text: str) -> str:
 @pytest.mark.parametrize("student", sorted(n for n, p in mutants.STUDENTS.items() if p == "soko"))
 def test_a_correct_soko_passes_exactly_as_without_the_monitor(tmp_path, student, test):
     folder = course(tmp_path, student, test)
-    without = bare(folder, test.name)
     under = sokoban(folder, "monitor", test.name)
+    assert sorted(p.name for p in folder.iterdir()) == sorted(
+        ["soko.py", test.name] + [f"{b}.py" for b in mutants.bases(student)])  # nothing left
+    without = bare(folder, test.name)
     assert without.returncode == 0, without.stdout + without.stderr
     assert under.returncode == 0, under.stdout + under.stderr
     assert under.stdout == without.stdout
