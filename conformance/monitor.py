@@ -232,10 +232,12 @@ class Monitor:
 
     def _callers_fault(self, call: str, why: str, op: str, args: tuple) -> Any:
         self.stats["callers_faults"] += 1
+        after = (" (and so does every call on the grid it returns)"
+                 if op in ("crear_grilla", "mover") else "")
         warnings.warn(f"{call}: the caller breaks a precondition of seed 002: {why}. This is "
                       f"the caller's fault, not {_file(self.name)}'s: the call goes to "
-                      f"{_file(self.name)} unchecked (and so does every call on what it "
-                      "returns)", CallersFault, stacklevel=_outside())
+                      f"{_file(self.name)} unchecked{after}", CallersFault,
+                      stacklevel=_outside())
         return self._through(op, args)
 
     def _crear_grilla(self, *args: Any) -> Any:
