@@ -179,20 +179,29 @@ def _verdict(run: Run, conforms: bool, c: Counterexample | None, seed, start: fl
     return v
 
 
-def _replayed(run: Run) -> Counterexample:
-    """The last failure's trace played again with every observer compared
-    (the shrinking runs compare only one): the counterexample to report."""
-    scenes, codes = run.last_trace
-    last, run.focus = run.last, None
-    played = machine(run.profile).bind(run)()
-    try:
-        played.begin(scenes)
-        played.replay_actions("".join(codes))
-    except (Departure, Fatal) as e:
-        return e.counterexample
-    except Exception:   # noqa: BLE001 - keep what was recorded
-        pass
-    return last
+def _replayed(run: Run) -> tuple[Counterexample, bool]:
+    """The counterexample to report, and whether it was seen again: the last
+    failure's trace (the smallest) played again with every observer compared
+    (the shrinking runs compare only one); when that does not depart (a
+    shrunk variant, compared on one observer only, may have gone on past a
+    departure of another: one of a rule already known broken ends the
+    example unreported, ``Run.masked``), the first failure's trace, found
+    with every observer compared; when neither departs, the last failure as
+    recorded (not seen again: really not reproducible)."""
+    run.focus = None
+    for trace in (run.last_trace, run.first_trace):
+        if trace is None:
+            continue
+        scenes, codes = trace
+        played = machine(run.profile).bind(run)()
+        try:
+            played.begin(scenes)
+            played.replay_actions("".join(codes))
+        except (Departure, Fatal) as e:
+            return e.counterexample, True
+        except Exception:   # noqa: BLE001 - keep what was recorded
+            pass
+    return run.last, False
 
 
 def check(target: Target, profile: str, *, max_examples: int = 100, seed: int | None = None,
@@ -378,11 +387,11 @@ def _search(run: Run, seed: int, max_examples: int, shrink: bool, start: float) 
     except (Departure, Fatal) as e:
         return _verdict(run, False, e.counterexample, seed, start)
     except StopShrinking:
-        return _verdict(run, False, _replayed(run), seed, start)
+        return _verdict(run, False, _replayed(run)[0], seed, start)
     except Exception as e:  # noqa: BLE001 - Flaky and friends: report the last departure
         if run.last is not None:
-            c = _replayed(run)
-            if not run.stopped:
+            c, again = _replayed(run)
+            if not again and not run.stopped:
                 c.message += (" (the failure was not reproducible every time: "
                               f"{type(e).__name__})")
             return _verdict(run, False, c, seed, start)

@@ -258,3 +258,29 @@ def test_soko_levels_lie_in_the_domain(scene):
 @given(lv.scenes("extendido", bombs=(1, 3)))
 def test_extendido_levels_lie_in_the_domain(scene):
     assert fisica.nivel_valido(scene.nivel()) and scene.bombs >= 1
+
+
+def test_the_failure_reported_departs_again_with_every_observer_compared():
+    """A shrinking run compares one observer only, so its smallest failure
+    may, played with every observer compared, first leave a rule already
+    known broken (which ends the example unreported): the first failure the
+    search found, compared in full, is reported instead, and it is not
+    called irreproducible. (A public student file lost soko.wall-stops, a
+    rule it keeps, this way, labelled "not reproducible: FlakyFailure".)"""
+    from conformance.machines.base import CheckSettings
+    path = "tests/conformance/fixtures/soko_vertical_same_row.py"
+    t = open_target(resolve(path), in_process=True)
+    try:
+        scenes = [lv.from_rows(["######", "#-@--#", "#----#", "#$.--#", "######"], soko=True)]
+        run = engine._run(t, "soko", CheckSettings.for_groups("soko"))
+        run.masked = frozenset({"soko.step"})
+        run.last_trace = (scenes, list("d"))        # departs from soko.step: masked
+        run.first_trace = (scenes, list("rd"))      # ... so does this one
+        run.last = "recorded"
+        assert engine._replayed(run) == ("recorded", False)
+        run.first_trace = (scenes, list("ld"))
+        run.masked = frozenset()
+        c, again = engine._replayed(run)
+        assert again and c.rule == "soko.step" and c.operation.startswith("hay_jugador")
+    finally:
+        t.close()
