@@ -89,7 +89,10 @@ def replay(target: Target, profile: str, text: str, *, directions: str = "ours",
            strict_types: bool = False) -> Verdict:
     """Play exactly one recorded counterexample (no search, no shrinking)
     and compare as :func:`check` does. ``conforms`` is False iff it still
-    departs (the verdict then carries the counterexample again)."""
+    departs (the verdict then carries the counterexample again). A finding
+    of ``--robustness`` (:func:`conformance.replays.is_robustness`) is
+    played as such and, when it departs again, is a warning in
+    ``Verdict.robustness``: the verdict conforms, as the check's did."""
     own = getattr(machine(profile), "replay", None) if profile in ALL_PROFILES else None
     if own is not None:         # a profile with its own kind of target (prolog)
         return own(target, text)
@@ -104,11 +107,19 @@ def replay(target: Target, profile: str, text: str, *, directions: str = "ours",
     if recorded is not None and recorded != profile:
         return Verdict(target.name, profile, False,
                        error=f"bad replay: it was recorded for profile {recorded}, not {profile}")
-    run = _run(target, profile, CheckSettings.for_groups(profile), directions, strict_types)
+    from conformance.replays import is_robustness
+    robustness = is_robustness(text, profile)
+    config = CheckSettings.for_groups(profile)
+    run = _run(target, profile, replace(config, robustness=True) if robustness else config,
+               directions, strict_types)
     try:
         c = play(run, scenes, codes)
     except Exception as e:  # noqa: BLE001 - a level the spec refuses, an engine bug
         return Verdict(target.name, profile, False, error=f"replay failed: {type(e).__name__}: {e}")
+    if robustness:      # a finding of --robustness: a warning again, never the verdict
+        verdict = _verdict(run, True, None, None, start)
+        verdict.robustness = [format_counterexample(c)] if c is not None else []
+        return verdict
     return _verdict(run, c is None, c, None, start)
 
 

@@ -429,7 +429,7 @@ class Machine(RuleBasedStateMachine):
             fatal=fatal,
         )
         c.replay = replay_command(run.target.name, run.profile, self.scenes, self.codes,
-                                  run.directions)
+                                  run.directions, robustness=run.settings.robustness)
         run.last = c
         run.last_trace = (list(self.scenes), list(self.codes))
         if run.first_trace is None:

@@ -246,6 +246,39 @@ def test_robustness_findings_never_change_the_verdict():
     assert "Robustness (--robustness" in format_verdict(robust)
 
 
+def _won_needs_a_goal(g):
+    """juego_ganado written as "some goal, and every goal covered": differs
+    from seed 002's letter only on a grid without a goal (E27)."""
+    return bool(g.objetivos) and grilla.juego_ganado(g)
+
+
+def test_e27_robustness_warns_where_the_verdict_does_not_judge():
+    t = _soko_target(juego_ganado=_won_needs_a_goal)
+    assert engine.check(t, "soko", max_examples=20, seed=1).conforms
+    robust = engine.check(t, "soko", max_examples=20, seed=1, robustness=True)
+    assert robust.conforms and len(robust.robustness) == 1
+    finding = robust.robustness[0]
+    assert "juego_ganado(grilla) is False, expected True (a grid without a goal" in finding
+    assert "erratum E27" in finding and "Rule broken: soko.won" in finding
+
+
+def test_a_robustness_finding_replays_as_a_warning():
+    t = _soko_target(juego_ganado=_won_needs_a_goal)
+    finding = engine.check(t, "soko", max_examples=20, seed=1, robustness=True).robustness[0]
+    text = replay_json(finding[finding.index("python -m conformance"):].splitlines()[0])
+    assert '"robustness":true' in text
+    again = engine.replay(t, "soko", text)
+    assert again.conforms and again.counterexample is None and len(again.robustness) == 1
+    # One recorded before replays said so: a ragged grid lies beyond the domain.
+    ragged = _soko_target(crear_grilla=lambda desc: 1 / (len({len(r) for r in desc}) == 1))
+    old = '{"profile":"soko","levels":[{"rows":["####","#@.#","#$#","####"],"soko":true}]}'
+    again = engine.replay(ragged, "soko", old)
+    assert again.conforms and "ZeroDivisionError" in again.robustness[0]
+    # A replay inside the domain is judged as before: a departure is one.
+    inside = engine.replay(ragged, "soko", old.replace('"#$#"', '"#$-#"'))
+    assert not inside.conforms and inside.robustness == []
+
+
 @settings(max_examples=40, deadline=None)
 @given(lv.scenes("soko"))
 def test_soko_levels_lie_in_the_domain(scene):
