@@ -15,7 +15,10 @@ rules are broken, the counterexamples are just not the smallest). Each
 submission is checked in a process of its own, killed after ``--timeout``
 seconds for all its seeds. With ``--in-process`` the submission's code runs
 in that process, outside the sandbox (no time limit per call; several times
-faster): only for code you have read.
+faster): only for code you have read. ``--first`` makes each a plain check
+(the first departure and the rule it is blamed on, as ``sokoban check``
+without shrinking): whether a seed catches a submission, at a fraction of
+the cost for a wrong one; the rules columns then hold the first rule only.
 
 Prints three tables:
 
@@ -43,7 +46,27 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 
-def worker(path: str, seeds: list[int], in_process: bool) -> None:
+def _first(path: str, options) -> dict:
+    """A plain check's row (the first departure only): verdict, its rule."""
+    import time
+    from conformance.checks import check_target
+    from conformance.output import verdict_status
+    from conformance.targets import BadTarget, resolve
+    start = time.perf_counter()
+    try:
+        verdict, _ = check_target(resolve(path), None, options)[0]
+    except BadTarget as e:
+        return {"verdict": "bad target", "score": 0, "max_score": 0, "broken": "",
+                "rules": {}, "message": str(e), "seconds": 0}
+    c = verdict.counterexample
+    rule = (c.rule or "?") if c is not None else ""
+    return {"verdict": verdict_status(verdict), "score": 0, "max_score": 0, "broken": rule,
+            "rules": {rule: {"status": "broken"}} if rule else {},
+            "message": c.message if c is not None else (verdict.error or ""),
+            "seconds": round(time.perf_counter() - start, 2)}
+
+
+def worker(path: str, seeds: list[int], in_process: bool, first: bool) -> None:
     """Check one submission under each seed; one JSON row per seed on stdout
     (what the submission prints goes to stderr)."""
     rows = os.fdopen(os.dup(1), "w")
@@ -52,7 +75,7 @@ def worker(path: str, seeds: list[int], in_process: bool) -> None:
     from conformance.grade import grade_one
     for seed in seeds:
         options = RunOptions(seed=seed, shrink=False, in_process=in_process)
-        row = grade_one(path, None, options)
+        row = _first(path, options) if first else grade_one(path, None, options)
         rules = {r: o.get("status") for r, o in row.get("rules", {}).items()}
         print(json.dumps({"seed": seed, "verdict": row["verdict"], "score": row["score"],
                           "max_score": row["max_score"], "broken": row["broken"].split(),
@@ -60,9 +83,11 @@ def worker(path: str, seeds: list[int], in_process: bool) -> None:
                           "seconds": row["seconds"]}), file=rows, flush=True)
 
 
-def check_submission(path: Path, seeds: list[int], in_process: bool, timeout: float) -> list[dict]:
+def check_submission(path: Path, seeds: list[int], in_process: bool, timeout: float,
+                     first: bool = False) -> list[dict]:
     argv = [sys.executable, __file__, "--worker", str(path),
             "--seed-list", ",".join(map(str, seeds))] + (["--in-process"] if in_process else [])
+    argv += ["--first"] if first else []
     try:
         done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout,
                               stdin=subprocess.DEVNULL)
@@ -91,12 +116,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds for one submission under all its seeds (default 3600)")
     parser.add_argument("--in-process", action="store_true",
                         help="run the submissions' code in the worker, outside the sandbox")
+    parser.add_argument("--first", action="store_true",
+                        help="a plain check (the first departure and its rule), not by rules: "
+                             "faster; says whether each seed catches a submission")
     parser.add_argument("--json", help="also write every row to this file")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--seed-list", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
-        worker(args.worker, [int(s) for s in args.seed_list.split(",")], args.in_process)
+        worker(args.worker, [int(s) for s in args.seed_list.split(",")], args.in_process,
+               args.first)
         return 0
     if not args.folder:
         parser.error("the folder of submissions is required")
@@ -106,7 +135,8 @@ def main(argv: list[str] | None = None) -> int:
     submissions = find_submissions(Path(args.folder))
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         results = dict(zip((p.name for p in submissions), pool.map(
-            lambda p: check_submission(p, seeds, args.in_process, args.timeout), submissions)))
+            lambda p: check_submission(p, seeds, args.in_process, args.timeout, args.first),
+            submissions)))
 
     print(f"{'submission':44} {'caught':>7} {'score':>7}  broken under every seed | some seeds only")
     escaped = {}
