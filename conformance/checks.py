@@ -304,7 +304,9 @@ def _judge(target, profile: str, options: RunOptions, missing: Sequence[str] = (
     if options.directions != "ours":
         judged = DirectionAdapter(target, profile, options.directions)
     kwargs = dict(max_examples=options.max_examples, seed=options.seed,
-                  directions=options.directions, shrink=options.shrink)
+                  directions=options.directions)
+    if not options.shrink:
+        kwargs["shrink"] = False
     if options.strict_types:
         kwargs["strict_types"] = True
     if options.robustness:
