@@ -143,6 +143,9 @@ class Run:
         #: Rules already known broken (a check by rules): a departure blamed
         #: on one of them ends its example, unreported (see Machine.ended).
         self.masked: frozenset[str] = frozenset()
+        #: The check's time budget (``conformance.budget.Budget``), or None:
+        #: looked at before every call into the target, which it times.
+        self.budget = None
 
     @property
     def groups(self) -> frozenset[str]:
@@ -229,9 +232,12 @@ class Machine(RuleBasedStateMachine):
         self.path: int | None = None        # steps of the current level's solution walked
         run = self.run
         if (run.first_failure is not None and _shrinking()
-                and time.monotonic() - run.first_failure > run.shrink_seconds):
+                and (time.monotonic() - run.first_failure > run.shrink_seconds
+                     or (run.budget is not None and run.budget.expired()))):
             run.stopped = True
             raise StopShrinking
+        if run.budget is not None:
+            run.budget.check(run.stats["examples"])     # OutOfBudget between two examples
         run.count("examples")
         self._call(RESET)
         if run.profile in OPAQUE_RESULTS and not run.opaque_sent:
@@ -268,15 +274,35 @@ class Machine(RuleBasedStateMachine):
     def _call(self, op: str, *args: Any) -> Any:
         if self.ended:
             return None
+        budget = self.run.budget
+        if budget is not None:
+            budget.check(self.run.stats["examples"])    # OutOfBudget between two calls
+            start = time.monotonic()
         try:
-            return self.run.target.call(op, *args)
+            answer = self.run.target.call(op, *args)
         except TargetError as e:
             self._target_failed(e, op, args)
+            return None
+        if budget is not None:
+            budget.record(time.monotonic() - start, len(args[0]) if op == BATCH else 1)
+        return answer
 
     def _batch(self, calls: list[tuple[str, tuple]]) -> list[Any]:
         if self.ended:
             return [NOT_PROVIDED] * len(calls)
-        results = self._call(BATCH, calls)
+        budget = self.run.budget
+        if budget is None:
+            results = self._call(BATCH, calls)
+        else:       # in chunks of about CHUNK_SECONDS, the budget looked at between two
+            results, i = [], 0
+            while i < len(calls):
+                n = budget.chunk()
+                part = self._call(BATCH, calls[i:i + n])
+                if not isinstance(part, list):
+                    results = part
+                    break
+                results += part
+                i += n
         if not isinstance(results, list) or len(results) != len(calls):
             self._fail("__batch__", "the target's batch answer is malformed",
                        actual=repr(results)[:200])
