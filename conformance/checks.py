@@ -286,21 +286,33 @@ def guess_profile(spec: TargetSpec) -> str | None:
     """The profile of a Python file or package read without running it (the
     functions its source defines at top level), for a verdict when the
     budget ran out before it could be opened; None when it cannot tell."""
-    import ast
     from pathlib import Path
     if spec.path is None or spec.kind not in ("file", "package"):
         return None
     source = Path(spec.path)
-    if spec.kind == "package":
-        source = source / "__init__.py"
+    names = _defined_names(source / "__init__.py" if spec.kind == "package" else source)
+    found = detect_profiles(names.__contains__) or partial_profiles(names.__contains__)[:1]
+    return found[0] if found else None
+
+
+def _defined_names(source, depth: int = 3) -> set[str]:
+    """The functions and classes a Python file defines at top level, and
+    those of the files beside it it imports with ``from NAME import *``."""
+    import ast
     try:
         tree = ast.parse(source.read_text(encoding="utf-8", errors="replace"))
     except (OSError, SyntaxError, ValueError):
-        return None
-    names = {node.name for node in tree.body
-             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
-    found = detect_profiles(names.__contains__) or partial_profiles(names.__contains__)[:1]
-    return found[0] if found else None
+        return set()
+    names = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif (isinstance(node, ast.ImportFrom) and depth and node.module and not node.level
+              and any(a.name == "*" for a in node.names)):
+            sibling = source.parent / f"{node.module}.py"
+            if sibling.is_file():
+                names |= _defined_names(sibling, depth - 1)
+    return names
 
 
 def check_by_rules(spec: TargetSpec, profile: str | None, options: RunOptions,

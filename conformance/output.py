@@ -111,6 +111,9 @@ def out_of_time_message(v: Verdict) -> str:
     """One line: a check whose time budget ran out before it found a departure."""
     from conformance.budget import describe_call
     examples = v.stats.get("examples", 0)
+    if v.median_call is None:
+        return (f"the time budget{f' of {v.budget:g} s' if v.budget else ''} ran out before "
+                "the target answered a call (while it was opened)")
     return (f"the time budget{f' of {v.budget:g} s' if v.budget else ''} ran out after "
             f"{examples} example{'s' if examples != 1 else ''}, no departure found "
             f"(median call {describe_call(v.median_call)})")

@@ -249,6 +249,9 @@ def format_verdict(verdict: Verdict) -> str:
         out.append(format_out_of_time(verdict))
     else:
         out.append(f"{head}: DOES NOT CONFORM ({verdict.seconds:.1f} s)")
+        if getattr(verdict, "out_of_time", False):
+            budget = f" of {verdict.budget:g} s" if verdict.budget else ""
+            out.append(f"(The time budget{budget} ran out before the check finished.)")
     if verdict.missing:
         out.append(f"Missing operations: {', '.join(verdict.missing)}. The others were checked"
                    + (" and conform." if verdict.counterexample is None and verdict.stats
@@ -268,6 +271,9 @@ def format_out_of_time(verdict: Verdict) -> str:
     from conformance.budget import describe_call
     examples = verdict.stats.get("examples", 0)
     budget = f" of {verdict.budget:g} s" if verdict.budget else ""
+    if verdict.median_call is None:
+        return (f"The time budget{budget} ran out before the target answered a call (while "
+                "its box started and it was imported): give it a larger --budget.")
     return (f"The time budget{budget} ran out after {plural(examples, 'example')} "
             f"(the fixed scenarios count as examples), with no departure found; the "
             f"target's median call took {describe_call(verdict.median_call)}. Slow code is "
