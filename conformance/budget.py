@@ -53,6 +53,16 @@ class OutOfBudget(BaseException):
     stop: nothing retries or shrinks it)."""
 
 
+#: The hard deadline's alarm went off (since the last :meth:`Budget.armed`):
+#: a target run in this process may have caught it as its own exception.
+_fired = False
+
+
+def fired() -> bool:
+    """Whether the hard deadline's alarm went off (see :data:`_fired`)."""
+    return _fired
+
+
 def reserve(seconds: float, call_limit: float) -> float:
     """How much of a budget of ``seconds`` the soft deadline leaves for the
     call under way (up to ``call_limit``, the time limit per call, and a
@@ -140,9 +150,12 @@ class Budget:
             return
 
         def expire(signum, frame):
-            self.ran_out = True
+            global _fired
+            _fired = self.ran_out = True
             raise OutOfBudget(f"the time budget of {self.seconds:g} s ran out")
 
+        global _fired
+        _fired = False
         previous = signal.signal(signal.SIGALRM, expire)
         try:
             signal.setitimer(signal.ITIMER_REAL, max(self.hard - time.monotonic(), 0.001))
@@ -150,6 +163,7 @@ class Budget:
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous)
+            _fired = False
 
     @staticmethod
     def disarm() -> None:

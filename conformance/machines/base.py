@@ -30,6 +30,7 @@ from conformance.api import (
     BATCH, GROUPS, NOT_PROVIDED, OPAQUE, OPAQUE_RESULTS, RESET,
     Counterexample, Handle, Target, TargetError,
 )
+from conformance.budget import OutOfBudget, fired
 from conformance.replays import replay_command
 from conformance.report import Board
 from spec.tipos import Accion
@@ -281,9 +282,13 @@ class Machine(RuleBasedStateMachine):
         try:
             answer = self.run.target.call(op, *args)
         except TargetError as e:
+            if budget is not None and fired():      # the alarm, caught as the target's own
+                raise OutOfBudget(str(e)) from None
             self._target_failed(e, op, args)
             return None
         if budget is not None:
+            if fired():
+                raise OutOfBudget("the time budget ran out")
             budget.record(time.monotonic() - start, len(args[0]) if op == BATCH else 1)
         return answer
 
