@@ -414,7 +414,47 @@ FINGERPRINT, EQUAL, BATCH, RESET, OPAQUE = ("__fingerprint__", "__equal__", "__b
 
 
 class CallTimeout(BaseException):
-    """Raised inside the target's code when its call exceeds the time limit."""
+    """Raised inside the target's code when its call exceeds the time limit:
+    its CPU time (SIGPROF), or, ``waited``, its wall-clock time (SIGALRM)."""
+
+    def __init__(self, waited: bool = False):
+        super().__init__()
+        self.waited = waited
+
+
+#: A call is limited in the CPU time it uses, not in the time it waits: on a
+#: loaded grader a correct program may wait many times its limit for a core.
+#: It still ends: it gets at most this many times its limit in wall time.
+WALL_FACTOR = 10
+
+
+def time_limit_message(limit: float, waited: bool) -> str:
+    """What a report says of a call (or an import) stopped at its limit."""
+    if not waited:
+        return f"used more than {limit:g} s of CPU time"
+    return (f"no answer within {limit * WALL_FACTOR:g} s (it waited, or the machine was too "
+            f"loaded to give it {limit:g} s of CPU time)")
+
+
+def _time_limits(seconds: float) -> None:
+    """Arm (``seconds`` > 0) or disarm (0) the limits of one call: SIGPROF
+    after ``seconds`` of this process's CPU time, SIGALRM after
+    ``WALL_FACTOR`` times as long on the wall clock. Main thread only."""
+    if seconds:
+        signal.signal(signal.SIGPROF, _over_cpu)
+        signal.signal(signal.SIGALRM, _over_wall)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    signal.setitimer(signal.ITIMER_REAL, seconds * WALL_FACTOR)
+
+
+def _over_cpu(signum, frame):
+    _time_limits(0)
+    raise CallTimeout(waited=False)
+
+
+def _over_wall(signum, frame):
+    _time_limits(0)
+    raise CallTimeout(waited=True)
 
 
 def operations(obj):
@@ -459,14 +499,12 @@ class Host:
         self.atoms = (bool, int, float, str, bytes, type(None)) + tuple(atoms)
         self.handle_type = handle_type
         self.opaque = frozenset()     # operations whose results stay here (OPAQUE)
-        self.time_limit = 0.0       # seconds per call, enforced with SIGALRM (the sandbox child)
+        self.time_limit = 0.0       # CPU seconds per call (the sandbox child, _time_limits)
 
     def limit_time(self, seconds):
-        """Interrupt any call (each call of a batch too) that runs longer than
-        ``seconds``; the process lives on. Main thread of a child only."""
-        def expired(signum, frame):
-            raise CallTimeout()
-        signal.signal(signal.SIGALRM, expired)
+        """Interrupt any call (each call of a batch too) that uses more than
+        ``seconds`` of CPU time, or waits too long (:func:`_time_limits`); the
+        process lives on. Main thread of a child only."""
         self.time_limit = seconds
 
     def copy_plain(self, value, resolve=None):
@@ -562,17 +600,17 @@ class Host:
             return ("ok", results)
         try:
             if self.time_limit:
-                signal.setitimer(signal.ITIMER_REAL, self.time_limit)
+                _time_limits(self.time_limit)
             try:
                 return ("ok", self.invoke(op, args))
             finally:
                 if self.time_limit:
-                    signal.setitimer(signal.ITIMER_REAL, 0)
+                    _time_limits(0)
         except HostError as e:
             return ("error", e.kind, e.message, "")
         except CallTimeout as e:
-            return ("error", "timeout", f"no answer within {self.time_limit:g} s "
-                    "(an infinite loop?)", _frames(e))
+            return ("error", "timeout", time_limit_message(self.time_limit, e.waited)
+                    + ("" if e.waited else " (an endless loop?)"), _frames(e))
         except SystemExit as e:
             return ("error", "exited", f"called exit({e.code!r})", format_exception(e))
         except MemoryError as e:
@@ -745,23 +783,20 @@ def child_main():
         guard = ImportGuard(init["guard"]["names"], init["guard"]["roots"], init["sys_path"])
         sys.meta_path.insert(0, guard)
     start_limit = init["start_timeout"]
-
-    def expired(signum, frame):
-        raise CallTimeout()
-    signal.signal(signal.SIGALRM, expired)
     try:
-        signal.setitimer(signal.ITIMER_REAL, start_limit)
+        _time_limits(start_limit)
         try:
             namespace = load(init)
         finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            _time_limits(0)
     except BaseException as e:  # noqa: BLE001 - report why the import failed
         _flush()
         if guard is not None and guard.attempts:
             channel.send({"reference": guard.attempts[0]})
         elif isinstance(e, CallTimeout):
-            channel.send({"load-error": f"{init['name']}: did not finish importing in "
-                          f"{start_limit:g} s (a loop at module level?)"})
+            channel.send({"load-error": f"{init['name']}: did not finish importing: "
+                          f"{time_limit_message(start_limit, e.waited)}"
+                          + ("" if e.waited else " (a loop at module level?)")})
         else:
             channel.send({"load-error": describe_load_error(init["name"], e)})
         os._exit(0)

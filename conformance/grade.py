@@ -39,7 +39,9 @@ percentage such as ``80%``, or a count such as ``12``); 2 for bad arguments.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
+import ctypes
 import dataclasses
 import io
 import json
@@ -241,7 +243,6 @@ def main(argv: Sequence[str], out: TextIO | None = None, prog: str = PROG) -> in
     print(f"grading {len(submissions)} submissions of {folder} (random seed {options.seed}, "
           f"{options.max_examples} examples{budget}, isolation: {level})", file=out)
     rows = grade_all(submissions, args.profile, options, max(1, args.jobs), out)
-    _kill_strays(set())                 # nothing of any submission outlives the grading
     target.mkdir(parents=True, exist_ok=True)
     summary = {"folder": str(folder.resolve()), "isolation": level,
                "options": dataclasses.asdict(options), "submissions": rows}
@@ -279,9 +280,8 @@ def grade_all(submissions: Sequence[Path], profile: str | None, options: RunOpti
               + (f"\n  warnings: {row['warnings']}" if row["warnings"] else ""), file=out)
         out.flush()
 
-    _become_subreaper()
     paths = [str(p) for p in submissions]
-    with ThreadPoolExecutor(max_workers=min(jobs, len(paths))) as pool:
+    with _adopting_orphans(), ThreadPoolExecutor(max_workers=min(jobs, len(paths))) as pool:
         futures = {pool.submit(supervise, path, profile, options): path for path in paths}
         for future in as_completed(futures):
             path = futures[future]
@@ -403,19 +403,33 @@ def checker_main() -> None:
     os._exit(0)
 
 
-def _become_subreaper() -> None:
-    """Linux: processes a checker's submission leaves behind become our
-    children (not init's), so :func:`_kill_strays` can find them."""
+@contextlib.contextmanager
+def _adopting_orphans():
+    """Linux: while grading, processes a checker's submission leaves behind
+    become our children (not init's), so :func:`_kill_strays` can find them.
+    On the way out nothing of any submission outlives the grading, and this
+    process stops adopting orphans as it did before (left on, a caller that
+    grades in process, such as a test run, would collect the zombies of
+    every orphan below it that nobody reaps)."""
+    prctl = None
+    before = ctypes.c_int(0)
     try:
-        import ctypes
-        ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)   # PR_SET_CHILD_SUBREAPER
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+        prctl(37, ctypes.byref(before), 0, 0, 0)               # PR_GET_CHILD_SUBREAPER
+        prctl(36, 1, 0, 0, 0)                                  # PR_SET_CHILD_SUBREAPER
     except (OSError, AttributeError):
-        pass
+        prctl = None
+    try:
+        yield
+    finally:
+        _kill_strays(set())
+        if prctl is not None:
+            prctl(36, before.value, 0, 0, 0)
 
 
 def _kill_strays(keep: set[int]) -> None:
     """Kill what submissions left behind: every child of this process (they
-    come to us as orphans, see :func:`_become_subreaper`) that is neither a
+    come to us as orphans, see :func:`_adopting_orphans`) that is neither a
     checker in ``keep`` nor a box some live target still owns, with all its
     descendants; reap them."""
     for _ in range(200):

@@ -45,7 +45,8 @@ import threading
 import time
 from functools import lru_cache
 
-from conformance.child import set_limit   # standard library only, shared with the child
+# Standard library only, shared with the child.
+from conformance.child import WALL_FACTOR, set_limit, time_limit_message
 
 LEVELS = ("bwrap", "user", "best-effort")
 ENV_VAR = "SOKOBAN_ISOLATION"
@@ -628,6 +629,68 @@ def exit_signal(proc: subprocess.Popen) -> int | None:
     if getattr(proc, "isolation", None) == "bwrap" and 128 < code < 128 + 65:
         return code - 128
     return None
+
+
+# ------------------------------------------------------------------ time
+
+_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def cpu_seconds(root: int) -> float:
+    """The CPU time (user and system) used so far by ``root`` and every
+    process below it, with the children they have reaped."""
+    total = 0
+    for pid in {root} | _descendants(root):
+        try:
+            with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        # Fields 14-17 of proc(5): utime, stime, cutime, cstime (after the
+        # state, which is field 3, the first one after the name).
+        total += sum(int(x) for x in fields[11:15])
+    return total / _TICK
+
+
+class CallClock:
+    """The time limit of one call into the box rooted at ``pid``: the call
+    is over its limit once the box has used ``limit`` seconds of CPU time
+    since it had run for half its limit (the clock looks at the CPU only
+    then, so a quick call costs nothing; an endless loop is stopped within
+    one and a half times its limit of CPU time), or after ``WALL_FACTOR``
+    times ``limit`` seconds whatever it did."""
+
+    def __init__(self, pid: int | None, limit: float, factor: float = WALL_FACTOR):
+        self.pid, self.limit = pid, limit
+        self.start = time.monotonic()
+        self.wall_limit = limit * factor
+        self._first_look = self.start + limit / 2
+        self._cpu_from: float | None = None
+        self._next_look = self._first_look
+
+    def wait(self) -> float:
+        """How long to wait (at most) before asking :meth:`over` again."""
+        return max(0.0, min(self._next_look, self.start + self.wall_limit) - time.monotonic())
+
+    def over(self) -> str | None:
+        """``None`` while the call is within its limit; else why it is not:
+        ``"cpu"`` (it used its CPU time) or ``"wall"`` (it waited too long)."""
+        now = time.monotonic()
+        if now - self.start >= self.wall_limit:
+            return "wall"
+        if self.pid is None or now < self._next_look:
+            return None
+        used = cpu_seconds(self.pid)
+        if self._cpu_from is None:
+            self._cpu_from = used
+        elif used - self._cpu_from >= self.limit:
+            return "cpu"
+        self._next_look = now + max(0.05, min(0.5, self.limit / 4))
+        return None
+
+    def describe(self, why: str) -> str:
+        """The sentence a report gives for :meth:`over`'s answer."""
+        return time_limit_message(self.limit, waited=why == "wall")
 
 
 # ------------------------------------------------------------------ killing

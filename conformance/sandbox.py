@@ -48,6 +48,7 @@ from conformance import isolation
 from conformance.api import BATCH, RESET, SPECIAL_OPERATIONS, Handle, TargetError
 from conformance.child import (  # noqa: F401 - fingerprint is part of this module's API
     Failure, Host, Kept, NotPlain, ProtocolError, decode, encode, fingerprint, frame,
+    time_limit_message,
 )
 from conformance.targets import (
     BadTarget, ReferenceImport, TargetSpec, describe_load_error, load, private_module_name,
@@ -408,7 +409,10 @@ class SandboxTarget(_TargetBase):
         return document
 
     def _receive(self, op: str, timeout: float, importing: bool = False) -> dict:
-        deadline = time.monotonic() + timeout
+        """The next message; the box is killed when it has no answer within
+        ``timeout`` seconds of CPU time (see :class:`isolation.CallClock`:
+        on a loaded machine it may wait longer for its CPU)."""
+        clock = isolation.CallClock(self._proc.pid, timeout)
         self._next_look["during"] = time.monotonic() + _LOOK
         fd = self._proc.stdout.fileno()
         try:
@@ -417,10 +421,10 @@ class SandboxTarget(_TargetBase):
                 if document is not None:
                     return document
                 self._look(op, "during")
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
+                why = clock.over()
+                if why:
                     break
-                ready, _, _ = select.select([fd], [], [], min(remaining, _LOOK))
+                ready, _, _ = select.select([fd], [], [], min(clock.wait(), _LOOK))
                 if ready:
                     chunk = os.read(fd, 1 << 20)
                     if not chunk:
@@ -436,11 +440,12 @@ class SandboxTarget(_TargetBase):
         tail = self._output_tail()
         self._stop()
         if importing:
-            raise TargetError("timeout", f"{self.spec.name}: did not finish importing in "
-                              f"{self.start_timeout:g} s (a loop at module level?)", tail, op)
-        raise TargetError("timeout", f"no answer within {self.timeout:g} s and it could not be "
-                          "interrupted (a loop outside Python?); the process was killed",
-                          tail, op)
+            raise TargetError("timeout", f"{self.spec.name}: did not finish importing: "
+                              f"{time_limit_message(self.start_timeout, why == 'wall')}"
+                              + (" (a loop at module level?)" if why == "cpu" else ""), tail, op)
+        raise TargetError("timeout", f"{time_limit_message(self.timeout, why == 'wall')} and "
+                          "could not be interrupted (a loop outside Python?); the process "
+                          "was killed", tail, op)
 
     def _look(self, op: str, when: str = "after", now: bool = False) -> None:
         """Kill the box and raise when it stores more than its budget. At

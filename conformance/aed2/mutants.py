@@ -76,9 +76,11 @@ MUTANTS = (
     Mutant("binary_search_past_end", "Mapa.cpp",
            "    return lo < v.size() && v[lo] == c;",
            "    return v[lo] == c;",
-           "the binary search over the sorted vectors reads one past the end (sePuedeMover "
-           "asks hayPared of a cell beyond the last wall, and crashes)",
-           "ext.can-move"),
+           "the binary search over the sorted vectors reads one past the end: asked of a cell "
+           "beyond the last wall, hayPared compares with whatever lies there (in a plain build, "
+           "fresh zeroed memory: it says the cell (0, 0) is a wall; the sanitizer build stops "
+           "on the read); the plain departure is the one a student sees",
+           "ext.walls"),
     Mutant("crash_without_walls", "Mapa.cpp",
            "    _minPared = _paredes.empty() ? Coordenada(0, 0) : _paredes.front();",
            "    _minPared = _paredes.front();",

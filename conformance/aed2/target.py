@@ -23,7 +23,6 @@ import shutil
 import subprocess
 import tempfile
 import threading
-import time
 from typing import Any
 
 from conformance.aed2 import sanitizer
@@ -203,7 +202,7 @@ class Aed2Target:
         except (BrokenPipeError, OSError):
             pass                # it died: reported below
         answers: list[str] = []
-        deadline = time.monotonic() + self.timeout
+        clock = isolation.CallClock(proc.pid, self.timeout)
         fd = proc.stdout.fileno()
         while True:
             while b"\n" in self._buffer:
@@ -212,12 +211,13 @@ class Aed2Target:
                 if text == ".":
                     return answers[:expect]
                 answers.append(text)
-            left = deadline - time.monotonic()
-            if left <= 0:
+            why = clock.over()
+            if why:
                 self._stop()
-                raise TargetError("timeout", f"no answer in {self.timeout:g} s (an endless "
-                                  "loop?)", op=what or self._which(shown, answers))
-            ready, _, _ = select.select([fd], [], [], left)
+                raise TargetError("timeout", clock.describe(why)
+                                  + (" (an endless loop?)" if why == "cpu" else ""),
+                                  op=what or self._which(shown, answers))
+            ready, _, _ = select.select([fd], [], [], clock.wait())
             if ready:
                 chunk = os.read(fd, 65536)
                 if not chunk:

@@ -96,6 +96,7 @@ class PrologTarget:
         self._in_level = False
         self._closing = False       # a level's end asked for, its answers not read yet
         self.starts = 0
+        self._late = ""          # why the last read had no answer in time
 
     # -------------------------------------------------------------- process
 
@@ -120,8 +121,8 @@ class PrologTarget:
         answer = self._read(LOAD_SECONDS)
         if answer is None:
             self.stop()
-            raise LoadFailed(f"{self.name}: loading {self.program.main.name} took more than "
-                             f"{LOAD_SECONDS:g} s (a directive that does not end?)")
+            raise LoadFailed(f"{self.name}: loading {self.program.main.name}: {self._late} "
+                             "(a directive that does not end?)")
         if isinstance(answer, _Ended):
             self.stop()
             raise LoadFailed(f"{self.name}: {answer} while {self.program.main.name} was loaded"
@@ -160,9 +161,11 @@ class PrologTarget:
             return False
 
     def _read(self, seconds: float):
-        """The next answer as a term; None after ``seconds``; an
+        """The next answer as a term; None when the program has used
+        ``seconds`` of CPU time without one (see :class:`isolation.CallClock`:
+        on a loaded machine it may wait longer for its CPU); an
         :class:`_Ended` sentence when the process ended (its status)."""
-        deadline = time.monotonic() + seconds
+        clock = isolation.CallClock(self.proc.pid, seconds)
         fd = self.proc.stdout.fileno()
         while True:
             while b"\n" in self._buffer:
@@ -174,9 +177,11 @@ class PrologTarget:
                     except terms.TermError as e:
                         return terms.Compound("error", (terms.Str(
                             f"the driver's answer could not be read ({e}): {text[:200]}"),))
-            left = deadline - time.monotonic()
-            if left <= 0:
+            why = clock.over()
+            if why:
+                self._late = clock.describe(why)
                 return None
+            left = clock.wait()
             storage = getattr(self.proc, "storage", None)
             if storage is not None:
                 over = storage.over()
@@ -247,7 +252,7 @@ class PrologTarget:
         answer = self._read(seconds + GRACE)
         if answer is None:
             self.stop()
-            return Answer("killed", text=f"no answer in {seconds + GRACE:g} s")
+            return Answer("killed", text=f"no answer: {self._late}")
         if isinstance(answer, _Ended):
             self.stop()
             return Answer("died", text=str(answer))
