@@ -133,8 +133,9 @@ def render(summary: dict) -> str:
         parts.append("</table>")
     budget = (summary.get("options") or {}).get("budget")
     parts.append('<h2 id="students">Students</h2>'
-                 + (f"<p>Each check had a time budget of {_e(f'{budget:g}')} s. A submission "
-                    "is <em>slow</em> when its check ran out of it or its median call took "
+                 + (f"<p>Each check had a time budget of {_e(f'{budget:g}')} s (a check that "
+                    "ran out of it is <em>not fully checked</em>). A submission is "
+                    "<em>slow</em> when its median call took "
                     f"{_e(f'{SLOW_CALL * 1000:g}')} ms or more.</p>" if budget else "")
                  + '<table class="students"><tr><th>submission</th>'
                  "<th>profile</th><th>verdict</th><th>score</th><th>rules broken</th>"

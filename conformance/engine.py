@@ -56,7 +56,7 @@ from hypothesis.stateful import run_state_machine_as_test
 from conformance.api import (
     ALL_PROFILES, REQUIRED_OPERATIONS, Counterexample, RuleOutcome, Target, Verdict,
 )
-from conformance.budget import Budget, OutOfBudget
+from conformance.budget import Budget, OutOfBudget, fired
 from conformance.machines import machine
 from conformance.machines.base import CheckSettings, Departure, Fatal, Run, StopShrinking
 from conformance.replays import parse_replay
@@ -437,6 +437,11 @@ def _search(run: Run, seed: int, max_examples: int, shrink: bool, start: float) 
         _ran_out(run.budget)
         return _verdict(run, False, run.last, seed, start)
     except Exception as e:  # noqa: BLE001 - Flaky and friends: report the last departure
+        if run.budget is not None and (run.budget.ran_out or fired()):
+            # Stopped in the middle of an example: Hypothesis, recording it
+            # on its way out, may call that Flaky (the OutOfBudget replaced).
+            _ran_out(run.budget)
+            return _verdict(run, False, run.last, seed, start)
         if run.last is not None:
             c = _replayed(run)
             if not run.stopped:

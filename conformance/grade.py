@@ -10,8 +10,8 @@ seed (:func:`conformance.engine.check_rules`), each within the time budget
 ``--budget`` (its checker's start included). The summary, one row per
 submission (name, profile, verdict, score: a point per rule kept, the broken
 rules, first counterexample message, replay command, seconds, the median
-time of a call into it and whether it is slow: it ran out of its budget, or
-its median call took :data:`~conformance.budget.SLOW_CALL` or more), goes to
+time of a call into it and whether it is slow: its median call took
+:data:`~conformance.budget.SLOW_CALL` or more), goes to
 ``summary.csv`` and ``summary.json`` (which also holds every rule's outcome
 and counterexample) in ``--out`` (default: a new folder ``DIR-grades``
 beside DIR, or ``DIR-grades-2``... if that one already holds a summary),
@@ -110,17 +110,17 @@ def grade_one(path: str, profile: str | None, options: RunOptions) -> dict[str, 
     replay = verdict.counterexample.replay if verdict.counterexample else ""
     return _row(name, verdict.profile if verdict.profile != "?" else "", verdict_status(verdict),
                 verdict_message(verdict), replay, start, verdict.warnings, verdict.outcomes,
-                median_call=verdict.median_call, out_of_time=verdict.out_of_time)
+                median_call=verdict.median_call)
 
 
 def _row(name, profile, verdict, message, replay, start, warnings=(), outcomes=(),
-         median_call: float | None = None, out_of_time: bool = False) -> dict[str, Any]:
+         median_call: float | None = None) -> dict[str, Any]:
     """A summary row; ``warnings`` (a conforming answer of a doubtful type,
     robustness findings) are joined with `` | `` in one column; ``outcomes``
     (one per rule of the seed) give the score (a point per rule kept), the
     broken rules (space-separated ids) and, in summary.json, each rule's
-    outcome with its counterexample. ``median_call`` (seconds) and
-    ``out_of_time`` (its budget ran out) say whether it is slow."""
+    outcome with its counterexample. ``median_call`` (seconds): the median
+    time of a call into it (slow from :data:`~conformance.budget.SLOW_CALL`)."""
     from conformance import points
     got, out_of = points.score(outcomes)
     if not outcomes and profile:        # not checked at all: no rule kept
@@ -132,7 +132,7 @@ def _row(name, profile, verdict, message, replay, start, warnings=(), outcomes=(
             "message": " ".join(message.split()), "replay": replay,
             "seconds": round(time.perf_counter() - start, 2),
             "median_call_ms": round(median_call * 1000, 3) if median_call is not None else -1,
-            "slow": "yes" if out_of_time or (median_call or 0) >= SLOW_CALL else "",
+            "slow": "yes" if (median_call or 0) >= SLOW_CALL else "",
             "warnings": " | ".join(" ".join(w.split()) for w in warnings),
             RULES_FIELD: {o.rule: points.to_data(o) for o in outcomes}}
 
@@ -369,7 +369,7 @@ def _late_row(path: str, profile: str | None, options: RunOptions, start: float
     return _row(name, profile or "", NOT_FULLY_CHECKED,
                 f"the check did not end within its budget of {options.budget:g} s and "
                 f"{CHECKER_GRACE:g} s more: its checker was stopped", "", start,
-                outcomes=outcomes, out_of_time=True)
+                outcomes=outcomes)
 
 
 def _checked_row(data: bytes) -> dict[str, Any] | None:

@@ -232,3 +232,19 @@ def test_grade_holds_each_submission_to_its_budget(tmp_path, capsys):
     assert "slow]" in printed
     page = (out / "report.html").read_text()
     assert 'data-slow="yes"' in page and "median call" in page
+
+
+@pytest.mark.parametrize("failure", [False, True])
+def test_the_plugin_skips_the_rules_not_reached(tmp_path, failure):
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rs",
+                          f"--sokoban-impl={SLOW}", "--sokoban-budget=4", "--sokoban-seed=1",
+                          *(["--sokoban-budget-is-failure"] if failure else [])],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    out = run.stdout + run.stderr
+    if failure:
+        assert run.returncode == 1 and " failed" in out and "skipped" not in out, out
+        assert "not reached before the time budget ran out" in out
+    else:
+        assert run.returncode == 0 and "skipped" in out and "failed" not in out, out
+        assert "not reached: the time budget of 4 s ran out" in out
