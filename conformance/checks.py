@@ -29,7 +29,7 @@ from conformance.budget import DEFAULT_BUDGET, Budget, OutOfBudget
 from conformance.output import NOT_FULLY_CHECKED, verdict_status
 from conformance.sandbox import DEFAULT_MEMORY_MB, DEFAULT_STORAGE_MB, DEFAULT_TIMEOUT, open_target
 from conformance.targets import (
-    BadTarget, DirectionAdapter, ReferenceImport, TargetSpec, detect_profiles, explain_missing,
+    BadTarget, DirectionAdapter, ReferenceImport, ResolvedTarget, detect_profiles, explain_missing,
     missing_operations,
 )
 
@@ -101,7 +101,7 @@ _OWN_PROFILE = {
 }
 
 
-def _kind_rules(spec: TargetSpec, profile: str | None) -> tuple[Verdict, str] | None:
+def _kind_rules(spec: ResolvedTarget, profile: str | None) -> tuple[Verdict, str] | None:
     """The bad verdict when a profile of its own kind of target (aed2: a C++
     folder; prolog: a Prolog program) and the target do not go together."""
     for kind, (own, what, called) in _OWN_PROFILE.items():
@@ -113,14 +113,14 @@ def _kind_rules(spec: TargetSpec, profile: str | None) -> tuple[Verdict, str] | 
     return None
 
 
-def own_profile(spec: TargetSpec) -> str | None:
+def own_profile(spec: ResolvedTarget) -> str | None:
     """The profile of a kind of target that has one of its own (``aed2`` for
     a C++ folder, ``prolog`` for a Prolog program), else None."""
     entry = _OWN_PROFILE.get(spec.kind)
     return entry[0] if entry else None
 
 
-def lacking(spec: TargetSpec, options: RunOptions) -> str | None:
+def lacking(spec: ResolvedTarget, options: RunOptions) -> str | None:
     """For a target of its own profile: None when it provides every
     operation of the profile, else a message saying what it lacks (or why
     it cannot be built or loaded)."""
@@ -137,7 +137,7 @@ def lacking(spec: TargetSpec, options: RunOptions) -> str | None:
     raise ValueError(f"{spec.name}: not a target of a profile of its own")
 
 
-def _check_prolog(spec: TargetSpec, options: RunOptions) -> tuple[Verdict, str]:
+def _check_prolog(spec: ResolvedTarget, options: RunOptions) -> tuple[Verdict, str]:
     """A Prolog program (profile prolog, :mod:`conformance.prolog`)."""
     from conformance.prolog.run import check_program
     return check_program(spec.path, max_examples=options.max_examples, seed=options.seed,
@@ -146,7 +146,7 @@ def _check_prolog(spec: TargetSpec, options: RunOptions) -> tuple[Verdict, str]:
                          groups=options.groups, by_rules=options.by_rules)
 
 
-def _open(spec: TargetSpec, profile: str | None, options: RunOptions):
+def _open(spec: ResolvedTarget, profile: str | None, options: RunOptions):
     """``(target, None)``, or ``(None, verdict)`` saying why it cannot be
     opened: a bad target, a C++ build failure, or a submission that imports
     our implementation (a failure, not a bad target)."""
@@ -200,7 +200,7 @@ def _refused(spec_name: str, profile: str | None, message: str) -> tuple[Verdict
 
 
 @contextlib.contextmanager
-def _checking(spec: TargetSpec, profile: str | None, options: RunOptions,
+def _checking(spec: ResolvedTarget, profile: str | None, options: RunOptions,
               target=None) -> Iterator[tuple[object, list, RunOptions]]:
     """What checking ``spec`` needs, set up once for :func:`check_target` and
     :func:`check_groups`: ``(target, profiles, options)``, where each of
@@ -230,7 +230,7 @@ def _checking(spec: TargetSpec, profile: str | None, options: RunOptions,
             target.close()
 
 
-def check_target(spec: TargetSpec, profile: str | None, options: RunOptions,
+def check_target(spec: ResolvedTarget, profile: str | None, options: RunOptions,
                  target=None) -> list[tuple[Verdict, str]]:
     """Check one target (under ``profile``, or every profile it provides):
     a ``(verdict, report)`` per profile. Never raises for a bad target: that
@@ -315,7 +315,7 @@ def _defined_names(source, depth: int = 3) -> set[str]:
     return names
 
 
-def check_by_rules(spec: TargetSpec, profile: str | None, options: RunOptions,
+def check_by_rules(spec: ResolvedTarget, profile: str | None, options: RunOptions,
                    target=None) -> list[tuple[Verdict, str]]:
     """Like :func:`check_target`, checked rule by rule of the seed
     (:func:`conformance.engine.check_rules`): each verdict carries one
@@ -324,7 +324,7 @@ def check_by_rules(spec: TargetSpec, profile: str | None, options: RunOptions,
     return check_target(spec, profile, replace(options, by_rules=True), target=target)
 
 
-def check_groups(spec: TargetSpec, profile: str | None,
+def check_groups(spec: ResolvedTarget, profile: str | None,
                  options: RunOptions) -> list[tuple[str | None, Verdict, str]]:
     """Like :func:`check_target`, one check per operation group of each
     profile: ``(group, verdict, report)``; ``group`` is ``None`` for a target

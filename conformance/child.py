@@ -436,15 +436,23 @@ def time_limit_message(limit: float, waited: bool) -> str:
             f"loaded to give it {limit:g} s of CPU time)")
 
 
+_install, _setitimer = signal.signal, signal.setitimer
+
+
 def _time_limits(seconds: float) -> None:
     """Arm (``seconds`` > 0) or disarm (0) the limits of one call: SIGPROF
     after ``seconds`` of this process's CPU time, SIGALRM after
     ``WALL_FACTOR`` times as long on the wall clock. Main thread only."""
     if seconds:
-        signal.signal(signal.SIGPROF, _over_cpu)
-        signal.signal(signal.SIGALRM, _over_wall)
-    signal.setitimer(signal.ITIMER_PROF, seconds)
-    signal.setitimer(signal.ITIMER_REAL, seconds * WALL_FACTOR)
+        # Our own references, taken before any target ran: a target that
+        # replaces signal.signal or signal.setitimer changes nothing here.
+        # Installed at every call: a target that installed its own handler
+        # with the real function loses it (the parent's clock is the last
+        # resort for one that blocks the signals).
+        _install(signal.SIGPROF, _over_cpu)
+        _install(signal.SIGALRM, _over_wall)
+    _setitimer(signal.ITIMER_PROF, seconds)
+    _setitimer(signal.ITIMER_REAL, seconds * WALL_FACTOR)
 
 
 def _over_cpu(signum, frame):

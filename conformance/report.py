@@ -20,6 +20,7 @@ from typing import Iterable
 from conformance.api import Counterexample, Verdict
 from levels import drawing
 from levels.drawing import bounds
+from levels.words import plural
 
 #: The order the stats are printed in, with their labels.
 STAT_LABELS = (      # (key, singular, plural)
@@ -216,11 +217,6 @@ def format_coverage(verdict: Verdict) -> list[str]:
         out.append("Never exercised" + (" before the failure" if verdict.counterexample
                                          else "") + ": " + ", ".join(never))
     return out
-
-
-def plural(n: int, singular: str, plural_: str | None = None) -> str:
-    """``1 example``, ``2 examples``; ``plural_`` when adding ``s`` is wrong."""
-    return f"{n} {singular if n == 1 else plural_ or singular + 's'}"
 
 
 def format_stats(stats: dict[str, int]) -> str:

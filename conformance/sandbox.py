@@ -51,7 +51,7 @@ from conformance.child import (  # noqa: F401 - fingerprint is part of this modu
     time_limit_message,
 )
 from conformance.targets import (
-    BadTarget, ReferenceImport, TargetSpec, describe_load_error, load, private_module_name,
+    BadTarget, ReferenceImport, ResolvedTarget, describe_load_error, load, private_module_name,
 )
 from spec.tipos import Accion
 
@@ -169,7 +169,7 @@ class InProcessTarget(_TargetBase):
     """A trusted target run in this process: same interface, no isolation
     (no time, memory or output limits), much faster."""
 
-    def __init__(self, spec: TargetSpec, namespace: Any | None = None):
+    def __init__(self, spec: ResolvedTarget, namespace: Any | None = None):
         self.spec = spec
         self.name = spec.name
         self._identity = _Identity()
@@ -222,7 +222,7 @@ class _Box:
     """A private temporary copy of the target: ``work`` is the box's only
     writable folder; ``init`` what the child needs to load the target."""
 
-    def __init__(self, spec: TargetSpec, copy_folder: bool):
+    def __init__(self, spec: ResolvedTarget, copy_folder: bool):
         self.root = tempfile.mkdtemp(prefix="sokoban-box-")
         work = Path(self.root) / "work"
         work.mkdir()
@@ -235,7 +235,7 @@ class _Box:
             self.remove()
             raise
 
-    def _fill(self, spec: TargetSpec, work: Path, copy_folder: bool) -> dict[str, Any]:
+    def _fill(self, spec: ResolvedTarget, work: Path, copy_folder: bool) -> dict[str, Any]:
         budget = [_MAX_COPY]
         init: dict[str, Any] = {"name": spec.name, "kind": spec.kind, "module": spec.module,
                                 "attr": spec.attr, "sys_path": [str(work)]}
@@ -285,7 +285,7 @@ class SandboxTarget(_TargetBase):
     what the box may store (None: no budget).
     """
 
-    def __init__(self, spec: TargetSpec, *, timeout: float = DEFAULT_TIMEOUT,
+    def __init__(self, spec: ResolvedTarget, *, timeout: float = DEFAULT_TIMEOUT,
                  memory_mb: int = DEFAULT_MEMORY_MB,
                  output_limit: int = DEFAULT_OUTPUT_LIMIT,
                  start_timeout: float = DEFAULT_START_TIMEOUT,
@@ -595,7 +595,7 @@ def _cleanup(proc: subprocess.Popen, out, box: _Box) -> None:
 
 # ----------------------------------------------------------------- opening
 
-def open_target(spec: TargetSpec, *, in_process: bool | None = None,
+def open_target(spec: ResolvedTarget, *, in_process: bool | None = None,
                 timeout: float = DEFAULT_TIMEOUT, memory_mb: int = DEFAULT_MEMORY_MB,
                 output_limit: int = DEFAULT_OUTPUT_LIMIT, directions: str = "ours",
                 level: str | None = None, copy_folder: bool = True,

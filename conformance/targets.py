@@ -67,7 +67,7 @@ class ReferenceImport(BadTarget):
 
 
 @dataclass(frozen=True)
-class TargetSpec:
+class ResolvedTarget:
     """A resolved target: picklable, so the sandbox child can load it too.
 
     ``kind`` is ``"file"``, ``"package"``, ``"module"``, ``"object"``,
@@ -106,7 +106,7 @@ def _looks_like_path(text: str) -> bool:
             or text.startswith((".", "~")))
 
 
-def _resolve_path(text: str) -> TargetSpec:
+def _resolve_path(text: str) -> ResolvedTarget:
     path = Path(text).expanduser()
     if not path.exists():
         raise BadTarget(f"{text}: no such file or folder")
@@ -119,19 +119,19 @@ def _resolve_path(text: str) -> TargetSpec:
         if path.suffix != ".py":
             raise BadTarget(f"{text}: not a Python file (expected a .py file or a folder; "
                             "a .pro or .pl file for a Prolog program)")
-        return TargetSpec(name=str(path), kind="file", path=str(path), via="path")
+        return ResolvedTarget(name=str(path), kind="file", path=str(path), via="path")
     for folder in (path, path / "src"):         # a C++ submission (profile aed2)
         if (folder / CPP_HEADER).is_file():
             return cpp_spec(folder, text)
     if looks_like_program(path):                # seed 003's program (profile prolog)
         return prolog_spec(path, text)
     if (path / "soko.py").is_file():            # a submission: its soko.py
-        return TargetSpec(name=str(path), kind="file", path=str(path / "soko.py"), via="path")
+        return ResolvedTarget(name=str(path), kind="file", path=str(path / "soko.py"), via="path")
     if (path / "__init__.py").is_file():
-        return TargetSpec(name=str(path), kind="package", path=str(path), via="path")
+        return ResolvedTarget(name=str(path), kind="package", path=str(path), via="path")
     sources = sorted(p for p in path.glob("*.py") if not p.name.startswith(("test_", "_")))
     if len(sources) == 1:
-        return TargetSpec(name=str(path), kind="file", path=str(sources[0]), via="path")
+        return ResolvedTarget(name=str(path), kind="file", path=str(sources[0]), via="path")
     found = ", ".join(p.name for p in sources) or "no .py file"
     prolog = sorted(p.name for p in path.iterdir() if p.suffix in PROLOG_SUFFIXES)[:5]
     if prolog and not sources:
@@ -144,17 +144,17 @@ def _resolve_path(text: str) -> TargetSpec:
 
 
 
-def cpp_spec(folder: str | os.PathLike, text: str | None = None) -> TargetSpec:
+def cpp_spec(folder: str | os.PathLike, text: str | None = None) -> ResolvedTarget:
     """A folder of C++ sources as a target (its ``aed2_Juego.h`` is checked
     when it is built: ``--profile aed2`` may force any folder)."""
     path = Path(folder).expanduser()
     if not path.is_dir():
         raise BadTarget(f"{text or folder}: no such folder")
     path = path.resolve()
-    return TargetSpec(name=str(path), kind="cpp", path=str(path), via="path")
+    return ResolvedTarget(name=str(path), kind="cpp", path=str(path), via="path")
 
 
-def prolog_spec(path: str | os.PathLike, text: str | None = None) -> TargetSpec:
+def prolog_spec(path: str | os.PathLike, text: str | None = None) -> ResolvedTarget:
     """A Prolog program (a ``.pro``/``.pl`` file, or a folder holding one that
     defines ``sokoban/1``) as a target: what it holds is read when it is
     checked (``--profile prolog`` may force any folder)."""
@@ -162,14 +162,14 @@ def prolog_spec(path: str | os.PathLike, text: str | None = None) -> TargetSpec:
     if not p.exists():
         raise BadTarget(f"{text or path}: no such file or folder")
     p = p.resolve()
-    return TargetSpec(name=str(p), kind="prolog", path=str(p), via="path")
+    return ResolvedTarget(name=str(p), kind="prolog", path=str(p), via="path")
 
 
 _IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
 _DOTTED = re.compile(rf"{_IDENT}(\.{_IDENT})*")
 
 
-def _module_spec(module: str, attr: str | None, text: str, via: str) -> TargetSpec:
+def _module_spec(module: str, attr: str | None, text: str, via: str) -> ResolvedTarget:
     if not _DOTTED.fullmatch(module) or (attr is not None and not _DOTTED.fullmatch(attr)):
         raise BadTarget(f"{text}: not a module name, module:object, path or entry point name")
     top = module.split(".")[0]
@@ -180,11 +180,11 @@ def _module_spec(module: str, attr: str | None, text: str, via: str) -> TargetSp
         raise BadTarget(f"{text}: no module named {top!r}, no such file or folder, "
                         f"and no entry point of that name (registered: {names})")
     if attr is None:
-        return TargetSpec(name=module, kind="module", module=module, via=via)
-    return TargetSpec(name=f"{module}:{attr}", kind="object", module=module, attr=attr, via=via)
+        return ResolvedTarget(name=module, kind="module", module=module, via=via)
+    return ResolvedTarget(name=f"{module}:{attr}", kind="object", module=module, attr=attr, via=via)
 
 
-def resolve(text: str | None, environ: Mapping[str, str] | None = None) -> TargetSpec | None:
+def resolve(text: str | None, environ: Mapping[str, str] | None = None) -> ResolvedTarget | None:
     """Resolve a TARGET as typed; ``None`` (no target) falls back to the
     ``SOKOBAN_IMPL`` environment variable, and to ``None`` (meaning: the
     bundled implementation) when that is unset or empty.
@@ -208,11 +208,11 @@ def resolve(text: str | None, environ: Mapping[str, str] | None = None) -> Targe
             raise BadTarget(f"{ENV_VAR}={text}: {e}") from None
         raise
     if via_env:
-        spec = TargetSpec(**{**spec.__dict__, "via": f"{ENV_VAR} ({spec.via})"})
+        spec = ResolvedTarget(**{**spec.__dict__, "via": f"{ENV_VAR} ({spec.via})"})
     return spec
 
 
-def _resolve_text(text: str) -> TargetSpec:
+def _resolve_text(text: str) -> ResolvedTarget:
     if _looks_like_path(text):
         return _resolve_path(text)
     eps = _entry_points()
@@ -227,7 +227,7 @@ def _resolve_text(text: str) -> TargetSpec:
     return _module_spec(text, None, text, via="module")
 
 
-def bundled_specs() -> list[tuple[TargetSpec, str]]:
+def bundled_specs() -> list[tuple[ResolvedTarget, str]]:
     """Our implementation's targets with the profile each is checked under."""
     return [(_module_spec(m, None, m, via="bundled"), p) for m, p in BUNDLED]
 
@@ -242,7 +242,7 @@ def private_module_name(path: str) -> str:
     return f"_sokoban_target_{digest}_{stem}"
 
 
-def load(spec: TargetSpec, *, keep_path: bool = False) -> Any:
+def load(spec: ResolvedTarget, *, keep_path: bool = False) -> Any:
     """Import the target and return the object whose attributes are its
     operations. Runs the target's code: call it in the sandbox for untrusted
     targets. Errors in the target's code propagate (the caller reports them);
@@ -295,7 +295,7 @@ def load(spec: TargetSpec, *, keep_path: bool = False) -> Any:
     return module
 
 
-def describe_load_error(spec: TargetSpec, exc: BaseException) -> str:
+def describe_load_error(spec: ResolvedTarget, exc: BaseException) -> str:
     """One paragraph saying why importing the target failed (no traceback of ours)."""
     if isinstance(exc, BadTarget):
         return str(exc)

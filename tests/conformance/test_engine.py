@@ -200,12 +200,12 @@ def test_the_replay_command_names_the_direction_convention():
 def _soko_target(**overrides):
     import types
     from conformance.sandbox import InProcessTarget
-    from conformance.targets import TargetSpec
+    from conformance.targets import ResolvedTarget
     ops = {name: getattr(grilla, name) for name in (
         "crear_grilla", "dimensiones", "hay_pared", "hay_objetivo", "hay_caja",
         "hay_jugador", "juego_ganado", "mover")}
     ops.update(overrides)
-    return InProcessTarget(TargetSpec(name="t", kind="module", module="t"),
+    return InProcessTarget(ResolvedTarget(name="t", kind="module", module="t"),
                            namespace=types.SimpleNamespace(**ops))
 
 

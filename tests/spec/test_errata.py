@@ -195,8 +195,8 @@ def _soko_namespace(**overrides):
 def _check_soko(namespace, **kwargs):
     from conformance import engine
     from conformance.sandbox import InProcessTarget
-    from conformance.targets import TargetSpec
-    target = InProcessTarget(TargetSpec(name="errata-target", kind="module", module="x"),
+    from conformance.targets import ResolvedTarget
+    target = InProcessTarget(ResolvedTarget(name="errata-target", kind="module", module="x"),
                              namespace=namespace)
     return engine.check(target, "soko", max_examples=15, seed=3, shrink=False, **kwargs)
 

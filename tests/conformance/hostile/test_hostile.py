@@ -48,7 +48,8 @@ EXPECTED = {
     "import_spec": (FAILS, "imports the reference implementation"),
     "import_our_soko": (FAILS, "imports the reference implementation"),
     "ignore_alarm": (FAILS, "could not be interrupted"),
-    "import_loop": (BAD, "did not finish importing: used more than 10 s of CPU time (a loop at module level?)"),
+    "import_loop": (BAD, "did not finish importing: used more than 10 s of CPU time "
+                         "(a loop at module level?)"),
     "segfault": (FAILS, "SIGSEGV"),
     "memory_bomb": (FAILS, "memory"),
     "output_flood": (FAILS, "bytes"),
