@@ -249,7 +249,7 @@ def check_target(spec: ResolvedTarget, profile: str | None, options: RunOptions,
     return within_budget(budget, spec, profile, options, work)
 
 
-def within_budget(budget: Budget | None, spec: TargetSpec, profile: str | None,
+def within_budget(budget: Budget | None, spec: ResolvedTarget, profile: str | None,
                   options: RunOptions, work: Callable[[], list]) -> list:
     """``work()``, its budget's hard deadline armed (:meth:`Budget.armed`):
     when the budget runs out where the engine cannot stop cleanly (opening
@@ -265,7 +265,7 @@ def within_budget(budget: Budget | None, spec: TargetSpec, profile: str | None,
         return [out_of_time_verdict(spec, profile, options, budget)]
 
 
-def out_of_time_verdict(spec: TargetSpec, profile: str | None, options: RunOptions,
+def out_of_time_verdict(spec: ResolvedTarget, profile: str | None, options: RunOptions,
                         budget: Budget) -> tuple[Verdict, str]:
     """The verdict of a check whose budget ran out before the engine could
     say more (no example run, or none it can vouch for): not fully checked,
@@ -282,7 +282,7 @@ def out_of_time_verdict(spec: TargetSpec, profile: str | None, options: RunOptio
     return verdict, format_verdict(verdict)
 
 
-def guess_profile(spec: TargetSpec) -> str | None:
+def guess_profile(spec: ResolvedTarget) -> str | None:
     """The profile of a Python file or package read without running it (the
     functions its source defines at top level), for a verdict when the
     budget ran out before it could be opened; None when it cannot tell."""
