@@ -1,6 +1,6 @@
 """The ``sokoban`` command, and the guard every entry point runs first.
 
-``sokoban check|grade|selftest|levels|solve|play ...`` dispatches to the
+``sokoban check|grade|selftest|levels|solve|play|monitor ...`` dispatches to the
 existing ``main`` functions (``python -m conformance``, ``python -m levels``,
 ``python -m impl``); those forms keep working.
 
@@ -83,7 +83,9 @@ COMMANDS = {
     "selftest": "the conformance suite against its mutants (python -m conformance selftest)",
     "levels": "check, show and convert level files (python -m levels)",
     "solve": "solve levels (python -m impl solve)",
-    "play": "play levels in the terminal (python -m impl play)",
+    "play": "play levels in the terminal (python -m impl play); play TARGET: a soko.py, "
+            "the spec beside it",
+    "monitor": "run a test file or script on a soko.py, every call checked by the spec",
 }
 
 USAGE = ("usage: sokoban {" + ",".join(COMMANDS) + "} [ARGS...]\n\n"
@@ -130,14 +132,49 @@ def _dispatch(command: str, rest: list[str]) -> int:
     if command == "selftest":
         from conformance.cli import selftest_main
         return run(selftest_main, rest, prog)
+    if command == "monitor":
+        from conformance.monitor_run import main as entry
+        return run(entry, rest, prog)
     if command == "levels":
         from levels.cli import main as entry
         return run(entry, rest, None, prog)
+    if command == "play" and rest and _is_target(rest[0]):
+        return run(play_target, rest[0], rest[1:], prog)
     if command in ("solve", "play"):
         from impl.__main__ import run_subcommand
         return run(run_subcommand, command, rest, prog)
     print(f"sokoban: unknown command {command!r}\n\n{USAGE}", file=sys.stderr)
     return 2
+
+
+def _is_target(text: str) -> bool:
+    """Whether ``sokoban play``'s first argument names an implementation to
+    play (a ``.py`` file, a folder holding a ``soko.py``), not levels."""
+    return text.endswith(".py") or os.path.isfile(os.path.join(text, "soko.py"))
+
+
+def play_target(target: str, rest: list[str], prog: str) -> int:
+    """``sokoban play TARGET [FILE|COLLECTION] [--level N]``: the terminal
+    game (:mod:`impl.play`) on a student's implementation, with the spec
+    beside it (:class:`conformance.referee.Referee`, the target in the
+    sandbox). The glue lives here, in the command on top of both, because
+    impl and conformance are siblings that must not import each other: the
+    game only calls the referee it is handed."""
+    from conformance.referee import Referee
+    from conformance.targets import BadTarget
+    from impl.play.cli import main as play
+
+    if any(a in ("-h", "--help") for a in rest):
+        return play(rest, prog)
+    try:
+        referee = Referee(target)
+    except BadTarget as e:
+        print(f"{prog}: {e}", file=sys.stderr)
+        return 2
+    try:
+        return play(rest, prog, referee=referee)
+    finally:
+        referee.close()
 
 
 if __name__ == "__main__":

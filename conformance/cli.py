@@ -7,6 +7,7 @@
                           [--timeout SECONDS] [--memory MB] [--in-process | --sandbox]
     python -m conformance grade DIR [--out DIR2] [--force] [--jobs N] ...
     python -m conformance selftest ...
+    python -m conformance monitor TEST_OR_SCRIPT [--impl soko.py]   (conformance.monitor_run)
 
 Exit status: 0 every verdict conforms, 1 some target does not conform, 2 a bad
 target (not found, cannot be imported, lacks operations) or bad arguments, 3
@@ -103,6 +104,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None,
         return grade_main(argv[1:], out=out, prog=f"{prog} grade")
     if argv[:1] == ["selftest"]:
         return selftest_main(argv[1:], prog=f"{prog} selftest")
+    if argv[:1] == ["monitor"]:
+        from conformance.monitor_run import main as monitor_main
+        return monitor_main(argv[1:], prog=f"{prog} monitor")
     args = parse_or_status(build_parser(prog), argv)
     if isinstance(args, int):
         return args

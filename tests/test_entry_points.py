@@ -105,6 +105,7 @@ def test_sokoban_command_usage(course):
     ("check", "python -m conformance"), ("grade", "python -m conformance grade"),
     ("selftest", "python -m conformance selftest"), ("levels", "python -m levels"),
     ("solve", "python -m impl solve"), ("play", "python -m impl play"),
+    ("monitor", "python -m conformance monitor"),
 ])
 def test_usage_lines_name_the_command_as_typed(course, command, python_form):
     """``sokoban grade --help`` says ``usage: sokoban grade``, and the

@@ -15,6 +15,8 @@ import traceback
 
 PROG = "python -m impl play"
 DEFAULT_COLLECTION = "tutorial"
+#: What a target plays by default (seed 002's game has no bombs).
+TARGET_COLLECTION = "microban"
 
 
 class UsageError(Exception):
@@ -28,10 +30,13 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
         prog=prog,
         description="Play Sokoban in the terminal on impl (seed 001's game: "
                     "winning a level moves on to the next). Contracts are on "
-                    "(teaching mode) unless --fast.")
-    p.add_argument("file", metavar="FILE|COLLECTION", nargs="?", default=DEFAULT_COLLECTION,
+                    "(teaching mode) unless --fast. 'sokoban play TARGET [FILE|COLLECTION]' "
+                    "plays a student's soko.py instead (in the sandbox), the spec beside it: "
+                    "at the first move where they differ, the game stops on the rule broken.")
+    p.add_argument("file", metavar="FILE|COLLECTION", nargs="?", default=None,
                    help="a level file (XSB/SOK or Prolog facts) or a bundled collection "
-                        f"(microban, seed003, seed002, tutorial; default {DEFAULT_COLLECTION})")
+                        f"(microban, seed003, seed002, tutorial; default {DEFAULT_COLLECTION}, "
+                        f"{TARGET_COLLECTION} for a TARGET)")
     p.add_argument("--level", "-l", metavar="N|TITLE", default="1",
                    help="start at this level: its place in the file (from 1; default 1) "
                         "or its title (e.g. 'Nivel 3')")
@@ -82,11 +87,15 @@ def curses_error() -> type:
     return curses.error
 
 
-def main(argv: list[str] | None = None, prog: str = PROG) -> int:
+def main(argv: list[str] | None = None, prog: str = PROG, referee=None) -> int:
+    """The game; ``referee``: play a target instead of impl (``sokoban play
+    TARGET`` gives one: see :mod:`impl.play.target`)."""
     try:
         args = build_parser(prog).parse_args(argv)
     except SystemExit as exc:  # argparse printed its message
         return int(exc.code or 0)
+    if args.file is None:
+        args.file = DEFAULT_COLLECTION if referee is None else TARGET_COLLECTION
     try:
         if args.hint_time <= 0:
             raise UsageError("--hint-time must be positive")
@@ -107,7 +116,11 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
         from spec import PreconditionError
 
         try:
-            session = Session(all_levels, start, hint_time=args.hint_time)
+            if referee is not None:
+                from .target import TargetSession
+                session = TargetSession(all_levels, start, referee)
+            else:
+                session = Session(all_levels, start, hint_time=args.hint_time)
         except (ValueError, PreconditionError) as exc:
             raise UsageError(f"{args.file}: cannot be played: {exc}") from None
         run(session)
@@ -129,5 +142,5 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
         return 1
     from .words import plural
 
-    print(f"{PROG}: solved {plural(session.solved, 'level')}; bye.")
+    print(f"{prog}: solved {plural(session.solved, 'level')}; bye.")
     return 0

@@ -86,7 +86,37 @@ def contract_message(exc: BaseException) -> list[str]:
         line for line in str(exc).splitlines() if line.strip()]
 
 
-class Session:
+class Shown:
+    """What every game in the terminal shares: the levels of the file, the
+    current one (``position`` among the ``playable`` indexes), the message."""
+
+    all_levels: list
+    playable: list[int]
+    message: list[str]
+    message_kind: str
+
+    def say(self, lines: list[str], kind: str = INFO) -> None:
+        self.message = list(lines)
+        self.message_kind = kind
+
+    @property
+    def index(self) -> int:
+        """0-based index of the current level in the file."""
+        return self.playable[self.position]
+
+    @property
+    def level(self):
+        """The current ``levels.Level`` (as read: the start position)."""
+        return self.all_levels[self.index]
+
+    def where(self) -> tuple[str, str]:
+        """``("Level 3/6", ": Title")`` for the status line."""
+        lv = self.level
+        number = lv.number if lv.number is not None else self.index + 1
+        return f"Level {number}/{len(self.all_levels)}", f": {lv.title}" if lv.title else ""
+
+
+class Session(Shown):
     """A game in play: the levels, the current Juego, the counters, the
     message and the hint on show.
 
@@ -141,24 +171,10 @@ class Session:
         self._comment = [comment] if comment else []
         self.say(self._comment, INFO)
 
-    def say(self, lines: list[str], kind: str = INFO) -> None:
-        self.message = list(lines)
-        self.message_kind = kind
-
     @property
     def position(self) -> int:
         """Place of the current level among the playable ones (0-based)."""
         return self._first + self.juego.indice_nivel()
-
-    @property
-    def index(self) -> int:
-        """0-based index of the current level in the file."""
-        return self.playable[self.position]
-
-    @property
-    def level(self):
-        """The current ``levels.Level`` (as read: the start position)."""
-        return self.all_levels[self.index]
 
     @property
     def moves(self) -> int:
@@ -185,10 +201,7 @@ class Session:
     def status_forms(self) -> list[tuple[list[str], str]]:
         """The status line's forms, longest first: ``(parts, separator)``
         (see :func:`impl.play.view.fit`)."""
-        lv = self.level
-        number = lv.number if lv.number is not None else self.index + 1
-        where = f"Level {number}/{len(self.all_levels)}"
-        title = f": {lv.title}" if lv.title else ""
+        where, title = self.where()
         on = "on" if self.contracts else "off"
         counts = [f"Moves {self.moves}", f"Pushes {self.pushes}", f"Bombs {self.juego.bombas()}"]
         return [([where + title, *counts, f"[contracts {on}]"], "  "),

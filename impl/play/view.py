@@ -168,6 +168,10 @@ def render(session, width: int, height: int, viewport: Viewport) -> Frame:
     marks = [(r, 0, width, "status") for r in range(len(status))]
     marks += [(height - len(helps) + r, 0, width, "help") for r in range(len(helps))]
     rows_left = height - len(status) - len(helps)
+    panel = getattr(session, "panel", None)
+    if panel is not None:
+        return _panel_frame(panel, status, helps, marks, width, rows_left,
+                            getattr(session, "panel_top", 0))
     pane = wrap(session.message, width) if session.message else []
     max_pane = max(1, int(rows_left * MAX_PANE_SHARE) - 1)
     if len(pane) > max_pane:
@@ -196,3 +200,37 @@ def render(session, width: int, height: int, viewport: Viewport) -> Frame:
             lines.append(line.ljust(width))
     lines += [line.ljust(width) for line in helps]
     return Frame(lines, marks, range(len(status), len(status) + map_rows))
+
+
+def panel_lines(panel: list, width: int, rows: int, top: int = 0) -> list[str]:
+    """A panel's lines on ``rows`` rows of ``width``: each paragraph (a
+    string) wrapped, each block (a list of lines: boards) cut at the width.
+    The first paragraph (the rule broken) stays; the rest is shown from its
+    line ``top`` on (scrolled), ``...`` marking lines cut above or below."""
+    head, *rest = panel or [""]
+    first = wrap([head], width)
+    lines: list[str] = []
+    for part in rest:
+        lines += wrap([part], width) if isinstance(part, str) else [l[:width] for l in part]
+    room = max(rows - len(first), 0)
+    top = max(0, min(top, len(lines) - room + (len(lines) > room)))
+    shown = lines[top:top + room]
+    if top > 0 and shown:
+        shown[0] = "..."
+    if top + room < len(lines) and shown:
+        shown[-1] = "..."
+    return (first + shown)[:rows]
+
+
+def _panel_frame(panel: list, status: list[str], helps: list[str], marks: list,
+                 width: int, rows: int, top: int) -> Frame:
+    """The screen of a game stopped on a panel (a departure of the target
+    from the spec, :mod:`impl.play.target`): the panel where the board was."""
+    body = panel_lines(panel, width, rows, top)
+    lines = [line.ljust(width) for line in status]
+    heading = len(wrap([panel[0]], width)) if panel else 0
+    marks += [(len(lines) + r, 0, width, "contract") for r in range(min(heading, rows))]
+    lines += [line.ljust(width) for line in body]
+    lines += [" " * width] * (rows - len(body))
+    lines += [line.ljust(width) for line in helps]
+    return Frame(lines, marks, range(len(status), len(status) + rows))

@@ -237,3 +237,71 @@ def test_a_narrow_terminal_shows_the_counts_contracts_and_every_key(terminal, wi
     assert all(len(line) <= width for line in screen.splitlines())
     t.keys("q")
     t.wait_for("EXIT=0")
+
+
+# -- sokoban play TARGET: a student's soko.py with the spec beside it (issue 18)
+
+TWO_BOXES = "; Two boxes\n#######\n#@$$ .#\n#   . #\n#######\n"
+WALK = "; Walk\n#######\n#@ $ .#\n#     #\n#######\n\n; Second\n#####\n#@$.#\n#####\n"
+
+
+def play_target(target: Path, levels_file: Path) -> str:
+    sokoban = Path(sys.executable).parent / "sokoban"
+    if not sokoban.exists():
+        pytest.skip("console script sokoban not installed (pip install -e .)")
+    return " ".join(shlex.quote(str(a)) for a in (sokoban, "play", target, levels_file))
+
+
+@pytest.mark.parametrize("width, height", [(80, 24), (40, 12)])
+def test_a_mutant_stops_on_the_panel_at_its_first_wrong_move(terminal, tmp_path, width, height):
+    from conformance import mutants
+
+    name = "soko_pushes_two_boxes"
+    soko = mutants.copy_to(name, tmp_path / "student", "soko.py")
+    level = tmp_path / "two.sok"
+    level.write_text(TWO_BOXES)
+    t = terminal(play_target(soko, level), width=width, height=height)
+    screen = t.wait_for("Moves 0", "q quit")
+    start = board(screen)
+    assert start == ["#######", "#@$$ .#", "#   . #", "#######"]
+    t.keys("Right")          # into two boxes: seed 002 refuses, the mutant pushes both
+    screen = t.wait_for(f"Departure at move 1: {mutants.RULES[name]}:", "u undo", "q quit")
+    assert all(len(line) <= width for line in screen.splitlines())
+    if width == 80:          # all of it: the seed's words, both boards, the replay
+        assert "En caso contrario, el movimiento no está" in screen
+        assert "|#@$$ .#|          |# @$$.#|" in screen           # expected, actual
+        assert "Replay: python -m conformance " in screen and "--replay" in screen
+    else:                    # the rule stays on top; the arrows scroll the rest
+        t.keys(*["Down"] * 6)
+        screen = t.wait_for("|#@$$ .#|", f"Departure at move 1: {mutants.RULES[name]}:")
+    t.keys("Left")           # stopped: only u and q do something
+    t.keys("u")              # back to the step before (the level replayed)
+    screen = t.wait_for("Moves 0", absent="Departure")
+    assert board(screen) == start
+    t.keys("q")
+    screen = t.wait_for("EXIT=0")
+    assert "sokoban play: solved 0 levels; bye." in screen
+
+
+@pytest.mark.parametrize("width, height", [(80, 24), (40, 12)])
+def test_a_correct_student_file_plays_through_a_level_with_no_panel(terminal, tmp_path,
+                                                                      width, height):
+    from conformance import mutants
+
+    soko = mutants.copy_to("student_soko_strings", tmp_path / "student", "soko.py")
+    level = tmp_path / "walk.sok"
+    level.write_text(WALK)
+    t = terminal(play_target(soko, level), width=width, height=height)
+    t.wait_for("Level 1/2", "Moves 0", "q quit")
+    for moves in (1, 2):
+        t.keys("Right")
+        t.wait_for(f"Moves {moves}", absent="Departure")
+    t.keys("Right")          # the box reaches the goal
+    screen = t.wait_for("Solved Walk (level 1) in 3 moves", "Level 2/2", absent="Departure")
+    assert board(screen) == ["#####", "#@$.#", "#####"]
+    t.keys("Right")
+    screen = t.wait_for("That was the last level", absent="Departure")
+    assert all(len(line) <= width for line in screen.splitlines())
+    t.keys("q")
+    screen = t.wait_for("EXIT=0")
+    assert "sokoban play: solved 2 levels; bye." in screen

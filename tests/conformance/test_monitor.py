@@ -1,0 +1,209 @@
+"""The live monitor (conformance.monitor, issue 18): a student's soko.py
+wrapped so that every call is also computed by the spec. A correct student
+module behaves exactly as it does bare; each soko mutant raises, at the
+first call that departs, an icontract-style error naming the rule it
+declares; preconditions the caller breaks are the caller's fault and go
+through unchecked."""
+
+from __future__ import annotations
+
+import warnings
+
+import icontract
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from conformance import engine_levels as lv
+from conformance import mutants, scenarios
+from conformance.monitor import CallersFault, DepartureError, monitored
+from conformance.targets import BadTarget, load, resolve
+from spec import rules
+
+SOKO_MUTANTS = sorted(n for n, p in mutants.MUTANTS.items() if p == "soko")
+SOKO_STUDENTS = sorted(n for n, p in mutants.STUDENTS.items() if p == "soko")
+OBSERVERS = ("hay_pared", "hay_objetivo", "hay_caja", "hay_jugador")
+
+
+def bare(name):
+    return load(resolve(str(mutants.path(name))))
+
+
+def everything(soko, grid):
+    """What every observer says of ``grid``."""
+    cols, rows = soko.dimensiones(grid)
+    return ((cols, rows), bool(soko.juego_ganado(grid)),
+            [[tuple(bool(getattr(soko, op)(grid, c, f)) for op in OBSERVERS)
+              for c in range(cols)] for f in range(rows)])
+
+
+@pytest.mark.parametrize("every_cell", [True, False], ids=["every cell", "fast"])
+@pytest.mark.parametrize("name", SOKO_STUDENTS)
+@settings(max_examples=25)
+@given(scene=lv.scenes("soko", min_boxes=1, max_boxes=2), codes=st.text("udlr", max_size=12))
+def test_a_correct_student_module_answers_as_it_does_bare(name, every_cell, scene, codes):
+    plain, soko = bare(name), monitored(mutants.path(name), every_cell=every_cell)
+    g, h = plain.crear_grilla(list(scene.desc)), soko.crear_grilla(list(scene.desc))
+    assert everything(plain, g) == everything(soko, h)
+    for code in codes:
+        g, h = plain.mover(g, lv.STEP[code]), soko.mover(h, lv.STEP[code])
+        assert everything(plain, g) == everything(soko, h)
+    stats = soko.__monitor__.stats
+    assert stats["departures"] == stats["unchecked"] == stats["callers_faults"] == 0
+    assert stats["checked"] > len(codes)
+
+
+def first_departure(soko):
+    """Play seed 002's fixed scenarios through ``soko`` until a call raises."""
+    for s in scenarios.SCENARIOS["soko"]:
+        g = soko.crear_grilla(list(s.scenes("soko")[0].desc))
+        for code in s.actions:
+            g = soko.mover(g, lv.STEP[code])
+        everything(soko, g)
+    return None
+
+
+def test_fast_mode_compares_near_the_move_and_the_report_shows_every_cell(tmp_path):
+    """A mover that also drops a box far away: the fast mode lets the move
+    through and stops where the caller reads that cell; every cell shows in
+    the report."""
+    soko = monitored(variant(tmp_path, "import student_soko\n"
+                             "def mover(grilla, direccion):\n"
+                             "    nueva = student_soko.mover(grilla, direccion)\n"
+                             "    nueva[3][5] = '$'\n"
+                             "    return nueva\n"), every_cell=False)
+    g = soko.mover(soko.crear_grilla(["#######", "#@$ . #", "#     #", "#     #", "#######"]),
+                   (0, 1))
+    assert soko.hay_caja(g, 1, 2) is False
+    with pytest.raises(DepartureError) as raised:
+        soko.hay_caja(g, 5, 3)
+    assert raised.value.rule == "soko.step" and "hay_caja(grilla, 5, 3) is True" in str(raised.value)
+    full = monitored(tmp_path / "soko.py")
+    with pytest.raises(DepartureError) as raised:
+        full.mover(full.crear_grilla(["#######", "#@$ . #", "#     #", "#     #", "#######"]),
+                   (0, 1))
+    assert raised.value.call == "mover(grilla, (0, 1))"
+    assert "|#     #|          |#    $#|" in str(raised.value)
+
+
+@pytest.mark.parametrize("every_cell", [True, False], ids=["every cell", "fast"])
+@pytest.mark.parametrize("name", SOKO_MUTANTS)
+def test_each_mutant_raises_at_its_first_departing_call_naming_its_rule(name, every_cell):
+    """(Fast, a departure away from the move is caught where the caller
+    reads it: the scenarios read every cell after their last move.)"""
+    soko = monitored(mutants.path(name), every_cell=every_cell)
+    with pytest.raises(DepartureError) as raised:
+        first_departure(soko)
+    e = raised.value
+    assert isinstance(e, icontract.ViolationError)          # icontract's kind of error
+    assert e.rule == mutants.RULES[name], str(e)
+    rule = rules.table_for("soko").rule(e.rule)
+    text = str(e)
+    assert text.startswith(f"File {__file__}, line ")        # where the call was made
+    assert e.call.split("(")[0] in ("crear_grilla", "mover")
+    assert f"{e.call} departs from the spec" in text
+    assert f"Rule broken: {rule.id}: {rule.text}" in text
+    assert f"\u201c{rule.words}\u201d" in text                # the seed's own words
+    assert "What the spec expected, and what soko" in text
+    assert ("expected (spec)" in text and "actual (target)" in text) or (
+        "expected: " in text and "actual: " in text)
+    assert "--replay" in text and name in text
+    assert soko.__monitor__.broken == [e.rule]
+
+
+def variant(folder, source):
+    """A soko.py in ``folder`` that redoes some functions of student_soko."""
+    mutants.copy_to("student_soko", folder)
+    path = folder / "soko.py"
+    path.write_text("from student_soko import *\n" + source, encoding="utf-8")
+    return path
+
+
+def test_an_observer_outside_the_grid_is_not_judged_and_one_inside_is(tmp_path):
+    soko = monitored(variant(tmp_path, "def hay_objetivo(grilla, c, f):\n"
+                             "    return (c, f) == (9, 1) or grilla[f][c] in '.*+'\n"))
+    g = soko.crear_grilla(["#####", "#@$.#", "#####"])
+    with pytest.warns(CallersFault, match=r"hay_objetivo\(grilla, 9, 1\): the caller breaks"):
+        assert soko.hay_objetivo(g, 9, 1) is True
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert soko.hay_objetivo(g, 3, 1) is True
+    assert soko.__monitor__.stats == {"checked": 2, "unchecked": 1, "callers_faults": 1,
+                                      "departures": 0}
+
+
+def test_an_observer_that_departs_at_the_callers_own_call(tmp_path):
+    """juego_ganado answers right while crear_grilla is compared, wrong
+    when the caller asks: the departing call is the caller's."""
+    soko = monitored(variant(tmp_path, "_veces = []\n"
+                             "def juego_ganado(grilla):\n"
+                             "    _veces.append(1)\n"
+                             "    return len(_veces) > 1\n"))
+    g = soko.crear_grilla(["#####", "#@$.#", "#####"])
+    with pytest.raises(DepartureError) as raised:
+        soko.juego_ganado(g)
+    assert raised.value.call == "juego_ganado(grilla)" and raised.value.rule == "soko.won"
+    assert "juego_ganado(grilla) is True, expected False at the start" in str(raised.value)
+
+
+def test_an_exception_of_the_students_code_is_a_departure_caused_by_it(tmp_path):
+    soko = monitored(variant(tmp_path, "def juego_ganado(grilla):\n"
+                             "    return grilla['ganado']\n"))
+    with pytest.raises(DepartureError) as raised:
+        soko.crear_grilla(["#####", "#@$.#", "#####"])
+    assert "juego_ganado(grilla) raised TypeError" in str(raised.value)
+    assert isinstance(raised.value.__cause__, TypeError)
+    assert raised.value.rule == "soko.won"
+
+
+def test_a_ragged_desc_is_the_callers_fault_and_goes_through_unchecked():
+    plain, soko = bare("soko_pushes_two_boxes"), monitored(mutants.path("soko_pushes_two_boxes"))
+    desc = ["######", "#@$$.#", "######", "###"]
+    with pytest.warns(CallersFault) as said:
+        g = soko.crear_grilla(desc)
+    message = str(said[0].message)
+    assert "crear_grilla(desc): the caller breaks a precondition of seed 002" in message
+    assert "una grilla rectangular de F filas y C columnas" in message and "E24" in message
+    assert "caller's fault, not soko_pushes_two_boxes.py's" in message
+    assert said[0].filename == __file__                      # the caller's line
+    # The mutant's wrong push on that grid is not judged: no reference for it.
+    h = soko.mover(g, (1, 0))
+    assert everything(soko, h) == everything(plain, plain.mover(plain.crear_grilla(desc), (1, 0)))
+    stats = soko.__monitor__.stats
+    assert stats["callers_faults"] == 1 and stats["departures"] == 0 and stats["unchecked"] > 1
+
+
+@pytest.mark.parametrize("call, says", [
+    (lambda soko, g: soko.mover(g, (1, 1)), "direccion must be one of"),
+    (lambda soko, g: soko.hay_pared(g, 7, 1), "(c, f) must be a cell of the grid"),
+    (lambda soko, g: soko.hay_caja(g, -1, 0), "(c, f) must be a cell of the grid"),
+    (lambda soko, g: soko.crear_grilla(["###", "#@ ", "###"]), "not enclosed by walls"),
+    (lambda soko, g: soko.crear_grilla(["#####", "#@x@#", "#####"]), "'x' is not one of"),
+])
+def test_other_preconditions_broken_by_the_caller(call, says):
+    soko = monitored(mutants.path("student_soko"))
+    g = soko.crear_grilla(["#####", "#@$.#", "#####"])
+    with pytest.warns(CallersFault, match="the caller breaks a precondition") as said:
+        try:
+            call(soko, g)
+        except Exception:       # noqa: BLE001 - the student's code may refuse it: its business
+            pass
+    assert says in str(said[0].message)
+    assert soko.__monitor__.stats["departures"] == 0
+
+
+def test_the_rest_of_the_module_passes_through_and_a_module_object_is_accepted():
+    plain = bare("student_soko")
+    soko = monitored(plain)
+    assert soko.__name__ == "soko" and soko._celda is plain._celda
+    assert soko.mover.__name__ == "mover" and soko.mover is not plain.mover
+
+
+def test_bad_arguments(tmp_path):
+    with pytest.raises(ValueError, match="profile soko only"):
+        monitored(mutants.path("student_soko"), profile="tad")
+    with pytest.raises(BadTarget, match="no such file"):
+        monitored(tmp_path / "nowhere.py")
+    broken = tmp_path / "soko.py"
+    broken.write_text("def crear_grilla(desc:\n", encoding="utf-8")
+    with pytest.raises(BadTarget, match="syntax error at soko.py, line 1"):
+        monitored(broken)
