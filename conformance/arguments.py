@@ -51,8 +51,9 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
                              "north = (0, -1)) or 'seed001' (y grows north, Norte = (0, 1)); "
                              "see docs/conformance-runner.md")
     parser.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT,
-                        metavar="SECONDS", help="time limit per call into the target "
-                        "(default: %(default)s)")
+                        metavar="SECONDS", help="time limit per call into the target, in "
+                        "CPU time (waiting for a core on a loaded machine does not count; a "
+                        "call still ends after 10 times as long): default %(default)s")
     parser.add_argument("--budget", type=positive_float, default=DEFAULT_BUDGET,
                         metavar="SECONDS", help="time for the whole check of a target, opening "
                         "it included; when it runs out the check stops and a target that "
