@@ -50,8 +50,9 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
                              "north = (0, -1)) or 'seed001' (y grows north, Norte = (0, 1)); "
                              "see docs/conformance-runner.md")
     parser.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT,
-                        metavar="SECONDS", help="time limit per call into the target "
-                        "(default: %(default)s)")
+                        metavar="SECONDS", help="time limit per call into the target, in "
+                        "CPU time (waiting for a core on a loaded machine does not count; a "
+                        "call still ends after 10 times as long): default %(default)s")
     parser.add_argument("--memory", type=positive_int, default=DEFAULT_MEMORY_MB, metavar="MB",
                         help="memory limit of the target's process (default: %(default)s)")
     parser.add_argument("--storage", type=positive_int, default=DEFAULT_STORAGE_MB, metavar="MB",
