@@ -223,8 +223,11 @@ class RuleOutcome:
     """What a check found about one rule of the seed (see
     :mod:`conformance.points`): ``status`` is ``"kept"`` (exercised, no
     departure), ``"broken"`` (a departure blamed on it: its counterexample),
-    ``"missing"`` (the target lacks an operation the rule needs) or
-    ``"unexercised"`` (the run never took one of its cases)."""
+    ``"missing"`` (the target lacks an operation the rule needs),
+    ``"unexercised"`` (the run never took one of its cases) or
+    ``"unreached"`` (the check's time budget ran out before the run took
+    one of its cases: it earns its point when ``credited``, unless the
+    teacher asked ``--budget-is-failure``)."""
 
     rule: str
     status: str
@@ -232,10 +235,11 @@ class RuleOutcome:
     counterexample: "Counterexample | None" = None
     missing: list[str] = field(default_factory=list)
     report: str = ""                # the human report of its counterexample
+    credited: bool = False          # "unreached": a point all the same (slow, not wrong)
 
     @property
     def passed(self) -> bool:
-        return self.status == "kept"
+        return self.status == "kept" or (self.status == "unreached" and self.credited)
 
 
 @dataclass
@@ -269,3 +273,11 @@ class Verdict:
     #: a memory error only a sanitizer build shows, when a plain build also
     #: departs (``conformance.aed2.findings``).
     more_findings: list[Counterexample] = field(default_factory=list)
+    #: The check's time budget (``--budget``) ran out before it finished:
+    #: without a departure found, the verdict is "not fully checked"
+    #: (``conformance.output.verdict_status``), neither conforms nor a crash.
+    out_of_time: bool = False
+    #: The budget, in seconds (None: the check had none).
+    budget: float | None = None
+    #: The median time of one call into the target, in seconds (None: unmeasured).
+    median_call: float | None = None

@@ -8,6 +8,7 @@ import argparse
 from typing import Sequence
 
 from conformance.api import ALL_PROFILES
+from conformance.budget import DEFAULT_BUDGET
 from conformance.checks import EXIT_BAD, RunOptions
 from conformance.sandbox import DEFAULT_MEMORY_MB, DEFAULT_STORAGE_MB, DEFAULT_TIMEOUT
 from conformance.targets import DIRECTIONS
@@ -53,6 +54,14 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
                         metavar="SECONDS", help="time limit per call into the target, in "
                         "CPU time (waiting for a core on a loaded machine does not count; a "
                         "call still ends after 10 times as long): default %(default)s")
+    parser.add_argument("--budget", type=positive_float, default=DEFAULT_BUDGET,
+                        metavar="SECONDS", help="time for the whole check of a target, opening "
+                        "it included; when it runs out the check stops and a target that "
+                        "did not depart by then is 'not fully checked' (exit status 3; its "
+                        "rules not refuted keep their points) (default: %(default)g)")
+    parser.add_argument("--budget-is-failure", action="store_true",
+                        help="a check that runs out of its --budget fails (exit status 1; "
+                             "the rules it did not reach earn no point)")
     parser.add_argument("--memory", type=positive_int, default=DEFAULT_MEMORY_MB, metavar="MB",
                         help="memory limit of the target's process (default: %(default)s)")
     parser.add_argument("--storage", type=positive_int, default=DEFAULT_STORAGE_MB, metavar="MB",
@@ -86,7 +95,8 @@ def options_from(args: argparse.Namespace) -> RunOptions:
                       memory_mb=args.memory, storage_mb=args.storage,
                       in_process=args.in_process, std=args.std,
                       sanitize=args.sanitize, strict_types=args.strict_types,
-                      robustness=args.robustness)
+                      robustness=args.robustness, budget=args.budget,
+                      budget_is_failure=args.budget_is_failure)
 
 
 def parse_or_status(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.Namespace | int:

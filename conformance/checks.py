@@ -6,28 +6,34 @@ knows nothing of command lines.
 
 Exit statuses of the commands that check: :data:`EXIT_CONFORMS` (every
 verdict conforms), :data:`EXIT_DOES_NOT_CONFORM`, :data:`EXIT_BAD` (a bad
-target or bad arguments); :func:`exit_status` picks one for some verdicts.
+target or bad arguments), :data:`EXIT_NOT_FULLY_CHECKED` (the time budget
+ran out before any departure was found); :func:`exit_status` picks one for
+some verdicts.
+
+Every check has a time budget (``RunOptions.budget``, :mod:`conformance.budget`)
+that bounds all of it, opening the target included.
 """
 
 from __future__ import annotations
 
 import contextlib
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Callable, Iterator, Sequence
 
 from conformance.api import (
     BATCH, ESSENTIAL_OPERATIONS, GROUPS, GROUPS_OF_OPERATION, NOT_PROVIDED, PROFILES,
     REQUIRED_OPERATIONS, Counterexample, Verdict,
 )
-from conformance.output import verdict_status
+from conformance.budget import DEFAULT_BUDGET, Budget, OutOfBudget
+from conformance.output import NOT_FULLY_CHECKED, verdict_status
 from conformance.sandbox import DEFAULT_MEMORY_MB, DEFAULT_STORAGE_MB, DEFAULT_TIMEOUT, open_target
 from conformance.targets import (
     BadTarget, DirectionAdapter, ReferenceImport, ResolvedTarget, detect_profiles, explain_missing,
     missing_operations,
 )
 
-EXIT_CONFORMS, EXIT_DOES_NOT_CONFORM, EXIT_BAD = 0, 1, 2
+EXIT_CONFORMS, EXIT_DOES_NOT_CONFORM, EXIT_BAD, EXIT_NOT_FULLY_CHECKED = 0, 1, 2, 3
 
 
 @dataclass(frozen=True)
@@ -50,6 +56,22 @@ class RunOptions:
     copy_folder: bool = True                # sandbox: copy a file target's whole folder
     by_rules: bool = False                  # a check by rules: every rule's outcome (points)
     shrink: bool = True                     # False: each departure as first found (benchmarks)
+    budget: float | None = DEFAULT_BUDGET   # seconds for the whole check (None: no limit)
+    budget_is_failure: bool = False         # out of time: a failure, unreached rules no point
+    since: float | None = None              # time.monotonic() the budget counts from (None: the
+                                            # check's start; CLOCK_MONOTONIC: machine-wide)
+    #: Called with (examples run, seconds elapsed, seconds left) now and then
+    #: while the check runs (an interactive terminal's progress line).
+    progress: Callable[[int, float, float], None] | None = field(default=None, repr=False,
+                                                                 compare=False)
+
+    def new_budget(self) -> Budget | None:
+        """The budget of a check starting now (None without one)."""
+        if self.budget is None:
+            return None
+        budget = Budget(self.budget, self.since, call_limit=self.timeout)
+        budget.progress = self.progress
+        return budget
 
 
 def load_engine() -> tuple[Callable[..., Verdict], Callable[[Verdict], str]]:
@@ -214,12 +236,84 @@ def check_target(spec: ResolvedTarget, profile: str | None, options: RunOptions,
     """Check one target (under ``profile``, or every profile it provides):
     a ``(verdict, report)`` per profile. Never raises for a bad target: that
     is a verdict with ``error`` (and ``missing``) set. ``target``: an already
-    open Target for ``spec`` (the caller then closes it)."""
+    open Target for ``spec`` (the caller then closes it). All of it within
+    ``options.budget`` (see :func:`within_budget`)."""
+    budget = options.new_budget()
     if spec.kind == "prolog" and _kind_rules(spec, profile) is None:
-        return [_check_prolog(spec, options)]
-    with _checking(spec, profile, options, target) as (opened, profiles, options):
-        return [p if isinstance(p, tuple) else _check_profile(opened, p, options)
-                for p in profiles]
+        return within_budget(budget, spec, profile, options,
+                             lambda: [_check_prolog(spec, options)])
+
+    def work():
+        with _checking(spec, profile, options, target) as (opened, profiles, checked):
+            return [p if isinstance(p, tuple) else _check_profile(opened, p, checked, budget)
+                    for p in profiles]
+    return within_budget(budget, spec, profile, options, work)
+
+
+def within_budget(budget: Budget | None, spec: ResolvedTarget, profile: str | None,
+                  options: RunOptions, work: Callable[[], list]) -> list:
+    """``work()``, its budget's hard deadline armed (:meth:`Budget.armed`):
+    when the budget runs out where the engine cannot stop cleanly (opening
+    the box, importing the target, a call under way), a "not fully checked"
+    verdict instead (:func:`out_of_time_verdict`)."""
+    if budget is None:
+        return work()
+    try:
+        with budget.armed():
+            return work()
+    except OutOfBudget:
+        budget.ran_out = True
+        return [out_of_time_verdict(spec, profile, options, budget)]
+
+
+def out_of_time_verdict(spec: ResolvedTarget, profile: str | None, options: RunOptions,
+                        budget: Budget) -> tuple[Verdict, str]:
+    """The verdict of a check whose budget ran out before the engine could
+    say more (no example run, or none it can vouch for): not fully checked,
+    and for a check by rules every rule ``unreached``."""
+    from conformance import points
+    from conformance.report import format_verdict
+    profile = profile or own_profile(spec) or guess_profile(spec)
+    verdict = Verdict(target=spec.name, profile=profile or "?", conforms=False,
+                      out_of_time=True, budget=budget.seconds, median_call=budget.median_call,
+                      seconds=budget.elapsed(), seed=options.seed)
+    if options.by_rules and profile is not None:
+        verdict.outcomes = points.outcomes(
+            profile, {}, {}, unreached="unreached" if options.budget_is_failure else "credited")
+    return verdict, format_verdict(verdict)
+
+
+def guess_profile(spec: ResolvedTarget) -> str | None:
+    """The profile of a Python file or package read without running it (the
+    functions its source defines at top level), for a verdict when the
+    budget ran out before it could be opened; None when it cannot tell."""
+    from pathlib import Path
+    if spec.path is None or spec.kind not in ("file", "package"):
+        return None
+    source = Path(spec.path)
+    names = _defined_names(source / "__init__.py" if spec.kind == "package" else source)
+    found = detect_profiles(names.__contains__) or partial_profiles(names.__contains__)[:1]
+    return found[0] if found else None
+
+
+def _defined_names(source, depth: int = 3) -> set[str]:
+    """The functions and classes a Python file defines at top level, and
+    those of the files beside it it imports with ``from NAME import *``."""
+    import ast
+    try:
+        tree = ast.parse(source.read_text(encoding="utf-8", errors="replace"))
+    except (OSError, SyntaxError, ValueError):
+        return set()
+    names = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif (isinstance(node, ast.ImportFrom) and depth and node.module and not node.level
+              and any(a.name == "*" for a in node.names)):
+            sibling = source.parent / f"{node.module}.py"
+            if sibling.is_file():
+                names |= _defined_names(sibling, depth - 1)
+    return names
 
 
 def check_by_rules(spec: ResolvedTarget, profile: str | None, options: RunOptions,
@@ -244,16 +338,22 @@ def check_groups(spec: ResolvedTarget, profile: str | None,
                 return [(None, verdict, report)]
             results.append((group, verdict, report))
         return results
-    with _checking(spec, profile, options) as (opened, profiles, options):
-        results = []
-        for p in profiles:
-            if isinstance(p, tuple):
-                results.append((None, *p))
-                continue
-            for group in GROUPS[p]:
-                verdict, report = _check_profile(opened, p, replace(options, groups=(group,)))
-                results.append((group, verdict, report))
-        return results
+    budget = options.new_budget()
+
+    def work():
+        with _checking(spec, profile, options) as (opened, profiles, checked):
+            results = []
+            for p in profiles:
+                if isinstance(p, tuple):
+                    results.append((None, *p))
+                    continue
+                for group in GROUPS[p]:
+                    verdict, report = _check_profile(opened, p, replace(checked, groups=(group,)),
+                                                     budget)
+                    results.append((group, verdict, report))
+            return results
+    found = within_budget(budget, spec, profile, options, work)
+    return [(None, *r) if len(r) == 2 else r for r in found]
 
 
 def partial_profiles(has: Callable[[str], bool]) -> list[str]:
@@ -295,10 +395,12 @@ def checkable_groups(has: Callable[[str], bool], profile: str) -> tuple[str, ...
     return tuple(g for g in GROUPS[profile] if g not in lacking)
 
 
-def _judge(target, profile: str, options: RunOptions, missing: Sequence[str] = ()) -> Verdict:
+def _judge(target, profile: str, options: RunOptions, missing: Sequence[str] = (),
+           budget: Budget | None = None) -> Verdict:
     """The engine's verdict on ``target`` (searched, or ``options.replay``
     played), in the options' directions. ``missing``: the operations it
-    lacks (a partial check: the engine leaves out what needs them)."""
+    lacks (a partial check: the engine leaves out what needs them).
+    ``budget``: the check's time budget (a search stops there)."""
     check, _ = load_engine()
     judged = target
     if options.directions != "ours":
@@ -324,15 +426,20 @@ def _judge(target, profile: str, options: RunOptions, missing: Sequence[str] = (
         check_rules = load_rules_engine()
         kwargs.pop("groups", None)
         kwargs.pop("robustness", None)
+        if budget is not None:
+            kwargs.update(budget=budget, budget_is_failure=options.budget_is_failure)
         verdict = check_rules(judged, profile, **kwargs)
     else:
+        if budget is not None:
+            kwargs["budget"] = budget
         verdict = check(judged, profile, **kwargs)
     if not verdict.seconds:
         verdict = replace(verdict, seconds=time.perf_counter() - start)
     return verdict
 
 
-def _check_profile(target, profile: str, options: RunOptions) -> tuple[Verdict, str]:
+def _check_profile(target, profile: str, options: RunOptions,
+                   budget: Budget | None = None) -> tuple[Verdict, str]:
     _, format_verdict = load_engine()
     missing = missing_operations(target.has, profile)
     if missing and options.groups is not None:
@@ -344,15 +451,15 @@ def _check_profile(target, profile: str, options: RunOptions) -> tuple[Verdict, 
         options = replace(options, groups=tuple(groups))
     if missing:
         target = PartialTarget(target, profile)
-    verdict = _judge(target, profile, options, missing)
-    if profile == "aed2":       # a C++ target: plain departures first (docs/aed2.md)
+    verdict = _judge(target, profile, options, missing, budget)
+    if profile == "aed2" and not verdict.out_of_time:   # a C++ target: plain departures first
         from conformance.aed2 import findings
         verdict = findings.classify(target, verdict, lambda other, replay: _judge(
             other, profile, replace(options, replay=replay)), search=options.replay is None)
     if missing and verdict.error is None:
         verdict = replace(verdict, conforms=False, missing=missing)
     report = format_verdict(verdict)
-    if profile == "aed2":
+    if profile == "aed2" and not verdict.out_of_time:
         report = findings.report(verdict, report)
     elif verdict.counterexample is not None:
         from conformance.emit import emit_for
@@ -364,7 +471,14 @@ def _check_profile(target, profile: str, options: RunOptions) -> tuple[Verdict, 
     return verdict, report
 
 
-def exit_status(verdicts: Sequence[Verdict]) -> int:
-    if any(verdict_status(v) == "bad target" for v in verdicts):
+def exit_status(verdicts: Sequence[Verdict], budget_is_failure: bool = False) -> int:
+    """2 for a bad target, else 1 when one does not conform, else 3 when one
+    is not fully checked (1 with ``budget_is_failure``), else 0."""
+    statuses = {verdict_status(v) for v in verdicts}
+    if "bad target" in statuses:
         return EXIT_BAD
-    return EXIT_CONFORMS if all(v.conforms for v in verdicts) else EXIT_DOES_NOT_CONFORM
+    if "does not conform" in statuses:
+        return EXIT_DOES_NOT_CONFORM
+    if NOT_FULLY_CHECKED in statuses:
+        return EXIT_DOES_NOT_CONFORM if budget_is_failure else EXIT_NOT_FULLY_CHECKED
+    return EXIT_CONFORMS

@@ -21,6 +21,7 @@ import json
 from typing import Any, Iterable
 
 from conformance import points  # noqa: F401 - every profile's table registered
+from conformance.budget import SLOW_CALL
 from spec import rules as spec_rules
 
 #: Colours of the board's cells (XSB character -> fill).
@@ -95,7 +96,7 @@ body{font-family:system-ui,sans-serif;margin:1.5em;color:#222;max-width:70em}
 h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em}h3{font-size:1em}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.25em .5em;
 text-align:left;vertical-align:top}th{background:#f0f0f0}
-.broken{color:#a52a2a}.kept{color:#2e7d32}.unchecked{color:#777}
+.broken{color:#a52a2a}.kept{color:#2e7d32}.unchecked{color:#777}.slow{color:#b35c00}
 pre{background:#f6f6f6;padding:.5em;overflow-x:auto;font-size:.85em}
 .cx{border-left:3px solid #d2763b;padding-left:1em;margin:1em 0}
 .board{margin:.3em 1em .3em 0;vertical-align:top}
@@ -130,8 +131,15 @@ def render(summary: dict) -> str:
                          f"<td>{_e(r.text)}</td><td>{_e(r.source)}: \u201c{_e(r.words)}\u201d</td>"
                          f"<td>{n}</td></tr>")
         parts.append("</table>")
-    parts.append('<h2 id="students">Students</h2><table class="students"><tr><th>submission</th>'
-                 "<th>profile</th><th>verdict</th><th>score</th><th>rules broken</th></tr>")
+    budget = (summary.get("options") or {}).get("budget")
+    parts.append('<h2 id="students">Students</h2>'
+                 + (f"<p>Each check had a time budget of {_e(f'{budget:g}')} s (a check that "
+                    "ran out of it is <em>not fully checked</em>). A submission is "
+                    "<em>slow</em> when its median call took "
+                    f"{_e(f'{SLOW_CALL * 1000:g}')} ms or more.</p>" if budget else "")
+                 + '<table class="students"><tr><th>submission</th>'
+                 "<th>profile</th><th>verdict</th><th>score</th><th>rules broken</th>"
+                 "<th>time</th><th>median call</th></tr>")
     for s in subs:
         broken = [rid for rid, info in (s.get("rules") or {}).items()
                   if info.get("status") == "broken"]
@@ -140,9 +148,16 @@ def render(summary: dict) -> str:
                                                  else _e(s.get("message", "")))
         score = (f"{s['score']:g} / {s['max_score']:g}" if "score" in s and "max_score" in s
                  else "")
-        parts.append(f'<tr class="student" data-name="{_e(s["name"])}"><td>{_e(s["name"])}</td>'
+        slow = ' <strong class="slow">slow</strong>' if s.get("slow") else ""
+        seconds = f"{s['seconds']:.1f} s" if isinstance(s.get("seconds"), (int, float)) else ""
+        median = s.get("median_call_ms")
+        median = f"{median:g} ms" if isinstance(median, (int, float)) and median >= 0 else ""
+        flag = ' data-slow="yes"' if slow else ""
+        parts.append(f'<tr class="student" data-name="{_e(s["name"])}"{flag}>'
+                     f'<td>{_e(s["name"])}</td>'
                      f"<td>{_e(s.get('profile', ''))}</td><td>{_e(s.get('verdict', ''))}</td>"
-                     f"<td>{score}</td><td>{links}</td></tr>")
+                     f"<td>{score}</td><td>{links}</td><td>{seconds}{slow}</td>"
+                     f"<td>{_e(median)}</td></tr>")
     parts.append("</table>")
     parts.append('<h2 id="counterexamples">Counterexamples</h2>')
     for s in subs:

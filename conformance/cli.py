@@ -10,7 +10,9 @@
     python -m conformance monitor TEST_OR_SCRIPT [--impl soko.py]   (conformance.monitor_run)
 
 Exit status: 0 every verdict conforms, 1 some target does not conform, 2 a bad
-target (not found, cannot be imported, lacks operations) or bad arguments.
+target (not found, cannot be imported, lacks operations) or bad arguments, 3
+not fully checked: the time budget (``--budget``) ran out before the check
+found any departure (1 with ``--budget-is-failure``).
 With no TARGET (and no ``SOKOBAN_IMPL``) it checks our own implementation:
 ``impl.extendido`` (profile extendido), ``impl.tad`` (tad) and ``soko`` (soko).
 """
@@ -18,6 +20,7 @@ With no TARGET (and no ``SOKOBAN_IMPL``) it checks our own implementation:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
 import sys
@@ -27,7 +30,10 @@ from typing import Sequence, TextIO
 
 from conformance.api import Verdict
 from conformance.arguments import add_run_options, options_from, parse_or_status
-from conformance.checks import EXIT_BAD, RunOptions, check_by_rules, check_target, exit_status
+from conformance.budget import OutOfBudget, clear_progress, process_start, progress_line
+from conformance.checks import (
+    EXIT_BAD, RunOptions, check_by_rules, check_target, exit_status, out_of_time_verdict,
+)
 from conformance.output import (
     GRADESCOPE_VISIBILITY, JSON_MARKER, JUNIT_MARKER, check_overwritable, status_count,
     verdict_status, write_gradescope, write_json, write_junit,
@@ -63,7 +69,8 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
         epilog=f"TARGET: a .py file, a folder (package, or holding soko.py), module:object, "
                f"a module, or an entry point of group sokoban.implementations; default: "
                f"${ENV_VAR}, else our own implementation. Exit status: 0 conforms, "
-               f"1 does not conform, 2 bad target or arguments.")
+               f"1 does not conform, 2 bad target or arguments, 3 not fully checked "
+               f"(the time budget ran out first, no departure found).")
     parser.add_argument("target", nargs="?", metavar="TARGET", help="what to check")
     add_run_options(parser)
     parser.add_argument("--replay", metavar="JSON", help="replay exactly one recorded failure "
@@ -87,6 +94,10 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None,
     ``prog``: how the command names itself in usage lines and messages (the
     ``sokoban`` command passes ``sokoban check``, and calls
     :func:`grade_main` and :func:`selftest_main` itself)."""
+    # From the command line (the arguments are the end of sys.argv), a single
+    # target's budget counts from the process's start (Gradescope's own
+    # timeout does too); called as a function, from now.
+    command = argv is None or (len(argv) > 0 and list(argv) == sys.argv[-len(argv):])
     argv = list(sys.argv[1:] if argv is None else argv)
     out = out or sys.stdout
     if argv[:1] == ["grade"]:
@@ -99,7 +110,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None,
     args = parse_or_status(build_parser(prog), argv)
     if isinstance(args, int):
         return args
-    return run(args, out)
+    return run(args, out, since=process_start() if command else None)
 
 
 def _replay_text(value: str) -> str:
@@ -126,7 +137,10 @@ def selftest_main(argv: Sequence[str], prog: str) -> int:
 
 
 
-def run(args: argparse.Namespace, out: TextIO) -> int:
+def run(args: argparse.Namespace, out: TextIO, since: float | None = None) -> int:
+    """The check command; a single target's budget counts from ``since``
+    (``time.monotonic()``; None: now)."""
+    since = time.monotonic() if since is None else since
     try:
         if args.profile == "aed2" and args.target is not None and os.path.isdir(args.target):
             spec = cpp_spec(args.target)
@@ -150,6 +164,9 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                 print(f"error: cannot write {err.filename}: {err.strerror}", file=sys.stderr)
         return EXIT_BAD
     options = options_from(args)
+    tty = out.isatty() if hasattr(out, "isatty") else False
+    if tty:                         # progress on an interactive terminal only
+        options = replace(options, progress=progress_line(out))
     try:                                    # before a long check, not after it
         for path, marker in ((args.json, JSON_MARKER), (args.junit, JUNIT_MARKER),
                              (args.gradescope, JSON_MARKER)):
@@ -173,16 +190,16 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
               + ", ".join(f"{s.name} ({p})" for s, p in jobs), file=out)
     else:
         jobs = [(spec, args.profile)]
-        where = _where_it_runs(options)
-        if where:
-            print(f"checking {spec.name} {where}", file=out)
+        options = replace(options, since=since)
     if args.gradescope and options.seed is None:     # one random seed, recorded
         options = replace(options, seed=random.SystemRandom().randrange(2 ** 32))
     results: list[tuple[Verdict, str]] = []
     start = time.perf_counter()
     for s, p in jobs:
-        checked = (check_by_rules(s, p, options) if args.gradescope
-                   else check_target(s, p, options))
+        checked = _check_one(s, p, replace(options, by_rules=bool(args.gradescope)),
+                             out, announce=spec is not None)
+        if tty:
+            clear_progress(out)
         for verdict, report in checked:
             results.append((verdict, report))
             stream = sys.stderr if verdict_status(verdict) == "bad target" else out
@@ -207,4 +224,24 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     except OSError as e:
         print(f"error: cannot write {e.filename}: {e.strerror}", file=sys.stderr)
         return EXIT_BAD
-    return exit_status(verdicts)
+    return exit_status(verdicts, options.budget_is_failure)
+
+
+def _check_one(spec, profile: str | None, options: RunOptions, out: TextIO,
+               announce: bool) -> list[tuple[Verdict, str]]:
+    """Check one target (by rules when ``options.by_rules``), its budget's
+    hard deadline armed from ``options.since`` on: what comes before the
+    check (``announce``: the line saying where it runs, which may probe the
+    machine's isolation) counts too."""
+    budget = options.new_budget()
+    try:
+        with budget.armed() if budget is not None else contextlib.nullcontext():
+            if announce:
+                where = _where_it_runs(options)
+                if where:
+                    print(f"checking {spec.name} {where}", file=out)
+                    out.flush()
+            return (check_by_rules(spec, profile, options) if options.by_rules
+                    else check_target(spec, profile, options))
+    except OutOfBudget:
+        return [out_of_time_verdict(spec, profile, options, budget)]

@@ -56,6 +56,7 @@ from hypothesis.stateful import run_state_machine_as_test
 from conformance.api import (
     ALL_PROFILES, REQUIRED_OPERATIONS, Counterexample, RuleOutcome, Target, Verdict,
 )
+from conformance.budget import Budget, OutOfBudget, fired
 from conformance.machines import machine
 from conformance.machines.base import CheckSettings, Departure, Fatal, Run, StopShrinking
 from conformance.replays import parse_replay
@@ -69,11 +70,20 @@ SHRINK_SECONDS = 20.0
 
 
 def _run(target: Target, profile: str, config: CheckSettings, directions: str = "ours",
-         strict_types: bool = False, counts: dict | None = None) -> Run:
+         strict_types: bool = False, counts: dict | None = None,
+         budget: Budget | None = None) -> Run:
     run = Run(target, profile, config, directions, strict_types, SHRINK_SECONDS)
     if counts is not None:
         run.case_counts = counts        # one check's coverage, over its scenarios and searches
+    run.budget = budget
     return run
+
+
+def _ran_out(budget: Budget | None) -> None:
+    """The check stopped at its budget: no alarm while it writes its verdict."""
+    if budget is not None:
+        budget.ran_out = True
+        budget.disarm()
 
 
 def coverage(profile: str, counts: dict) -> dict[str, int]:
@@ -140,23 +150,30 @@ def play(run: Run, scenes, codes: str) -> Counterexample | None:
 def play_scenarios(target: Target, profile: str, *, directions: str = "ours",
                    strict_types: bool = False, stop_at_first: bool = False,
                    rules: Sequence[str] | None = None, counts: dict | None = None,
-                   without: str = "") -> tuple[list[tuple[object, Counterexample]], Run]:
+                   without: str = "", budget: Budget | None = None
+                   ) -> tuple[list[tuple[object, Counterexample]], Run]:
     """The fixed scenarios of ``profile`` (:mod:`conformance.scenarios`),
     each played as :func:`play` plays a replay (or only those aimed at
     ``rules``): ``([(scenario, counterexample)] for each that departs,
     the run)``. Stops at the first departure with ``stop_at_first``, and
     after one that ended the target's process. ``without``: action letters
     the target cannot do (``b``, ``z``: it lacks the modifier); the
-    scenarios that use them are left out."""
+    scenarios that use them are left out. ``budget``: when it runs out, the
+    scenarios stop there (``budget.ran_out``; the one under way is not
+    counted)."""
     from conformance import scenarios
     run = _run(target, profile, CheckSettings.for_groups(profile), directions, strict_types,
-               counts)
+               counts, budget)
     found = []
-    for s in scenarios.SCENARIOS[profile]:
+    for s in scenarios.SCENARIOS[profile] if budget is None else scenarios.rule_first(profile):
         if (rules is not None and s.rule not in rules) or set(without) & set(s.actions):
             continue
         run.frozen, run.focus = False, None     # each scenario stands alone
-        c = play(run, s.scenes(profile), s.actions)
+        try:
+            c = play(run, s.scenes(profile), s.actions)
+        except OutOfBudget:
+            _ran_out(budget)
+            break
         if c is not None:
             c.scenario = s.what
             c.report = format_verdict(_verdict(run, False, c, None, time.monotonic()))
@@ -185,8 +202,19 @@ def _verdict(run: Run, conforms: bool, c: Counterexample | None, seed, start: fl
                 counterexample=c, stats=dict(run.stats), seed=seed,
                 seconds=time.monotonic() - start, warnings=list(run.warnings.values()),
                 coverage=coverage(run.profile, run.case_counts))
+    _timed(v, run.budget)
     if c is not None:
         c.report = format_verdict(v)
+    return v
+
+
+def _timed(v: Verdict, budget: Budget | None) -> Verdict:
+    """``v`` with what ``budget`` knows: whether it ran out, the budget, the
+    target's median call time."""
+    if budget is not None:
+        v.out_of_time = v.out_of_time or budget.ran_out
+        v.budget = budget.seconds
+        v.median_call = budget.median_call
     return v
 
 
@@ -198,18 +226,24 @@ def _replayed(run: Run) -> tuple[Counterexample, bool]:
     departure of another: one of a rule already known broken ends the
     example unreported, ``Run.masked``), the first failure's trace, found
     with every observer compared; when neither departs, the last failure as
-    recorded (not seen again: really not reproducible)."""
+    recorded (not seen again: really not reproducible). When the budget has
+    run out: the last failure as recorded, not played again."""
     run.focus = None
     for trace in (run.last_trace, run.first_trace):
         if trace is None:
             continue
+        if run.budget is not None and run.budget.expired():
+            return run.last, True
         scenes, codes = trace
-        played = machine(run.profile).bind(run)()
         try:
+            played = machine(run.profile).bind(run)()
             played.begin(scenes)
             played.replay_actions("".join(codes))
         except (Departure, Fatal) as e:
             return e.counterexample, True
+        except OutOfBudget:
+            _ran_out(run.budget)
+            return run.last, True
         except Exception:   # noqa: BLE001 - keep what was recorded
             pass
     return run.last, False
@@ -218,7 +252,8 @@ def _replayed(run: Run) -> tuple[Counterexample, bool]:
 def check(target: Target, profile: str, *, max_examples: int = 100, seed: int | None = None,
           directions: str = "ours", groups: Sequence[str] | None = None,
           shrink: bool = True, strict_types: bool = False,
-          robustness: bool = False, missing: Sequence[str] = ()) -> Verdict:
+          robustness: bool = False, missing: Sequence[str] = (),
+          budget: Budget | None = None) -> Verdict:
     """Check ``target`` against the spec under ``profile``.
 
     ``seed`` makes the run reproducible (None: a fresh random seed, reported
@@ -239,6 +274,10 @@ def check(target: Target, profile: str, *, max_examples: int = 100, seed: int | 
     Without ``groups``, the fixed scenarios (:mod:`conformance.scenarios`)
     are played first, then the random search; ``Verdict.coverage`` says how
     often each rule of the seed was exercised.
+
+    ``budget`` (:class:`conformance.budget.Budget`): when it runs out, the
+    check stops there; without a departure found by then, the verdict has
+    ``out_of_time`` (not fully checked) and ``conforms`` False.
     """
     own = getattr(machine(profile), "check", None) if profile in ALL_PROFILES else None
     if own is not None:         # a profile with its own kind of target (prolog)
@@ -255,13 +294,15 @@ def check(target: Target, profile: str, *, max_examples: int = 100, seed: int | 
     if groups is None:          # the fixed scenarios first (conformance/scenarios.py)
         found, played = play_scenarios(target, profile, directions=directions,
                                        strict_types=strict_types, stop_at_first=True,
-                                       counts=counts, without=without)
+                                       counts=counts, without=without, budget=budget)
         if found:
             verdict = _verdict(played, False, found[0][1], seed, start)
             return _with_robustness(verdict, robustness, target, profile, config, seed,
                                     max_examples, shrink, directions, strict_types, start)
+        if budget is not None and budget.ran_out:
+            return _verdict(played, False, None, seed, start)
         stats = played.stats
-    run = _run(target, profile, config, directions, strict_types, counts)
+    run = _run(target, profile, config, directions, strict_types, counts, budget)
     if stats is not None:
         run.stats = dict(stats)
     verdict = _search(run, seed, max_examples, shrink, start)
@@ -282,7 +323,7 @@ def _without(config: CheckSettings, missing: Sequence[str]) -> tuple[CheckSettin
 
 def _with_robustness(verdict: Verdict, robustness: bool, target, profile, config, seed,
                      max_examples, shrink, directions, strict_types, start) -> Verdict:
-    if robustness:
+    if robustness and not verdict.out_of_time:
         verdict.robustness = _robustness(target, profile, config, seed, max_examples, shrink,
                                          directions, strict_types)
         verdict.seconds = time.monotonic() - start
@@ -309,7 +350,8 @@ def _robustness(target, profile, config: CheckSettings, seed, max_examples, shri
 def check_rules(target: Target, profile: str, *, max_examples: int = 100,
                 seed: int | None = None, directions: str = "ours", shrink: bool = True,
                 strict_types: bool = False, missing: Sequence[str] = (),
-                max_rounds: int | None = None) -> Verdict:
+                max_rounds: int | None = None, budget: Budget | None = None,
+                budget_is_failure: bool = False) -> Verdict:
     """Check ``target`` rule by rule of the seed (``spec.rules``): every
     fixed scenario (each departure blamed on its rule), then the random
     search, again and again, each time with the rules already found broken
@@ -321,7 +363,12 @@ def check_rules(target: Target, profile: str, *, max_examples: int = 100,
     check): the rules that need them are lost, and no scenario or search
     action uses a modifier it lacks (``tirar_bomba``, ``deshacer``). A
     search departing with an error that ends the target's process stops the
-    rounds."""
+    rounds.
+
+    ``budget``: when it runs out, the check stops there (``out_of_time``);
+    the rules it had not exercised by then are ``unreached``, and earn their
+    point (a slow but correct target loses nothing) unless
+    ``budget_is_failure``."""
     from conformance import points
     start = time.monotonic()
     if seed is None:
@@ -329,7 +376,8 @@ def check_rules(target: Target, profile: str, *, max_examples: int = 100,
     counts: dict = {}
     config, without = _without(CheckSettings.for_groups(profile), missing)
     found, played = play_scenarios(target, profile, directions=directions,
-                                   strict_types=strict_types, counts=counts, without=without)
+                                   strict_types=strict_types, counts=counts, without=without,
+                                   budget=budget)
     broken: dict[str, Counterexample] = {}
     for _, c in found:
         broken.setdefault(c.rule or "?", c)
@@ -339,14 +387,17 @@ def check_rules(target: Target, profile: str, *, max_examples: int = 100,
     fatal = any(c.fatal for _, c in found)
     rules_left = len(coverage(profile, {}))
     rounds = 0
-    while not fatal and len(broken) < rules_left and (max_rounds is None or rounds < max_rounds):
+    out_of_time = budget is not None and budget.ran_out
+    while (not fatal and not out_of_time and len(broken) < rules_left
+           and (max_rounds is None or rounds < max_rounds)):
         rounds += 1
-        run = _run(target, profile, config, directions, strict_types, counts)
+        run = _run(target, profile, config, directions, strict_types, counts, budget)
         run.masked = frozenset(broken)
         run.stats = dict(stats)
         v = _search(run, seed, max_examples, shrink, start)
         stats = v.stats
         warnings.update(run.warnings)
+        out_of_time = v.out_of_time
         if v.error:
             error = v.error
             break
@@ -356,12 +407,16 @@ def check_rules(target: Target, profile: str, *, max_examples: int = 100,
         broken[c.rule or "?"] = c
         fatal = c.fatal
     first = next(iter(broken.values()), None)
-    v = Verdict(target=target.name, profile=profile, conforms=not broken and error is None,
+    v = Verdict(target=target.name, profile=profile,
+                conforms=not broken and error is None and not out_of_time,
                 counterexample=first, error=error, stats=stats, seed=seed,
                 seconds=time.monotonic() - start, warnings=list(warnings.values()),
-                coverage=coverage(profile, counts))
+                coverage=coverage(profile, counts), out_of_time=out_of_time)
+    _timed(v, budget)
     v.outcomes = points.outcomes(profile, v.coverage,
-                                 {r: (c, c.report) for r, c in broken.items()}, missing)
+                                 {r: (c, c.report) for r, c in broken.items()}, missing,
+                                 unreached="credited" if out_of_time and not budget_is_failure
+                                 else "unreached" if out_of_time else "")
     if first is not None:
         first.report = format_verdict(v)
     return v
@@ -399,7 +454,15 @@ def _search(run: Run, seed: int, max_examples: int, shrink: bool, start: float) 
         return _verdict(run, False, e.counterexample, seed, start)
     except StopShrinking:
         return _verdict(run, False, _replayed(run)[0], seed, start)
+    except OutOfBudget:         # a departure found before is reported as usual
+        _ran_out(run.budget)
+        return _verdict(run, False, run.last, seed, start)
     except Exception as e:  # noqa: BLE001 - Flaky and friends: report the last departure
+        if run.budget is not None and (run.budget.ran_out or fired()):
+            # Stopped in the middle of an example: Hypothesis, recording it
+            # on its way out, may call that Flaky (the OutOfBudget replaced).
+            _ran_out(run.budget)
+            return _verdict(run, False, run.last, seed, start)
         if run.last is not None:
             c, again = _replayed(run)
             if not again and not run.stopped:

@@ -6,9 +6,12 @@ file, or a ``.pro``/``.pl`` file that defines ``sokoban/1``. Each is checked in 
 sandbox, several at a time (``--jobs``, one per core by default),
 under the profile it provides (or ``--profile``), all with the same random seed
 (``--seed``, or one drawn for the whole run and recorded), rule by rule of the
-seed (:func:`conformance.engine.check_rules`). The summary, one row per
+seed (:func:`conformance.engine.check_rules`), each within the time budget
+``--budget`` (its checker's start included). The summary, one row per
 submission (name, profile, verdict, score: a point per rule kept, the broken
-rules, first counterexample message, replay command, seconds), goes to
+rules, first counterexample message, replay command, seconds, the median
+time of a call into it and whether it is slow: its median call took
+:data:`~conformance.budget.SLOW_CALL` or more), goes to
 ``summary.csv`` and ``summary.json`` (which also holds every rule's outcome
 and counterexample) in ``--out`` (default: a new folder ``DIR-grades``
 beside DIR, or ``DIR-grades-2``... if that one already holds a summary),
@@ -23,6 +26,9 @@ killed the checker" and no other submission is affected. The submission's
 code runs in a box (:mod:`conformance.isolation`); the level used is printed
 and recorded in ``summary.json``. The summary is written only after every
 process of every submission is dead, atomically, with the umask's permissions.
+
+A class of N submissions graded ``--jobs J`` at a time ends within about
+N x budget / J, plus the time to start each checker.
 
 Exit status: 0 when the summary was written, whatever the verdicts (a class
 with failing submissions is a normal outcome); with ``--fail-under T``, 1 when
@@ -52,17 +58,20 @@ from typing import Any, Sequence, TextIO
 
 from conformance import isolation
 from conformance.arguments import add_run_options, options_from, parse_or_status
+from conformance.budget import SLOW_CALL, process_start
 from conformance.checks import (
     EXIT_BAD, EXIT_CONFORMS, EXIT_DOES_NOT_CONFORM, RunOptions, check_by_rules,
 )
-from conformance.output import atomic_write, status_count, verdict_message, verdict_status
+from conformance.output import (
+    NOT_FULLY_CHECKED, atomic_write, status_count, verdict_message, verdict_status,
+)
 from conformance.targets import BadTarget, resolve
 
 #: How the command names itself when started as ``python -m conformance grade``.
 PROG = "python -m conformance grade"
 
 COLUMNS = ("name", "profile", "verdict", "score", "max_score", "broken", "message", "replay",
-           "seconds", "warnings")
+           "seconds", "median_call_ms", "slow", "warnings")
 #: summary.json's rows also hold, per rule of the seed, its outcome (not in the CSV).
 RULES_FIELD = "rules"
 SUMMARY_FILES = ("summary.csv", "summary.json", "report.html")
@@ -100,16 +109,18 @@ def grade_one(path: str, profile: str | None, options: RunOptions) -> dict[str, 
     verdict, _ = check_by_rules(spec, profile, options)[0]
     replay = verdict.counterexample.replay if verdict.counterexample else ""
     return _row(name, verdict.profile if verdict.profile != "?" else "", verdict_status(verdict),
-                verdict_message(verdict), replay, start, verdict.warnings, verdict.outcomes)
+                verdict_message(verdict), replay, start, verdict.warnings, verdict.outcomes,
+                median_call=verdict.median_call)
 
 
-def _row(name, profile, verdict, message, replay, start, warnings=(), outcomes=()
-         ) -> dict[str, Any]:
+def _row(name, profile, verdict, message, replay, start, warnings=(), outcomes=(),
+         median_call: float | None = None) -> dict[str, Any]:
     """A summary row; ``warnings`` (a conforming answer of a doubtful type,
     robustness findings) are joined with `` | `` in one column; ``outcomes``
     (one per rule of the seed) give the score (a point per rule kept), the
     broken rules (space-separated ids) and, in summary.json, each rule's
-    outcome with its counterexample."""
+    outcome with its counterexample. ``median_call`` (seconds): the median
+    time of a call into it (slow from :data:`~conformance.budget.SLOW_CALL`)."""
     from conformance import points
     got, out_of = points.score(outcomes)
     if not outcomes and profile:        # not checked at all: no rule kept
@@ -120,6 +131,8 @@ def _row(name, profile, verdict, message, replay, start, warnings=(), outcomes=(
             "broken": " ".join(o.rule for o in outcomes if o.status == "broken"),
             "message": " ".join(message.split()), "replay": replay,
             "seconds": round(time.perf_counter() - start, 2),
+            "median_call_ms": round(median_call * 1000, 3) if median_call is not None else -1,
+            "slow": "yes" if (median_call or 0) >= SLOW_CALL else "",
             "warnings": " | ".join(" ".join(w.split()) for w in warnings),
             RULES_FIELD: {o.rule: points.to_data(o) for o in outcomes}}
 
@@ -226,8 +239,9 @@ def main(argv: Sequence[str], out: TextIO | None = None, prog: str = PROG) -> in
     except isolation.IsolationError as e:
         print(f"error: {e}", file=sys.stderr)
         return EXIT_BAD
+    budget = f", at most {options.budget:g} s each" if options.budget else ""
     print(f"grading {len(submissions)} submissions of {folder} (random seed {options.seed}, "
-          f"{options.max_examples} examples each, isolation: {level})", file=out)
+          f"{options.max_examples} examples{budget}, isolation: {level})", file=out)
     rows = grade_all(submissions, args.profile, options, max(1, args.jobs), out)
     target.mkdir(parents=True, exist_ok=True)
     summary = {"folder": str(folder.resolve()), "isolation": level,
@@ -262,7 +276,7 @@ def grade_all(submissions: Sequence[Path], profile: str | None, options: RunOpti
         print(f"{row['name']}: {row['verdict']}"
               + (f" ({row['profile']})" if row["profile"] else "")
               + (f": {row['message']}" if row["message"] else "")
-              + f" [{row['seconds']:.1f} s]"
+              + f" [{row['seconds']:.1f} s{', slow' if row['slow'] else ''}]"
               + (f"\n  warnings: {row['warnings']}" if row["warnings"] else ""), file=out)
         out.flush()
 
@@ -276,8 +290,13 @@ def grade_all(submissions: Sequence[Path], profile: str | None, options: RunOpti
     return [rows[p] for p in paths]
 
 
-#: How long one submission's checker may take in all before it is killed.
+#: How long one submission's checker may take in all before it is killed,
+#: without a budget; with one, the budget and :data:`CHECKER_GRACE`.
 CHECKER_LIMIT = 3600.0
+#: How long past its budget a checker may run (starting Python, writing its
+#: row) before the grader kills it: the budget's own deadline should have
+#: ended it long before.
+CHECKER_GRACE = 30.0
 _CHECKERS: set[int] = set()
 #: Held while a checker is started and registered in ``_CHECKERS``, and while
 #: :func:`_kill_strays` looks for strays and kills them: a checker is never
@@ -303,10 +322,13 @@ def supervise(path: str, profile: str | None, options: RunOptions) -> dict[str, 
                                 stderr=subprocess.DEVNULL, start_new_session=True)
         _CHECKERS.add(proc.pid)
     try:
+        limit = CHECKER_LIMIT if options.budget is None else options.budget + CHECKER_GRACE
         try:
-            answer, _ = proc.communicate(request.encode(), timeout=CHECKER_LIMIT)
+            answer, _ = proc.communicate(request.encode(), timeout=limit)
         except subprocess.TimeoutExpired:
-            answer = b""
+            answer, late = b"", True
+        else:
+            late = False
         tree = isolation._descendants(proc.pid)
         for pid in tree:
             isolation._kill(pid)
@@ -317,6 +339,8 @@ def supervise(path: str, profile: str | None, options: RunOptions) -> dict[str, 
     row = _checked_row(answer)
     if row is not None:
         return row
+    if late:
+        return _late_row(path, profile, options, start)
     code = proc.returncode
     if code is not None and code < 0:
         try:
@@ -329,6 +353,25 @@ def supervise(path: str, profile: str | None, options: RunOptions) -> dict[str, 
                 f"the submission killed the checker ({how}, no verdict)", "", start)
 
 
+def _late_row(path: str, profile: str | None, options: RunOptions, start: float
+              ) -> dict[str, Any]:
+    """The row of a submission whose checker outlived its budget and was
+    killed: not fully checked (every rule unreached)."""
+    from conformance import points
+    from conformance.checks import guess_profile
+    name = Path(path).name
+    try:
+        profile = profile or guess_profile(resolve(path))
+    except BadTarget:
+        pass
+    outcomes = (points.outcomes(profile, {}, {}, unreached="unreached" if options.budget_is_failure
+                                else "credited") if profile else [])
+    return _row(name, profile or "", NOT_FULLY_CHECKED,
+                f"the check did not end within its budget of {options.budget:g} s and "
+                f"{CHECKER_GRACE:g} s more: its checker was stopped", "", start,
+                outcomes=outcomes)
+
+
 def _checked_row(data: bytes) -> dict[str, Any] | None:
     """The checker's row, if it sent a well-formed one."""
     try:
@@ -337,7 +380,7 @@ def _checked_row(data: bytes) -> dict[str, Any] | None:
         return None
     if type(row) is not dict or set(row) != set(COLUMNS) | {RULES_FIELD}:
         return None
-    numbers = ("seconds", "score", "max_score")
+    numbers = ("seconds", "score", "max_score", "median_call_ms")
     if not all(type(row[c]) is str for c in COLUMNS if c not in numbers) \
             or not all(type(row[c]) in (int, float) for c in numbers) \
             or type(row[RULES_FIELD]) is not dict:
@@ -353,6 +396,7 @@ def checker_main() -> None:
     fields = request["options"]
     if fields.get("groups") is not None:
         fields["groups"] = tuple(fields["groups"])
+    fields["since"] = process_start()       # the budget counts this process's start
     options = RunOptions(**fields)
     row = grade_one(request["path"], request["profile"], options)
     os.write(channel, (json.dumps(row) + "\n").encode())

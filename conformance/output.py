@@ -59,15 +59,24 @@ def atomic_write(path: str | os.PathLike, text: str, *, marker: str | None = Non
         raise type(e)(e.errno, e.strerror, str(path)) from None
 
 
+#: A check whose time budget ran out before it found any departure.
+NOT_FULLY_CHECKED = "not fully checked"
+
+
 def verdict_status(v: Verdict) -> str:
-    """``"conforms"``, ``"does not conform"`` or ``"bad target"``."""
+    """``"conforms"``, ``"does not conform"``, ``"bad target"`` or
+    ``"not fully checked"`` (the time budget ran out first, nothing departed)."""
     if v.error:                 # (a target lacking some operations but checked on the rest
         return "bad target"     # has ``missing`` and no ``error``: it does not conform)
-    return "conforms" if v.conforms else "does not conform"
+    if v.conforms:
+        return "conforms"
+    if v.out_of_time and v.counterexample is None and not v.missing:
+        return NOT_FULLY_CHECKED
+    return "does not conform"
 
 
 _PLURAL_STATUS = {"conforms": "conform", "does not conform": "do not conform",
-                  "bad target": "bad targets"}
+                  "bad target": "bad targets", NOT_FULLY_CHECKED: "not fully checked"}
 
 
 def status_count(n: int, status: str) -> str:
@@ -93,7 +102,21 @@ def verdict_message(v: Verdict) -> str:
         return " ".join(lines[:2]) or "bad target"      # the closest profile's lack
     if v.counterexample is not None:
         return f"{missing}; {v.counterexample.message}" if missing else v.counterexample.message
+    if verdict_status(v) == NOT_FULLY_CHECKED:
+        return out_of_time_message(v)
     return f"{missing} (the others conform)" if missing and v.stats else missing
+
+
+def out_of_time_message(v: Verdict) -> str:
+    """One line: a check whose time budget ran out before it found a departure."""
+    from conformance.budget import describe_call
+    examples = v.stats.get("examples", 0)
+    if v.median_call is None:
+        return (f"the time budget{f' of {v.budget:g} s' if v.budget else ''} ran out before "
+                "the target answered a call (while it was opened)")
+    return (f"the time budget{f' of {v.budget:g} s' if v.budget else ''} ran out after "
+            f"{examples} example{'s' if examples != 1 else ''}, no departure found "
+            f"(median call {describe_call(v.median_call)})")
 
 
 def verdict_to_dict(v: Verdict) -> dict[str, Any]:
@@ -124,11 +147,12 @@ def verdicts_to_junit(verdicts: Sequence[Verdict], reports: Iterable[str] | None
     reports = list(reports) if reports is not None else [""] * len(verdicts)
     failures = sum(1 for v in verdicts if verdict_status(v) == "does not conform")
     errors = sum(1 for v in verdicts if verdict_status(v) == "bad target")
+    skipped = sum(1 for v in verdicts if verdict_status(v) == NOT_FULLY_CHECKED)
     suites = ET.Element("testsuites", name="sokoban-conformance", tests=str(len(verdicts)),
                         failures=str(failures), errors=str(errors))
     suite = ET.SubElement(suites, "testsuite", name="sokoban-conformance",
                           tests=str(len(verdicts)), failures=str(failures), errors=str(errors),
-                          skipped="0", time=f"{sum(v.seconds for v in verdicts):.3f}")
+                          skipped=str(skipped), time=f"{sum(v.seconds for v in verdicts):.3f}")
     for v, report in zip(verdicts, reports):
         case = ET.SubElement(suite, "testcase", classname=f"sokoban.{v.profile}",
                              name=v.target, time=f"{v.seconds:.3f}")
@@ -144,6 +168,8 @@ def verdicts_to_junit(verdicts: Sequence[Verdict], reports: Iterable[str] | None
         elif status == "bad target":
             error = ET.SubElement(case, "error", message=verdict_message(v), type="BadTarget")
             error.text = v.error or verdict_message(v)
+        elif status == NOT_FULLY_CHECKED:       # neither passed nor failed
+            ET.SubElement(case, "skipped", message=verdict_message(v))
         props = ET.SubElement(case, "properties")
         if v.seed is not None:
             ET.SubElement(props, "property", name="seed", value=str(v.seed))
@@ -174,8 +200,11 @@ def verdicts_to_gradescope(results: Sequence[tuple[Verdict, str]], *,
     and, when broken, the report of its smallest counterexample (with the
     command that replays it). A missing function costs the rules that need
     it. A target that cannot be checked at all is one failed test saying
-    why. The top-level score is the sum; ``extra_data`` records the random
-    seed and, per rule, its outcome."""
+    why. A check whose time budget ran out (``--budget``) keeps the points
+    of the rules it did not refute (``unreached`` and credited), unless it
+    ran with ``--budget-is-failure``. The top-level score is the sum;
+    ``extra_data`` records the random seed, per rule its outcome, and
+    whether the budget ran out."""
     from conformance import points      # (also registers table prolog)
     from spec import rules as spec_rules
     tests: list[dict[str, Any]] = []
@@ -201,16 +230,20 @@ def verdicts_to_gradescope(results: Sequence[tuple[Verdict, str]], *,
     seeds = sorted({v.seed for v, _ in results if v.seed is not None})
     passed = sum(1 for t in tests if t["status"] == "passed")
     failed = [t["name"] for t in tests if t["status"] != "passed"]
+    late = [v for v, _ in results if v.out_of_time]
     document = {
         "score": float(passed),
         "execution_time": round(seconds),
-        "output": (f"{passed} of {len(tests)} rules kept"
-                   + (f"; not kept: {', '.join(failed)}" if failed else "")),
+        "output": (f"{passed} of {len(tests)} rules "
+                   + ("kept" if not late else "earn their point")
+                   + (f"; not kept: {', '.join(failed)}" if failed else "")
+                   + "".join(f"\nNot fully checked: {out_of_time_message(v)}." for v in late
+                             if verdict_status(v) == NOT_FULLY_CHECKED)),
         "output_format": "text",
         "visibility": visibility,
         "stdout_visibility": "hidden",
         "extra_data": {"tool": "sokoban-conformance", "random_seed": seeds[0] if seeds else None,
-                       "rules": outcomes},
+                       "rules": outcomes, "out_of_time": bool(late)},
         "tests": tests,
     }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"

@@ -9,9 +9,13 @@ per rule of the profile's table (``spec.rules``):
 * ``broken``: a departure was blamed on it (its counterexample and report);
 * ``missing``: the target lacks an operation the rule needs;
 * ``unexercised``: the run never took one of its cases (it departed
-  elsewhere first every time): no evidence either way, and no point.
+  elsewhere first every time): no evidence either way, and no point;
+* ``unreached``: the check's time budget (``--budget``) ran out before the
+  run took one of its cases: no evidence either way; it earns its point
+  (``credited``: slow code is not wrong code) unless the teacher asked
+  ``--budget-is-failure``.
 
-A rule earns its point only when ``kept``. Gradescope's tests, the pytest
+A rule earns its point when ``kept``, or ``unreached`` and credited. Gradescope's tests, the pytest
 plugin's tests, ``grade``'s summary and ``report.html`` are all made from
 these outcomes, one test per rule, named after it.
 """
@@ -24,15 +28,18 @@ from conformance.api import Counterexample, RuleOutcome
 from conformance.prolog import rules as _prolog_rules  # noqa: F401 - registers table prolog
 from spec import rules as spec_rules
 
-STATUSES = ("kept", "broken", "missing", "unexercised")
+STATUSES = ("kept", "broken", "missing", "unexercised", "unreached")
 
 
 def outcomes(profile: str, exercised: dict[str, int],
              broken: dict[str, tuple[Counterexample, str]],
-             missing_operations: Iterable[str] = ()) -> list[RuleOutcome]:
+             missing_operations: Iterable[str] = (), unreached: str = "") -> list[RuleOutcome]:
     """One outcome per rule of ``profile``'s table, in the table's order:
     ``exercised`` (rule -> cases taken), ``broken`` (rule -> its first
-    counterexample and report), the operations the target lacks."""
+    counterexample and report), the operations the target lacks.
+    ``unreached``: the check ran out of time, so a rule not exercised is
+    ``unreached`` (``"unreached"``: no point; ``"credited"``: its point all
+    the same), not ``unexercised`` (``""``)."""
     table = spec_rules.table_for(profile)
     lacking = set(missing_operations)
     found = []
@@ -45,6 +52,8 @@ def outcomes(profile: str, exercised: dict[str, int],
             found.append(RuleOutcome(r.id, "missing", exercised.get(r.id, 0), missing=gone))
         elif exercised.get(r.id, 0):
             found.append(RuleOutcome(r.id, "kept", exercised[r.id]))
+        elif unreached:
+            found.append(RuleOutcome(r.id, "unreached", credited=unreached == "credited"))
         else:
             found.append(RuleOutcome(r.id, "unexercised"))
     return found
@@ -60,6 +69,11 @@ def describe(profile: str, o: RuleOutcome) -> str:
     if o.status == "missing":
         return (f"{head}\n\nNot checked: the submission lacks {', '.join(o.missing)}, "
                 "which this rule needs.")
+    if o.status == "unreached":
+        return (f"{head}\n\nNot reached: the check's time budget ran out before it exercised "
+                "this rule (the code is slow), and nothing departed from it; "
+                + ("it keeps its point." if o.credited else
+                   "no point (--budget-is-failure)."))
     if o.status == "unexercised":
         return (f"{head}\n\nNever exercised: every play departed elsewhere before reaching "
                 "this rule (see the broken rules), so it earns no point.")

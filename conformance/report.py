@@ -194,14 +194,20 @@ def format_coverage(verdict: Verdict) -> list[str]:
         return []
     out = [""]
     if outcomes:
-        kept = sum(o.passed for o in outcomes)
-        out.append(f"Rules of the seed: {kept} of {len(outcomes)} kept")
+        kept = sum(o.status == "kept" for o in outcomes)
+        credited = sum(o.passed for o in outcomes) - kept
+        out.append(f"Rules of the seed: {kept} of {len(outcomes)} kept"
+                   + (f", {credited} not reached before the time budget ran out (their "
+                      "points kept)" if credited else ""))
         for o in outcomes:
             why = {"kept": f"kept (exercised {o.exercised} times)",
                    "broken": "BROKEN" + (f": {o.counterexample.message}" if o.counterexample
                                          else ""),
                    "missing": f"not checked: lacks {', '.join(o.missing)}",
-                   "unexercised": "never exercised (no point)"}[o.status]
+                   "unexercised": "never exercised (no point)",
+                   "unreached": "not reached before the time budget ran out"
+                                + (" (its point kept)" if o.credited else " (no point)"),
+                   }[o.status]
             out.append(f"  {o.rule}: {why}")
         return out
     out.append("Rules exercised (times a case of the rule was played): "
@@ -230,10 +236,18 @@ def format_verdict(verdict: Verdict) -> str:
         if verdict.missing:
             out.append("missing operations: " + ", ".join(verdict.missing))
         return "\n".join(out)
+    unfinished = (getattr(verdict, "out_of_time", False) and verdict.counterexample is None
+                  and not verdict.missing)
     if verdict.conforms:
         out.append(f"{head}: CONFORMS ({verdict.seconds:.1f} s)")
+    elif unfinished:
+        out.append(f"{head}: NOT FULLY CHECKED ({verdict.seconds:.1f} s)")
+        out.append(format_out_of_time(verdict))
     else:
         out.append(f"{head}: DOES NOT CONFORM ({verdict.seconds:.1f} s)")
+        if getattr(verdict, "out_of_time", False):
+            budget = f" of {verdict.budget:g} s" if verdict.budget else ""
+            out.append(f"(The time budget{budget} ran out before the check finished.)")
     if verdict.missing:
         out.append(f"Missing operations: {', '.join(verdict.missing)}. The others were checked"
                    + (" and conform." if verdict.counterexample is None and verdict.stats
@@ -245,6 +259,22 @@ def format_verdict(verdict: Verdict) -> str:
     out += format_coverage(verdict)
     out += format_warnings(verdict)
     return "\n".join(out)
+
+
+def format_out_of_time(verdict: Verdict) -> str:
+    """Why a check is not fully checked: its budget, what it ran, how slow
+    the target's calls are."""
+    from conformance.budget import describe_call
+    examples = verdict.stats.get("examples", 0)
+    budget = f" of {verdict.budget:g} s" if verdict.budget else ""
+    if verdict.median_call is None:
+        return (f"The time budget{budget} ran out before the target answered a call (while "
+                "its box started and it was imported): give it a larger --budget.")
+    return (f"The time budget{budget} ran out after {plural(examples, 'example')} "
+            f"(the fixed scenarios count as examples), with no departure found; the "
+            f"target's median call took {describe_call(verdict.median_call)}. Slow code is "
+            "not wrong code, but it was not checked in full: give it a larger --budget, or "
+            "make it faster.")
 
 
 def format_warnings(verdict: Verdict) -> list[str]:

@@ -392,6 +392,18 @@ SCENARIOS: dict[str, tuple[Scenario, ...]] = {
 }
 
 
+def rule_first(profile: str) -> list[Scenario]:
+    """The scenarios of ``profile`` in the order a check under a time budget
+    plays them: the first one aimed at each rule, then the others (each in
+    the table's order), so that a budget too short for all of them still
+    exercises every rule once, soonest."""
+    firsts: dict[str, Scenario] = {}
+    for s in SCENARIOS[profile]:
+        firsts.setdefault(s.rule, s)
+    chosen = set(map(id, firsts.values()))
+    return list(firsts.values()) + [s for s in SCENARIOS[profile] if id(s) not in chosen]
+
+
 def replay_text(profile: str, scenario: Scenario) -> str:
     """The scenario as the JSON ``--replay`` takes."""
     from conformance.replays import replay_string

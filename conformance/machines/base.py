@@ -30,6 +30,7 @@ from conformance.api import (
     BATCH, GROUPS, NOT_PROVIDED, OPAQUE, OPAQUE_RESULTS, RESET,
     Counterexample, Handle, Target, TargetError,
 )
+from conformance.budget import OutOfBudget, fired
 from conformance.replays import replay_command
 from conformance.report import Board
 from spec.tipos import Accion
@@ -146,6 +147,9 @@ class Run:
         #: Rules already known broken (a check by rules): a departure blamed
         #: on one of them ends its example, unreported (see Machine.ended).
         self.masked: frozenset[str] = frozenset()
+        #: The check's time budget (``conformance.budget.Budget``), or None:
+        #: looked at before every call into the target, which it times.
+        self.budget = None
 
     @property
     def groups(self) -> frozenset[str]:
@@ -232,9 +236,12 @@ class Machine(RuleBasedStateMachine):
         self.path: int | None = None        # steps of the current level's solution walked
         run = self.run
         if (run.first_failure is not None and _shrinking()
-                and time.monotonic() - run.first_failure > run.shrink_seconds):
+                and (time.monotonic() - run.first_failure > run.shrink_seconds
+                     or (run.budget is not None and run.budget.expired()))):
             run.stopped = True
             raise StopShrinking
+        if run.budget is not None:
+            run.budget.check(run.stats["examples"])     # OutOfBudget between two examples
         run.count("examples")
         self._call(RESET)
         if run.profile in OPAQUE_RESULTS and not run.opaque_sent:
@@ -271,15 +278,39 @@ class Machine(RuleBasedStateMachine):
     def _call(self, op: str, *args: Any) -> Any:
         if self.ended:
             return None
+        budget = self.run.budget
+        if budget is not None:
+            budget.check(self.run.stats["examples"])    # OutOfBudget between two calls
+            start = time.monotonic()
         try:
-            return self.run.target.call(op, *args)
+            answer = self.run.target.call(op, *args)
         except TargetError as e:
+            if budget is not None and fired():      # the alarm, caught as the target's own
+                raise OutOfBudget(str(e)) from None
             self._target_failed(e, op, args)
+            return None
+        if budget is not None:
+            if fired():
+                raise OutOfBudget("the time budget ran out")
+            budget.record(time.monotonic() - start, len(args[0]) if op == BATCH else 1)
+        return answer
 
     def _batch(self, calls: list[tuple[str, tuple]]) -> list[Any]:
         if self.ended:
             return [NOT_PROVIDED] * len(calls)
-        results = self._call(BATCH, calls)
+        budget = self.run.budget
+        if budget is None:
+            results = self._call(BATCH, calls)
+        else:       # in chunks of about CHUNK_SECONDS, the budget looked at between two
+            results, i = [], 0
+            while i < len(calls):
+                n = budget.chunk()
+                part = self._call(BATCH, calls[i:i + n])
+                if not isinstance(part, list):
+                    results = part
+                    break
+                results += part
+                i += n
         if not isinstance(results, list) or len(results) != len(calls):
             self._fail("__batch__", "the target's batch answer is malformed",
                        actual=repr(results)[:200])
