@@ -349,7 +349,10 @@ class SandboxTarget(_TargetBase):
                 memory_mb=self.memory_mb, cpu_seconds=self.cpu_seconds,
                 max_processes=self.max_processes, stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE, stderr=self._out, level=self.level,
-                storage_mb=self.storage_mb, max_files=self.max_files, tmpdir=box.tmp,
+                # Our own code, sandboxed on request, stores nothing: no budget,
+                # so no private /tmp either (it would hide a checkout under /tmp).
+                storage_mb=None if self.spec.trusted else self.storage_mb,
+                max_files=self.max_files, tmpdir=box.tmp,
                 env={"PYTHONHASHSEED": "0", "PYTHONFAULTHANDLER": "1",
                      "PYTHONDONTWRITEBYTECODE": "1"})
         except BaseException:
