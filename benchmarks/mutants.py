@@ -6,20 +6,23 @@ which rule it blames.
     python benchmarks/mutants.py --cpp            # the C++ mutants too (needs g++)
     python benchmarks/mutants.py --shrink         # also time a shrinking run (seed 1)
 
-A course grades everyone under one fixed seed, so a mutant caught under
-most seeds but not all is still missed by some course. For every mutant of
-:mod:`conformance.mutants` (and with ``--cpp`` of
+A C++ mutant's findings are ordered as ``sokoban check`` reports them (a
+departure a plain build shows first, a memory error only a sanitizer sees
+after it: :mod:`conformance.aed2.findings`), so the rule blamed is the one a
+teacher reads. A course grades everyone under one fixed seed, so a mutant
+caught under most seeds but not all is still missed by some course. For
+every mutant of :mod:`conformance.mutants` (and with ``--cpp`` of
 :mod:`conformance.aed2.mutants`) and every random seed 1..N, runs
-``conformance.engine.check`` with the default budget (100 examples)
-without shrinking (the first departure found: how surely and how fast the
-suite *finds* the mistake). Prints one table: per mutant the rule it
-declares it breaks, the kill rate over the seeds, the rules its
-departures were blamed on (``!`` marks a blame that is not the declared
-rule), the median and worst number of examples and seconds until caught,
-and the median CPU time of this process (the target runs in process; on a
-loaded machine the wall-clock time grows with the load, the CPU time much
-less). ``--shrink`` adds the full time with shrinking (seed 1). Exits 1 if
-some mutant escaped under some seed.
+``conformance.engine.check`` with the default budget (100 examples) without
+shrinking (the first departure found: how surely and how fast the suite
+*finds* the mistake). Prints one table: per mutant the rule it declares it
+breaks, the kill rate over the seeds, the rules its departures were blamed
+on (``!`` marks a blame that is not the declared rule), the median and worst
+number of examples and seconds until caught, and the median CPU time of this
+process (the target runs in process; on a loaded machine the wall-clock time
+grows with the load, the CPU time much less). ``--shrink`` adds the full
+time with shrinking (seed 1). Exits 1 if some mutant escaped under some
+seed, or was blamed on another rule than the one it declares.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ import time
 
 from conformance import blame, engine, mutants
 from conformance.sandbox import open_target
-from conformance.targets import resolve
+from conformance.targets import DirectionAdapter, resolve
 
 
 def _python_target(name: str):
@@ -43,10 +46,25 @@ def _cpp_target(name: str):
     from conformance.aed2.build import build
     from conformance.aed2.target import Aed2Target
     from conformance.sandbox import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT
-    from conformance.targets import DirectionAdapter
     built = build(cpp_mutants.materialize(cpp_mutants.BY_NAME[name]), std="c++17", sanitize=True)
     inner = Aed2Target(built, timeout=DEFAULT_TIMEOUT, memory_mb=DEFAULT_MEMORY_MB, name=name)
     return DirectionAdapter(inner, "aed2", "seed001")
+
+
+def _cpp_findings(target, verdict, seed: int, shrink: bool):
+    """``verdict`` of a C++ mutant ordered as ``sokoban check`` reports it
+    (:func:`conformance.aed2.findings.classify`): a departure that shows in a
+    plain build (the course's) first, a memory error only a sanitizer sees
+    after it. The blame a teacher reads is the first finding's."""
+    from conformance.aed2 import findings
+
+    def judge(other, replay_text):
+        adapted = DirectionAdapter(other, "aed2", "seed001")
+        if replay_text is not None:
+            return engine.replay(adapted, "aed2", replay_text, directions="seed001")
+        return engine.check(adapted, "aed2", seed=seed, shrink=shrink,
+                            directions="seed001")
+    return findings.classify(target.inner, verdict, judge)
 
 
 def catch(opener, name: str, profile: str, seed: int, shrink: bool):
@@ -56,6 +74,8 @@ def catch(opener, name: str, profile: str, seed: int, shrink: bool):
     try:
         verdict = engine.check(target, profile, seed=seed, shrink=shrink,
                                directions="seed001" if profile == "aed2" else "ours")
+        if profile == "aed2":
+            verdict = _cpp_findings(target, verdict, seed, shrink)
     finally:
         seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
         target.close()
@@ -130,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     if misblamed:
         print("blamed on another rule than the one declared under some seed: "
               + ", ".join(misblamed))
-    return 1 if escaped else 0
+    return 1 if escaped or misblamed else 0
 
 
 if __name__ == "__main__":

@@ -54,7 +54,9 @@ def play(profile: str, scenes: Sequence[lv.Scene], codes: str,
     skips a move ``puede_mover`` refuses and a bomb with none left.
     ``observe``: after the start and every action, also evaluate the
     observers that have cases of their own (``completado``, ``gano``,
-    ``puede_mover``, ``juego_ganado``), as a check does."""
+    ``puede_mover``, ``juego_ganado``), as a check does. In ``aed2`` every
+    move made also takes the case of mover's answer (the check compares it;
+    the engine computes it, not the spec)."""
     trace = rules.Trace() if trace is None else trace
     with rules.tracing(trace):
         if profile == "tad":
@@ -78,6 +80,8 @@ def play(profile: str, scenes: Sequence[lv.Scene], codes: str,
                     state = spec_ext.deshacer(state)
                 elif spec_ext.puede_mover(state, _CODE[code]):
                     state = spec_ext.mover(state, _CODE[code])
+                    if profile == "aed2":   # its answer is compared too (the engine computes it)
+                        trace.add(rules.MOVER_COMPLETA)
             if observe:
                 _observe(profile, state)
     return state, trace

@@ -49,6 +49,7 @@ class RunOptions:
     robustness: bool = False                # also inputs beyond the seed's domain (warnings)
     copy_folder: bool = True                # sandbox: copy a file target's whole folder
     by_rules: bool = False                  # a check by rules: every rule's outcome (points)
+    shrink: bool = True                     # False: each departure as first found (benchmarks)
 
 
 def load_engine() -> tuple[Callable[..., Verdict], Callable[[Verdict], str]]:
@@ -304,6 +305,8 @@ def _judge(target, profile: str, options: RunOptions, missing: Sequence[str] = (
         judged = DirectionAdapter(target, profile, options.directions)
     kwargs = dict(max_examples=options.max_examples, seed=options.seed,
                   directions=options.directions)
+    if not options.shrink:
+        kwargs["shrink"] = False
     if options.strict_types:
         kwargs["strict_types"] = True
     if options.robustness:

@@ -89,7 +89,10 @@ def replay(target: Target, profile: str, text: str, *, directions: str = "ours",
            strict_types: bool = False) -> Verdict:
     """Play exactly one recorded counterexample (no search, no shrinking)
     and compare as :func:`check` does. ``conforms`` is False iff it still
-    departs (the verdict then carries the counterexample again)."""
+    departs (the verdict then carries the counterexample again). A finding
+    of ``--robustness`` (:func:`conformance.replays.is_robustness`) is
+    played as such and, when it departs again, is a warning in
+    ``Verdict.robustness``: the verdict conforms, as the check's did."""
     own = getattr(machine(profile), "replay", None) if profile in ALL_PROFILES else None
     if own is not None:         # a profile with its own kind of target (prolog)
         return own(target, text)
@@ -104,11 +107,19 @@ def replay(target: Target, profile: str, text: str, *, directions: str = "ours",
     if recorded is not None and recorded != profile:
         return Verdict(target.name, profile, False,
                        error=f"bad replay: it was recorded for profile {recorded}, not {profile}")
-    run = _run(target, profile, CheckSettings.for_groups(profile), directions, strict_types)
+    from conformance.replays import is_robustness
+    robustness = is_robustness(text, profile)
+    config = CheckSettings.for_groups(profile)
+    run = _run(target, profile, replace(config, robustness=True) if robustness else config,
+               directions, strict_types)
     try:
         c = play(run, scenes, codes)
     except Exception as e:  # noqa: BLE001 - a level the spec refuses, an engine bug
         return Verdict(target.name, profile, False, error=f"replay failed: {type(e).__name__}: {e}")
+    if robustness:      # a finding of --robustness: a warning again, never the verdict
+        verdict = _verdict(run, True, None, None, start)
+        verdict.robustness = [format_counterexample(c)] if c is not None else []
+        return verdict
     return _verdict(run, c is None, c, None, start)
 
 
@@ -179,20 +190,29 @@ def _verdict(run: Run, conforms: bool, c: Counterexample | None, seed, start: fl
     return v
 
 
-def _replayed(run: Run) -> Counterexample:
-    """The last failure's trace played again with every observer compared
-    (the shrinking runs compare only one): the counterexample to report."""
-    scenes, codes = run.last_trace
-    last, run.focus = run.last, None
-    played = machine(run.profile).bind(run)()
-    try:
-        played.begin(scenes)
-        played.replay_actions("".join(codes))
-    except (Departure, Fatal) as e:
-        return e.counterexample
-    except Exception:   # noqa: BLE001 - keep what was recorded
-        pass
-    return last
+def _replayed(run: Run) -> tuple[Counterexample, bool]:
+    """The counterexample to report, and whether it was seen again: the last
+    failure's trace (the smallest) played again with every observer compared
+    (the shrinking runs compare only one); when that does not depart (a
+    shrunk variant, compared on one observer only, may have gone on past a
+    departure of another: one of a rule already known broken ends the
+    example unreported, ``Run.masked``), the first failure's trace, found
+    with every observer compared; when neither departs, the last failure as
+    recorded (not seen again: really not reproducible)."""
+    run.focus = None
+    for trace in (run.last_trace, run.first_trace):
+        if trace is None:
+            continue
+        scenes, codes = trace
+        played = machine(run.profile).bind(run)()
+        try:
+            played.begin(scenes)
+            played.replay_actions("".join(codes))
+        except (Departure, Fatal) as e:
+            return e.counterexample, True
+        except Exception:   # noqa: BLE001 - keep what was recorded
+            pass
+    return run.last, False
 
 
 def check(target: Target, profile: str, *, max_examples: int = 100, seed: int | None = None,
@@ -378,11 +398,11 @@ def _search(run: Run, seed: int, max_examples: int, shrink: bool, start: float) 
     except (Departure, Fatal) as e:
         return _verdict(run, False, e.counterexample, seed, start)
     except StopShrinking:
-        return _verdict(run, False, _replayed(run), seed, start)
+        return _verdict(run, False, _replayed(run)[0], seed, start)
     except Exception as e:  # noqa: BLE001 - Flaky and friends: report the last departure
         if run.last is not None:
-            c = _replayed(run)
-            if not run.stopped:
+            c, again = _replayed(run)
+            if not again and not run.stopped:
                 c.message += (" (the failure was not reproducible every time: "
                               f"{type(e).__name__})")
             return _verdict(run, False, c, seed, start)

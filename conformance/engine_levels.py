@@ -283,7 +283,8 @@ def enclosed_scenes(draw_, min_boxes=0, max_boxes=3, extra_boxes=0, soko=False,
     (soko). With ``soko``, ``desc`` holds the rows: rectangular (sometimes
     with extra columns of spaces on the right); with ``robustness``, beyond
     seed 002's domain instead: ragged (trailing spaces dropped), padded
-    unevenly, or with a goal more than there are boxes."""
+    unevenly, or with a goal more than there are boxes; or, in the domain but
+    never judged by a plain check (E27), without a goal."""
     height = draw_(st.integers(2, 5))
     width = draw_(st.integers(3, 7))
     interior = set()
@@ -320,11 +321,15 @@ def enclosed_scenes(draw_, min_boxes=0, max_boxes=3, extra_boxes=0, soko=False,
             if draw_(st.booleans()):
                 rows = [r + "  " for r in rows]             # still rectangular
         else:
-            shape = draw_(st.sampled_from(["ragged", "uneven", "goal without box"]))
+            shape = draw_(st.sampled_from(["ragged", "uneven", "goal without box", "no goal"]))
             if shape == "ragged":
                 rows = [r.rstrip(" ") for r in rows]
             elif shape == "uneven":
                 rows = [r + " " * draw_(st.integers(0, 2)) for r in rows]
+            elif shape == "no goal":        # won by the letter (E27): judged only here
+                goals, solution = frozenset(), ""
+                rows = draw(Scene(walls, boxes, goals, start, source="enclosed").board(),
+                            (0, 0, max(x for x, _ in walls), max(y for _, y in walls)))
             else:
                 free = [c for c in floor if c not in boxes and c not in goals and c != start]
                 if free:

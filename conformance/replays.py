@@ -24,23 +24,44 @@ ACTION_CODES = {letter: a for a, letter in sorted(LETTERS.items(), key=lambda kv
 ACTION_LETTERS = "udlrbz"
 
 
-def replay_data(profile: str, scenes: Sequence[lv.Scene], codes: Sequence[str]) -> dict:
-    return {"profile": profile, "levels": [s.to_data() for s in scenes],
+def replay_data(profile: str, scenes: Sequence[lv.Scene], codes: Sequence[str],
+                robustness: bool = False) -> dict:
+    """``robustness``: a finding of ``--robustness`` (replayed as a warning)."""
+    data = {"profile": profile, "levels": [s.to_data() for s in scenes],
             "actions": "".join(codes)}
+    if robustness:
+        data["robustness"] = True
+    return data
 
 
-def replay_string(profile: str, scenes: Sequence[lv.Scene], codes: Sequence[str]) -> str:
+def replay_string(profile: str, scenes: Sequence[lv.Scene], codes: Sequence[str],
+                  robustness: bool = False) -> str:
     """The ``--replay`` argument: compact JSON (see :func:`parse_replay`)."""
-    return json.dumps(replay_data(profile, scenes, codes), separators=(",", ":"),
+    return json.dumps(replay_data(profile, scenes, codes, robustness), separators=(",", ":"),
                       ensure_ascii=False)
 
 
-def replay_command(target_name: str, profile: str, scenes, codes, directions: str = "ours") -> str:
+def replay_command(target_name: str, profile: str, scenes, codes, directions: str = "ours",
+                   robustness: bool = False) -> str:
     parts = ["python", "-m", "conformance", target_name, "--profile", profile]
     if directions != "ours":
         parts += ["--directions", directions]
-    parts += ["--replay", replay_string(profile, scenes, codes)]
+    parts += ["--replay", replay_string(profile, scenes, codes, robustness)]
     return " ".join(shlex.quote(p) for p in parts)
+
+
+def is_robustness(text: str, profile: str | None = None) -> bool:
+    """Whether a replay is a finding of ``--robustness``: it says so, or
+    (recorded before it did) one of its levels lies beyond ``profile``'s
+    domain. Such a replay is played as the warning it was."""
+    try:
+        data = _json(text)
+        if isinstance(data, dict) and data.get("robustness") is True:
+            return True
+        _, scenes, _ = parse_replay(text)
+    except ValueError:
+        return False
+    return profile == "soko" and not all(lv.in_domain(profile, s) for s in scenes)
 
 
 def _json(text: str):

@@ -163,6 +163,18 @@ SOKO = (
         "#      #",
         "#.     #",
         "########"], "rurrdllll"),
+    _s("soko.push", "a box pushed into the cell a push onto a goal left behind", [
+        "#######",
+        "#@$.  #",
+        "#$    #",
+        "#     #",
+        "#######"], "rddlu"),
+    _s("soko.push", "a box pushed onto the goal a push from it left behind", [
+        "#######",
+        "#+$.  #",
+        "#$    #",
+        "#     #",
+        "#######"], "rddlu"),
     _s("soko.push", "push, step back, push again", [
         "#######",
         "#@$   #",

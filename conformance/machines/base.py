@@ -129,6 +129,9 @@ class Run:
         self.frozen = False          # stop counting at the first failure (shrinking reruns)
         self.last: Counterexample | None = None
         self.last_trace: tuple[list, list[str]] | None = None   # its scenes and actions
+        #: The first failure's scenes and actions: found with every observer
+        #: compared (before any shrinking), so played again it departs the same way.
+        self.first_trace: tuple[list, list[str]] | None = None
         self.first_failure: float | None = None
         # While shrinking, only this observer (the first failure's) is
         # compared: much cheaper, and the final run compares everything.
@@ -426,9 +429,11 @@ class Machine(RuleBasedStateMachine):
             fatal=fatal,
         )
         c.replay = replay_command(run.target.name, run.profile, self.scenes, self.codes,
-                                  run.directions)
+                                  run.directions, robustness=run.settings.robustness)
         run.last = c
         run.last_trace = (list(self.scenes), list(self.codes))
+        if run.first_trace is None:
+            run.first_trace = run.last_trace
         if run.focus is None and focusable:     # (a crash may come from any call)
             run.focus = operation.split("(")[0]
         run.frozen = True

@@ -52,8 +52,9 @@ def test_a_departure_of_the_random_search_has_a_rule_too(name):
     found = []
     try:
         # The search alone may miss a rare bug under one seed (the fixed
-        # scenarios are there for that): a few seeds, until one finds it.
-        for seed in (0, 1, 2, 3):
+        # scenarios are there for that): seeds in turn, until one finds it
+        # (soko_goal_push_blanks_cell: about one seed in two, at 60 examples).
+        for seed in range(12):
             v = engine.check(t, profile, seed=seed, shrink=False,
                              groups=list(GROUPS[profile]), max_examples=60)
             if v.counterexample is not None:

@@ -246,6 +246,39 @@ def test_robustness_findings_never_change_the_verdict():
     assert "Robustness (--robustness" in format_verdict(robust)
 
 
+def _won_needs_a_goal(g):
+    """juego_ganado written as "some goal, and every goal covered": differs
+    from seed 002's letter only on a grid without a goal (E27)."""
+    return bool(g.objetivos) and grilla.juego_ganado(g)
+
+
+def test_e27_robustness_warns_where_the_verdict_does_not_judge():
+    t = _soko_target(juego_ganado=_won_needs_a_goal)
+    assert engine.check(t, "soko", max_examples=20, seed=1).conforms
+    robust = engine.check(t, "soko", max_examples=20, seed=1, robustness=True)
+    assert robust.conforms and len(robust.robustness) == 1
+    finding = robust.robustness[0]
+    assert "juego_ganado(grilla) is False, expected True (a grid without a goal" in finding
+    assert "erratum E27" in finding and "Rule broken: soko.won" in finding
+
+
+def test_a_robustness_finding_replays_as_a_warning():
+    t = _soko_target(juego_ganado=_won_needs_a_goal)
+    finding = engine.check(t, "soko", max_examples=20, seed=1, robustness=True).robustness[0]
+    text = replay_json(finding[finding.index("python -m conformance"):].splitlines()[0])
+    assert '"robustness":true' in text
+    again = engine.replay(t, "soko", text)
+    assert again.conforms and again.counterexample is None and len(again.robustness) == 1
+    # One recorded before replays said so: a ragged grid lies beyond the domain.
+    ragged = _soko_target(crear_grilla=lambda desc: 1 / (len({len(r) for r in desc}) == 1))
+    old = '{"profile":"soko","levels":[{"rows":["####","#@.#","#$#","####"],"soko":true}]}'
+    again = engine.replay(ragged, "soko", old)
+    assert again.conforms and "ZeroDivisionError" in again.robustness[0]
+    # A replay inside the domain is judged as before: a departure is one.
+    inside = engine.replay(ragged, "soko", old.replace('"#$#"', '"#$-#"'))
+    assert not inside.conforms and inside.robustness == []
+
+
 @settings(max_examples=40, deadline=None)
 @given(lv.scenes("soko"))
 def test_soko_levels_lie_in_the_domain(scene):
@@ -258,3 +291,29 @@ def test_soko_levels_lie_in_the_domain(scene):
 @given(lv.scenes("extendido", bombs=(1, 3)))
 def test_extendido_levels_lie_in_the_domain(scene):
     assert fisica.nivel_valido(scene.nivel()) and scene.bombs >= 1
+
+
+def test_the_failure_reported_departs_again_with_every_observer_compared():
+    """A shrinking run compares one observer only, so its smallest failure
+    may, played with every observer compared, first leave a rule already
+    known broken (which ends the example unreported): the first failure the
+    search found, compared in full, is reported instead, and it is not
+    called irreproducible. (A public student file lost soko.wall-stops, a
+    rule it keeps, this way, labelled "not reproducible: FlakyFailure".)"""
+    from conformance.machines.base import CheckSettings
+    path = "tests/conformance/fixtures/soko_vertical_same_row.py"
+    t = open_target(resolve(path), in_process=True)
+    try:
+        scenes = [lv.from_rows(["######", "#-@--#", "#----#", "#$.--#", "######"], soko=True)]
+        run = engine._run(t, "soko", CheckSettings.for_groups("soko"))
+        run.masked = frozenset({"soko.step"})
+        run.last_trace = (scenes, list("d"))        # departs from soko.step: masked
+        run.first_trace = (scenes, list("rd"))      # ... so does this one
+        run.last = "recorded"
+        assert engine._replayed(run) == ("recorded", False)
+        run.first_trace = (scenes, list("ld"))
+        run.masked = frozenset()
+        c, again = engine._replayed(run)
+        assert again and c.rule == "soko.step" and c.operation.startswith("hay_jugador")
+    finally:
+        t.close()

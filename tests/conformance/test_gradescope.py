@@ -5,6 +5,9 @@ against the fields its published specification lists
 from __future__ import annotations
 
 import json
+import shutil
+
+import pytest
 
 from conformance import cli, mutants
 from spec import rules
@@ -79,6 +82,19 @@ def test_a_conforming_target_gets_every_point(tmp_path):
     assert [t["name"] for t in doc["tests"]] == [
         f"{r.id}: {r.title}" for r in rules.TAD.rules_for("tad")]
     assert status == 0 and doc["score"] == 8.0 == len(doc["tests"])
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not installed")
+def test_the_cpp_reference_gets_every_point(tmp_path):
+    """Every rule of aed2 is exercised, mover's answer too (it is the
+    engine's, not a case the spec takes), so a correct C++ implementation
+    keeps every point."""
+    from conformance.aed2 import mutants as cpp_mutants
+    status, doc = run(tmp_path, str(cpp_mutants.REFERENCE), "--max-examples", "5", "--seed", "1")
+    conforms_to_the_spec(doc)
+    assert [t["name"].split(":")[0] for t in doc["tests"]] == [
+        r.id for r in rules.EXTENDIDO.rules_for("aed2")]
+    assert status == 0 and doc["score"] == len(doc["tests"]) == 12, doc["output"]
 
 
 def test_a_missing_function_costs_the_rules_that_need_it(tmp_path):

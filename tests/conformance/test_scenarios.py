@@ -23,9 +23,9 @@ def test_each_scenario_is_in_the_domain_and_takes_a_case_of_its_rule(profile, sc
     table = rules.table_for(profile)
     rule = table.rule(scenario.rule)
     t = rules.Trace(keep_events=True)
-    blame.play("extendido" if profile == "aed2" else profile, scenes, scenario.actions, t,
-               observe=True)
-    assert set(rule.cases) & set(t.events) or rule.id == "aed2.completes", scenario.what
+    # (aed2: mover's answer is a case too, so its rule counts as exercised)
+    blame.play(profile, scenes, scenario.actions, t, observe=True)
+    assert set(rule.cases) & set(t.events), scenario.what
     assert set(scenario.actions) <= set("udlrbz")
 
 
