@@ -664,9 +664,8 @@ class CallClock:
         self.pid, self.limit = pid, limit
         self.start = time.monotonic()
         self.wall_limit = limit * factor
-        self._first_look = self.start + limit / 2
         self._cpu_from: float | None = None
-        self._next_look = self._first_look
+        self._next_look = self.start + limit / 2       # the first look at the CPU
 
     def wait(self) -> float:
         """How long to wait (at most) before asking :meth:`over` again."""

@@ -17,7 +17,6 @@ like any other departure.
 from __future__ import annotations
 
 import os
-import re
 import select
 import shutil
 import subprocess
