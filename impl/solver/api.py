@@ -200,7 +200,9 @@ def _native_push_search(pieces, budget, time_limit, node_limit) -> tuple:
         return None, notes
     left = None if time_limit is None else max(time_limit - budget.elapsed(), 0.001)
     try:
-        return native.run(path, pieces, left, node_limit), notes
+        return native.run(path, pieces, left, node_limit,
+                          progress=budget.report if budget.progress else None,
+                          interval=budget.interval), notes
     except native.KernelFailure as exc:
         return None, notes + (f"{exc}; used the Python search",)
 

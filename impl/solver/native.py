@@ -24,7 +24,9 @@ import hashlib
 import os
 import resource
 import shutil
+import selectors
 import subprocess
+import time
 from pathlib import Path
 
 from levels.drawing import bounds, draw_rows
@@ -137,27 +139,87 @@ def _limit_memory(megabytes: int):
     return hook
 
 
-def run(path, pieces, time_limit, node_limit, memory_mb: int = MEMORY_MB) -> Outcome:
+def run(path, pieces, time_limit, node_limit, memory_mb: int = MEMORY_MB,
+        progress=None, interval: float = 1.0) -> Outcome:
     """Run the kernel on the pieces.  Returns an :class:`Outcome` (``kind``
     "solved", "exhausted", "time", "nodes" or "memory"; "exhausted" also for
     an exhausted open window, which the caller reports as such); raises
     :class:`KernelFailure` when the kernel crashes, is killed or answers
-    something unexpected."""
+    something unexpected.
+
+    ``progress``, when given, is called as ``progress(nodes, depth=...,
+    frontier=...)`` for each progress line the kernel writes while it runs
+    (about every ``interval`` seconds; 0: after each of its turns)."""
     args = [str(path), f"{time_limit or 0:.3f}", str(node_limit or 0), str(memory_mb)]
+    if progress is not None:
+        args.append(f"{max(interval, 0.0):g}")
     try:
         proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, env=kernel_environment(),
+                                stderr=subprocess.PIPE, env=kernel_environment(),
                                 preexec_fn=_limit_memory(memory_mb + HEADROOM_MB))
     except OSError as exc:
         raise KernelFailure(f"native kernel could not start: {exc}") from None
     timeout = None if time_limit is None else time_limit + GRACE
-    try:
-        out, err = proc.communicate(xsb(pieces), timeout=timeout)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.communicate()
-        return Outcome("time", None, 0)
+    with proc:
+        answer = _exchange(proc, xsb(pieces).encode(), timeout, progress)
+        if answer is None:
+            proc.kill()
+            proc.wait()
+            return Outcome("time", None, 0)
+        out, err = answer
+        proc.wait()
     return parse(out, proc.returncode, err)
+
+
+def _exchange(proc, text: bytes, timeout, progress):
+    """Write the level, then read the kernel's stdout and stderr until both
+    close: ``(stdout, stderr)`` as text, the progress lines taken out of
+    stderr and given to ``progress``; ``None`` when ``timeout`` seconds pass
+    first."""
+    try:
+        proc.stdin.write(text)
+        proc.stdin.close()
+    except BrokenPipeError:  # it answered (an error) before reading it all
+        pass
+    deadline = None if timeout is None else time.monotonic() + timeout
+    chunks = {proc.stdout: [], proc.stderr: []}
+    pending = b""  # an unfinished stderr line
+    with selectors.DefaultSelector() as sel:
+        for stream in chunks:
+            sel.register(stream, selectors.EVENT_READ)
+        while sel.get_map():
+            wait = None if deadline is None else deadline - time.monotonic()
+            if wait is not None and wait <= 0:
+                return None
+            for key, _ in sel.select(wait):
+                data = os.read(key.fd, 65536)
+                if not data:
+                    sel.unregister(key.fileobj)
+                elif key.fileobj is proc.stdout:
+                    chunks[proc.stdout].append(data)
+                else:
+                    lines = (pending + data).split(b"\n")
+                    pending = lines.pop()
+                    for line in lines:
+                        if not _progress_line(line, progress):
+                            chunks[proc.stderr].append(line + b"\n")
+    chunks[proc.stderr].append(pending)
+    return tuple(b"".join(chunks[s]).decode(errors="replace") for s in (proc.stdout, proc.stderr))
+
+
+def _progress_line(line: bytes, progress) -> bool:
+    """Is ``line`` one of the kernel's progress lines (``progress <nodes>
+    <depth> <elapsed> <frontier>``)?  When it is, ``progress`` gets it."""
+    words = line.split()
+    if len(words) != 5 or words[0] != b"progress":
+        return False
+    try:
+        nodes, depth, _, frontier = int(words[1]), int(words[2]), float(words[3]), int(words[4])
+    except ValueError:
+        return False
+    if progress is not None:
+        progress(nodes, depth=depth, frontier=frontier)
+    return True
 
 
 def parse(out: str, returncode: int, err: str = "") -> Outcome:

@@ -100,11 +100,19 @@ class Budget:
             return "time"
         if self.progress is not None and now >= self._next_report:
             self._next_report = now + self.interval
-            elapsed = now - self.start
-            self.progress({"nodes": nodes, "elapsed": elapsed,
-                           "nodes_per_second": nodes / elapsed if elapsed else 0.0,
-                           **info})
+            self.report(nodes, **info)
         return None
+
+    def report(self, nodes: int, **info) -> None:
+        """Give the progress callback the statistics now (``check`` calls it
+        once an interval; the native kernel's own progress lines, which it
+        writes once an interval, come through here as they arrive)."""
+        if self.progress is None:
+            return
+        elapsed = time.perf_counter() - self.start
+        self.progress({"nodes": nodes, "elapsed": elapsed,
+                       "nodes_per_second": nodes / elapsed if elapsed else 0.0,
+                       **info})
 
 
 # -- deadlocks ---------------------------------------------------------------

@@ -1,6 +1,7 @@
 """``python -m impl solve``: output, exit statuses, solution files."""
 
 import os
+import shutil
 import subprocess
 import sys
 
@@ -153,6 +154,18 @@ def test_progress_goes_to_stderr(capsys, monkeypatch):
     captured = capsys.readouterr()
     assert "level 16" in captured.out and "nodes=" not in captured.out.split("\n", 1)[1]
     assert "level 16: " in captured.err and "nodes/s=" in captured.err
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not installed: no native kernel")
+def test_progress_of_a_native_search_goes_to_stderr(capsys, monkeypatch):
+    import impl.solver.search as search
+    monkeypatch.setattr(search, "PROGRESS_INTERVAL", 0.0)
+    assert main(["microban", "--level", "153", "--method", "pushes", "--engine", "native",
+                 "--progress", "--quiet", "--node-limit", "3000"]) == 1
+    captured = capsys.readouterr()
+    assert "method=pushes (native)" in captured.out
+    assert "level 153: " in captured.err and " depth=" in captured.err
+    assert " frontier=" in captured.err and "nodes=2560 " in captured.err
 
 
 def test_no_progress_when_not_asked_and_not_a_terminal(capsys, monkeypatch):

@@ -251,6 +251,49 @@ def test_building_the_kernel_is_not_counted_in_the_time_limit(built, monkeypatch
     assert any(n.startswith("built the native kernel with g++ in 1.") for n in r.notes), r.notes
 
 
+def test_a_native_search_reports_its_progress_while_it_runs(built, monkeypatch):
+    """The kernel writes a progress line (nodes, depth, elapsed, frontier)
+    once an interval (here 0: after each turn of 512 nodes); ``solve`` gives
+    each to the progress callback as it arrives, before the answer."""
+    import impl.solver.search as search
+    monkeypatch.setattr(search, "PROGRESS_INTERVAL", 0.0)
+    reports = []
+    r = solve(levels.load("microban")[152], method="pushes", engine="native",
+              node_limit=20_000, time_limit=None, progress=reports.append)
+    assert r.method == "pushes (native)" and r.status == "gave_up", r.summary()
+    assert len(reports) >= 20_000 // 512 - 1, reports[:3]
+    nodes = [x["nodes"] for x in reports]
+    assert nodes == sorted(set(nodes)) and 0 < nodes[-1] <= r.nodes
+    assert all(x["elapsed"] >= 0 and x["frontier"] > 0 for x in reports), reports[:3]
+    depths = [x["depth"] for x in reports]
+    assert depths == sorted(depths) and depths[-1] > 10
+
+
+def test_without_a_callback_the_kernel_is_not_asked_for_progress(tmp_path, monkeypatch):
+    """No callback: the kernel gets no progress argument.  Its stray stderr
+    still makes the failure note, progress lines left out of it."""
+    _fake_kernel(tmp_path, monkeypatch,
+                 f'echo "$#" > {tmp_path / "args"}; '
+                 'echo "progress 512 3 0.1 7" >&2; echo "oops" >&2; exit 1')
+    r = solve(CORRIDOR, method="pushes")
+    assert (tmp_path / "args").read_text().split() == ["3"]
+    assert r.status == "solved" and r.method == "pushes", r.summary()
+    assert any("native kernel failed" in n and "oops" in n for n in r.notes), r.notes
+    assert not any("progress" in n for n in r.notes), r.notes
+
+
+def test_progress_lines_reach_the_callback_and_malformed_ones_do_not(tmp_path, monkeypatch):
+    _fake_kernel(tmp_path, monkeypatch,
+                 f'echo "$#" > {tmp_path / "args"}; '
+                 'echo "progress 512 3 0.1 7" >&2; echo "progress x 1 2 3" >&2; '
+                 'printf "progress 1024 5 0.2 9" >&2; echo solved 3 RRR')
+    reports = []
+    r = solve(CORRIDOR, method="pushes", progress=reports.append)
+    assert (tmp_path / "args").read_text().split() == ["4"]
+    assert r.status == "solved" and r.method == "pushes (native)", r.summary()
+    assert [(x["nodes"], x["depth"], x["frontier"]) for x in reports] == [(512, 3, 7)]
+
+
 def test_the_experiment_switches_reach_the_kernel_only_when_asked():
     """A stray SOKOBAN_KERNEL_* in a user's environment never reaches the
     kernel; SOKOBAN_KERNEL_EXPERIMENTS=1 (benchmarks, tests) lets them through."""

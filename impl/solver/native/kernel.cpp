@@ -6,7 +6,12 @@
 //   unsolvable <nodes>                 (exhausted without macros, closed level)
 //   gave_up <time|nodes|memory|window> <nodes>
 //   error <message>
-// Usage: kernel TIME_LIMIT_S [NODE_LIMIT [MEMORY_MB]]   (0 = no limit)
+// Usage: kernel TIME_LIMIT_S [NODE_LIMIT [MEMORY_MB [PROGRESS_S]]]   (0 = no limit)
+// With PROGRESS_S (>= 0), a line on stderr every PROGRESS_S seconds (0: after
+// every turn of the portfolio) while it runs:
+//   progress <nodes> <depth> <elapsed seconds> <frontier>
+// (nodes expanded in all, the most pushes or pulls of any node expanded, the
+// open nodes waiting in the heaps).
 //
 // The same search as impl/solver/search.py's push search (see docs/solver.md):
 // a state is the box set plus the normalised player (the smallest cell it can
@@ -71,6 +76,8 @@ static int PATH_STATES = 60;
 
 static chrono::steady_clock::time_point t0;
 static double timeLimit = 0;
+static double progressEvery = -1;   // < 0: no progress lines
+static int maxDepth = 0;            // the largest g of a node expanded
 static long long nodeLimit = 0;
 static size_t memLimit = 0;
 
@@ -919,6 +926,7 @@ struct Search {
         if (expanded[e.id] || nodes[e.id].g != e.g) return STALE;
         expanded[e.id] = 1;
         expandedCount++;
+        if (e.g > maxDepth) maxDepth = e.g;
         return e.id;
     }
 
@@ -1049,6 +1057,34 @@ static Scratch& scratch() {
     return sc;
 }
 
+// SOKOBAN_KERNEL_DUMP=n: every n-th node the first forward search expands
+// is written on stderr as an XSB level (the profile of dead positions in
+// docs/solver.md runs the kernel again on each).
+static long long dumpEvery = 0;
+
+static void dumpPosition(const uint8_t* occ, int player, long long count) {
+    fprintf(stderr, "; dump %lld\n", count);
+    int x0 = W, x1 = 0, y0 = H, y1 = 0;
+    for (int c = 0; c < N; c++)
+        if (inside_[c]) {
+            x0 = min(x0, c % W - 1); x1 = max(x1, c % W + 1);
+            y0 = min(y0, c / W - 1); y1 = max(y1, c / W + 1);
+        }
+    for (int y = y0; y <= y1; y++) {
+        string row;
+        for (int x = x0; x <= x1; x++) {
+            int c = y * W + x;
+            char ch = wall_[c] ? '#' : '-';
+            if (occ[c]) ch = goal_[c] ? '*' : '$';
+            else if (c == player) ch = goal_[c] ? '+' : '@';
+            else if (goal_[c]) ch = '.';
+            row += ch;
+        }
+        fprintf(stderr, "%s\n", row.c_str());
+    }
+    fprintf(stderr, "\n");
+}
+
 long long Search::run(long long budget) {
     if (backward) return runBack(budget);
     costTab = pdist.data();
@@ -1073,6 +1109,8 @@ long long Search::run(long long budget) {
         const uint64_t* b = pb.data();
         for (int c : boxes) occ[c] = 1;
         reach(nd.player, occ.data(), seen, todo);
+        if (dumpEvery > 0 && this == (*g_runs)[0] && expandedCount % dumpEvery == 0)
+            dumpPosition(occ.data(), nd.player, expandedCount);
         cands.clear();
         int lastBox = -1;  // where the push that led here left its box
         if (nd.parent >= 0) {
@@ -1314,6 +1352,7 @@ int main(int argc, char** argv) {
     if (argc > 1) timeLimit = atof(argv[1]);
     if (argc > 2) nodeLimit = atoll(argv[2]);
     if (argc > 3) memLimit = (size_t)atoll(argv[3]) << 20;
+    if (argc > 4) progressEvery = atof(argv[4]);
     if (!readLevel()) return 2;
     analyse();
     areaMarks.init(N);
@@ -1347,6 +1386,7 @@ int main(int argc, char** argv) {
     if (getenv("SOKOBAN_KERNEL_M")) meet = atoi(getenv("SOKOBAN_KERNEL_M"));
     if (getenv("SOKOBAN_KERNEL_CD")) CORRAL_STATES = atoi(getenv("SOKOBAN_KERNEL_CD"));
     if (getenv("SOKOBAN_KERNEL_CDB")) CORRAL_BOXES = atoi(getenv("SOKOBAN_KERNEL_CDB"));
+    if (getenv("SOKOBAN_KERNEL_DUMP")) dumpEvery = atoll(getenv("SOKOBAN_KERNEL_DUMP"));
     if (getenv("SOKOBAN_KERNEL_FG")) frozenOnGoals = atoi(getenv("SOKOBAN_KERNEL_FG")) != 0;
     if (backMode) analyseBackward();
     auto newBack = [&]() {
@@ -1372,6 +1412,18 @@ int main(int argc, char** argv) {
     long long backDelay = DELAY;  // nodes before the backward search joins
     if (getenv("SOKOBAN_KERNEL_BD")) backDelay = atoll(getenv("SOKOBAN_KERNEL_BD"));
     long long total = 0;
+    double nextProgress = progressEvery;
+    // One progress line (see the usage at the top) when one is due.
+    auto report = [&]() {
+        if (progressEvery < 0) return;
+        double now = elapsed();
+        if (now < nextProgress) return;
+        nextProgress = now + progressEvery;
+        size_t frontier = 0;
+        for (Search* sr : runs) frontier += sr->heap.size();
+        fprintf(stderr, "progress %lld %d %.3f %zu\n", total, maxDepth, now, frontier);
+        fflush(stderr);
+    };
     while (true) {
         if (!joined && total >= DELAY) {
             joined = true;
@@ -1418,6 +1470,7 @@ int main(int argc, char** argv) {
                 if (nodeLimit > 0 && total >= nodeLimit) { printf("gave_up nodes %lld\n", total); return 0; }
                 if (timeLimit > 0 && elapsed() >= timeLimit) { printf("gave_up time %lld\n", total); return 0; }
                 if (memLimit > 0 && memoryUsed > memLimit) { printf("gave_up memory %lld\n", total); return 0; }
+                report();
             }
         }
     }
