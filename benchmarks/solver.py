@@ -59,10 +59,11 @@ def parse_range(text: str, count: int) -> list[int]:
 
 
 def run_ours(all_levels, numbers, time_limit: float, method: str, jobs: int,
-             engine: str = "auto") -> dict:
+             engine: str = "auto", node_limit: int | None = None) -> dict:
     """Our solver on the levels; returns {number: Result or exception}."""
     chosen = [(n - 1, all_levels[n - 1]) for n in numbers]
-    options = {"time_limit": time_limit, "method": method, "engine": engine}
+    options = {"time_limit": time_limit, "method": method, "engine": engine,
+               "node_limit": node_limit}
     out = {}
     for i, result in solve_many(chosen, options, jobs, sys.stderr.isatty()):
         out[numbers[i]] = result
@@ -127,7 +128,7 @@ def benchmark(name: str, args, engine: str = "auto") -> dict:
     print(f"\n## {name}: {len(numbers)} levels, {limit:g} s per level, "
           f"method={args.method}, engine={engine}, "
           f"{args.jobs} job{'s' if args.jobs != 1 else ''}\n")
-    ours = run_ours(all_levels, numbers, limit, args.method, args.jobs, engine)
+    ours = run_ours(all_levels, numbers, limit, args.method, args.jobs, engine, args.node_limit)
     rows = []
     print(f"{'level':>6} {'status':<10} {'moves':>6} {'pushes':>6} {'opt':>5} "
           f"{'nodes':>9} {'time s':>8} {'nodes/s':>9}")
@@ -230,6 +231,9 @@ def main(argv=None) -> int:
                    help="level files or bundled collections (default: seed003 microban)")
     p.add_argument("--time-limit", "-t", type=float, default=60.0,
                    help="seconds per level (default 60)")
+    p.add_argument("--node-limit", type=int, default=None,
+                   help="nodes per level as well (the native kernel counts its turns in "
+                        "nodes, so a node limit gives the same answers under any load)")
     p.add_argument("--levels", help="level numbers, e.g. 1-20,40 (default: all)")
     p.add_argument("--method", default="auto", choices=("auto", "moves", "pushes"))
     p.add_argument("--engine", default="auto", choices=("auto", "python", "native", "both"),
@@ -244,8 +248,9 @@ def main(argv=None) -> int:
     p.add_argument("--hints", action="store_true",
                    help="time the game's hint from each level's start instead")
     args = p.parse_args(argv)
-    if args.time_limit <= 0 or args.jobs <= 0:
-        p.error("--time-limit and --jobs must be positive")
+    if args.time_limit <= 0 or args.jobs <= 0 or (args.node_limit is not None
+                                                  and args.node_limit <= 0):
+        p.error("--time-limit, --node-limit and --jobs must be positive")
     started = time.perf_counter()
     files = args.files or list(DEFAULT_FILES)
     if args.hints:
@@ -274,7 +279,8 @@ def main(argv=None) -> int:
                   f"{'':>7} {'':>7} {peer['total_time']:>8.1f} {'':>7} "
                   f"{peer['median_time_solved']:>10.3f}{ratio}")
     print(f"\nwall clock {time.perf_counter() - started:.1f} s "
-          f"(time limit {args.time_limit:g} s per level)")
+          f"(time limit {args.time_limit:g} s per level"
+          + ("" if args.node_limit is None else f", node limit {args.node_limit}") + ")")
     return 0
 
 

@@ -5,6 +5,8 @@ import importlib.util
 import pathlib
 import sys
 
+import pytest
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 spec = importlib.util.spec_from_file_location("bench_solver", ROOT / "benchmarks" / "solver.py")
 bench = importlib.util.module_from_spec(spec)
@@ -65,3 +67,17 @@ def test_hints_mode_times_the_games_hint_per_level(tmp_path, capsys):
     assert [r[:2] for r in rows if r and r[0] in ("1", "2", "3")] == [
         ["1", "yes"], ["2", "yes"], ["3", "no"]]
     assert ["hints:", "2/3", "levels,"] in [r[:3] for r in rows]
+
+
+def test_node_limit_reaches_the_solver(tmp_path, capsys):
+    """--node-limit N stops each search at N nodes (the same answer under
+    any load): level one needs more than one node of the move-optimal search."""
+    f = tmp_path / "one.sok"
+    f.write_text(LEVELS.split("\n\n")[0] + "\n")
+    assert bench.main([str(f), "-t", "5", "--method", "moves", "--node-limit", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "gave_up" in out and "node limit 1)" in out
+    assert bench.main([str(f), "-t", "5", "--method", "moves", "--node-limit", "1000"]) == 0
+    assert "solved" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        bench.main([str(f), "--node-limit", "0"])

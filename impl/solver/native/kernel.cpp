@@ -19,8 +19,9 @@
 // bipartite deadlocks; minimum-cost matching lower bound (Hungarian,
 // incremental from the parent's potentials); PI-corral pruning; tunnel and
 // goal-room macros; a portfolio of weights (g + w*h).  Macros prove nothing:
-// only an exhausted search without them reports "unsolvable".  Two deadlock
-// rules the Python search does not have: corral deadlocks (barrierAlive) and
+// only an exhausted search without them reports "unsolvable".  Deadlock
+// rules the Python search does not have: corral deadlocks (barrierAlive),
+// kept as patterns matched against every later child (learnedDead), and
 // boxes frozen on goals that cut the other boxes off the other goals
 // (frozenGoalsDead).
 //
@@ -68,6 +69,8 @@ static int anyBox = 0;
 static int roomCut = 0;
 static int inertia = 0;
 static long long statTried = 0, statFound = 0;
+static long long statExp = 0, statPI = 0, statCands = 0, statDeadExp = 0;
+static string statSolvedBy = "-";  // which search found the solution, and how
 static int goalCut = 1;  // 1: a goal macro replaces every other push (Rolling Stone's goal cut)
 static int weights[3] = {6, 2, 15};
 static int MACRO_RADIUS = 3;
@@ -410,6 +413,7 @@ static void forEachCorral(const uint8_t* occ, const Marks& seen, const vector<in
 static int CORRAL_STATES = 50;    // 0: no corral-deadlock test
 static int CORRAL_BOXES = 4;      // larger barriers are not tested
 static long long statCorralTests = 0, statCorralDead = 0;
+static int corralAll = 0;         // 1: test every corral, not only the last box's
 static unordered_map<string, bool> corralMemo;
 static const size_t CORRAL_MEMO = 400000;
 
@@ -417,6 +421,48 @@ static string subKey(const vector<int>& sortedBoxes, int player) {
     string k((const char*)sortedBoxes.data(), sortedBoxes.size() * sizeof(int));
     k.append((const char*)&player, sizeof(int));
     return k;
+}
+
+// Learned deadlock patterns.  Each barrier barrierAlive proves dead is kept
+// as a pattern: its boxes and the player's region on a board holding only
+// them.  Any later position holding those boxes (and any others) with the
+// player in that region is dead for the same reason (removing boxes only
+// helps), whatever corral it has: the search tests each child against the
+// patterns holding the box just pushed (learnedDead) before queueing it.
+// The player's region on the pattern's board changes only when one of the
+// pattern's boxes moves, so the pushed box's patterns are the only new
+// candidates.  SOKOBAN_KERNEL_LP=0 switches the patterns off.
+static int learnPatterns = 1;
+static const size_t PATTERNS = 100000;
+static long long statPatternDead = 0;
+struct Pattern {
+    vector<int> boxes;         // cells
+    vector<uint64_t> region;   // the player's region on the pattern's board, a bit per cell
+};
+static vector<Pattern> patterns;
+static vector<vector<int>> patternsAt;  // cell -> the patterns holding a box there
+
+static void learn(const vector<int>& boxes, const vector<int>& region) {
+    if (!learnPatterns || patterns.size() >= PATTERNS) return;
+    if (patternsAt.size() != (size_t)N) patternsAt.assign(N, {});
+    Pattern pt{boxes, vector<uint64_t>((N + 63) / 64, 0)};
+    for (int c : region) pt.region[c >> 6] |= 1ULL << (c & 63);
+    for (int c : boxes) patternsAt[c].push_back((int)patterns.size());
+    patterns.push_back(move(pt));
+}
+
+// Is the position (boxes in occ, the box just pushed onto `pushed`, the
+// player on `player`) an instance of a learned pattern?
+static bool learnedDead(const uint8_t* occ, int pushed, int player) {
+    if (patternsAt.empty()) return false;
+    for (int id : patternsAt[pushed]) {
+        const Pattern& pt = patterns[id];
+        if (!(pt.region[player >> 6] >> (player & 63) & 1)) continue;
+        bool all = true;
+        for (int c : pt.boxes) if (!occ[c]) { all = false; break; }
+        if (all) { statPatternDead++; return true; }
+    }
+    return false;
 }
 
 static bool barrierAlive(const vector<int>& barrier, int player) {
@@ -434,6 +480,7 @@ static bool barrierAlive(const vector<int>& barrier, int player) {
     auto known = corralMemo.find(key);
     if (known != corralMemo.end()) return known->second;
     statCorralTests++;
+    vector<int> region(todo);  // the player's region with the barrier alone
     unordered_set<string> visited{key};
     vector<string> queue{key};
     bool alive = false;
@@ -464,7 +511,7 @@ static bool barrierAlive(const vector<int>& barrier, int player) {
     }
     if (corralMemo.size() >= CORRAL_MEMO) corralMemo.clear();
     corralMemo.emplace(move(key), alive);
-    if (!alive) statCorralDead++;
+    if (!alive) { statCorralDead++; learn(barrier, region); }
     return alive;
 }
 
@@ -1026,6 +1073,7 @@ bool Search::keep(int old, uint64_t h, const uint64_t* b, int low, int parent, i
             fw->pushesTo(backward ? at : cid, pushes);
             bw->pullsHome(backward ? cid : at, pushes);
             solvedWith(pushes);
+            statSolvedBy = "meeting";
             return true;
         }
     }
@@ -1118,8 +1166,12 @@ long long Search::run(long long budget) {
             else lastBox = (int)(nd.mv >> 2) + nd.mvn * OFF[nd.mv & 3];
         }
         bool corralDead = false;
-        if (!piCorral(occ.data(), seen, boxes, nd.player, lastBox, cands, corralDead)) {
+        statExp++;
+        bool pi = piCorral(occ.data(), seen, boxes, nd.player, corralAll ? -1 : lastBox, cands, corralDead);
+        if (pi) statPI++;
+        if (!pi) {
             if (corralDead) {
+                statDeadExp++;
                 for (int c : boxes) occ[c] = 0;
                 continue;
             }
@@ -1162,6 +1214,7 @@ long long Search::run(long long budget) {
             }
         }
         bool matched = haveM;
+        statCands += cands.size();
         for (const Cand& cd : cands) {
             int bc = cd.box, d = cd.dir, t, lastCell, steps;
             if (cd.macro >= 0) {
@@ -1202,6 +1255,7 @@ long long Search::run(long long budget) {
                 for (int& x : childBoxes) if (x == bc) x = t;
                 goalsLost = frozenGoalsDead(occ.data(), childBoxes);
             }
+            if (!goalsLost && learnedDead(occ.data(), t, lastCell)) goalsLost = true;
             occ[t] = 0; occ[bc] = 1;
             if (goalsLost) continue;
             uint64_t h = nd.hash ^ zobP[nd.player] ^ zob[bc] ^ zob[t] ^ zobP[low];
@@ -1344,6 +1398,10 @@ long long Search::runBack(long long budget) {
 static void printStats() {
     fprintf(stderr, "stats: macros tried %lld found %lld; corral tests %lld dead %lld; frozen-goal dead %lld\n",
             statTried, statFound, statCorralTests, statCorralDead, statFrozenDead);
+    fprintf(stderr, "stats: forward expanded %lld, PI-corral %lld, corral-dead %lld, candidate pushes %lld; "
+            "patterns %zu, children matching one %lld; solved by %s\n",
+            statExp, statPI, statDeadExp, statCands, patterns.size(), statPatternDead,
+            statSolvedBy.c_str());
 }
 
 int main(int argc, char** argv) {
@@ -1385,6 +1443,8 @@ int main(int argc, char** argv) {
     if (getenv("SOKOBAN_KERNEL_D")) DELAY = atoll(getenv("SOKOBAN_KERNEL_D"));
     if (getenv("SOKOBAN_KERNEL_M")) meet = atoi(getenv("SOKOBAN_KERNEL_M"));
     if (getenv("SOKOBAN_KERNEL_CD")) CORRAL_STATES = atoi(getenv("SOKOBAN_KERNEL_CD"));
+    if (getenv("SOKOBAN_KERNEL_LP")) learnPatterns = atoi(getenv("SOKOBAN_KERNEL_LP"));
+    if (getenv("SOKOBAN_KERNEL_CA")) corralAll = atoi(getenv("SOKOBAN_KERNEL_CA"));
     if (getenv("SOKOBAN_KERNEL_CDB")) CORRAL_BOXES = atoi(getenv("SOKOBAN_KERNEL_CDB"));
     if (getenv("SOKOBAN_KERNEL_DUMP")) dumpEvery = atoll(getenv("SOKOBAN_KERNEL_DUMP"));
     if (getenv("SOKOBAN_KERNEL_FG")) frozenOnGoals = atoi(getenv("SOKOBAN_KERNEL_FG")) != 0;
@@ -1447,6 +1507,8 @@ int main(int argc, char** argv) {
                 if (!sr->done) total += sr->run(want);
                 if (sr->done) {
                     if (sr->result == "solved") {
+                        statSolvedBy = (sr->backward ? string("backward") : "forward w=" + to_string(sr->weight)) +
+                                       (statSolvedBy == "meeting" ? " (meeting)" : "");
                         if (sr->lurd.empty()) { printf("error no walk between pushes\n"); return 3; }
                         printf("solved %lld %s\n", total, sr->lurd.c_str());
                         return 0;
