@@ -181,6 +181,9 @@ class PrologRun:
     #: How many times each rule was exercised (a state or a plan that could
     #: have shown a departure from it), before the first departure.
     exercised: Counter = field(default_factory=Counter)
+    #: The check's time budget (``conformance.budget.Budget``), or None: it
+    #: is looked at before each table, and while shrinking.
+    budget: Any = None
 
     def count(self, key: str, n: int = 1) -> None:
         if not self.frozen:
@@ -237,12 +240,17 @@ class PrologMachine(RuleBasedStateMachine):
 
     # -- the target -----------------------------------------------------------
 
-    def start(self, table: Table) -> None:
+    def start(self, table: Table, plan_far: bool = True) -> None:
+        """Open ``table`` and compare its initial state; its planner first
+        (``plan_far`` False: only on a table solvable in a few moves)."""
         run = self.run
-        if run.last is not None and run.first_failure is not None and \
-                time.monotonic() - run.first_failure > SHRINK_SECONDS:
+        if run.last is not None and run.first_failure is not None and (
+                time.monotonic() - run.first_failure > SHRINK_SECONDS
+                or (run.budget is not None and run.budget.expired())):
             run.stopped = True
             raise StopShrinking()
+        if run.budget is not None:
+            run.budget.check(run.stats["examples"])     # OutOfBudget between two tables
         self.table = table
         self.state = table.initial()
         self.kind = classify(table)
@@ -254,7 +262,7 @@ class PrologMachine(RuleBasedStateMachine):
                       fatal=True, rule="prolog.plan-found", maskable=False)
         self.open = True
         self.compare()
-        if "planner" in run.groups:
+        if "planner" in run.groups and (plan_far or self.kind.few):
             if self.kind.few:
                 self.along_a_shortest_plan()
             self.flush()
@@ -356,8 +364,11 @@ class PrologMachine(RuleBasedStateMachine):
         pending, self.pending = self.pending, []
         if not pending:
             return
+        begun = time.monotonic()
         answers = self.run.target.successors_all([s.term() for _, s in pending],
                                                  self.run.timeout)
+        if self.run.budget is not None:
+            self.run.budget.record(time.monotonic() - begun, len(pending))
         played, state = self.played, self.state
         for (self.played, self.state), answer in zip(pending, answers):
             self.judge(answer)
