@@ -160,14 +160,17 @@ def run(path, pieces, time_limit, node_limit, memory_mb: int = MEMORY_MB,
     except OSError as exc:
         raise KernelFailure(f"native kernel could not start: {exc}") from None
     timeout = None if time_limit is None else time_limit + GRACE
+    answer = None
     with proc:
-        answer = _exchange(proc, xsb(pieces).encode(), timeout, progress)
-        if answer is None:
-            proc.kill()
+        try:
+            answer = _exchange(proc, xsb(pieces).encode(), timeout, progress)
+        finally:
+            if answer is None:  # the time is up, or the progress callback raised
+                proc.kill()
             proc.wait()
-            return Outcome("time", None, 0)
-        out, err = answer
-        proc.wait()
+    if answer is None:
+        return Outcome("time", None, 0)
+    out, err = answer
     return parse(out, proc.returncode, err)
 
 

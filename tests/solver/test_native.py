@@ -7,6 +7,7 @@ note (never a traceback)."""
 import dataclasses
 import os
 import shutil
+import signal
 import stat
 import subprocess
 import sys
@@ -318,6 +319,28 @@ def test_progress_lines_reach_the_callback_and_malformed_ones_do_not(tmp_path, m
     assert (tmp_path / "args").read_text().split() == ["4"]
     assert r.status == "solved" and r.method == "pushes (native)", r.summary()
     assert [(x["nodes"], x["depth"], x["frontier"]) for x in reports] == [(512, 3, 7)]
+
+
+def test_a_progress_callback_that_raises_stops_the_kernel(built, monkeypatch):
+    """An exception from the callback (say, an interrupt) leaves no kernel
+    running on: it is killed before the exception goes on."""
+    import impl.solver.search as search
+    monkeypatch.setattr(search, "PROGRESS_INTERVAL", 0.0)
+    started = []
+
+    def watch(popen):
+        def spy(*args, **kwargs):
+            started.append(popen(*args, **kwargs))
+            return started[-1]
+        return spy
+    monkeypatch.setattr(native.subprocess, "Popen", watch(subprocess.Popen))
+
+    def stop(info):
+        raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt):
+        solve(levels.load("microban")[152], method="pushes", engine="native",
+              time_limit=None, progress=stop)
+    assert len(started) == 1 and started[0].returncode == -signal.SIGKILL
 
 
 def test_the_experiment_switches_reach_the_kernel_only_when_asked():
