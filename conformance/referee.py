@@ -393,7 +393,12 @@ class Referee:
                  else f"at action {step} ({'a bomb' if last == 'b' else 'an undo'})")
         out: list[str | list[str]] = [f"Departure {where}: {rule}"]
         out += [w.strip() for w in words]
-        out.append(f"What went wrong: {c.message}")
+        message = c.message
+        if c.profile == "prolog":           # its message ends with the rule, shown above
+            from conformance.prolog.rules import RULES, rule_line
+            if c.rule in RULES:
+                message = message.removesuffix(f" [{rule_line(c.rule)}]")
+        out.append(f"What went wrong: {message}")
         if c.profile == "prolog":
             out.append("The state reached:")
             out.append(list(c.state_drawing))

@@ -380,10 +380,9 @@ def test_each_profile_stops_on_the_panel_at_its_mutants_first_wrong_action(
         t.keys(key)
         t.wait_for(f"Moves {moves}", absent="Departure")
     t.keys(keys[-1])
-    screen = t.wait_for(f"Departure {where}: {rule}:", "u undo", "q quit")
+    screen = t.wait_for(f"Departure {where}: {rule}:", "arrows scroll", "q quit",
+                        *(["What went wrong:"] if width == 80 else []))
     assert all(len(line) <= width for line in screen.splitlines())
-    if width == 80:
-        assert "What went wrong:" in screen
     t.keys("u")                     # back to the step before (the history replayed)
     screen = t.wait_for(f"Moves {len(keys) - 1}", absent="Departure")
     if len(keys) == 1:
