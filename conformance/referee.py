@@ -64,6 +64,9 @@ DEFAULT_LEVELS = {"soko": "microban", "tad": "tutorial", "extendido": "tutorial"
 MOVES = {"up": LETTERS[Accion.ARRIBA], "down": LETTERS[Accion.ABAJO],
          "left": LETTERS[Accion.IZQUIERDA], "right": LETTERS[Accion.DERECHA]}
 CODES = {**MOVES, "bomb": "b", "undo": "z"}
+#: Most levels in one game of seed 001 (the longest game a check plays):
+#: a departure's replay command holds them all.
+GAME_LEVELS = CheckSettings.for_groups("extendido").levels_per_game[1]
 
 
 @dataclass(frozen=True)
@@ -109,8 +112,7 @@ class _Observed:
         run = Run(self.target, self.profile, CheckSettings.for_groups(self.profile),
                   self.directions)
         self.machine = machine(self.profile).bind(run)()
-        played = levels if self.profile in SEQUENCES else levels[:1]
-        self.machine.begin([self.scene(self.profile, level) for level in played])
+        self.machine.begin([self.scene(self.profile, level) for level in levels])
 
     def act(self, code: str) -> bool:
         """Play ``code`` as the check plays it; False when the machine did
@@ -288,13 +290,13 @@ class Referee:
 
     def start(self, levels: Sequence[Any]) -> Counterexample | None:
         """Start a game on ``levels`` (:class:`levels.Level` s, playable):
-        the first one, or all of them in sequence (seed 001). The departure
-        at the start, or None."""
-        for level in levels[:len(levels) if self.sequence else 1]:
+        the first one, or in seed 001's game the first :data:`GAME_LEVELS`
+        of them in sequence. The departure at the start, or None."""
+        self.levels = list(levels[:GAME_LEVELS if self.sequence else 1])
+        for level in self.levels:
             why = self.refuses(level)
             if why is not None:
                 raise ValueError(why)
-        self.levels = list(levels)
         return self._replay([])
 
     def _replay(self, codes: Sequence[str]) -> Counterexample | None:

@@ -8,7 +8,7 @@ with the spec beside it, compared after every action. This package never
 imports the referee's (``conformance.referee.Referee``, given by the
 ``sokoban`` command): it only calls it. The referee's parts used:
 ``refuses(level)`` (why a level cannot be played, or None),
-``start(levels)`` (the first of them, or all in sequence when
+``start(levels)`` (the first of them, or the first few in sequence when
 ``sequence``), ``act(command)`` and ``back()`` (each: the departure found,
 or None), ``view()`` (the spec's game now: ``walls``, ``boxes``, ``goals``,
 ``player``, ``bombs`` (None: no bombs), ``index`` (the level in the
@@ -167,7 +167,8 @@ class TargetSession(Shown):
 
     def _solved(self, done: int, advanced: bool) -> None:
         """Level ``done`` (a playable position) is won: in seed 001's game
-        the game has moved on by itself; else the next level starts."""
+        the game has moved on by itself (``advanced``); else a new game
+        starts at the next level, if any."""
         referee = self.referee
         moves, pushes = referee.solved_counts if advanced else (self.moves, referee.pushes())
         index = self.playable[done]
@@ -175,7 +176,7 @@ class TargetSession(Shown):
         head = (f"Solved {level_name(self.all_levels[index], index)} in "
                 f"{plural(moves, 'move')}, {plural(pushes, 'push')}, "
                 "every action as the spec plays it!")
-        if not advanced and self.position + 1 < len(self.playable) and not referee.sequence:
+        if not advanced and self.position + 1 < len(self.playable):    # a new game
             self._start(self.position + 1)
             advanced = self.panel is None
         if advanced:

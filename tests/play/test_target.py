@@ -177,6 +177,24 @@ def test_seed_001s_game_counts_undoes_throws_bombs_and_moves_on_to_the_next_leve
         referee.close()
 
 
+def test_seed_001s_game_holds_a_few_levels_and_a_new_game_starts_after_them():
+    from conformance.referee import GAME_LEVELS
+    short = "".join(f"; L{i}\n#####\n#@$.#\n#####\n\n" for i in range(GAME_LEVELS + 1))
+    referee = Referee(str(mutants.path("student_extendido")), in_process=True)
+    s = TargetSession(levels.parse_xsb(short), 0, referee)
+    try:
+        assert len(referee.levels) == GAME_LEVELS      # (a departure's replay holds them all)
+        for solved in range(1, GAME_LEVELS + 2):
+            s.do("right")
+            assert s.solved == solved and s.panel is None
+            if solved <= GAME_LEVELS:
+                assert s.level.title == f"L{solved}" and s.message[0].endswith(
+                    f"Now L{solved} (level {solved + 1}).")
+        assert "That was the last level" in s.message[1]
+    finally:
+        referee.close()
+
+
 def test_an_undo_that_departs_stops_on_its_rule_and_the_panel_goes_back_a_step():
     referee = Referee(str(mutants.path("ext_undo_forgets_box")), in_process=True)
     s = TargetSession(levels.parse_xsb(WALK_BOMB), 0, referee)
