@@ -352,7 +352,8 @@ def test_missing_predicates_are_named(tmp_path):
 # ---------------------------------------------------------------- the check
 
 @needs_swipl
-@pytest.mark.parametrize("name", ["reference", "slow"])
+@pytest.mark.parametrize("name", ["reference", "slow",
+                                  *(f"student_{s}" for s in mutants.STUDENTS)])
 def test_our_correct_programs_conform(name):
     target = PrologTarget(find_program(mutants.materialize(name)))
     verdict = check.check(target, max_examples=25, seed=3)
