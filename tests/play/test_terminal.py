@@ -384,9 +384,8 @@ def test_each_profile_stops_on_the_panel_at_its_mutants_first_wrong_action(
                         *(["What went wrong:"] if width == 80 else []))
     assert all(len(line) <= width for line in screen.splitlines())
     t.keys("u")                     # back to the step before (the history replayed)
-    screen = t.wait_for(f"Moves {len(keys) - 1}", absent="Departure")
-    if len(keys) == 1:
-        assert board(screen) == start
+    t.wait_for(f"Moves {len(keys) - 1}", *(start if len(keys) == 1 else ["#"]),
+               absent="Departure")
     t.keys("q")
     screen = t.wait_for("EXIT=0")
     assert "sokoban play: solved 0 levels; bye." in screen
