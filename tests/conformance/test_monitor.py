@@ -328,3 +328,16 @@ def test_bad_arguments(tmp_path):
     broken.write_text("def crear_grilla(desc:\n", encoding="utf-8")
     with pytest.raises(BadTarget, match="syntax error at soko.py, line 1"):
         monitored(broken)
+
+
+@pytest.mark.parametrize("every_cell", [True, False], ids=["every cell", "fast"])
+def test_a_grid_built_after_moves_departs_at_its_start(every_cell):
+    """The departure of a crear_grilla made after moves on another grid is
+    at the start of its own level, not after those moves."""
+    soko = monitored(mutants.path("soko_wrong_axes"), every_cell=every_cell)
+    soko.mover(soko.crear_grilla(["#####", "#@  #", "#####"]), (1, 0))
+    with pytest.raises(DepartureError) as raised:
+        everything(soko, soko.crear_grilla(["#####", "#@$.#", "#   #", "#####"]))
+    assert raised.value.call == "crear_grilla(desc)"
+    assert "hay_caja(grilla, 2, 1) is False, expected True at the start" in str(raised.value)
+    assert raised.value.counterexample.replay.endswith('"actions":""}\'')
