@@ -127,9 +127,14 @@ class _Direct:
             answers = []
             for sub_op, sub_args in args[0]:
                 try:
-                    answers.append(self.call(sub_op, *sub_args))
+                    if sub_op in self.operations and self.canned is None:
+                        answers.append(getattr(self.module, sub_op)(*sub_args))
+                    else:
+                        answers.append(self.call(sub_op, *sub_args))
                 except TargetError as e:
                     answers.append(e)
+                except Exception as e:      # noqa: BLE001 - the student's code raised: a departure
+                    answers.append(self._raised(e, sub_op))
             return answers
         if op in SPECIAL_OPERATIONS and op not in (FINGERPRINT, EQUAL):
             return None                 # RESET, OPAQUE: nothing is kept here
@@ -556,7 +561,7 @@ class Monitor:
                 shown = ", ".join(["grilla"] + [repr(a) for a in args[1:]])
                 here = f"{op}(desc)" if op == "crear_grilla" else f"{op}({shown})"
                 seen = (f"Seen at {_where(_site())} {here} (the fast mode compares a grid "
-                        "where it is read, and the cells a move can change)")
+                        "where it is read; the every-cell mode, at the call)")
             return self._departure(e, culprit.call(), culprit.arguments(), _where(culprit.site),
                                    seen)
         return None
