@@ -292,10 +292,12 @@ class Monitor:
         return entry[1]
 
     def _remember(self, grid: Any, node: _Node) -> None:
-        self._grids[id(grid)] = (grid, node)
-        self._grids.move_to_end(id(grid))
-        if len(self._grids) > MEMORY:
-            self._grids.popitem(last=False)
+        grids, key = self._grids, id(grid)
+        if key in grids:
+            grids.move_to_end(key)
+        grids[key] = (grid, node)
+        if len(grids) > MEMORY:
+            grids.popitem(last=False)
 
     def _spec_grid(self, desc: Any) -> tuple[spec_grilla.Grilla | None, str | None, tuple | None]:
         """:func:`spec_grid` of ``desc``, kept per desc (the spec is a
@@ -366,22 +368,26 @@ class Monitor:
                 for name, spec_op in CELL_OBSERVERS.items() if name in self.target.operations]
 
         def agree_near(node: _Node, given: Any, moved: Any) -> bool:
-            """The cells the move can change agree, on the grid returned and
-            on the argument; a refused move returned an equal grid."""
+            """The cells the move can change agree on the grid returned; the
+            cells it changes are still as they were on the argument; a
+            refused move returned an equal grid."""
             old, new = node.parent.model, node.model
             (c, f), (dc, df) = old.jugador, lv.STEP[node.code]
             cells = [(c + k * dc, f + k * df) for k in range(3)
                      if 0 <= c + k * dc < old.columnas and 0 <= f + k * df < old.filas]
+            refused = new.jugador == old.jugador
+            changed = () if refused else cells if cells[1] in old.cajas else cells[:2]
             try:
                 for name, student, spec_op in near:
                     for cc, ff in cells:
                         got, want = student(moved, cc, ff), spec_op(new, cc, ff)
                         if got is not want and not agrees(name, got, want):
                             return False
+                    for cc, ff in changed:
                         got, want = student(given, cc, ff), spec_op(old, cc, ff)
                         if got is not want and not agrees(name, got, want):
                             return False
-                return new.jugador != old.jugador or bool(given == moved)
+                return not refused or bool(given == moved)
             except Exception:       # noqa: BLE001 - the student's code raised: played again below
                 return False
 
@@ -710,42 +716,48 @@ def _room(desc: Any) -> spec_grilla.Grilla | None:
     cell of its edge (so the player is enclosed). None for any other desc:
     the spec's own ``crear_grilla`` decides those (a test checks that both
     give the same grid)."""
-    if (type(desc) is not list and type(desc) is not tuple) or len(desc) < 3 \
-            or type(desc[0]) is not str:
+    if (type(desc) is not list and type(desc) is not tuple) or len(desc) < 3:
         return None
     try:
         joined = "".join(desc)
     except TypeError:
         return None
-    cols = len(desc[0])
-    edge = "#" * cols
-    if cols < 3 or desc[0] != edge or desc[-1] != edge or joined.translate(_NOT_CELLS) \
-            or joined.count("@") + joined.count("+") != 1:
+    cols, rows = len(desc[0]), len(desc)
+    if cols < 3 or len(set(map(len, desc))) != 1 or joined.translate(_NOT_CELLS) \
+            or joined.count("@") + joined.count("+") != 1 \
+            or desc[0] != "#" * cols or desc[-1] != "#" * cols \
+            or joined[::cols] != "#" * rows or joined[cols - 1::cols] != "#" * rows:
         return None
-    rows = len(desc)
-    for row in desc:
-        if len(row) != cols or row[0] != "#" or row[-1] != "#":
-            return None
-    # The edge (all walls), then the walls inside it, then the other cells.
-    walls = set(chain(zip(range(cols), repeat(0)), zip(range(cols), repeat(rows - 1)),
-                      zip(repeat(0), range(rows)), zip(repeat(cols - 1), range(rows))))
+    walls, end = [], cols - 1          # the walls inside the edge
     for f in range(1, rows - 1):
         row = desc[f]
-        c = row.find("#", 1, cols - 1)
+        c = row.find("#", 1, end)
         while c >= 0:
-            walls.add((c, f))
-            c = row.find("#", c + 1, cols - 1)
+            walls.append((c, f))
+            c = row.find("#", c + 1, end)
     found: dict[str, list] = {}
-    for ch in "$@.*+":
+    for ch in "$.*":
         cells = found[ch] = []
         i = joined.find(ch)
         while i >= 0:
             cells.append((i % cols, i // cols))
             i = joined.find(ch, i + 1)
+    i = joined.find("@")
+    on_goal = i < 0
+    if on_goal:
+        i = joined.find("+")
+    player = (i % cols, i // cols)
     return spec_grilla.Grilla(
-        columnas=cols, filas=rows, paredes=frozenset(walls),
-        objetivos=frozenset(found["."] + found["*"] + found["+"]),
-        cajas=frozenset(found["$"] + found["*"]), jugador=(found["@"] + found["+"])[0])
+        columnas=cols, filas=rows, paredes=_edge(cols, rows).union(walls),
+        objetivos=frozenset(found["."] + found["*"] + [player] * on_goal),
+        cajas=frozenset(found["$"] + found["*"]), jugador=player)
+
+
+@functools.lru_cache(maxsize=64)
+def _edge(cols: int, rows: int) -> frozenset:
+    """The cells on the edge of a ``cols`` x ``rows`` rectangle."""
+    return frozenset(chain(zip(range(cols), repeat(0)), zip(range(cols), repeat(rows - 1)),
+                           zip(repeat(0), range(rows)), zip(repeat(cols - 1), range(rows))))
 
 
 def _drawn(model: spec_grilla.Grilla) -> list[str]:
