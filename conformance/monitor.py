@@ -2,20 +2,24 @@
 
 :func:`monitored` returns a student's ``soko.py`` (seed 002's API) wrapped so
 that every call of theirs is also computed by the spec (:mod:`spec.grilla`)
-and compared with what their code returned, *at that call*. At the first
-call that departs it raises :class:`DepartureError`, in the style of
-icontract's ``ViolationError`` (it is one): where the call was made, the
-function and its arguments, the rule of the seed it breaks in the seed's
-words (:mod:`spec.rules`, via :mod:`conformance.blame`), what the spec
-expected and what the student's code returned.
+and compared with what their code returned. A call that departs raises
+:class:`DepartureError`, in the style of icontract's ``ViolationError`` (it
+is one): where the call was made, the function and its arguments, the rule
+of the seed it breaks in the seed's words (:mod:`spec.rules`, via
+:mod:`conformance.blame`), what the spec expected and what the student's
+code returned.
 
-The comparison is the conformance engine's own: each call is played by the
-profile's machine (:class:`conformance.machines.soko.SokoMachine`), exactly
-as ``sokoban check`` plays its generated games. ``crear_grilla`` and
-``mover`` compare every observer on every cell of the grid they return (and
-``mover`` must leave its argument unchanged, and return an equal grid when
-the move is not allowed); an observer called by the student is compared
-with the spec's answer for the same cell.
+By default (the fast mode) a call costs a small constant over the bare call
+whatever the grid's size: ``crear_grilla`` compares nothing yet, ``mover``
+the cells the move can change (and ``==`` for a refused move), an observer
+its own answer. When something disagrees, the chain of calls that made the
+grid is played again by the profile's machine
+(:class:`conformance.machines.soko.SokoMachine`, exactly as ``sokoban
+check`` plays its games) with every cell compared, and the error names the
+first call that departs. With ``every_cell=True`` each ``crear_grilla`` and
+``mover`` is played by that machine at the call, every observer on every
+cell compared (and ``mover``'s argument by its fingerprint). See
+:class:`Monitor`.
 
 A call that breaks one of the seed's *preconditions* is the caller's fault,
 not the implementation's: a ragged ``desc`` (E24), a character that is not
@@ -327,10 +331,8 @@ class Monitor:
         positional ones only.)"""
         if op in ("crear_grilla", "mover"):
             checking = getattr(self, f"_{op}")(function)
-        elif op in CELL_OBSERVERS:
-            checking = self._cell_observer(op, function)
         else:
-            checking = self._grid_observer(op, function)
+            checking = self._observer(op, function)
         return functools.wraps(function)(checking)
 
     def _crear_grilla(self, function: Callable) -> Callable:
@@ -338,10 +340,8 @@ class Monitor:
 
         def crear_grilla(*args, **kwargs):
             __tracebackhide__ = True
-            if kwargs:
+            if kwargs or len(args) != 1:
                 return self._through(op, args, kwargs)
-            if len(args) != 1:
-                return self._through(op, args)
             desc = args[0]
             model, why, key = self._spec_grid(desc)
             if model is None:
@@ -393,10 +393,8 @@ class Monitor:
 
         def mover(*args, **kwargs):
             __tracebackhide__ = True
-            if kwargs:
+            if kwargs or len(args) != 2:
                 return self._through(op, args, kwargs)
-            if len(args) != 2:
-                return self._through(op, args)
             grid, direccion = args
             entry = grids.get(id(grid))
             if entry is None or entry[0] is not grid:
@@ -429,62 +427,39 @@ class Monitor:
             return moved
         return mover
 
-    def _cell_observer(self, op: str, function: Callable) -> Callable:
-        stats, grids, agrees, spec_op = self.stats, self._grids, self.machine.agrees, CELL_OBSERVERS[op]
+    def _observer(self, op: str, function: Callable) -> Callable:
+        stats, grids, agrees = self.stats, self._grids, self.machine.agrees
+        of_cell = op in CELL_OBSERVERS          # hay_*(grilla, c, f); else op(grilla)
+        spec_op, arity = (CELL_OBSERVERS[op], 3) if of_cell else (GRID_OBSERVERS[op], 1)
 
         def observer(*args, **kwargs):
             __tracebackhide__ = True
-            if kwargs:
+            if kwargs or len(args) != arity:
                 return self._through(op, args, kwargs)
-            if len(args) != 3:
-                return self._through(op, args)
-            grid, c, f = args
-            entry = grids.get(id(grid))
-            if entry is None or entry[0] is not grid:
-                return self._through(op, args)
-            node = entry[1]
-            model = node.model
-            if not (type(c) is int and type(f) is int
-                    and 0 <= c < model.columnas and 0 <= f < model.filas):
-                return self._callers_fault(
-                    f"{op}(grilla, {c!r}, {f!r})", f"(c, f) must be a cell of the grid: "
-                    f"0 <= c < {model.columnas}, 0 <= f < {model.filas}", op, args)
-            grids.move_to_end(id(grid))
-            try:
-                got = function(grid, c, f)
-            except Exception as e:          # noqa: BLE001 - the student's code raised: a departure
-                return self._departed(node, op, args, _Raised(e))
-            want = spec_op(model, c, f)
-            if got is not want and not agrees(op, got, want):
-                return self._departed(node, op, args, got)
-            stats["checked"] += 1
-            return got
-        return observer
-
-    def _grid_observer(self, op: str, function: Callable) -> Callable:
-        stats, grids, agrees, spec_op = self.stats, self._grids, self.machine.agrees, GRID_OBSERVERS[op]
-
-        def observer(*args, **kwargs):
-            __tracebackhide__ = True
-            if kwargs:
-                return self._through(op, args, kwargs)
-            if len(args) != 1:
-                return self._through(op, args)
             grid = args[0]
             entry = grids.get(id(grid))
             if entry is None or entry[0] is not grid:
                 return self._through(op, args)
             node = entry[1]
-            if op == "juego_ganado" and not node.model.objetivos:
+            model = node.model
+            if of_cell:
+                c, f = args[1], args[2]
+                if not (type(c) is int and type(f) is int
+                        and 0 <= c < model.columnas and 0 <= f < model.filas):
+                    return self._callers_fault(
+                        f"{op}(grilla, {c!r}, {f!r})", f"(c, f) must be a cell of the grid: "
+                        f"0 <= c < {model.columnas}, 0 <= f < {model.filas}", op, args)
+            elif op == "juego_ganado" and not model.objetivos:
                 # A grid with no goal is won only vacuously: not judged (erratum E27).
                 return self._through(op, args)
             grids.move_to_end(id(grid))
             try:
-                got = function(grid)
+                got = function(*args)
             except Exception as e:          # noqa: BLE001 - the student's code raised: a departure
                 return self._departed(node, op, args, _Raised(e))
-            want = spec_op(node.model)
-            if not (type(got) is type(want) and got == want) and not agrees(op, got, want):
+            want = spec_op(model, c, f) if of_cell else spec_op(model)
+            if got is not want and not (type(got) is type(want) and got == want) \
+                    and not agrees(op, got, want):
                 return self._departed(node, op, args, got)
             stats["checked"] += 1
             return got
@@ -841,16 +816,16 @@ def monitored(module_or_path: Any, profile: str = "soko", *,
               every_cell: bool = False) -> types.ModuleType:
     """The student's module (or the ``.py`` file at ``module_or_path``)
     wrapped so that every call of the profile's operations is also computed
-    by the spec; at the first call that departs, :class:`DepartureError`.
+    by the spec; a call that departs raises :class:`DepartureError`.
     Everything else of the module passes through as it is. Runs the
     student's code in this process (no sandbox). ``wrapped.__monitor__`` is
     the :class:`Monitor` (its ``stats``).
 
-    ``every_cell=False`` (fast): after ``mover``, compare only the cells the
-    move can change (the player's, the next one, the one after), and the
-    argument on those cells instead of by its fingerprint; a monitored call
-    then costs about the same whatever the grid's size. A wrong change
-    elsewhere is caught at the first observer call that reads it."""
+    ``every_cell=False`` (fast, the default): a grid is compared where it
+    is read, and after ``mover`` on the cells the move can change; a call
+    costs about the same whatever the grid's size, and a departure is named
+    (the call, its line) when it shows. ``every_cell=True``: every cell of
+    every grid ``crear_grilla`` and ``mover`` return, at the call."""
     if profile not in PROFILES:
         raise ValueError(f"the monitor knows profile {' '.join(PROFILES)} only, not {profile!r}")
     module, name = load_module(module_or_path)
