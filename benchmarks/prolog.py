@@ -13,8 +13,8 @@ printed, obstacles gathered again at every step) take, through the driver:
 the evidence that a table under ``FEW_NODES`` takes our planner under 0.1 s.
 
 ``kills`` runs the default check (100 examples, shrinking on) on every
-mutant of :mod:`conformance.prolog.mutants` and on the reference and its slow
-variant under each seed, and prints per program how many seeds caught it,
+mutant of :mod:`conformance.prolog.mutants` and on the correct programs (the
+reference, its slow variant and the student-style ones) under each seed, and prints per program how many seeds caught it,
 the rule blamed, and the median and worst seconds. Exit status 1 when a
 mutant escaped a seed, a mutant was blamed on a rule other than its own, or
 a correct program was flagged.
@@ -89,7 +89,8 @@ def calibrate(examples: int, random_seed: int) -> int:
 
 
 def kills(seeds: list[int], only: str | None) -> int:
-    names = ["reference", "slow"] + [m.name for m in mutants.MUTANTS]
+    names = (["reference", "slow"] + [f"student_{s}" for s in mutants.STUDENTS]
+             + [m.name for m in mutants.MUTANTS])
     names = [n for n in names if only is None or only in n]
     bad = 0
     print(f"{'program':28} {'rule':20} {'caught':>8} {'blamed':30} {'med s':>6} {'max s':>6}")

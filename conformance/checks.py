@@ -138,13 +138,25 @@ def lacking(spec: ResolvedTarget, options: RunOptions) -> str | None:
     raise ValueError(f"{spec.name}: not a target of a profile of its own")
 
 
-def _check_prolog(spec: ResolvedTarget, options: RunOptions) -> tuple[Verdict, str]:
-    """A Prolog program (profile prolog, :mod:`conformance.prolog`)."""
+def _check_prolog(spec: ResolvedTarget, options: RunOptions,
+                  budget: Budget | None = None) -> tuple[Verdict, str]:
+    """A Prolog program (profile prolog, :mod:`conformance.prolog`), within
+    ``budget`` (it stops cleanly between two tables)."""
     from conformance.prolog.run import check_program
     return check_program(spec.path, max_examples=options.max_examples, seed=options.seed,
                          timeout=options.timeout, memory_mb=options.memory_mb,
                          storage_mb=options.storage_mb, replay=options.replay,
-                         groups=options.groups, by_rules=options.by_rules)
+                         groups=options.groups, by_rules=options.by_rules, budget=budget,
+                         budget_is_failure=options.budget_is_failure)
+
+
+def _prolog_budget(options: RunOptions) -> Budget | None:
+    """The budget of a Prolog check: its soft deadline leaves room for the
+    longest request of one table (the planner's limit and the driver's
+    grace), not only for one call."""
+    from conformance.machines.prolog import PLAN_SECONDS
+    from conformance.prolog.target import GRACE
+    return replace(options, timeout=max(options.timeout, PLAN_SECONDS + GRACE)).new_budget()
 
 
 def _open(spec: ResolvedTarget, profile: str | None, options: RunOptions):
@@ -238,10 +250,11 @@ def check_target(spec: ResolvedTarget, profile: str | None, options: RunOptions,
     is a verdict with ``error`` (and ``missing``) set. ``target``: an already
     open Target for ``spec`` (the caller then closes it). All of it within
     ``options.budget`` (see :func:`within_budget`)."""
-    budget = options.new_budget()
     if spec.kind == "prolog" and _kind_rules(spec, profile) is None:
+        budget = _prolog_budget(options)
         return within_budget(budget, spec, profile, options,
-                             lambda: [_check_prolog(spec, options)])
+                             lambda: [_check_prolog(spec, options, budget)])
+    budget = options.new_budget()
 
     def work():
         with _checking(spec, profile, options, target) as (opened, profiles, checked):
@@ -331,13 +344,18 @@ def check_groups(spec: ResolvedTarget, profile: str | None,
     profile: ``(group, verdict, report)``; ``group`` is ``None`` for a target
     that cannot be checked at all (for partial credit: Gradescope)."""
     if spec.kind == "prolog" and _kind_rules(spec, profile) is None:
-        results = []
-        for group in GROUPS["prolog"]:
-            verdict, report = _check_prolog(spec, replace(options, groups=(group,)))
-            if verdict.error:               # cannot be checked at all
-                return [(None, verdict, report)]
-            results.append((group, verdict, report))
-        return results
+        budget = _prolog_budget(options)
+
+        def groups():
+            results = []
+            for group in GROUPS["prolog"]:
+                verdict, report = _check_prolog(spec, replace(options, groups=(group,)), budget)
+                if verdict.error:               # cannot be checked at all
+                    return [(None, verdict, report)]
+                results.append((group, verdict, report))
+            return results
+        found = within_budget(budget, spec, profile, options, groups)
+        return [(None, *r) if len(r) == 2 else r for r in found]
     budget = options.new_budget()
 
     def work():

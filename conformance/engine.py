@@ -202,13 +202,13 @@ def _verdict(run: Run, conforms: bool, c: Counterexample | None, seed, start: fl
                 counterexample=c, stats=dict(run.stats), seed=seed,
                 seconds=time.monotonic() - start, warnings=list(run.warnings.values()),
                 coverage=coverage(run.profile, run.case_counts))
-    _timed(v, run.budget)
+    timed(v, run.budget)
     if c is not None:
         c.report = format_verdict(v)
     return v
 
 
-def _timed(v: Verdict, budget: Budget | None) -> Verdict:
+def timed(v: Verdict, budget: Budget | None) -> Verdict:
     """``v`` with what ``budget`` knows: whether it ran out, the budget, the
     target's median call time."""
     if budget is not None:
@@ -412,7 +412,7 @@ def check_rules(target: Target, profile: str, *, max_examples: int = 100,
                 counterexample=first, error=error, stats=stats, seed=seed,
                 seconds=time.monotonic() - start, warnings=list(warnings.values()),
                 coverage=coverage(profile, counts), out_of_time=out_of_time)
-    _timed(v, budget)
+    timed(v, budget)
     v.outcomes = points.outcomes(profile, v.coverage,
                                  {r: (c, c.report) for r, c in broken.items()}, missing,
                                  unreached="credited" if out_of_time and not budget_is_failure

@@ -242,12 +242,9 @@ def format_verdict(verdict: Verdict) -> str:
         out.append(f"{head}: CONFORMS ({verdict.seconds:.1f} s)")
     elif unfinished:
         out.append(f"{head}: NOT FULLY CHECKED ({verdict.seconds:.1f} s)")
-        out.append(format_out_of_time(verdict))
     else:
         out.append(f"{head}: DOES NOT CONFORM ({verdict.seconds:.1f} s)")
-        if getattr(verdict, "out_of_time", False):
-            budget = f" of {verdict.budget:g} s" if verdict.budget else ""
-            out.append(f"(The time budget{budget} ran out before the check finished.)")
+    out += out_of_time_lines(verdict, "example (the fixed scenarios count as examples)")
     if verdict.missing:
         out.append(f"Missing operations: {', '.join(verdict.missing)}. The others were checked"
                    + (" and conform." if verdict.counterexample is None and verdict.stats
@@ -261,7 +258,21 @@ def format_verdict(verdict: Verdict) -> str:
     return "\n".join(out)
 
 
-def format_out_of_time(verdict: Verdict) -> str:
+def out_of_time_lines(verdict: Verdict, unit: str) -> list[str]:
+    """What a report says of its budget: nothing when it did not run out;
+    why the check is not fully checked when it found no departure; else that
+    it stopped early. ``unit``: what the profile calls an example, in the
+    singular, with any remark after it (``"table"``)."""
+    if not getattr(verdict, "out_of_time", False):
+        return []
+    budget = f" of {verdict.budget:g} s" if verdict.budget else ""
+    if verdict.counterexample is not None or verdict.conforms or verdict.missing:
+        return [f"(The time budget{budget} ran out before the check finished.)"]
+    return [format_out_of_time(verdict, unit)]
+
+
+def format_out_of_time(verdict: Verdict,
+                       unit: str = "example (the fixed scenarios count as examples)") -> str:
     """Why a check is not fully checked: its budget, what it ran, how slow
     the target's calls are."""
     from conformance.budget import describe_call
@@ -269,9 +280,10 @@ def format_out_of_time(verdict: Verdict) -> str:
     budget = f" of {verdict.budget:g} s" if verdict.budget else ""
     if verdict.median_call is None:
         return (f"The time budget{budget} ran out before the target answered a call (while "
-                "its box started and it was imported): give it a larger --budget.")
-    return (f"The time budget{budget} ran out after {plural(examples, 'example')} "
-            f"(the fixed scenarios count as examples), with no departure found; the "
+                "its box started and it was loaded): give it a larger --budget.")
+    word, _, remark = unit.partition(" ")
+    return (f"The time budget{budget} ran out after {plural(examples, word)}"
+            f"{' ' + remark if remark else ''}, with no departure found; the "
             f"target's median call took {describe_call(verdict.median_call)}. Slow code is "
             "not wrong code, but it was not checked in full: give it a larger --budget, or "
             "make it faster.")

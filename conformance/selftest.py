@@ -70,8 +70,8 @@ def subjects(only: str | None = None) -> list[tuple[str, str, bool]]:
         rows += [(CPP_PREFIX + "reference", "aed2", True)]
         rows += [(CPP_PREFIX + m.name, "aed2", False) for m in cpp_mutants.MUTANTS]
     if shutil.which("swipl") is not None:
-        rows += [(PROLOG_PREFIX + "reference", "prolog", True),
-                 (PROLOG_PREFIX + "slow", "prolog", True)]
+        rows += [(PROLOG_PREFIX + name, "prolog", True) for name in
+                 ("reference", "slow", *(f"student_{s}" for s in prolog_mutants.STUDENTS))]
         rows += [(PROLOG_PREFIX + m.name, "prolog", False) for m in prolog_mutants.MUTANTS]
     return [r for r in rows if only is None or only in target_name(r[0])]
 

@@ -181,6 +181,9 @@ class PrologRun:
     #: How many times each rule was exercised (a state or a plan that could
     #: have shown a departure from it), before the first departure.
     exercised: Counter = field(default_factory=Counter)
+    #: The check's time budget (``conformance.budget.Budget``), or None: it
+    #: is looked at before each table, and while shrinking.
+    budget: Any = None
 
     def count(self, key: str, n: int = 1) -> None:
         if not self.frozen:
@@ -239,10 +242,13 @@ class PrologMachine(RuleBasedStateMachine):
 
     def start(self, table: Table) -> None:
         run = self.run
-        if run.last is not None and run.first_failure is not None and \
-                time.monotonic() - run.first_failure > SHRINK_SECONDS:
+        if run.last is not None and run.first_failure is not None and (
+                time.monotonic() - run.first_failure > SHRINK_SECONDS
+                or (run.budget is not None and run.budget.expired())):
             run.stopped = True
             raise StopShrinking()
+        if run.budget is not None:
+            run.budget.check(run.stats["examples"])     # OutOfBudget between two tables
         self.table = table
         self.state = table.initial()
         self.kind = classify(table)
@@ -356,8 +362,11 @@ class PrologMachine(RuleBasedStateMachine):
         pending, self.pending = self.pending, []
         if not pending:
             return
+        begun = time.monotonic()
         answers = self.run.target.successors_all([s.term() for _, s in pending],
                                                  self.run.timeout)
+        if self.run.budget is not None:
+            self.run.budget.record(time.monotonic() - begun, len(pending))
         played, state = self.played, self.state
         for (self.played, self.state), answer in zip(pending, answers):
             self.judge(answer)

@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, Phase, Verbosity, seed as hypothesis_seed, s
 from hypothesis.stateful import run_state_machine_as_test
 
 from conformance.api import Counterexample, Verdict
-from conformance.engine import hypothesis_home
+from conformance.budget import Budget, OutOfBudget
+from conformance.engine import hypothesis_home, timed
 from conformance.machines.base import Departure, Fatal, StopShrinking
 from conformance.machines.prolog import GROUPS, PLAN_SECONDS, STEPS, PrologMachine, PrologRun
 from conformance.prolog import model
@@ -41,7 +42,7 @@ def check(target: PrologTarget, *, max_examples: int = 100, seed: int | None = N
           timeout: float = 2.0, fixed: Sequence[Table] = (), shrink: bool = True,
           consult: str | None = None, plan_seconds: float = PLAN_SECONDS,
           groups: Sequence[str] | None = None, mask: Iterable[str] = (),
-          exercised: Counter | None = None) -> Verdict:
+          exercised: Counter | None = None, budget: Budget | None = None) -> Verdict:
     """Check the program against the spec (the module docstring says how).
 
     ``fixed``: tables played first, in full (the folder's own levels).
@@ -50,7 +51,10 @@ def check(target: PrologTarget, *, max_examples: int = 100, seed: int | None = N
     lower it; a grade keeps :data:`PLAN_SECONDS`); ``groups``: the parts
     checked (:data:`GROUPS`, default both); ``mask``: rules whose
     departures are passed over (see :func:`check_rules`); ``exercised``: a
-    counter that gets how often each rule was exercised."""
+    counter that gets how often each rule was exercised; ``budget``: the
+    check's time budget, looked at before each table: when it runs out the
+    check stops there, and without a departure found by then the verdict is
+    not fully checked (``out_of_time``)."""
     groups = tuple(GROUPS if groups is None else groups)
     if not groups or set(groups) - set(GROUPS):
         raise ValueError(f"unknown group(s) {sorted(set(groups) - set(GROUPS))} for profile "
@@ -65,6 +69,7 @@ def check(target: PrologTarget, *, max_examples: int = 100, seed: int | None = N
                     plan_seconds, groups, mask=frozenset(mask))
     if exercised is not None:
         run.exercised = exercised
+    run.budget = budget
     warnings = [LOADING + m for m in target.messages[:5]]
     try:
         for table in fixed:
@@ -72,9 +77,19 @@ def check(target: PrologTarget, *, max_examples: int = 100, seed: int | None = N
             if c is not None:
                 return _verdict(run, c, seed, start, warnings)
         c = _search(run, seed, max_examples, shrink)
+    except OutOfBudget:         # between two of the folder's own levels
+        _ran_out(budget)
+        c = None
     finally:
         target.close()
     return _verdict(run, c, seed, start, warnings + run.notes)
+
+
+def _ran_out(budget: Budget | None) -> None:
+    """The check stopped at its budget: no alarm while it writes its verdict."""
+    if budget is not None:
+        budget.ran_out = True
+        budget.disarm()
 
 
 def check_rules(target: PrologTarget, *, rounds: int | None = None, **options
@@ -93,7 +108,7 @@ def check_rules(target: PrologTarget, *, rounds: int | None = None, **options
         v = check(target, mask=tuple(broken), exercised=exercised, **options)
         first = first or v
         c = v.counterexample
-        if v.error is not None or c is None or c.rule in broken:
+        if v.error is not None or c is None or c.rule in broken or v.out_of_time:
             break
         broken[c.rule] = v
     return first, broken, exercised
@@ -103,6 +118,8 @@ def _verdict(run: PrologRun, c: Counterexample | None, seed, start, warnings) ->
     v = Verdict(target=run.target.name, profile=PROFILE, conforms=c is None, counterexample=c,
                 stats=dict(run.stats), seed=seed, seconds=time.monotonic() - start,
                 warnings=list(warnings))
+    timed(v, run.budget)
+    v.conforms = v.conforms and not v.out_of_time
     if c is not None:
         c.report = format_verdict(v)
     return v
@@ -139,7 +156,13 @@ def _search(run: PrologRun, seed: int, max_examples: int, shrink: bool) -> Count
         return e.counterexample
     except StopShrinking:
         return run.last
+    except OutOfBudget:         # a departure found before is reported as usual
+        _ran_out(run.budget)
+        return run.last
     except Exception as e:  # noqa: BLE001 - Flaky and friends: the last departure
+        if run.budget is not None and run.budget.ran_out:
+            _ran_out(run.budget)    # stopped inside an example: Hypothesis may call it Flaky
+            return run.last
         if run.last is not None:
             return run.last
         raise RuntimeError(f"internal error in the prolog check: {type(e).__name__}: {e}") from e

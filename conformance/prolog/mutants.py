@@ -23,6 +23,13 @@ from conformance.prolog.rules import RULES
 from levels import storage
 
 REFERENCE = Path(__file__).resolve().parent / "reference"
+#: Correct programs written the way other students of seed 003's course
+#: might (``students/<name>/sokoban.pro``): each must conform.
+STUDENTS_FOLDER = Path(__file__).resolve().parent / "students"
+#: Their names: a breadth-first planner with library(assoc); states with
+#: the boxes kept sorted; perform/3 by maplist/3 and names by atom_concat/3;
+#: a planner layer by layer asserting what it has seen, printing every state.
+STUDENTS = ("bfs", "sorted", "maplist", "layers")
 MAIN = "sokoban.pro"
 
 
@@ -105,10 +112,12 @@ def source(changes: tuple[tuple[str, str], ...]) -> str:
 
 def materialize(name: str, root: str | os.PathLike | None = None) -> Path:
     """A folder holding ``sokoban.pro`` for ``name`` (``"reference"``,
-    ``"slow"`` or a mutant), under ``root`` (default: the user's cache
+    ``"slow"``, ``"student_<name>"`` of :data:`STUDENTS`, or a mutant), under ``root`` (default: the user's cache
     folder), reused while its text is the same."""
     if name == "reference":
         return REFERENCE
+    if name.startswith("student_") and name.removeprefix("student_") in STUDENTS:
+        return STUDENTS_FOLDER / name.removeprefix("student_")
     changes = SLOW if name == "slow" else ((BY_NAME[name].old, BY_NAME[name].new),)
     text = source(changes)
     digest = hashlib.sha1(text.encode()).hexdigest()[:12]

@@ -12,7 +12,7 @@ from conformance.api import Counterexample, Verdict
 from conformance.prolog import model, terms
 from conformance.prolog.model import State, Step, Table
 from conformance.prolog.rules import rule_line
-from conformance.report import Board, draw
+from conformance.report import Board, draw, out_of_time_lines
 
 PROFILE = "prolog"
 #: How a message printed while the program was loaded starts, in a verdict's warnings.
@@ -126,8 +126,11 @@ def format_verdict(verdict: Verdict) -> str:
     if verdict.error:
         return f"{head}: cannot be checked\n{verdict.error}" + (
             "\nmissing predicates: " + ", ".join(verdict.missing) if verdict.missing else "")
-    out = [f"{head}: {'CONFORMS' if verdict.conforms else 'DOES NOT CONFORM'} "
-           f"({verdict.seconds:.1f} s)"]
+    unfinished = verdict.out_of_time and verdict.counterexample is None
+    said = ("CONFORMS" if verdict.conforms else "NOT FULLY CHECKED" if unfinished
+            else "DOES NOT CONFORM")
+    out = [f"{head}: {said} ({verdict.seconds:.1f} s)"]
+    out += out_of_time_lines(verdict, "table")
     errors = [w[len(LOADING):] for w in verdict.warnings if w.startswith(LOADING + "ERROR")]
     notes = [w for w in verdict.warnings if not w.startswith(LOADING + "ERROR")]
     if errors:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Sequence
 
 from conformance.api import Verdict
+from conformance.budget import Budget
 from conformance.prolog import check
 from conformance.prolog.model import Table
 from conformance.prolog.source import NotAProgram, Program, find_program
@@ -64,15 +65,21 @@ def lacking(path: str | Path, *, memory_mb: int = 1024) -> str | None:
     return verdict.error if verdict is not None else None
 
 
-def _check_rules(target: PrologTarget, **options) -> Verdict:
-    """:func:`check.check_rules` as a verdict with one outcome per rule."""
+def _check_rules(target: PrologTarget, budget_is_failure: bool = False, **options) -> Verdict:
+    """:func:`check.check_rules` as a verdict with one outcome per rule.
+    When its budget ran out, the rules not exercised by then are
+    ``unreached``: they keep their point unless ``budget_is_failure``."""
     from conformance import points
     from conformance.prolog.rules import TABLE
     first, broken, exercised = check.check_rules(target, **options)
+    budget = options.get("budget")
+    out_of_time = budget is not None and budget.ran_out
+    first.out_of_time = first.out_of_time or out_of_time
     first.outcomes = points.outcomes(
         "prolog", {r.id: exercised.get(r.id, 0) for r in TABLE.rules},
         {r: (v.counterexample, v.counterexample.report or check.format_verdict(v))
-         for r, v in broken.items() if v.counterexample is not None})
+         for r, v in broken.items() if v.counterexample is not None},
+        unreached="" if not out_of_time else "unreached" if budget_is_failure else "credited")
     first.coverage = {r.id: exercised.get(r.id, 0) for r in TABLE.rules}
     return first
 
@@ -82,10 +89,13 @@ def check_program(path: str | Path, *, max_examples: int = 100, seed: int | None
                   storage_mb: int | None = isolation.DEFAULT_STORAGE_MB,
                   replay: str | None = None,
                   groups: Sequence[str] | None = None,
-                  by_rules: bool = False) -> tuple[Verdict, str]:
+                  by_rules: bool = False, budget: Budget | None = None,
+                  budget_is_failure: bool = False) -> tuple[Verdict, str]:
     """Check the Prolog target at ``path``; ``(verdict, report)``.
     ``by_rules``: rule by rule (:func:`check.check_rules`), the verdict
-    carrying one outcome per rule (``Verdict.outcomes``, for points)."""
+    carrying one outcome per rule (``Verdict.outcomes``, for points).
+    ``budget``: the check's time budget (it stops between two tables);
+    ``budget_is_failure``: out of time, the rules not reached score nothing."""
     try:
         program = find_program(path)
     except NotAProgram as e:
@@ -100,11 +110,11 @@ def check_program(path: str | Path, *, max_examples: int = 100, seed: int | None
     else:
         fixed, notes = own_levels(program)
         if by_rules:
-            verdict = _check_rules(target, max_examples=max_examples, seed=seed,
-                                   timeout=timeout, fixed=fixed)
+            verdict = _check_rules(target, budget_is_failure, max_examples=max_examples,
+                                   seed=seed, timeout=timeout, fixed=fixed, budget=budget)
         else:
             verdict = check.check(target, max_examples=max_examples, seed=seed,
-                                  timeout=timeout, fixed=fixed, groups=groups)
+                                  timeout=timeout, fixed=fixed, groups=groups, budget=budget)
         if verdict.error is None:
             verdict.warnings[:0] = notes
     report = check.format_verdict(verdict)

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import shlex
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -350,7 +352,8 @@ def test_missing_predicates_are_named(tmp_path):
 # ---------------------------------------------------------------- the check
 
 @needs_swipl
-@pytest.mark.parametrize("name", ["reference", "slow"])
+@pytest.mark.parametrize("name", ["reference", "slow",
+                                  *(f"student_{s}" for s in mutants.STUDENTS)])
 def test_our_correct_programs_conform(name):
     target = PrologTarget(find_program(mutants.materialize(name)))
     verdict = check.check(target, max_examples=25, seed=3)
@@ -506,6 +509,36 @@ def test_grade_and_gradescope_take_prolog_programs(tmp_path):
     assert [t["name"].split(":")[0] for t in tests] == list(rules.RULES)
     assert all(t["score"] == t["max_score"] for t in tests), [
         t["name"] for t in tests if t["score"] != t["max_score"]]
+
+
+@needs_swipl
+@pytest.mark.parametrize("failure", [False, True])
+def test_a_prolog_check_stops_cleanly_at_its_budget(tmp_path, capsys, failure):
+    """A correct program given more tables than its budget allows: the check
+    stops between two tables, in time, not fully checked (exit status 3, or
+    1 with --budget-is-failure), saying how many tables it ran and how long
+    a call took; the Gradescope file is written, every rule it kept earns
+    its point, and the rules not reached keep theirs unless the budget is a
+    failure."""
+    from conformance import cli
+    root = _class(tmp_path)
+    results = tmp_path / "results.json"
+    start = time.monotonic()
+    status = cli.main([str(root / "ana"), "--seed", "1", "--max-examples", "100000",
+                       "--budget", "12", "--gradescope", str(results)]
+                      + (["--budget-is-failure"] if failure else []))
+    took = time.monotonic() - start
+    out = capsys.readouterr().out
+    assert status == (1 if failure else 3), out
+    assert "NOT FULLY CHECKED" in out and "median call took" in out, out
+    assert re.search(r"ran out after [1-9][0-9]* tables?", out), out
+    assert took < 12 + 15, took
+    document = json.loads(results.read_text())
+    assert document["extra_data"]["out_of_time"] is True
+    statuses = document["extra_data"]["rules"]
+    assert set(statuses.values()) <= {"kept", "unreached"} and "kept" in statuses.values()
+    kept = sum(1 for s in statuses.values() if s == "kept")
+    assert document["score"] == (kept if failure else len(rules.RULES))
 
 
 @needs_swipl
