@@ -366,11 +366,15 @@ class Monitor:
         stats, grids, agrees, op = self.stats, self._grids, self.machine.agrees, "mover"
         near = [(name, getattr(self.module, name), spec_op)
                 for name, spec_op in CELL_OBSERVERS.items() if name in self.target.operations]
+        #: On the grid returned, the observers of what a move changes (a
+        #: wall a move broke shows as the player in it, or when it is read).
+        moving = [(name, student, spec_op) for name, student, spec_op in near
+                  if name != "hay_pared"]
 
         def agree_near(node: _Node, given: Any, moved: Any) -> bool:
-            """The cells the move can change agree on the grid returned; the
-            cells it changes are still as they were on the argument; a
-            refused move returned an equal grid."""
+            """The cells the move can change agree on the grid returned (but
+            for their walls); the cells it changes are still as they were on
+            the argument; a refused move returned an equal grid."""
             old, new = node.parent.model, node.model
             (c, f), (dc, df) = old.jugador, lv.STEP[node.code]
             cells = [(c + k * dc, f + k * df) for k in range(3)
@@ -378,11 +382,12 @@ class Monitor:
             refused = new.jugador == old.jugador
             changed = () if refused else cells if cells[1] in old.cajas else cells[:2]
             try:
-                for name, student, spec_op in near:
+                for name, student, spec_op in moving:
                     for cc, ff in cells:
                         got, want = student(moved, cc, ff), spec_op(new, cc, ff)
                         if got is not want and not agrees(name, got, want):
                             return False
+                for name, student, spec_op in near:
                     for cc, ff in changed:
                         got, want = student(given, cc, ff), spec_op(old, cc, ff)
                         if got is not want and not agrees(name, got, want):
@@ -778,11 +783,13 @@ def _site() -> tuple[str, int, str] | None:
     """Where the caller's code called us: the file, line and function of the
     first frame outside this package (None: none)."""
     frame = sys._getframe(1)
-    while frame is not None and _ours(frame.f_code.co_filename):
+    while frame is not None:
+        code = frame.f_code
+        ours = _OURS.get(code.co_filename)
+        if not (ours if ours is not None else _ours(code.co_filename)):
+            return code.co_filename, frame.f_lineno, code.co_name
         frame = frame.f_back
-    if frame is None:
-        return None
-    return frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name
+    return None
 
 
 def _where(site: tuple[str, int, str] | None) -> str:
