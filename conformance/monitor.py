@@ -533,7 +533,21 @@ class Monitor:
     def _replayed(self, node: _Node, op: str, args: tuple) -> DepartureError | None:
         """The chain of calls that made ``node``'s grid, played again by the
         profile's machine with every cell compared: the error of the first
-        call that departs (None: none does)."""
+        call that departs (None: none does). If none does and ``op`` read the
+        grid (an observer), the grid was right when it was made and has
+        changed since: the moves made on it (the latest first) are played
+        again the same way, for a ``mover`` that changed its argument."""
+        error = self._replay(node, op, args)
+        if error is None and op not in ("crear_grilla", "mover"):
+            for _, later in reversed(list(self._grids.values())):
+                if later.parent is node:
+                    error = self._replay(later, op, args)
+                    if error is not None:
+                        break
+        return error
+
+    def _replay(self, node: _Node, op: str, args: tuple) -> DepartureError | None:
+        """:meth:`_replayed`, on the chain of ``node`` only."""
         chain = node.chain()
         m = self._at(None)
         culprit = chain[0]

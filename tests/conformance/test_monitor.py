@@ -343,3 +343,27 @@ def test_a_grid_built_after_moves_departs_at_its_start(every_cell):
     assert raised.value.call == "crear_grilla(desc)"
     assert "hay_caja(grilla, 2, 1) is False, expected True at the start" in str(raised.value)
     assert raised.value.counterexample.replay.endswith('"actions":""}\'')
+
+
+def test_a_mover_that_changes_its_argument_far_from_the_move_is_named_where_the_argument_is_read(
+        tmp_path):
+    """The argument's cells far from the move are not compared at the move
+    in the fast mode: reading one later names the move and soko.new-grid,
+    as the every-cell mode does at the move."""
+    path = variant(tmp_path, "import student_soko\n"
+                   "def mover(grilla, direccion):\n"
+                   "    nueva = student_soko.mover(grilla, direccion)\n"
+                   "    grilla[3][5] = '$'\n"
+                   "    return nueva\n")
+    desc = ["#######", "#@$ . #", "#     #", "#     #", "#######"]
+    every = monitored(path, every_cell=True)
+    with pytest.raises(DepartureError) as raised:
+        every.mover(every.crear_grilla(desc), (0, 1))
+    soko = monitored(path)
+    start = soko.crear_grilla(desc)
+    soko.mover(start, (0, 1))
+    with pytest.raises(DepartureError) as seen:
+        soko.hay_caja(start, 5, 3)
+    assert (seen.value.call, seen.value.rule) == ("mover(grilla, (0, 1))", "soko.new-grid")
+    assert str(seen.value).split("\nSeen at ")[0].split("\n")[1:] == \
+        str(raised.value).split("\n")[1:]
