@@ -18,7 +18,7 @@ from conformance.budget import Budget, OutOfBudget
 from conformance.engine import hypothesis_home, timed
 from conformance.machines.base import Departure, Fatal, StopShrinking
 from conformance.machines.prolog import GROUPS, PLAN_SECONDS, STEPS, PrologMachine, PrologRun
-from conformance.prolog import model
+from conformance.prolog import model, scenarios
 from conformance.prolog.model import Table
 from conformance.prolog.report import LOADING, PROFILE, format_verdict, parse_replay
 from conformance.prolog.rules import RULES
@@ -76,6 +76,10 @@ def check(target: PrologTarget, *, max_examples: int = 100, seed: int | None = N
             c = _play_fixed(run, table)
             if c is not None:
                 return _verdict(run, c, seed, start, warnings)
+        for table in scenarios.tables():
+            c = _play_fixed(run, table, plan_far=False)
+            if c is not None:
+                return _verdict(run, c, seed, start, warnings)
         c = _search(run, seed, max_examples, shrink)
     except OutOfBudget:         # between two of the folder's own levels
         _ran_out(budget)
@@ -125,12 +129,13 @@ def _verdict(run: PrologRun, c: Counterexample | None, seed, start, warnings) ->
     return v
 
 
-def _play_fixed(run: PrologRun, table: Table) -> Counterexample | None:
-    """A level of the folder: its action model along every action of a
-    shortest plan (or a plain walk), and its planner if it is few moves."""
+def _play_fixed(run: PrologRun, table: Table, plan_far: bool = True) -> Counterexample | None:
+    """A table played first (a level of the folder, or one of
+    :mod:`.scenarios`): its action model along every action of a shortest
+    plan, and its planner (``plan_far`` False: only if it is few moves)."""
     machine = PrologMachine.bind(run)()
     try:
-        machine.start(table)
+        machine.start(table, plan_far)
         for step in (model.solve(table) or [])[:STEPS] if machine.actions else ():
             words = [s.name for s in model.legal(machine.table, machine.state)]
             machine.act(words.index(step.name))

@@ -38,7 +38,7 @@
 :- module(sokoban_driver, []).
 
 :- use_module(library(unix), [fork/1, wait/2, kill/2]).
-:- use_module(library(time), [call_with_time_limit/2]).
+:- use_module(library(time), [alarm/4, remove_alarm/1]).
 :- use_module(library(lists), [member/2]).
 
 :- dynamic user:filas/1, user:columnas/1, user:pista/3.
@@ -253,32 +253,51 @@ successors_all([State|States], Millis, [Answer|Answers]) :-
 
 %   limited(+Seconds, :Goal, -Result): true, false, timeout or error(Text);
 %   the first solution only. Seconds of CPU time, not of waiting: on a
-%   loaded machine a correct program may wait for a core. An attempt that
-%   ran out of time having used less than 90% of Seconds in CPU time was
-%   starved, and Goal runs again from the start with twice as long, up to
-%   wall_factor/1 times Seconds in all (seed 003's programs are pure: a
-%   second run finds what the first would have).
+%   loaded machine a correct program may wait for a core. An alarm looks at
+%   the CPU time used whenever the limit could have been used up, and
+%   stops Goal only once it has been (or once it has waited wall_factor/1
+%   times Seconds in all); until then it looks again later. Goal runs once:
+%   a starved call loses no work (each retry from the start cost a loaded
+%   machine up to 7 times the limit on every table without a plan).
 limited(Seconds, Goal, Result) :-
     wall_factor(F),
-    get_time(Start),
-    limited(Seconds, Seconds, Start + Seconds * F, Goal, Result).
-
-limited(Seconds, Wall, End, Goal, Result) :-
     statistics(cputime, C0),
-    catch(( call_with_time_limit(Wall, once(Goal)) -> Result0 = true ; Result0 = false ),
+    get_time(T0),
+    CpuEnd is C0 + Seconds,
+    WallEnd is T0 + Seconds * F,
+    catch(setup_call_cleanup(arm(Seconds, CpuEnd, WallEnd),
+                             ( once(Goal) -> Result0 = true ; Result0 = false ),
+                             disarm),
           E,
           (   E == time_limit_exceeded
           ->  Result0 = timeout
           ;   message_text(E, Text),
               Result0 = error(Text)
           )),
+    Result = Result0.
+
+%   One alarm at a time, its id in sokoban_alarm; removed by hand (an
+%   alarm removed by library(time) itself leaves an id that aborts swipl
+%   when removed again).
+arm(Wait, CpuEnd, WallEnd) :-
+    alarm(Wait, expire(CpuEnd, WallEnd), Id, [remove(false)]),
+    nb_setval(sokoban_alarm, Id).
+
+expire(CpuEnd, WallEnd) :-
+    disarm,
     statistics(cputime, C),
     get_time(Now),
-    Left is End - Now,
-    (   Result0 == timeout, C - C0 < 0.9 * Seconds, Left > 0.01
-    ->  Longer is min(Left, 2 * Wall),
-        limited(Seconds, Longer, End, Goal, Result)
-    ;   Result = Result0
+    (   ( C >= CpuEnd - 0.001 ; Now >= WallEnd - 0.001 )
+    ->  throw(time_limit_exceeded)
+    ;   Wait is max(0.001, min(CpuEnd - C, WallEnd - Now)),
+        arm(Wait, CpuEnd, WallEnd)
+    ).
+
+disarm :-
+    (   nb_current(sokoban_alarm, Id), Id \== none
+    ->  nb_setval(sokoban_alarm, none),
+        remove_alarm(Id)
+    ;   true
     ).
 
 %   How many times its limit a call may wait in all: conformance.child's
