@@ -83,8 +83,8 @@ COMMANDS = {
     "selftest": "the conformance suite against its mutants (python -m conformance selftest)",
     "levels": "check, show and convert level files (python -m levels)",
     "solve": "solve levels (python -m impl solve)",
-    "play": "play levels in the terminal (python -m impl play); play TARGET: a soko.py, "
-            "the spec beside it",
+    "play": "play levels in the terminal (python -m impl play); play TARGET: a student's "
+            "implementation (any profile), the spec beside it",
     "monitor": "run a test file or script on a soko.py, every call checked by the spec",
 }
 
@@ -149,17 +149,23 @@ def _dispatch(command: str, rest: list[str]) -> int:
 
 def _is_target(text: str) -> bool:
     """Whether ``sokoban play``'s first argument names an implementation to
-    play (a ``.py`` file, a folder holding a ``soko.py``), not levels."""
-    return text.endswith(".py") or os.path.isfile(os.path.join(text, "soko.py"))
+    play (a ``.py`` file, a folder: a soko.py's, a package, a C++ or a Prolog
+    submission, or a ``.pro``/``.pl`` file that defines ``sokoban/1``), not
+    levels (a file, or a bundled collection's name)."""
+    if text.endswith(".py") or os.path.isdir(text):
+        return True
+    from conformance.prolog.source import looks_like_program
+    return looks_like_program(text, defining=True)
 
 
 def play_target(target: str, rest: list[str], prog: str) -> int:
     """``sokoban play TARGET [FILE|COLLECTION] [--level N]``: the terminal
-    game (:mod:`impl.play`) on a student's implementation, with the spec
-    beside it (:class:`conformance.referee.Referee`, the target in the
-    sandbox). The glue lives here, in the command on top of both, because
-    impl and conformance are siblings that must not import each other: the
-    game only calls the referee it is handed."""
+    game (:mod:`impl.play`) on a student's implementation (any profile),
+    with the spec beside it (:class:`conformance.referee.Referee`, the
+    target where ``sokoban check`` runs it). The glue lives here, in the
+    command on top of both, because impl and conformance are siblings that
+    must not import each other: the game only calls the referee it is
+    handed."""
     from conformance.referee import Referee
     from conformance.targets import BadTarget
     from impl.play.cli import main as play
@@ -169,12 +175,24 @@ def play_target(target: str, rest: list[str], prog: str) -> int:
     try:
         referee = Referee(target)
     except BadTarget as e:
-        print(f"{prog}: {e}", file=sys.stderr)
+        print(f"{prog}: {one_line(str(e))}", file=sys.stderr)
+        return 2
+    except Exception as e:  # noqa: BLE001 - whatever opening it raised: one line, no traceback
+        print(f"{prog}: cannot play {target}: {type(e).__name__}: {one_line(str(e))}",
+              file=sys.stderr)
         return 2
     try:
         return play(rest, prog, referee=referee)
     finally:
         referee.close()
+
+
+def one_line(message: str, most: int = 4) -> str:
+    """A message of several lines (what a target lacks per profile, a
+    compiler's first errors) as one line: its first ``most`` lines."""
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    text = " ".join(lines[:most])
+    return text + (" ..." if len(lines) > most else "")
 
 
 if __name__ == "__main__":

@@ -212,6 +212,28 @@ def _refused(spec_name: str, profile: str | None, message: str) -> tuple[Verdict
     return verdict, f"{spec_name}: DOES NOT CONFORM: {message}"
 
 
+def checked_options(spec: ResolvedTarget, options: RunOptions) -> RunOptions:
+    """``options`` as a check of ``spec`` uses them: a C++ folder is played
+    in seed 001's directions (the course's ``Norte = (0, 1)``)."""
+    return replace(options, directions="seed001") if spec.kind == "cpp" else options
+
+
+def open_checked(spec: ResolvedTarget, options: RunOptions):
+    """``spec``'s target opened where and as a check opens it (a Python
+    target in the sandbox, a C++ folder built and run in seed 001's
+    directions): ``(target, its own profile or None, directions)``, the
+    target seen in our directions. Raises :class:`BadTarget` with the
+    check's message when it cannot be opened (for ``sokoban play``)."""
+    options = checked_options(spec, options)
+    profile = own_profile(spec)
+    target, bad = _open(spec, profile, options)
+    if target is None:
+        raise BadTarget(bad[1])
+    if options.directions != "ours":
+        target = DirectionAdapter(target, profile, options.directions)
+    return target, profile, options.directions
+
+
 @contextlib.contextmanager
 def _checking(spec: ResolvedTarget, profile: str | None, options: RunOptions,
               target=None) -> Iterator[tuple[object, list, RunOptions]]:
@@ -229,7 +251,7 @@ def _checking(spec: ResolvedTarget, profile: str | None, options: RunOptions,
         return
     if spec.kind == "cpp":
         profile = "aed2"
-        options = replace(options, directions="seed001")    # the course's Norte = (0, 1)
+    options = checked_options(spec, options)
     own = target is None
     if own:
         target, bad = _open(spec, profile, options)

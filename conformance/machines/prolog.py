@@ -237,6 +237,9 @@ class PrologMachine(RuleBasedStateMachine):
         #: States to compare, with the actions that reach them: sent in one
         #: round trip (:meth:`flush`), before the planner and at the end.
         self.pending: list[tuple[list[Step], State]] = []
+        #: The program's answer for the last state compared (``sokoban play``
+        #: takes its next state from it).
+        self.answer: Answer | None = None
 
     # -- the target -----------------------------------------------------------
 
@@ -373,6 +376,7 @@ class PrologMachine(RuleBasedStateMachine):
         for (self.played, self.state), answer in zip(pending, answers):
             self.judge(answer)
         self.played, self.state = played, state
+        self.answer = answers[-1] if answers else None
 
     def judge(self, answer: Answer) -> None:
         """The program's successors of ``self.state`` against the spec's."""

@@ -1,6 +1,7 @@
 """Fixed tables every Prolog check plays first, under every seed: the
 preconditions and effects of seed 003's actions, in each of the four
-directions, on the smallest tables that show them.
+directions, on the smallest tables that show them, and the planner's goal
+test.
 
 A random play reaches "the player facing two boxes in a row, pushing left"
 only sometimes: the mutant that lets that push through (``chain_push_left``)
@@ -50,8 +51,21 @@ def line_table(direction: str, cells: tuple[str, ...], title: str = "") -> Table
     return Table(rows, columns, pistas, title)
 
 
+#: Tables for the planner's goal test, solvable in a few moves: a planner
+#: that looks at the first box of the state only (``first_box_only``
+#: escaped 1 of seeds 1..20 before this table), and one that wants box i on
+#: destination i, in the facts' order (seed 003's own program: erratum E28).
+PLANS: tuple[Table, ...] = (
+    Table(1, 4, ((1, 2, "j"), (1, 1, "c"), (1, 3, "c"), (1, 1, "x"), (1, 4, "x")),
+          "the first box already on a destination, the second one push away"),
+    Table(1, 3, ((1, 1, "j"), (1, 2, "c"), (1, 3, "c"), (1, 3, "x"), (1, 2, "x")),
+          "every box already on a destination, not in the facts' order"),
+)
+
+
 def tables() -> list[Table]:
     """Every line in every direction, the lines innermost (so that a
-    budget too short for all of them still sees each rule once)."""
+    budget too short for all of them still sees each rule once), then the
+    planner's tables."""
     return [line_table(d, cells, f"{what}, {d.lower()}")
-            for d in DIRECTIONS for what, cells in LINES]
+            for d in DIRECTIONS for what, cells in LINES] + list(PLANS)

@@ -15,8 +15,6 @@ import traceback
 
 PROG = "python -m impl play"
 DEFAULT_COLLECTION = "tutorial"
-#: What a target plays by default (seed 002's game has no bombs).
-TARGET_COLLECTION = "microban"
 
 
 class UsageError(Exception):
@@ -31,12 +29,15 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
         description="Play Sokoban in the terminal on impl (seed 001's game: "
                     "winning a level moves on to the next). Contracts are on "
                     "(teaching mode) unless --fast. 'sokoban play TARGET [FILE|COLLECTION]' "
-                    "plays a student's soko.py instead (in the sandbox), the spec beside it: "
-                    "at the first move where they differ, the game stops on the rule broken.")
+                    "plays a student's implementation instead (a soko.py, a tad or extendido module, a "
+                    "C++ aed2 folder, a Prolog program; where sokoban check runs it), the spec "
+                    "beside it: at the first action where they differ, the game stops on the "
+                    "rule broken.")
     p.add_argument("file", metavar="FILE|COLLECTION", nargs="?", default=None,
                    help="a level file (XSB/SOK or Prolog facts) or a bundled collection "
-                        f"(microban, seed003, seed002, tutorial; default {DEFAULT_COLLECTION}, "
-                        f"{TARGET_COLLECTION} for a TARGET)")
+                        f"(microban, seed003, seed002, tutorial; default {DEFAULT_COLLECTION}; "
+                        "for a TARGET: microban for a soko.py, seed003 for a Prolog program, "
+                        "else tutorial)")
     p.add_argument("--level", "-l", metavar="N|TITLE", default="1",
                    help="start at this level: its place in the file (from 1; default 1) "
                         "or its title (e.g. 'Nivel 3')")
@@ -95,7 +96,7 @@ def main(argv: list[str] | None = None, prog: str = PROG, referee=None) -> int:
     except SystemExit as exc:  # argparse printed its message
         return int(exc.code or 0)
     if args.file is None:
-        args.file = DEFAULT_COLLECTION if referee is None else TARGET_COLLECTION
+        args.file = DEFAULT_COLLECTION if referee is None else referee.default_levels
     try:
         if args.hint_time <= 0:
             raise UsageError("--hint-time must be positive")

@@ -44,16 +44,18 @@ def command_for_key(key: int | str) -> str | None:
     return _KEYS.get(key)
 
 
-def help_forms(bombs: bool) -> list[tuple[list[str], str]]:
+def help_forms(bombs: bool, hints: bool = True) -> list[tuple[list[str], str]]:
     """The help line's forms, longest first: ``(parts, separator)``; ``bombs``
-    says whether to list the bomb key. A narrow screen uses a shorter form
-    (see :func:`impl.play.view.fit`); every form names every key."""
+    says whether to list the bomb key, ``hints`` the hint key (a target's
+    game has none). A narrow screen uses a shorter form (see
+    :func:`impl.play.view.fit`); every form names every key."""
     bomb = ["b bomb"] if bombs else []
+    hint = ["h hint"] if hints else []
     return [
-        (["arrows/WASD move", "u undo", *bomb, "r restart", "n/p next/prev level", "h hint",
+        (["arrows/WASD move", "u undo", *bomb, "r restart", "n/p next/prev level", *hint,
           "q quit"], "  "),
-        (["arrows move", "u undo", *bomb, "r restart", "n/p level", "h hint", "q quit"], "  "),
-        (["u undo", *bomb, "r restart", "n/p level", "h hint", "q quit"], " "),
+        (["arrows move", "u undo", *bomb, "r restart", "n/p level", *hint, "q quit"], "  "),
+        (["u undo", *bomb, "r restart", "n/p level", *hint, "q quit"], " "),
     ]
 
 

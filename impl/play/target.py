@@ -2,20 +2,26 @@
 
 A :class:`TargetSession` is what :mod:`impl.play.view` draws and
 :mod:`impl.play.tui` drives, like :class:`impl.play.game.Session`, but the
-moves are played by a *referee*: the target (a student's ``soko.py``) with
-the spec beside it, compared after every move. This package never imports
-the referee's (``conformance.referee.Referee``, given by the ``sokoban``
-command): it only calls it. The referee's methods used: ``refuses(level)``
-(why a level cannot be played, or None), ``start(level)``, ``act(command)``
-and ``back()`` (each: the departure found, or None), ``board()``
-(``(walls, boxes, goals, player)``), ``won()``, ``pushes()``, ``codes``,
-``panel()`` (the departure laid out: paragraphs and blocks of lines),
-``name``.
+actions are played by a *referee*: the target (a student's ``soko.py``, a
+``tad`` or ``extendido`` module, a C++ ``aed2`` folder, a Prolog program)
+with the spec beside it, compared after every action. This package never
+imports the referee's (``conformance.referee.Referee``, given by the
+``sokoban`` command): it only calls it. The referee's parts used:
+``refuses(level)`` (why a level cannot be played, or None),
+``start(levels)`` (the first of them, or the first few in sequence when
+``sequence``), ``act(command)`` and ``back()`` (each: the departure found,
+or None), ``view()`` (the spec's game now: ``walls``, ``boxes``, ``goals``,
+``player``, ``bombs`` (None: no bombs), ``index`` (the level in the
+sequence), ``won``), ``moves()``, ``pushes()``, ``solved_counts``,
+``codes``, ``panel()`` (the departure laid out: paragraphs and blocks of
+lines), ``name``, ``seed``.
 
 At the first departure the game stops on a **panel** (:attr:`TargetSession.panel`):
 the rule broken in the seed's words, the expected and actual boards, the
 replay command. From there ``u`` undoes (the history replayed to the step
-before) and ``q`` quits; nothing else plays.
+before) and ``q`` quits; nothing else plays. While playing, ``u`` is the
+seed's own undo where it has one (seed 001's ``deshacer``), else the same
+replay to the step before.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ import os
 from typing import Any, Sequence
 
 from .game import CONTRACT, INFO, WARN, WIN, Board, Shown, level_name
-from .keys import MOVES
+from .keys import MOVES, help_forms
 from .words import plural
 
 
@@ -51,13 +57,30 @@ class TargetSession(Shown):
         #: The panel's first line shown below its heading (the arrows scroll it).
         self.panel_top = 0
         self._start(self.playable.index(start))
+        if self.skipped and self.panel is None:
+            reasons = list(self.skipped.values())
+            self.say([f"Skipped {plural(len(reasons), 'level')} {referee.seed}'s game "
+                      "cannot play:"] + reasons[:2] + (["..."] if len(reasons) > 2 else [])
+                     + self.message, WARN)
 
     # -- state ---------------------------------------------------------------
 
     def _start(self, k: int) -> None:
-        self.position = k
+        """A new game from playable level ``k`` (and, in seed 001's game,
+        the ones after it)."""
+        self._first = k
         self._won = False
-        self._show(self.referee.start(self.level), [])
+        self._show(self.referee.start([self.all_levels[i] for i in self.playable[k:]]),
+                   self._comment())
+
+    @property
+    def position(self) -> int:
+        """Place of the current level among the playable ones (0-based)."""
+        return self._first + self.referee.view().index
+
+    def _comment(self) -> list[str]:
+        comment = self.level.metadata.get("Comment") or getattr(self.level, "notes", "")
+        return [comment] if comment else []
 
     def _show(self, departure, otherwise: list[str], kind: str = INFO) -> None:
         if departure is not None:
@@ -70,15 +93,18 @@ class TargetSession(Shown):
 
     @property
     def moves(self) -> int:
-        return len(self.referee.codes)
+        return self.referee.moves()
 
     def board(self) -> Board:
-        walls, boxes, goals, player = self.referee.board()
-        return Board(walls, boxes, goals, player)
+        v = self.referee.view()
+        return Board(v.walls, v.boxes, v.goals, v.player)
 
     def status_forms(self) -> list[tuple[list[str], str]]:
         where, title = self.where()
         counts = [f"Moves {self.moves}", f"Pushes {self.referee.pushes()}"]
+        bombs = self.referee.view().bombs
+        if bombs is not None:
+            counts.append(f"Bombs {bombs}")
         name = os.path.basename(self.referee.name.rstrip(os.sep)) or self.referee.name
         return [([where + title, *counts, f"[{name} + spec]"], "  "),
                 ([where, *counts, f"[{name} + spec]"], "  "),
@@ -88,10 +114,8 @@ class TargetSession(Shown):
         if self.panel is not None:
             return [(["arrows scroll", "u undo (back one step)", "q quit"], "  "),
                     (["arrows scroll", "u undo", "q quit"], " ")]
-        return [(["arrows/WASD move", "u undo", "r restart", "n/p next/prev level", "q quit"],
-                 "  "),
-                (["arrows move", "u undo", "r restart", "n/p level", "q quit"], "  "),
-                (["u undo", "r restart", "n/p level", "q quit"], " ")]
+        bombs = self.referee.view().bombs
+        return help_forms(bombs is not None and (bombs > 0 or self.level.bombs > 0), hints=False)
 
     # -- commands ----------------------------------------------------------------
 
@@ -107,9 +131,12 @@ class TargetSession(Shown):
             self._move(command)
         elif command == "undo":
             self._undo()
+        elif command == "bomb":
+            self._bomb()
         elif command == "restart":
             self._start(self.position)
-            self.say([f"Restarted {level_name(self.level, self.index)}."])
+            if self.panel is None:
+                self.say([f"Restarted {level_name(self.level, self.index)}."] + self._comment())
         elif command in ("next", "prev"):
             k = self.position + (1 if command == "next" else -1)
             if 0 <= k < len(self.playable):
@@ -117,32 +144,77 @@ class TargetSession(Shown):
             else:
                 self.say([f"This is the {'last' if command == 'next' else 'first'} level."])
         else:
-            self.say([f"No {command} here: seed 002's game has no bombs, and hints know "
-                      "only our own implementation."], WARN)
+            self.say([f"No {command} here: hints know only our own implementation."], WARN)
         return True
 
     def _move(self, command: str) -> None:
         if self._won:
             self.say(["This level is solved: n goes on, r plays it again."])
             return
-        departure = self.referee.act(command)
-        if departure is None and self.referee.won():
-            self._won = True
-            self.solved += 1
-            head = (f"Solved {level_name(self.level, self.index)} in "
-                    f"{plural(self.moves, 'move')}, {plural(self.referee.pushes(), 'push')}, "
-                    "every move as the spec plays it!")
-            if self.position + 1 < len(self.playable):
-                self._start(self.position + 1)
-                self.say([f"{head} Now {level_name(self.level, self.index)}."], WIN)
-            else:
-                self.say([head, "That was the last level: p goes back, q quits."], WIN)
+        referee = self.referee
+        before, done = referee.view(), self.position
+        departure = referee.act(command)
+        if departure is not None:
+            self._show(departure, [])
             return
-        self._show(departure, [])
+        after = referee.view()
+        if after.index != before.index or (after.won and not before.won):
+            self._solved(done, after.index != before.index)
+        elif (after.player, after.boxes) == (before.player, before.boxes):
+            self.say(["Blocked: a wall, or a box that cannot move that way."])
+        else:
+            self.say(self._comment())
+
+    def _solved(self, done: int, advanced: bool) -> None:
+        """Level ``done`` (a playable position) is won: in seed 001's game
+        the game has moved on by itself (``advanced``); else a new game
+        starts at the next level, if any."""
+        referee = self.referee
+        moves, pushes = referee.solved_counts if advanced else (self.moves, referee.pushes())
+        index = self.playable[done]
+        self.solved += 1
+        head = (f"Solved {level_name(self.all_levels[index], index)} in "
+                f"{plural(moves, 'move')}, {plural(pushes, 'push')}, "
+                "every action as the spec plays it!")
+        if not advanced and self.position + 1 < len(self.playable):    # a new game
+            self._start(self.position + 1)
+            advanced = self.panel is None
+        if advanced:
+            self.say([f"{head} Now {level_name(self.level, self.index)}."] + self._comment(), WIN)
+        elif self.panel is None:
+            self._won = True
+            self.say([head, "That was the last level: p goes back, q quits."], WIN)
 
     def _undo(self) -> None:
-        if not self.referee.codes and self.panel is None:
+        referee = self.referee
+        if referee.sequence and self.panel is None:     # seed 001's deshacer
+            played = len(referee.codes)
+            departure = referee.act("undo")
+            if departure is None and len(referee.codes) == played:
+                self.say(["Nothing to undo on this level (the history does not cross levels)."])
+                return
+            self._won = False
+            self._show(departure, ["Undone."])
+            return
+        if not referee.codes and self.panel is None:
             self.say(["Nothing to undo on this level."])
             return
         self._won = False
-        self._show(self.referee.back(), ["Undone (the level replayed to the step before)."])
+        self._show(referee.back(), ["Undone (the level replayed to the step before)."])
+
+    def _bomb(self) -> None:
+        referee = self.referee
+        if referee.view().bombs is None:
+            self.say([f"No bombs in {referee.seed}'s game."], WARN)
+            return
+        if self._won:
+            self.say(["This level is solved: n goes on, r plays it again."])
+            return
+        played = len(referee.codes)
+        departure = referee.act("bomb")
+        if departure is None and len(referee.codes) == played:
+            self.say(["No bombs left on this level."])
+            return
+        x, y = referee.view().player
+        self._show(departure, [f"Boom: the walls in column {x} and row {y} are gone "
+                               f"({plural(referee.view().bombs, 'bomb')} left; u undoes it)."])

@@ -305,3 +305,129 @@ def test_a_correct_student_file_plays_through_a_level_with_no_panel(terminal, tm
     t.keys("q")
     screen = t.wait_for("EXIT=0")
     assert "sokoban play: solved 2 levels; bye." in screen
+
+
+# -- sokoban play TARGET in the other profiles: tad and extendido modules, a C++
+# aed2 folder, a Prolog program (issue 18: every profile plays)
+
+needs_gpp = pytest.mark.skipif(shutil.which("g++") is None,
+                               reason="g++ is not installed: a C++ aed2 folder cannot be built")
+needs_swipl = pytest.mark.skipif(shutil.which("swipl") is None,
+                                 reason="swipl (SWI-Prolog) is not installed: a Prolog program "
+                                        "cannot run")
+ONE = "; Walk\n#######\n#@ $ .#\n#     #\n#######\n"
+
+
+def python_target(name: str, tmp_path: Path) -> tuple[Path, str]:
+    """A student-style module of conformance/mutants (and the bases it
+    imports), copied as a submission holds it, with the rule it breaks."""
+    from conformance import mutants
+
+    return mutants.copy_to(name, tmp_path / "student"), mutants.RULES.get(name, "")
+
+
+def cpp_target(name: str, tmp_path: Path) -> tuple[Path, str]:
+    """Our C++ reference (``reference``) or one of its mutants, built first
+    (as sokoban play builds it: the build is cached, so the game starts at once)."""
+    from conformance.aed2 import mutants as cpp
+    from conformance.aed2.build import build
+
+    folder = cpp.REFERENCE if name == "reference" else cpp.materialize(cpp.BY_NAME[name])
+    build(str(folder), std="c++17", sanitize=True)
+    return folder, cpp.BY_NAME[name].rule if name in cpp.BY_NAME else ""
+
+
+def prolog_target(name: str, tmp_path: Path) -> tuple[Path, str]:
+    from conformance.prolog import mutants as pro
+
+    folder = pro.materialize(name, tmp_path / "prolog")
+    return folder, pro.BY_NAME[name].rule if name in pro.BY_NAME else ""
+
+
+# profile: (how to get a target, its mutant, the keys to its first wrong
+# action, the departure's heading, its correct reference)
+PROFILE_CASES = {
+    "tad": (python_target, "tad_pushes_two_boxes", TWO_BOXES, ["Right"], "at move 1",
+            "student_tad"),
+    "extendido": (python_target, "ext_undo_forgets_box", ONE, ["Right", "Right", "u"],
+                  "at action 3 (an undo)", "student_extendido"),
+    "aed2": (cpp_target, "undo_forgets_box", ONE, ["Right", "Right", "u"],
+             "at action 3 (an undo)", "reference"),
+    "prolog": (prolog_target, "push_leaves_box", ONE, ["Right"], "at move 1", "reference"),
+}
+NEEDS = {"aed2": needs_gpp, "prolog": needs_swipl}
+
+
+def profile_params(*sizes):
+    return [pytest.param(profile, *size, marks=[NEEDS[profile]] if profile in NEEDS else [],
+                         id=f"{profile}-{size[0]}x{size[1]}")
+            for profile in PROFILE_CASES for size in sizes]
+
+
+@pytest.mark.parametrize("profile, width, height", profile_params((80, 24)) + [
+    pytest.param("tad", 40, 12, id="tad-40x12")])
+def test_each_profile_stops_on_the_panel_at_its_mutants_first_wrong_action(
+        terminal, tmp_path, profile, width, height):
+    opener, name, level_text, keys, where, _ = PROFILE_CASES[profile]
+    target, rule = opener(name, tmp_path)
+    assert rule
+    level = tmp_path / "level.sok"
+    level.write_text(level_text)
+    t = terminal(play_target(target, level), width=width, height=height)
+    screen = t.wait_for("Moves 0", "q quit")
+    start = board(screen)
+    for moves, key in enumerate(keys[:-1], start=1):       # correct actions: no panel
+        t.keys(key)
+        t.wait_for(f"Moves {moves}", absent="Departure")
+    t.keys(keys[-1])
+    screen = t.wait_for(f"Departure {where}: {rule}:", "arrows scroll", "q quit",
+                        *(["What went wrong:"] if width == 80 else []))
+    assert all(len(line) <= width for line in screen.splitlines())
+    t.keys("u")                     # back to the step before (the history replayed)
+    t.wait_for(f"Moves {len(keys) - 1}", *(start if len(keys) == 1 else ["#"]),
+               absent="Departure")
+    t.keys("q")
+    screen = t.wait_for("EXIT=0")
+    assert "sokoban play: solved 0 levels; bye." in screen
+
+
+#: Seed 001's game: the second level needs its bomb.
+WALK_BOMB = WALK.split("; Second")[0] + "; Second\n#######\n#@$ #.#\n#######\nBombs: 1\n"
+
+
+@pytest.mark.parametrize("profile, width, height", profile_params((80, 24)))
+def test_each_profiles_correct_reference_plays_a_whole_level_with_no_panel(
+        terminal, tmp_path, profile, width, height):
+    opener, *_, correct = PROFILE_CASES[profile]
+    target, _ = opener(correct, tmp_path)
+    sequence = profile in ("extendido", "aed2")       # seed 001's game: bombs, and deshacer
+    level = tmp_path / "walk.sok"
+    level.write_text(WALK_BOMB if sequence else WALK)
+    t = terminal(play_target(target, level), width=width, height=height)
+    t.wait_for("Level 1/2", "Moves 0", "q quit")
+    if sequence:
+        t.keys("Right")
+        t.wait_for("Moves 1", absent="Departure")
+        t.keys("u")
+        t.wait_for("Undone.", "Moves 0", absent="Departure")
+    for moves in (1, 2):
+        t.keys("Right")
+        t.wait_for(f"Moves {moves}", absent="Departure")
+    t.keys("Right")                  # the box reaches the goal
+    screen = t.wait_for("Solved Walk (level 1) in 3 moves", "Level 2/2", absent="Departure")
+    if sequence:                     # on to the next level inside the same game
+        assert board(screen) == ["#######", "#@$ #.#", "#######"]
+        assert "Bombs 1" in screen and "b bomb" in screen
+        t.keys("b")
+        screen = t.wait_for("Boom:", "Bombs 0", absent="Departure")
+        for moves in (1, 2):
+            t.keys("Right")
+            t.wait_for(f"Moves {moves}", absent="Departure")
+    else:
+        assert board(screen) == ["#####", "#@$.#", "#####"]
+    t.keys("Right")
+    screen = t.wait_for("That was the last level", absent="Departure")
+    assert all(len(line) <= width for line in screen.splitlines())
+    t.keys("q")
+    screen = t.wait_for("EXIT=0")
+    assert "sokoban play: solved 2 levels; bye." in screen
