@@ -41,9 +41,15 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     p.add_argument("--impl", metavar="SOKO_PY",
                    help="the soko.py to monitor (default: the soko.py next to the file, else "
                         "the one in the current folder)")
-    p.add_argument("--fast", action="store_true",
-                   help="after each mover, compare only the cells the move can change (a wrong "
-                        "cell elsewhere is caught when the file reads it); default: every cell")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--fast", dest="every_cell", action="store_false",
+                      help="the default: a grid is compared where the file reads it, and each "
+                           "mover on the cells the move can change; a call that departs is "
+                           "named when its grid is read (docs/monitor.md, Cost)")
+    mode.add_argument("--every-cell", dest="every_cell", action="store_true",
+                      help="compare every cell of the grid each crear_grilla and mover returns, "
+                           "at the call (slower: the cost grows with the grid)")
+    p.set_defaults(every_cell=False)
     p.epilog = ("Any other arguments go to the script (or to pytest), in their order; "
                 "after '--', all of them.")
     return p
@@ -132,7 +138,7 @@ def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
             raise ValueError(f"{args.file}: no such file")
         source = test.read_text(encoding="utf-8", errors="replace")
         impl = find_impl(test, args.impl)
-        soko = monitored(impl, every_cell=not args.fast)
+        soko = monitored(impl, every_cell=args.every_cell)
     except (ValueError, BadTarget) as e:
         print(f"{prog}: {e}", file=sys.stderr)
         return 2

@@ -494,7 +494,10 @@ class Machine(RuleBasedStateMachine):
             return None
         answers = self._batch(calls)
         for i in range(len(calls)) if order is None else order:
-            if not self.agrees(calls[i][0], answers[i], expected[i]):
+            got, want = answers[i], expected[i]
+            if type(got) is type(want) and type(want) in (bool, int, tuple) and got == want:
+                continue            # the usual answer, agreeing: as agrees() says, sooner
+            if not self.agrees(calls[i][0], got, want):
                 return answers, i
         return answers, None
 
