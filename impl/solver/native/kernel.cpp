@@ -781,6 +781,46 @@ static void analyseBackward() {
     for (int c : startBoxes) startBits[compact[c] >> 6] |= 1ULL << (compact[c] & 63);
 }
 
+// --------------------------------------------------------- feature space --
+// The feature-space search (SOKOBAN_KERNEL_FS; FESS, Shoham & Schaeffer's
+// idea, our own cheap version) files each position under a cell of features:
+// - packing: the boxes on the goals of the packing order's prefix (the goals
+//   filled from the first of packOrder on, the order the goal macros use);
+//   without a packing order, or with SOKOBAN_KERNEL_FSP=0, the boxes on goals;
+// - connectivity: the player regions, areas of free cells cut apart by boxes
+//   (with SOKOBAN_KERNEL_FSC=0, not a feature).
+// The cell is packing * 64 + min(regions, 63).  occ holds the position's
+// boxes and `player` marks the player's region (the child's reach).
+static int fsPacking = 1, fsConnect = 1;
+
+static int featureCell(const uint8_t* occ, const Marks& player) {
+    int packing = 0;
+    if (fsPacking && !packOrder.empty()) {
+        while (packing < (int)packOrder.size() && occ[packOrder[packing]]) packing++;
+    } else {
+        for (int g : goals) packing += occ[g];
+    }
+    int regions = 1;
+    if (fsConnect) {
+        static Marks other;
+        static vector<int> todo;
+        if (other.v.size() != (size_t)N) other.init(N);
+        other.next();
+        for (int c : cellOf) {
+            if (!inside_[c] || occ[c] || player.has(c) || other.has(c)) continue;
+            regions++;
+            other.set(c);
+            todo.assign(1, c);
+            for (size_t i = 0; i < todo.size(); i++)
+                for (int d = 0; d < 4; d++) {
+                    int x = todo[i] + OFF[d];
+                    if (!wall_[x] && !occ[x] && !other.has(x)) { other.set(x); todo.push_back(x); }
+                }
+        }
+    }
+    return packing * 64 + min(regions, 63);
+}
+
 // ---------------------------------------------------------------- search --
 static uint64_t zob[65536];
 static uint64_t zobP[65536];
@@ -828,6 +868,13 @@ struct Search {
     string result;  // "solved"/"exhausted"
     string lurd;
     size_t bytes = 0;
+    // Feature-space search (FESS-style, SOKOBAN_KERNEL_FS; see featureCell):
+    // instead of `heap`, one queue per feature cell, visited in turn.
+    bool fs = false;
+    vector<priority_queue<HeapE>> cellQ;   // the cells' queues, in order of discovery
+    unordered_map<int, int> cellIndex;     // feature cell -> index in cellQ
+    size_t cursor = 0, fsQueued = 0;
+    int fsCell = 0;                        // the cell of the child run() is keeping
 
     Search(int w, bool mac) : weight(w), macros(mac) {
         table.assign(1 << 16, 0);
@@ -839,7 +886,7 @@ struct Search {
 
     void account() {
         size_t b = nodes.capacity() * sizeof(Node) + bits.capacity() * 8 + table.size() * 8 +
-                   expanded.capacity() + heap.size() * sizeof(HeapE) * 2;
+                   expanded.capacity() + (heap.size() + fsQueued) * sizeof(HeapE) * 2;
         memoryUsed += b - bytes;
         bytes = b;
     }
@@ -905,7 +952,8 @@ struct Search {
         if (mt.total >= INF) { done = true; result = "exhausted"; return; }
         int id = add(h, b.data(), low, -1, 0, 0, 1);
         ring[id % RING] = mt; ringTag[id % RING] = id;
-        heap.push({(int32_t)(weight * mt.total), 0, (uint32_t)id});
+        if (fs) fsCell = featureCell(occ.data(), m);
+        queue({(int32_t)(weight * mt.total), 0, (uint32_t)id});
     }
 
     void pushesTo(int id, vector<uint32_t>& out) {
@@ -964,10 +1012,25 @@ struct Search {
     // Expand up to `budget` nodes; returns the number expanded.
     long long run(long long budget);
     static const int EXHAUSTED = -1, STALE = -2;
+    // Queue a node: on the heap, or (feature-space search) in the queue of
+    // its feature cell fsCell.
+    void queue(const HeapE& e) {
+        if (!fs) { heap.push(e); return; }
+        auto it = cellIndex.find(fsCell);
+        if (it == cellIndex.end()) {
+            it = cellIndex.emplace(fsCell, (int)cellQ.size()).first;
+            cellQ.emplace_back();
+        }
+        cellQ[it->second].push(e);
+        fsQueued++;
+    }
+    size_t frontier() const { return heap.size() + fsQueued; }
+
     // The next node to expand (marked expanded), STALE for a heap entry
     // superseded by a cheaper path or already expanded, EXHAUSTED when the
     // heap is empty: the same for the forward and the backward search.
     int next() {
+        if (fs) return nextCell();
         if (heap.empty()) return EXHAUSTED;
         HeapE e = heap.top(); heap.pop();
         if (expanded[e.id] || nodes[e.id].g != e.g) return STALE;
@@ -975,6 +1038,25 @@ struct Search {
         expandedCount++;
         if (e.g > maxDepth) maxDepth = e.g;
         return e.id;
+    }
+
+    // The feature-space search's next(): the best live entry of the next
+    // non-empty cell after the last one visited (round robin over the cells).
+    int nextCell() {
+        for (size_t tries = 0; tries < cellQ.size(); tries++) {
+            auto& q = cellQ[cursor];
+            cursor = (cursor + 1) % cellQ.size();
+            while (!q.empty()) {
+                HeapE e = q.top(); q.pop();
+                fsQueued--;
+                if (expanded[e.id] || nodes[e.id].g != e.g) continue;
+                expanded[e.id] = 1;
+                expandedCount++;
+                if (e.g > maxDepth) maxDepth = e.g;
+                return e.id;
+            }
+        }
+        return EXHAUSTED;
     }
 
     // The backward search: start states and expansion by pulls.
@@ -1079,7 +1161,7 @@ bool Search::keep(int old, uint64_t h, const uint64_t* b, int low, int parent, i
     }
     ring[cid % RING] = childM;
     ringTag[cid % RING] = cid;
-    heap.push({(int32_t)(g1 + weight * childM.total), g1, (uint32_t)cid, other});
+    queue({(int32_t)(g1 + weight * childM.total), g1, (uint32_t)cid, other});
     return false;
 }
 
@@ -1281,6 +1363,11 @@ long long Search::run(long long budget) {
                 solvedWith(pushes);
                 return count;
             }
+            if (fs) {  // the child's feature cell (cm still holds its player region)
+                occ[bc] = 0; occ[t] = 1;
+                fsCell = featureCell(occ.data(), cm);
+                occ[t] = 0; occ[bc] = 1;
+            }
             if (keep(old, h, cb.data(), low, id, g1, mv, mvn, childM, inertia && bc != lastBox ? 1 : 0)) {
                 for (int c : boxes) occ[c] = 0;
                 return count;
@@ -1448,6 +1535,23 @@ int main(int argc, char** argv) {
     if (getenv("SOKOBAN_KERNEL_CDB")) CORRAL_BOXES = atoi(getenv("SOKOBAN_KERNEL_CDB"));
     if (getenv("SOKOBAN_KERNEL_DUMP")) dumpEvery = atoll(getenv("SOKOBAN_KERNEL_DUMP"));
     if (getenv("SOKOBAN_KERNEL_FG")) frozenOnGoals = atoi(getenv("SOKOBAN_KERNEL_FG")) != 0;
+    // The feature-space search: 0 off, 1 in the portfolio, 2 alone; its
+    // weight within a cell, its turns per round, the nodes before it joins.
+    int fsMode = 0, fsWeight = 6, fsShare = 2;
+    long long fsDelay = DELAY;
+    if (getenv("SOKOBAN_KERNEL_FS")) fsMode = atoi(getenv("SOKOBAN_KERNEL_FS"));
+    if (getenv("SOKOBAN_KERNEL_FSW")) fsWeight = atoi(getenv("SOKOBAN_KERNEL_FSW"));
+    if (getenv("SOKOBAN_KERNEL_FSS")) fsShare = atoi(getenv("SOKOBAN_KERNEL_FSS"));
+    if (getenv("SOKOBAN_KERNEL_FSD")) fsDelay = atoll(getenv("SOKOBAN_KERNEL_FSD"));
+    if (getenv("SOKOBAN_KERNEL_FSP")) fsPacking = atoi(getenv("SOKOBAN_KERNEL_FSP"));
+    if (getenv("SOKOBAN_KERNEL_FSC")) fsConnect = atoi(getenv("SOKOBAN_KERNEL_FSC"));
+    if (fsMode == 2) backMode = 0;
+    auto newForward = [&](int w, bool mac, bool fs) {
+        Search* f = new Search(w, mac);
+        f->fs = fs;
+        f->start();
+        return f;
+    };
     if (backMode) analyseBackward();
     auto newBack = [&]() {
         Search* b = new Search(backWeight, false);
@@ -1462,12 +1566,14 @@ int main(int argc, char** argv) {
     g_runs = &runs;
     if (backMode == 2) {
         runs.push_back(newBack());
+    } else if (fsMode == 2) {
+        runs.push_back(newForward(fsWeight, true, true));
     } else {
-        runs.push_back(new Search(weights[0], true));
-        runs[0]->start();
+        runs.push_back(newForward(weights[0], true, false));
     }
     shares.push_back(1);
-    bool joined = backMode == 2;
+    bool joined = backMode == 2 || fsMode == 2;
+    bool fsJoined = fsMode != 1;
     bool backJoined = backMode != 1;
     long long backDelay = DELAY;  // nodes before the backward search joins
     if (getenv("SOKOBAN_KERNEL_BD")) backDelay = atoll(getenv("SOKOBAN_KERNEL_BD"));
@@ -1480,7 +1586,7 @@ int main(int argc, char** argv) {
         if (now < nextProgress) return;
         nextProgress = now + progressEvery;
         size_t frontier = 0;
-        for (Search* sr : runs) frontier += sr->heap.size();
+        for (Search* sr : runs) frontier += sr->frontier();
         fprintf(stderr, "progress %lld %d %.3f %zu\n", total, maxDepth, now, frontier);
         fflush(stderr);
     };
@@ -1489,10 +1595,14 @@ int main(int argc, char** argv) {
             joined = true;
             shares[0] = 2;
             for (int i = 1; i < 3; i++) {
-                runs.push_back(new Search(weights[i], true));
-                runs.back()->start();
+                runs.push_back(newForward(weights[i], true, false));
                 shares.push_back(1);
             }
+        }
+        if (!fsJoined && total >= fsDelay) {
+            fsJoined = true;
+            runs.push_back(newForward(fsWeight, true, true));
+            shares.push_back(fsShare);
         }
         if (backMode == 1 && !backJoined && total >= backDelay) {
             backJoined = true;
@@ -1507,7 +1617,8 @@ int main(int argc, char** argv) {
                 if (!sr->done) total += sr->run(want);
                 if (sr->done) {
                     if (sr->result == "solved") {
-                        statSolvedBy = (sr->backward ? string("backward") : "forward w=" + to_string(sr->weight)) +
+                        statSolvedBy = (sr->backward ? string("backward")
+                                        : (sr->fs ? "feature-space w=" : "forward w=") + to_string(sr->weight)) +
                                        (statSolvedBy == "meeting" ? " (meeting)" : "");
                         if (sr->lurd.empty()) { printf("error no walk between pushes\n"); return 3; }
                         printf("solved %lld %s\n", total, sr->lurd.c_str());
@@ -1525,9 +1636,9 @@ int main(int argc, char** argv) {
                         return 0;
                     }
                     int w = sr->weight;
+                    bool fs = sr->fs;
                     delete sr;
-                    runs[r] = new Search(w, false);
-                    runs[r]->start();
+                    runs[r] = newForward(w, false, fs);
                 }
                 if (nodeLimit > 0 && total >= nodeLimit) { printf("gave_up nodes %lld\n", total); return 0; }
                 if (timeLimit > 0 && elapsed() >= timeLimit) { printf("gave_up time %lld\n", total); return 0; }
