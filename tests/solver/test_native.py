@@ -202,6 +202,42 @@ def test_learned_patterns_never_cut_a_solution(built, nivel):
     assert r.status == ("unsolvable" if best is None else "solved"), r.summary()
 
 
+@settings(max_examples=60, deadline=None)
+@given(tiny_levels(max_w=6, max_h=4, max_boxes=3))
+def test_feature_space_search_alone_agrees_with_brute_force(built, nivel):
+    """SOKOBAN_KERNEL_FS=2: the feature-space search alone (one queue per
+    cell of features, visited in turn) changes the order, not what is
+    searched: "unsolvable" exactly when the brute force finds no solution,
+    and every answer replays through spec."""
+    best = brute_force_moves(nivel)
+    r = kernel_solve(nivel, {"FS": "2"})
+    assert r.method == "pushes (native)", r.summary()
+    assert r.status == ("unsolvable" if best is None else "solved"), r.summary()
+    if best is not None:
+        assert replays(nivel, r.solution)
+
+
+@settings(max_examples=25, deadline=None)
+@given(generated_levels(min_size=4, max_size=9, max_boxes=5))
+def test_feature_space_search_alone_solves_generated_levels(built, level):
+    r = kernel_solve(level, {"FS": "2"}, time_limit=20)
+    assert r.status == "solved" and r.method == "pushes (native)", r.summary()
+    assert levels.lurd.solves(level, r.solution)
+
+
+@settings(max_examples=40, deadline=None)
+@given(tiny_levels(max_w=6, max_h=4, max_boxes=3))
+def test_feature_space_search_in_the_portfolio_agrees_with_brute_force(built, nivel):
+    """SOKOBAN_KERNEL_FS=1 with every member from the first node (D, FSD = 0):
+    the portfolio with the feature-space search and its meetings with the
+    backward search still answers exactly as the brute force."""
+    best = brute_force_moves(nivel)
+    r = kernel_solve(nivel, {"FS": "1", "D": "0", "FSD": "0"})
+    assert r.status == ("unsolvable" if best is None else "solved"), r.summary()
+    if best is not None:
+        assert replays(nivel, r.solution)
+
+
 def test_microban_levels_and_the_engine_variable(built, monkeypatch):
     microban = levels.load("microban")
     for number in (1, 60, 100, 155):

@@ -786,7 +786,8 @@ static void analyseBackward() {
 // idea, our own cheap version) files each position under a cell of features:
 // - packing: the boxes on the goals of the packing order's prefix (the goals
 //   filled from the first of packOrder on, the order the goal macros use);
-//   without a packing order, or with SOKOBAN_KERNEL_FSP=0, the boxes on goals;
+//   without a packing order, or with SOKOBAN_KERNEL_FSP=0, the boxes on goals
+//   (FSP=2: not a feature);
 // - connectivity: the player regions, areas of free cells cut apart by boxes
 //   (with SOKOBAN_KERNEL_FSC=0, not a feature).
 // The cell is packing * 64 + min(regions, 63).  occ holds the position's
@@ -795,7 +796,9 @@ static int fsPacking = 1, fsConnect = 1;
 
 static int featureCell(const uint8_t* occ, const Marks& player) {
     int packing = 0;
-    if (fsPacking && !packOrder.empty()) {
+    if (fsPacking == 2) {
+        // not a feature
+    } else if (fsPacking && !packOrder.empty()) {
         while (packing < (int)packOrder.size() && occ[packOrder[packing]]) packing++;
     } else {
         for (int g : goals) packing += occ[g];
@@ -1537,7 +1540,7 @@ int main(int argc, char** argv) {
     if (getenv("SOKOBAN_KERNEL_FG")) frozenOnGoals = atoi(getenv("SOKOBAN_KERNEL_FG")) != 0;
     // The feature-space search: 0 off, 1 in the portfolio, 2 alone; its
     // weight within a cell, its turns per round, the nodes before it joins.
-    int fsMode = 0, fsWeight = 6, fsShare = 2;
+    int fsMode = 0, fsWeight = 1, fsShare = 2;
     long long fsDelay = DELAY;
     if (getenv("SOKOBAN_KERNEL_FS")) fsMode = atoi(getenv("SOKOBAN_KERNEL_FS"));
     if (getenv("SOKOBAN_KERNEL_FSW")) fsWeight = atoi(getenv("SOKOBAN_KERNEL_FSW"));
