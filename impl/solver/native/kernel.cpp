@@ -29,6 +29,9 @@
 // from the solved position back to the level's start (Search::startBack,
 // Search::runBack) and meets the two in the middle (partnerOf): see
 // docs/solver.md, "Backward (pull) search".  It never reports "unsolvable".
+// A third kind of member, the feature-space search (FESS-style: one queue
+// per cell of features, visited in turn; featureCell, Search::nextCell), is
+// a forward search that differs only in the order it expands nodes.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
