@@ -65,11 +65,14 @@ class RunOptions:
     progress: Callable[[int, float, float], None] | None = field(default=None, repr=False,
                                                                  compare=False)
 
-    def new_budget(self) -> Budget | None:
-        """The budget of a check starting now (None without one)."""
+    def new_budget(self, call_limit: float | None = None) -> Budget | None:
+        """The budget of a check starting now (None without one); its soft
+        deadline leaves room for one call of ``call_limit`` seconds (default:
+        the per-call timeout)."""
         if self.budget is None:
             return None
-        budget = Budget(self.budget, self.since, call_limit=self.timeout)
+        budget = Budget(self.budget, self.since,
+                        call_limit=self.timeout if call_limit is None else call_limit)
         budget.progress = self.progress
         return budget
 
@@ -156,7 +159,7 @@ def _prolog_budget(options: RunOptions) -> Budget | None:
     grace), not only for one call."""
     from conformance.machines.prolog import PLAN_SECONDS
     from conformance.prolog.target import GRACE
-    return replace(options, timeout=max(options.timeout, PLAN_SECONDS + GRACE)).new_budget()
+    return options.new_budget(call_limit=max(options.timeout, PLAN_SECONDS + GRACE))
 
 
 def _open(spec: ResolvedTarget, profile: str | None, options: RunOptions):
