@@ -1543,7 +1543,7 @@ int main(int argc, char** argv) {
     if (getenv("SOKOBAN_KERNEL_FG")) frozenOnGoals = atoi(getenv("SOKOBAN_KERNEL_FG")) != 0;
     // The feature-space search: 0 off, 1 in the portfolio, 2 alone; its
     // weight within a cell, its turns per round, the nodes before it joins.
-    int fsMode = 1, fsWeight = 1, fsShare = 2;
+    int fsMode = 1, fsWeight = 1, fsShare = 4;
     long long fsDelay = DELAY;
     if (getenv("SOKOBAN_KERNEL_FS")) fsMode = atoi(getenv("SOKOBAN_KERNEL_FS"));
     if (getenv("SOKOBAN_KERNEL_FSW")) fsWeight = atoi(getenv("SOKOBAN_KERNEL_FSW"));
