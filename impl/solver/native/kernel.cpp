@@ -1039,6 +1039,11 @@ struct Search {
         if (fs) return nextCell();
         if (heap.empty()) return EXHAUSTED;
         HeapE e = heap.top(); heap.pop();
+        return take(e);
+    }
+
+    // A popped entry's node, marked expanded, or STALE.
+    int take(const HeapE& e) {
         if (expanded[e.id] || nodes[e.id].g != e.g) return STALE;
         expanded[e.id] = 1;
         expandedCount++;
@@ -1055,11 +1060,8 @@ struct Search {
             while (!q.empty()) {
                 HeapE e = q.top(); q.pop();
                 fsQueued--;
-                if (expanded[e.id] || nodes[e.id].g != e.g) continue;
-                expanded[e.id] = 1;
-                expandedCount++;
-                if (e.g > maxDepth) maxDepth = e.g;
-                return e.id;
+                int id = take(e);
+                if (id != STALE) return id;
             }
         }
         return EXHAUSTED;
