@@ -166,14 +166,19 @@ def play_target(target: str, rest: list[str], prog: str) -> int:
     command on top of both, because impl and conformance are siblings that
     must not import each other: the game only calls the referee it is
     handed."""
-    from conformance.referee import Referee
+    from conformance.referee import PROFILES, Referee
     from conformance.targets import BadTarget
     from impl.play.cli import main as play
 
     if any(a in ("-h", "--help") for a in rest):
         return play(rest, prog)
+    profile = _profile_option(rest)
+    if profile is not None and profile not in PROFILES:
+        print(f"{prog}: --profile {profile}: no such profile; known: {', '.join(PROFILES)}",
+              file=sys.stderr)
+        return 2
     try:
-        referee = Referee(target)
+        referee = Referee(target, profile=profile)
     except BadTarget as e:
         print(f"{prog}: {one_line(str(e))}", file=sys.stderr)
         return 2
@@ -185,6 +190,17 @@ def play_target(target: str, rest: list[str], prog: str) -> int:
         return play(rest, prog, referee=referee)
     finally:
         referee.close()
+
+
+def _profile_option(rest: list[str]) -> str | None:
+    """The value of ``--profile P`` / ``--profile=P`` in ``rest`` (the game's
+    parser reads it again and says when it has no value)."""
+    for i, arg in enumerate(rest):
+        if arg.startswith("--profile="):
+            return arg.split("=", 1)[1]
+        if arg == "--profile" and i + 1 < len(rest):
+            return rest[i + 1]
+    return None
 
 
 def one_line(message: str, most: int = 4) -> str:

@@ -65,11 +65,14 @@ class RunOptions:
     progress: Callable[[int, float, float], None] | None = field(default=None, repr=False,
                                                                  compare=False)
 
-    def new_budget(self) -> Budget | None:
-        """The budget of a check starting now (None without one)."""
+    def new_budget(self, call_limit: float | None = None) -> Budget | None:
+        """The budget of a check starting now (None without one); its soft
+        deadline leaves room for one call of ``call_limit`` seconds (default:
+        the per-call timeout)."""
         if self.budget is None:
             return None
-        budget = Budget(self.budget, self.since, call_limit=self.timeout)
+        budget = Budget(self.budget, self.since,
+                        call_limit=self.timeout if call_limit is None else call_limit)
         budget.progress = self.progress
         return budget
 
@@ -156,7 +159,7 @@ def _prolog_budget(options: RunOptions) -> Budget | None:
     grace), not only for one call."""
     from conformance.machines.prolog import PLAN_SECONDS
     from conformance.prolog.target import GRACE
-    return replace(options, timeout=max(options.timeout, PLAN_SECONDS + GRACE)).new_budget()
+    return options.new_budget(call_limit=max(options.timeout, PLAN_SECONDS + GRACE))
 
 
 def _open(spec: ResolvedTarget, profile: str | None, options: RunOptions):
@@ -218,20 +221,38 @@ def checked_options(spec: ResolvedTarget, options: RunOptions) -> RunOptions:
     return replace(options, directions="seed001") if spec.kind == "cpp" else options
 
 
-def open_checked(spec: ResolvedTarget, options: RunOptions):
+def open_checked(spec: ResolvedTarget, options: RunOptions, profile: str | None = None,
+                 prefer: Sequence[str] = ()):
     """``spec``'s target opened where and as a check opens it (a Python
     target in the sandbox, a C++ folder built and run in seed 001's
-    directions): ``(target, its own profile or None, directions)``, the
-    target seen in our directions. Raises :class:`BadTarget` with the
-    check's message when it cannot be opened (for ``sokoban play``)."""
+    directions), for ``sokoban play``: ``(target, profile, directions)``,
+    the target seen in our directions. ``profile`` is the one asked for (it
+    must suit the target) or, without one, of those a check would check the
+    first in ``prefer`` (else the first); a target lacking some of its
+    operations answers ``NOT_PROVIDED`` for them, as in a check. Raises :class:`BadTarget` with the check's message when it
+    cannot be opened or played under a profile."""
+    bad = _kind_rules(spec, profile)
+    if bad is not None:
+        raise BadTarget(bad[1])
     options = checked_options(spec, options)
-    profile = own_profile(spec)
-    target, bad = _open(spec, profile, options)
+    own = own_profile(spec)
+    target, bad = _open(spec, own, options)
     if target is None:
         raise BadTarget(bad[1])
+    if own is None:
+        choices = _profiles(spec.name, target, profile)
+        good = [c for c in choices if isinstance(c, str)]
+        if not good:
+            target.close()
+            raise BadTarget(choices[0][1])
+        order = list(prefer)
+        choice = min(good, key=lambda p: order.index(p) if p in order else len(order))
+        if missing_operations(target.has, choice):
+            target = PartialTarget(target, choice)
+        own = choice
     if options.directions != "ours":
-        target = DirectionAdapter(target, profile, options.directions)
-    return target, profile, options.directions
+        target = DirectionAdapter(target, own, options.directions)
+    return target, own, options.directions
 
 
 @contextlib.contextmanager

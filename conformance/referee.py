@@ -235,24 +235,19 @@ class _Prolog:
         self.target.close()
 
 
-def _open(target: str, in_process: bool):
+def _open(target: str, in_process: bool, profile: str | None = None):
     """The game of ``target`` as typed (a ``_Observed`` or a ``_Prolog``)
-    and its name; :class:`BadTarget` saying why it cannot be played."""
+    and its name, under ``profile`` or, of those a check would check, the
+    first in :data:`PROFILES`;
+    :class:`BadTarget` saying why it cannot be played."""
     from conformance.checks import RunOptions, open_checked
-    from conformance.targets import detect_profiles, explain_missing
     spec = resolve(target)
     if spec is None:
         raise BadTarget("no target given")
     options = RunOptions(in_process=in_process)
-    if spec.kind == "prolog":
+    if spec.kind == "prolog" and profile in (None, "prolog"):
         return _Prolog(spec.path, options.memory_mb), spec.name
-    opened, profile, directions = open_checked(spec, options)
-    if spec.kind != "cpp":
-        profiles = detect_profiles(opened.has)
-        if not profiles:
-            opened.close()
-            raise BadTarget(explain_missing(spec.name, opened.has))
-        profile = min(profiles, key=PROFILES.index)
+    opened, profile, directions = open_checked(spec, options, profile, prefer=PROFILES)
     return _Observed(opened, profile, directions), spec.name
 
 
@@ -264,8 +259,8 @@ class Referee:
     Raises :class:`~conformance.targets.BadTarget` when the target cannot be
     found, built, loaded or played (one paragraph saying why)."""
 
-    def __init__(self, target: str, *, in_process: bool = False):
-        self.game, self.name = _open(target, in_process)
+    def __init__(self, target: str, *, in_process: bool = False, profile: str | None = None):
+        self.game, self.name = _open(target, in_process, profile)
         self.profile = self.game.profile
         self.seed = SEEDS[self.profile]
         self.default_levels = DEFAULT_LEVELS[self.profile]

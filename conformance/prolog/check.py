@@ -15,7 +15,7 @@ from hypothesis.stateful import run_state_machine_as_test
 
 from conformance.api import Counterexample, Verdict
 from conformance.budget import Budget, OutOfBudget
-from conformance.engine import hypothesis_home, timed
+from conformance.engine import fixed_draws, hypothesis_home, timed
 from conformance.machines.base import Departure, Fatal, StopShrinking
 from conformance.machines.prolog import GROUPS, PLAN_SECONDS, STEPS, PrologMachine, PrologRun
 from conformance.prolog import model, scenarios
@@ -155,7 +155,7 @@ def _search(run: PrologRun, seed: int, max_examples: int, shrink: bool) -> Count
         phases=(Phase.generate, Phase.shrink) if shrink else (Phase.generate,),
         report_multiple_bugs=False, verbosity=Verbosity.quiet, print_blob=False)
     try:
-        with hypothesis_home():
+        with hypothesis_home(), fixed_draws():
             run_state_machine_as_test(cls, settings=config)
     except (Departure, Fatal) as e:
         return e.counterexample

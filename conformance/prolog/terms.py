@@ -97,8 +97,10 @@ def _unquote(body: str, quote: str) -> str:
 
 def _symbolic(c: str) -> bool:
     """A character of an unquoted symbol atom (``-``, ``=..``; SWI-Prolog
-    also writes Unicode symbols so: ``´``, ``∀``...)."""
-    return c in _SYMBOL_CHARS or (ord(c) > 127 and unicodedata.category(c)[0] in "SP")
+    also writes Unicode symbols so: ``´``, ``∀``..., and the soft hyphen
+    U+00AD alone, which its Latin-1 table counts as a symbol)."""
+    return c in _SYMBOL_CHARS or c == "\xad" or (
+        ord(c) > 127 and unicodedata.category(c)[0] in "SP")
 
 
 def _tokens(text: str) -> list[tuple[str, str, int]]:

@@ -43,6 +43,10 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                         "or its title (e.g. 'Nivel 3')")
     p.add_argument("--fast", action="store_true",
                    help="contracts off (SOKOBAN_CONTRACTS=0); default: on")
+    p.add_argument("--profile", metavar="PROFILE", default=None,
+                   help="with a TARGET: the interface to play it under (soko, extendido, tad, "
+                        "aed2, prolog; default: of those sokoban check would check, soko, "
+                        "then extendido, then tad)")
     p.add_argument("--hint-time", type=float, metavar="S", default=DEFAULT_HINT_TIME,
                    help=f"seconds the solver may take for a hint (default {DEFAULT_HINT_TIME:g})")
     return p
@@ -100,6 +104,9 @@ def main(argv: list[str] | None = None, prog: str = PROG, referee=None) -> int:
     try:
         if args.hint_time <= 0:
             raise UsageError("--hint-time must be positive")
+        if args.profile is not None and referee is None:
+            raise UsageError("--profile is for 'sokoban play TARGET': impl's own game has "
+                             "no profile to choose")
         all_levels = load(args.file)
         start = check_start(all_levels, args.level, args.file)
         if not (sys.stdin.isatty() and sys.stdout.isatty()):

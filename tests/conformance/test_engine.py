@@ -317,3 +317,23 @@ def test_the_failure_reported_departs_again_with_every_observer_compared():
         assert again and c.rule == "soko.step" and c.operation.startswith("hay_jugador")
     finally:
         t.close()
+
+
+def test_the_same_seed_draws_the_same_examples_whatever_modules_are_loaded(tmp_path,
+                                                                          monkeypatch):
+    """Hypothesis mixes the literals of the local modules loaded into its
+    draws; a check must not: a class graded with one seed gets the same
+    examples for every student, whatever was imported before (a student's
+    module in this process, the students checked earlier)."""
+    def drawn():
+        v = engine.check(student("soko"), "soko", max_examples=15, seed=7)
+        assert v.conforms
+        return {k: v.stats[k] for k in ("examples", "steps", "pushes", "blocked", "wins")}
+
+    before = drawn()
+    (tmp_path / "literals_galore.py").write_text(
+        "NUMBERS = [" + ", ".join(str(n) for n in range(101, 10_001, 37)) + "]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import importlib
+    importlib.import_module("literals_galore")
+    assert drawn() == before

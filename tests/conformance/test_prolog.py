@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from conformance import isolation
@@ -62,6 +62,7 @@ def test_text_and_parse_round_trip(t):
 @needs_swipl
 @settings(max_examples=20)
 @given(st.lists(_terms, min_size=1, max_size=20))
+@example([terms.Atom("\xad")])        # swipl writes the soft hyphen alone unquoted
 def test_swipl_reads_our_text_and_we_read_its_answer(ts):
     """What we write, swipl reads as the same term; what it writes back the
     way the driver does, we read as that term."""

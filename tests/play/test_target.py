@@ -266,3 +266,59 @@ def test_a_prolog_file_is_a_target_and_a_prolog_level_is_levels(tmp_path):
     assert _is_target(str(pro.REFERENCE / "sokoban.pro")) and _is_target(str(pro.REFERENCE))
     assert not _is_target(str(level)) and not _is_target("seed003")
     assert _is_target(str(tmp_path)) and _is_target("soko.py")
+
+
+# -- which profile a target plays under: the one asked for, or as a check picks
+
+def test_a_soko_py_lacking_an_observer_plays_as_a_check_checks_it(tmp_path):
+    """A soko.py without ``dimensiones`` is checked on the rest (a partial
+    check); it plays too, the missing observer left out of the comparison."""
+    soko = mutants.copy_to("student_soko", tmp_path / "student", "soko.py")
+    soko.write_text(soko.read_text().replace("def dimensiones(", "def _dimensiones("))
+    referee = Referee(str(soko), in_process=True)
+    s = TargetSession(levels.parse_xsb(LEVELS), 0, referee)
+    try:
+        assert referee.profile == "soko"
+        for command in ("down", "right", "right", "up", "left", "right"):
+            s.do(command)
+            assert s.panel is None
+        s.do("next"), s.do("right")
+        assert s.solved == 1 and s.panel is None
+    finally:
+        referee.close()
+
+
+def test_a_target_of_two_profiles_plays_the_richer_unless_asked(tmp_path):
+    folder = tmp_path / "both"
+    mutants.copy_to("student_tad", folder)
+    mutants.copy_to("student_extendido", folder)
+    (folder / "both.py").write_text("from student_tad import iniciar, step, estado, completado\n"
+                                    "from student_extendido import *\n")
+    for asked, plays in ((None, "extendido"), ("tad", "tad"), ("extendido", "extendido")):
+        referee = Referee(str(folder / "both.py"), in_process=True, profile=asked)
+        try:
+            assert referee.profile == plays and referee.sequence == (plays == "extendido")
+        finally:
+            referee.close()
+    with pytest.raises(BadTarget, match="does not provide the operations of profile soko:\n"
+                                        "  soko: has 3 of 8; missing crear_grilla"):
+        Referee(str(folder / "both.py"), in_process=True, profile="soko")
+    with pytest.raises(BadTarget, match="profile aed2 is for a folder of C\\+\\+ sources"):
+        Referee(str(folder / "both.py"), in_process=True, profile="aed2")
+
+
+def test_sokoban_play_profile_is_checked_before_anything_is_opened(tmp_path):
+    sokoban = Path(sys.executable).parent / "sokoban"
+    if not sokoban.exists():
+        pytest.skip("console script sokoban not installed (pip install -e .)")
+    soko = mutants.copy_to("student_soko", tmp_path / "student", "soko.py")
+    for args, says in ((["--profile", "bogus"], "--profile bogus: no such profile; known: "
+                                                "soko, extendido, tad, aed2, prolog"),
+                       (["--profile=tad"], "does not provide the operations of profile tad"),
+                       (["--profile"], "argument --profile: expected one argument")):
+        r = subprocess.run([str(sokoban), "play", str(soko), *args], capture_output=True,
+                           text=True, timeout=300)
+        assert r.returncode == 2 and "Traceback" not in r.stderr and says in r.stderr, r.stderr
+    r = subprocess.run([str(sokoban), "play", "--profile", "tad"], capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 2 and "--profile is for 'sokoban play TARGET'" in r.stderr

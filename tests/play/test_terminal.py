@@ -245,6 +245,17 @@ TWO_BOXES = "; Two boxes\n#######\n#@$$ .#\n#   . #\n#######\n"
 WALK = "; Walk\n#######\n#@ $ .#\n#     #\n#######\n\n; Second\n#####\n#@$.#\n#####\n"
 
 
+def finish_the_second_level(t: Terminal, width: int) -> None:
+    """The push that solves the second (last) level, then quit: the game
+    says it was the last level, fits the width, and exits 0."""
+    t.keys("Right")
+    screen = t.wait_for("That was the last level", absent="Departure")
+    assert all(len(line) <= width for line in screen.splitlines())
+    t.keys("q")
+    screen = t.wait_for("EXIT=0")
+    assert "sokoban play: solved 2 levels; bye." in screen
+
+
 def play_target(target: Path, levels_file: Path) -> str:
     sokoban = Path(sys.executable).parent / "sokoban"
     if not sokoban.exists():
@@ -299,12 +310,7 @@ def test_a_correct_student_file_plays_through_a_level_with_no_panel(terminal, tm
     t.keys("Right")          # the box reaches the goal
     screen = t.wait_for("Solved Walk (level 1) in 3 moves", "Level 2/2", absent="Departure")
     assert board(screen) == ["#####", "#@$.#", "#####"]
-    t.keys("Right")
-    screen = t.wait_for("That was the last level", absent="Departure")
-    assert all(len(line) <= width for line in screen.splitlines())
-    t.keys("q")
-    screen = t.wait_for("EXIT=0")
-    assert "sokoban play: solved 2 levels; bye." in screen
+    finish_the_second_level(t, width)
 
 
 # -- sokoban play TARGET in the other profiles: tad and extendido modules, a C++
@@ -425,9 +431,4 @@ def test_each_profiles_correct_reference_plays_a_whole_level_with_no_panel(
             t.wait_for(f"Moves {moves}", absent="Departure")
     else:
         assert board(screen) == ["#####", "#@$.#", "#####"]
-    t.keys("Right")
-    screen = t.wait_for("That was the last level", absent="Departure")
-    assert all(len(line) <= width for line in screen.splitlines())
-    t.keys("q")
-    screen = t.wait_for("EXIT=0")
-    assert "sokoban play: solved 2 levels; bye." in screen
+    finish_the_second_level(t, width)
