@@ -702,6 +702,9 @@ static bool boxPath(uint8_t* occ, int playerLow, int box, int target, vector<uin
     struct St { int cell, low, parent; uint32_t step; int depth; };
     vector<St> states;
     states.push_back({box, playerLow, -1, 0, 0});
+    static unordered_set<uint64_t> known;
+    known.clear();
+    known.insert((uint64_t)box * N + playerLow);
     typedef pair<pair<int, int>, int> QE;  // ((f, counter), state)
     priority_queue<QE, vector<QE>, greater<QE>> fr;
     fr.push({{to[box], 0}, 0});
@@ -736,9 +739,7 @@ static bool boxPath(uint8_t* occ, int playerLow, int box, int target, vector<uin
             // normalised region after the push (player on c)
             int low = reach(c, occ, mm, td);
             occ[t] = 0;
-            bool dup = false;
-            for (auto& x : states) if (x.cell == t && x.low == low) { dup = true; break; }
-            if (dup) continue;
+            if (!known.insert((uint64_t)t * N + low).second) continue;  // (cell, region) seen
             states.push_back({t, low, si, (uint32_t)c << 2 | d, s.depth + 1});
             fr.push({{s.depth + 1 + to[t], counter++}, (int)states.size() - 1});
         }
@@ -757,10 +758,12 @@ static bool boxPath(uint8_t* occ, int playerLow, int box, int target, vector<uin
 // positions with the most goals filled in order first (then g + w*h).
 // Macros prove nothing: an exhausted packing search in the portfolio just
 // stops; alone (PO=2) it is rerun without macros, as every search is.
-static int poMode = 0;            // 0 off, 1 in the portfolio (levels with a goal room), 2 alone
+static int poMode = 1;            // 0 off, 1 in the portfolio (levels with a goal room), 2 alone
 static vector<int> poOrder;       // packOrder, or with PO=2 on any level, every goal's order
 static int PO_PATH_STATES = 400;  // box-path states per box (SOKOBAN_KERNEL_POP)
-static int PO_MACROS = 8;         // at most this many macro children (SOKOBAN_KERNEL_POM)
+static int PO_MACROS = 8;
+static long long PO_TURN = 128;   // its turns, in nodes (SOKOBAN_KERNEL_POS; the others' are 512)
+static int PO_TARGETS = 1;        // the next empty goals of the order targeted (SOKOBAN_KERNEL_POT)         // at most this many macro children (SOKOBAN_KERNEL_POM)
 static int PO_RANK = 1 << 20;      // f added per goal not yet filled in order (SOKOBAN_KERNEL_POR)
 static int PO_REGION = 6;         // f taken off per cell of the player's region (SOKOBAN_KERNEL_POB)
 static long long statPoExp = 0, statPoTried = 0, statPoFound = 0, statPoStuck = 0;
@@ -770,8 +773,8 @@ static int packedPrefix(const uint64_t* b) {
     int n = 0;
     for (int g : poOrder) {
         int i = compact[g];
-        if (!(b[i >> 6] >> (i & 63) & 1)) break;
-        n++;
+        if (b[i >> 6] >> (i & 63) & 1) n++;
+        else if (PO_TARGETS == 1) break;  // several targets: every goal filled counts
     }
     return n;
 }
@@ -791,23 +794,53 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
     if (n == (int)poOrder.size()) return -1;
     int target = poOrder[n];
     for (int i = 0; i < n; i++) packed[poOrder[i]] = 1;
-    const int* to = &pdist[(size_t)goalIndex(target) * N];
-    // Boxes the player can push now (a push in cands: PI-corral pruning
-    // applies), not packed, that can reach the target at all.
-    vector<int> order;
-    for (const Cand& x : cands)
-        if (!packed[x.box] && to[x.box] < INF && find(order.begin(), order.end(), x.box) == order.end())
-            order.push_back(x.box);
-    sort(order.begin(), order.end(), [&](int a, int b) { return to[a] < to[b]; });
     vector<Cand> found;
     vector<uint32_t> path;
-    for (int c : order) {
-        if ((int)found.size() >= PO_MACROS) break;
-        statPoTried++;
-        if (!boxPath(occ, player, c, target, path, PO_PATH_STATES)) continue;
-        statPoFound++;
-        store.push_back(path);
-        found.push_back({c, (int)(path.back() & 3), (int)store.size() - 1});
+    static Marks pulled;
+    static vector<int> q;
+    if (pulled.v.size() != (size_t)N) pulled.init(N);
+    // A cheap filter before each box path: a pull search from the target,
+    // the other boxes fixed and the player's access ignored, must reach the
+    // box (every box path is such a sequence of pulls, reversed).
+    auto canReach = [&](int box, int target) {
+        occ[box] = 0;
+        pulled.next();
+        pulled.set(target);
+        q.assign(1, target);
+        bool ok = false;
+        for (size_t i = 0; i < q.size() && !ok; i++)
+            for (int d = 0; d < 4; d++) {
+                int prev = q[i] - OFF[d], pl = q[i] - 2 * OFF[d];
+                if (pl < 0 || pl >= N || wall_[prev] || wall_[pl] || occ[pl] || occ[prev] || pulled.has(prev))
+                    continue;
+                if (prev == box) { ok = true; break; }
+                pulled.set(prev);
+                q.push_back(prev);
+            }
+        occ[box] = 1;
+        return ok;
+    };
+    for (int k = n, left = PO_TARGETS; k < (int)poOrder.size() && left > 0; k++) {
+        if (occ[poOrder[k]]) continue;
+        left--;
+        target = poOrder[k];
+        const int* to = &pdist[(size_t)goalIndex(target) * N];
+        // Boxes the player can push now (a push in cands: PI-corral pruning
+        // applies), not packed, that can reach the target at all, nearest first.
+        vector<int> order;
+        for (const Cand& x : cands)
+            if (!packed[x.box] && to[x.box] < INF && find(order.begin(), order.end(), x.box) == order.end())
+                order.push_back(x.box);
+        sort(order.begin(), order.end(), [&](int a, int b) { return to[a] < to[b]; });
+        for (int c : order) {
+            if ((int)found.size() >= PO_MACROS) break;
+            if (!canReach(c, target)) continue;
+            statPoTried++;
+            if (!boxPath(occ, player, c, target, path, PO_PATH_STATES)) continue;
+            statPoFound++;
+            store.push_back(path);
+            found.push_back({c, (int)(path.back() & 3), (int)store.size() - 1});
+        }
     }
     if (!found.empty()) {
         cands = found;
@@ -1303,8 +1336,8 @@ long long Search::run(long long budget) {
             int bc = cd.box, d = cd.dir, t, lastCell, steps;
             if (cd.macro >= 0) {
                 auto& ms = macroStore[cd.macro];
-                t = macroTarget;
                 lastCell = ms.back() >> 2;
+                t = lastCell + OFF[ms.back() & 3];  // the macro's goal
                 steps = ms.size();
             } else {
                 t = bc + OFF[d];
@@ -1539,6 +1572,8 @@ int main(int argc, char** argv) {
     if (getenv("SOKOBAN_KERNEL_POP")) PO_PATH_STATES = atoi(getenv("SOKOBAN_KERNEL_POP"));
     if (getenv("SOKOBAN_KERNEL_POB")) PO_REGION = atoi(getenv("SOKOBAN_KERNEL_POB"));
     if (getenv("SOKOBAN_KERNEL_POR")) PO_RANK = atoi(getenv("SOKOBAN_KERNEL_POR"));
+    if (getenv("SOKOBAN_KERNEL_POS")) PO_TURN = max(1LL, atoll(getenv("SOKOBAN_KERNEL_POS")));
+    if (getenv("SOKOBAN_KERNEL_POT")) PO_TARGETS = max(1, atoi(getenv("SOKOBAN_KERNEL_POT")));
     if (getenv("SOKOBAN_KERNEL_POM")) PO_MACROS = atoi(getenv("SOKOBAN_KERNEL_POM"));
     int poWeight = 6;
     if (getenv("SOKOBAN_KERNEL_POW")) poWeight = atoi(getenv("SOKOBAN_KERNEL_POW"));
@@ -1612,7 +1647,7 @@ int main(int argc, char** argv) {
         for (size_t r = 0; r < runs.size(); r++) {
             for (int k = 0; k < shares[r]; k++) {
                 Search* sr = runs[r];
-                long long want = TURN;
+                long long want = sr->packing && poMode == 1 ? PO_TURN : TURN;
                 if (nodeLimit > 0) want = min(want, nodeLimit - total);
                 if (!sr->done) total += sr->run(want);
                 if (sr->done) {
