@@ -83,10 +83,13 @@ def test_backward_search_alone_finds_solutions_only_for_solvable_levels(built, n
         assert replays(nivel, r.solution) and replays(nivel, both.solution)
 
 
+@pytest.mark.parametrize("alone", [{"B": "2"}, {"PO": "2"}], ids=["backward", "packing"])
 @settings(max_examples=25, deadline=None)
-@given(generated_levels(min_size=4, max_size=9, max_boxes=5))
-def test_backward_search_alone_solves_generated_levels(built, level):
-    r = kernel_solve(level, {"B": "2"}, time_limit=20)
+@given(level=generated_levels(min_size=4, max_size=9, max_boxes=5))
+def test_one_search_alone_solves_generated_levels(built, alone, level):
+    """The backward search alone (B=2), and the packing-order search alone
+    (PO=2): each solves every generated level, and the answer replays."""
+    r = kernel_solve(level, alone, time_limit=20)
     assert r.status == "solved" and r.method == "pushes (native)", r.summary()
     assert levels.lurd.solves(level, r.solution)
 
@@ -367,14 +370,6 @@ def test_packing_search_alone_agrees_with_brute_force(built, nivel):
     assert r.status == ("unsolvable" if best is None else "solved"), r.summary()
     if best is not None:
         assert replays(nivel, r.solution)
-
-
-@settings(max_examples=25, deadline=None)
-@given(generated_levels(min_size=4, max_size=9, max_boxes=5))
-def test_packing_search_alone_solves_generated_levels(built, level):
-    r = kernel_solve(level, {"PO": "2"}, time_limit=20)
-    assert r.status == "solved" and r.method == "pushes (native)", r.summary()
-    assert levels.lurd.solves(level, r.solution)
 
 
 def test_packing_search_fills_microban_153s_goal_room(built):
