@@ -669,7 +669,8 @@ static int pullsOut(int g, const vector<uint8_t>& others) {
     return -1;
 }
 
-static void computePackingOrder() {
+// The packing order of every goal (back of a goal room first) into `order`.
+static void computePackingOrder(vector<int>& order) {
     vector<uint8_t> filled(N, 0);
     vector<int> left(goals), removed;
     for (int g : goals) filled[g] = 1;
@@ -686,21 +687,27 @@ static void computePackingOrder() {
         filled[bestG] = 0;
         left.erase(find(left.begin(), left.end(), bestG));
     }
-    packOrder = left;  // ascending already
-    for (auto it = removed.rbegin(); it != removed.rend(); ++it) packOrder.push_back(*it);
+    order = left;  // ascending already
+    for (auto it = removed.rbegin(); it != removed.rend(); ++it) order.push_back(*it);
 }
 
 static int goalIndex(int g) { return lower_bound(goals.begin(), goals.end(), g) - goals.begin(); }
 
 // Shortest push sequence (cell<<2|dir) taking the box on `box` to `target`,
 // the other boxes fixed; empty when not found within PATH_STATES states.
-static bool boxPath(uint8_t* occ, int playerLow, int box, int target, vector<uint32_t>& out) {
+// `limit` > 0 replaces PATH_STATES (the packing-order search's larger limit).
+static bool boxPath(uint8_t* occ, int playerLow, int box, int target, vector<uint32_t>& out,
+                    int limit = 0) {
+    if (limit <= 0) limit = PATH_STATES;
     const int* to = &pdist[(size_t)goalIndex(target) * N];
     if (to[box] >= INF) return false;
     occ[box] = 0;
     struct St { int cell, low, parent; uint32_t step; int depth; };
     vector<St> states;
     states.push_back({box, playerLow, -1, 0, 0});
+    static unordered_set<uint64_t> known;
+    known.clear();
+    known.insert((uint64_t)box * N + playerLow);
     typedef pair<pair<int, int>, int> QE;  // ((f, counter), state)
     priority_queue<QE, vector<QE>, greater<QE>> fr;
     fr.push({{to[box], 0}, 0});
@@ -709,7 +716,7 @@ static bool boxPath(uint8_t* occ, int playerLow, int box, int target, vector<uin
     static vector<int> todo, td;
     if (m.v.size() != (size_t)N) { m.init(N); mm.init(N); }
     bool ok = false;
-    while (!fr.empty() && (int)states.size() < PATH_STATES) {
+    while (!fr.empty() && (int)states.size() < limit) {
         int si = fr.top().second; fr.pop();
         St s = states[si];
         occ[s.cell] = 1;
@@ -735,9 +742,7 @@ static bool boxPath(uint8_t* occ, int playerLow, int box, int target, vector<uin
             // normalised region after the push (player on c)
             int low = reach(c, occ, mm, td);
             occ[t] = 0;
-            bool dup = false;
-            for (auto& x : states) if (x.cell == t && x.low == low) { dup = true; break; }
-            if (dup) continue;
+            if (!known.insert((uint64_t)t * N + low).second) continue;  // (cell, region) seen
             states.push_back({t, low, si, (uint32_t)c << 2 | d, s.depth + 1});
             fr.push({{s.depth + 1 + to[t], counter++}, (int)states.size() - 1});
         }
@@ -745,6 +750,110 @@ static bool boxPath(uint8_t* occ, int playerLow, int box, int target, vector<uin
     }
     occ[box] = 1;
     return ok;
+}
+
+// ------------------------------------------------- packing-order search --
+// SOKOBAN_KERNEL_PO (docs/solver.md, "Packing-order search"): a forward
+// search whose children are "take a box to the next goal of the packing
+// order" macros (boxPath, the other boxes fixed), one per box that has such
+// a path; only when no box has one, the ordinary pushes (less those of the
+// boxes already packed) rearrange the position.  Its queue puts the
+// positions with the most goals filled in order first (then g + w*h).
+// Macros prove nothing: an exhausted packing search in the portfolio just
+// stops; alone (PO=2) it is rerun without macros, as every search is.
+static int poMode = 1;            // 0 off, 1 in the portfolio (levels with a goal room), 2 alone
+static vector<int> poOrder;       // packOrder, or with PO=2 on any level, every goal's order
+static int PO_PATH_STATES = 400;  // box-path states per box (SOKOBAN_KERNEL_POP)
+static int PO_MACROS = 8;
+static long long PO_TURN = 128;   // its turns, in nodes (SOKOBAN_KERNEL_POS; the others' are 512)
+static int PO_TARGETS = 1;        // the next empty goals of the order targeted (SOKOBAN_KERNEL_POT)         // at most this many macro children (SOKOBAN_KERNEL_POM)
+static int PO_RANK = 1 << 20;      // f added per goal not yet filled in order (SOKOBAN_KERNEL_POR)
+static int PO_REGION = 6;         // f taken off per cell of the player's region (SOKOBAN_KERNEL_POB)
+static long long statPoExp = 0, statPoTried = 0, statPoFound = 0, statPoStuck = 0;
+
+// Goals of poOrder filled from its start, in the box bitset b.
+static int packedPrefix(const uint64_t* b) {
+    int n = 0;
+    for (int g : poOrder) {
+        int i = compact[g];
+        if (b[i >> 6] >> (i & 63) & 1) n++;
+        else if (PO_TARGETS == 1) break;  // several targets: every goal filled counts
+    }
+    return n;
+}
+
+// The packing search's children of a position (its boxes in occ and
+// `boxes`, the player's region `player`): box-path macros to the next goal
+// of poOrder appended to `store`, nearest boxes first; when no box has a
+// path, the ordinary pushes already in `cands`, less the packed boxes'.
+// Returns the target goal, or -1 when every goal is packed.
+static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, vector<Cand>& cands,
+                           vector<vector<uint32_t>>& store) {
+    static vector<uint8_t> packed;
+    if (packed.size() != (size_t)N) packed.assign(N, 0);
+    statPoExp++;
+    int n = 0;
+    while (n < (int)poOrder.size() && occ[poOrder[n]]) n++;
+    if (n == (int)poOrder.size()) return -1;
+    int target = poOrder[n];
+    for (int i = 0; i < n; i++) packed[poOrder[i]] = 1;
+    vector<Cand> found;
+    vector<uint32_t> path;
+    static Marks pulled;
+    static vector<int> q;
+    if (pulled.v.size() != (size_t)N) pulled.init(N);
+    // A cheap filter before each box path: a pull search from the target,
+    // the other boxes fixed and the player's access ignored, must reach the
+    // box (every box path is such a sequence of pulls, reversed).
+    auto canReach = [&](int box, int target) {
+        occ[box] = 0;
+        pulled.next();
+        pulled.set(target);
+        q.assign(1, target);
+        bool ok = false;
+        for (size_t i = 0; i < q.size() && !ok; i++)
+            for (int d = 0; d < 4; d++) {
+                int prev = q[i] - OFF[d], pl = q[i] - 2 * OFF[d];
+                if (pl < 0 || pl >= N || wall_[prev] || wall_[pl] || occ[pl] || occ[prev] || pulled.has(prev))
+                    continue;
+                if (prev == box) { ok = true; break; }
+                pulled.set(prev);
+                q.push_back(prev);
+            }
+        occ[box] = 1;
+        return ok;
+    };
+    for (int k = n, left = PO_TARGETS; k < (int)poOrder.size() && left > 0; k++) {
+        if (occ[poOrder[k]]) continue;
+        left--;
+        target = poOrder[k];
+        const int* to = &pdist[(size_t)goalIndex(target) * N];
+        // Boxes the player can push now (a push in cands: PI-corral pruning
+        // applies), not packed, that can reach the target at all, nearest first.
+        vector<int> order;
+        for (const Cand& x : cands)
+            if (!packed[x.box] && to[x.box] < INF && find(order.begin(), order.end(), x.box) == order.end())
+                order.push_back(x.box);
+        sort(order.begin(), order.end(), [&](int a, int b) { return to[a] < to[b]; });
+        for (int c : order) {
+            if ((int)found.size() >= PO_MACROS) break;
+            if (!canReach(c, target)) continue;
+            statPoTried++;
+            if (!boxPath(occ, player, c, target, path, PO_PATH_STATES)) continue;
+            statPoFound++;
+            store.push_back(path);
+            found.push_back({c, (int)(path.back() & 3), (int)store.size() - 1});
+        }
+    }
+    if (!found.empty()) {
+        cands = found;
+    } else {
+        statPoStuck++;
+        cands.erase(remove_if(cands.begin(), cands.end(), [&](const Cand& x) { return packed[x.box] != 0; }),
+                    cands.end());
+    }
+    for (int i = 0; i < n; i++) packed[poOrder[i]] = 0;
+    return target;
 }
 
 // ------------------------------------------------------- backward search --
@@ -787,22 +896,22 @@ static void analyseBackward() {
 // --------------------------------------------------------- feature space --
 // The feature-space search (SOKOBAN_KERNEL_FS; FESS, Shoham & Schaeffer's
 // idea, our own cheap version) files each position under a cell of features:
-// - packing: the boxes on the goals of the packing order's prefix (the goals
-//   filled from the first of packOrder on, the order the goal macros use);
-//   without a packing order, or with SOKOBAN_KERNEL_FSP=0, the boxes on goals
-//   (FSP=2: not a feature);
+// - packing: the goals of the packing order filled from its start
+//   (packedPrefix, the packing search's count; the order the goal macros
+//   use); without a packing order, or with SOKOBAN_KERNEL_FSP=0, the boxes
+//   on goals (FSP=2: not a feature);
 // - connectivity: the player regions, areas of free cells cut apart by boxes
 //   (with SOKOBAN_KERNEL_FSC=0, not a feature).
-// The cell is packing * 64 + min(regions, 63).  occ holds the position's
-// boxes and `player` marks the player's region (the child's reach).
+// The cell is packing * 64 + min(regions, 63).  b and occ hold the
+// position's boxes and `player` marks the player's region (the child's reach).
 static int fsPacking = 1, fsConnect = 1;
 
-static int featureCell(const uint8_t* occ, const Marks& player) {
+static int featureCell(const uint64_t* b, const uint8_t* occ, const Marks& player) {
     int packing = 0;
     if (fsPacking == 2) {
         // not a feature
-    } else if (fsPacking && !packOrder.empty()) {
-        while (packing < (int)packOrder.size() && occ[packOrder[packing]]) packing++;
+    } else if (fsPacking && !poOrder.empty()) {
+        packing = packedPrefix(b);
     } else {
         for (int g : goals) packing += occ[g];
     }
@@ -858,6 +967,8 @@ struct Search {
     int weight;
     bool macros;
     bool backward = false;      // a pull search (startBack / runBack)
+    bool packing = false;       // the packing-order search (packingChildren)
+    int childRegion = 0;        // packing: the cells of the player's region of the child being kept
     vector<Node> nodes;
     vector<uint64_t> bits;      // WORDS per node
     vector<uint8_t> expanded;
@@ -958,8 +1069,13 @@ struct Search {
         if (mt.total >= INF) { done = true; result = "exhausted"; return; }
         int id = add(h, b.data(), low, -1, 0, 0, 1);
         ring[id % RING] = mt; ringTag[id % RING] = id;
-        if (fs) fsCell = featureCell(occ.data(), m);
-        queue({(int32_t)(weight * mt.total), 0, (uint32_t)id});
+        if (fs) fsCell = featureCell(b.data(), occ.data(), m);
+        queue({(int32_t)(weight * mt.total + rank(b.data())), 0, (uint32_t)id});
+    }
+
+    // The packing search ranks positions by goals filled in order first.
+    int32_t rank(const uint64_t* b) const {
+        return packing ? (K - packedPrefix(b)) * PO_RANK - PO_REGION * childRegion : 0;
     }
 
     void pushesTo(int id, vector<uint32_t>& out) {
@@ -1169,7 +1285,7 @@ bool Search::keep(int old, uint64_t h, const uint64_t* b, int low, int parent, i
     }
     ring[cid % RING] = childM;
     ringTag[cid % RING] = cid;
-    queue({(int32_t)(g1 + weight * childM.total), g1, (uint32_t)cid, other});
+    queue({(int32_t)(g1 + weight * childM.total + rank(b)), g1, (uint32_t)cid, other});
     return false;
 }
 
@@ -1270,8 +1386,9 @@ long long Search::run(long long budget) {
                     if (seen.has(boxes[i] - OFF[d])) cands.push_back({boxes[i], d, -1});
         }
         int macroTarget = -1;
-        if (macros) for (int x : packOrder) if (!occ[x]) { macroTarget = x; break; }
-        if (macros && !packOrder.empty() && nd.parent >= 0) {
+        if (packing) macroTarget = packingChildren(occ.data(), boxes, nd.player, cands, macroStore);
+        if (macros && !packing) for (int x : packOrder) if (!occ[x]) { macroTarget = x; break; }
+        if (macros && !packing && !packOrder.empty() && nd.parent >= 0) {
             int last = lastBox;
             // The box just pushed first; with anyBox, then every other box
             // near the goals (nearest first) until one has a path.
@@ -1309,8 +1426,8 @@ long long Search::run(long long budget) {
             int bc = cd.box, d = cd.dir, t, lastCell, steps;
             if (cd.macro >= 0) {
                 auto& ms = macroStore[cd.macro];
-                t = macroTarget;
                 lastCell = ms.back() >> 2;
+                t = lastCell + OFF[ms.back() & 3];  // the macro's goal
                 steps = ms.size();
             } else {
                 t = bc + OFF[d];
@@ -1339,6 +1456,7 @@ long long Search::run(long long budget) {
             movedBits(b, bc, t, cb);
             occ[bc] = 0; occ[t] = 1;
             int low = reach(lastCell, occ.data(), cm, todo2);
+            childRegion = todo2.size();
             bool goalsLost = false;
             if (frozenOnGoals && goal_[t] && frozen(occ.data(), t, frozenTmp, 0)) {
                 childBoxes = boxes;
@@ -1373,7 +1491,7 @@ long long Search::run(long long budget) {
             }
             if (fs) {  // the child's feature cell (cm still holds its player region)
                 occ[bc] = 0; occ[t] = 1;
-                fsCell = featureCell(occ.data(), cm);
+                fsCell = featureCell(cb.data(), occ.data(), cm);
                 occ[t] = 0; occ[bc] = 1;
             }
             if (keep(old, h, cb.data(), low, id, g1, mv, mvn, childM, inertia && bc != lastBox ? 1 : 0)) {
@@ -1497,6 +1615,8 @@ static void printStats() {
             "patterns %zu, children matching one %lld; solved by %s\n",
             statExp, statPI, statDeadExp, statCands, patterns.size(), statPatternDead,
             statSolvedBy.c_str());
+    fprintf(stderr, "stats: packing search expanded %lld, box paths tried %lld found %lld, stuck %lld\n",
+            statPoExp, statPoTried, statPoFound, statPoStuck);
 }
 
 int main(int argc, char** argv) {
@@ -1519,7 +1639,7 @@ int main(int argc, char** argv) {
     bool solvedStart = true;
     for (int c : startBoxes) if (!goal_[c]) solvedStart = false;
     if (solvedStart) { printf("solved 0 \n"); return 0; }
-    if (clustered()) computePackingOrder();
+    if (clustered()) computePackingOrder(packOrder);
 
     if (getenv("SOKOBAN_KERNEL_GC")) goalCut = atoi(getenv("SOKOBAN_KERNEL_GC"));
     if (getenv("SOKOBAN_KERNEL_W")) sscanf(getenv("SOKOBAN_KERNEL_W"), "%d,%d,%d", &weights[0], &weights[1], &weights[2]);
@@ -1543,6 +1663,25 @@ int main(int argc, char** argv) {
     if (getenv("SOKOBAN_KERNEL_CDB")) CORRAL_BOXES = atoi(getenv("SOKOBAN_KERNEL_CDB"));
     if (getenv("SOKOBAN_KERNEL_DUMP")) dumpEvery = atoll(getenv("SOKOBAN_KERNEL_DUMP"));
     if (getenv("SOKOBAN_KERNEL_FG")) frozenOnGoals = atoi(getenv("SOKOBAN_KERNEL_FG")) != 0;
+    if (getenv("SOKOBAN_KERNEL_PO")) poMode = atoi(getenv("SOKOBAN_KERNEL_PO"));
+    if (getenv("SOKOBAN_KERNEL_POP")) PO_PATH_STATES = atoi(getenv("SOKOBAN_KERNEL_POP"));
+    if (getenv("SOKOBAN_KERNEL_POB")) PO_REGION = atoi(getenv("SOKOBAN_KERNEL_POB"));
+    if (getenv("SOKOBAN_KERNEL_POR")) PO_RANK = atoi(getenv("SOKOBAN_KERNEL_POR"));
+    if (getenv("SOKOBAN_KERNEL_POS")) PO_TURN = max(1LL, atoll(getenv("SOKOBAN_KERNEL_POS")));
+    if (getenv("SOKOBAN_KERNEL_POT")) PO_TARGETS = max(1, atoi(getenv("SOKOBAN_KERNEL_POT")));
+    if (getenv("SOKOBAN_KERNEL_POM")) PO_MACROS = atoi(getenv("SOKOBAN_KERNEL_POM"));
+    int poWeight = 6;
+    if (getenv("SOKOBAN_KERNEL_POW")) poWeight = atoi(getenv("SOKOBAN_KERNEL_POW"));
+    poOrder = packOrder;
+    if (poMode == 2 && poOrder.empty()) computePackingOrder(poOrder);
+    if (poOrder.empty()) poMode = 0;  // in the portfolio only on levels with a goal room
+    if (poMode == 2) backMode = 0;
+    auto newPacking = [&]() {
+        Search* p = new Search(poWeight, true);
+        p->packing = true;
+        p->start();
+        return p;
+    };
     // The feature-space search: 0 off, 1 in the portfolio, 2 alone; its
     // weight within a cell, its turns per round, the nodes before it joins.
     int fsMode = 1, fsWeight = 1, fsShare = 4;
@@ -1553,7 +1692,8 @@ int main(int argc, char** argv) {
     if (getenv("SOKOBAN_KERNEL_FSD")) fsDelay = atoll(getenv("SOKOBAN_KERNEL_FSD"));
     if (getenv("SOKOBAN_KERNEL_FSP")) fsPacking = atoi(getenv("SOKOBAN_KERNEL_FSP"));
     if (getenv("SOKOBAN_KERNEL_FSC")) fsConnect = atoi(getenv("SOKOBAN_KERNEL_FSC"));
-    if (fsMode == 2) backMode = 0;
+    if (fsMode == 2) backMode = poMode = 0;
+    if (backMode == 2 || poMode == 2) fsMode = 0;  // another search alone
     auto newForward = [&](int w, bool mac, bool fs) {
         Search* f = new Search(w, mac);
         f->fs = fs;
@@ -1574,13 +1714,19 @@ int main(int argc, char** argv) {
     g_runs = &runs;
     if (backMode == 2) {
         runs.push_back(newBack());
+    } else if (poMode == 2) {
+        runs.push_back(newPacking());
     } else if (fsMode == 2) {
         runs.push_back(newForward(fsWeight, true, true));
     } else {
         runs.push_back(newForward(weights[0], true, false));
     }
     shares.push_back(1);
-    bool joined = backMode == 2 || fsMode == 2;
+    if (poMode == 1) {
+        runs.push_back(newPacking());
+        shares.push_back(1);
+    }
+    bool joined = backMode == 2 || poMode == 2 || fsMode == 2;
     bool fsJoined = fsMode != 1;
     bool backJoined = backMode != 1;
     long long backDelay = DELAY;  // nodes before the backward search joins
@@ -1620,12 +1766,13 @@ int main(int argc, char** argv) {
         for (size_t r = 0; r < runs.size(); r++) {
             for (int k = 0; k < shares[r]; k++) {
                 Search* sr = runs[r];
-                long long want = TURN;
+                long long want = sr->packing && poMode == 1 ? PO_TURN : TURN;
                 if (nodeLimit > 0) want = min(want, nodeLimit - total);
                 if (!sr->done) total += sr->run(want);
                 if (sr->done) {
                     if (sr->result == "solved") {
                         statSolvedBy = (sr->backward ? string("backward")
+                                        : sr->packing ? string("packing")
                                         : (sr->fs ? "feature-space w=" : "forward w=") + to_string(sr->weight)) +
                                        (statSolvedBy == "meeting" ? " (meeting)" : "");
                         if (sr->lurd.empty()) { printf("error no walk between pushes\n"); return 3; }
@@ -1636,6 +1783,11 @@ int main(int argc, char** argv) {
                         // An exhausted backward search proves nothing here
                         // (it never reports unsolvable): it just stops.
                         if (backMode == 2) { printf("gave_up nodes %lld\n", total); return 0; }
+                        shares[r] = 0;
+                        break;
+                    }
+                    if (sr->packing && poMode == 1) {
+                        // The packing search used macros: it just stops.
                         shares[r] = 0;
                         break;
                     }
