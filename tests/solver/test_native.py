@@ -209,15 +209,18 @@ def test_learned_patterns_never_cut_a_solution(built, nivel):
     assert r.status == ("unsolvable" if best is None else "solved"), r.summary()
 
 
+@pytest.mark.parametrize("switches", [{"FS": "2"}, {"PO": "2"}], ids=["feature-space", "packing"])
 @settings(max_examples=60, deadline=None)
-@given(tiny_levels(max_w=6, max_h=4, max_boxes=3))
-def test_feature_space_search_alone_agrees_with_brute_force(built, nivel):
-    """SOKOBAN_KERNEL_FS=2: the feature-space search alone (one queue per
-    cell of features, visited in turn) changes the order, not what is
-    searched: "unsolvable" exactly when the brute force finds no solution,
-    and every answer replays through spec."""
+@given(nivel=tiny_levels(max_w=6, max_h=4, max_boxes=3))
+def test_a_new_search_alone_agrees_with_brute_force(built, switches, nivel):
+    """The feature-space search alone (SOKOBAN_KERNEL_FS=2: one queue per
+    cell of features, visited in turn) and the packing-order search alone
+    (PO=2, below) change the order, not what is searched: "unsolvable"
+    exactly when the brute force finds no solution (the packing search's
+    macros prove nothing: it is rerun without them first), and every answer
+    replays through spec."""
     best = brute_force_moves(nivel)
-    r = kernel_solve(nivel, {"FS": "2"})
+    r = kernel_solve(nivel, switches)
     assert r.method == "pushes (native)", r.summary()
     assert r.status == ("unsolvable" if best is None else "solved"), r.summary()
     if best is not None:
@@ -392,17 +395,6 @@ def test_the_experiment_switches_reach_the_kernel_only_when_asked():
 # Alone (PO=2) it runs on any level (with a packing order of every goal);
 # macros prove nothing, so an exhausted packing search is run again without
 # macros before "unsolvable".
-
-@settings(max_examples=60, deadline=None)
-@given(tiny_levels(max_w=5, max_h=4, max_boxes=3))
-def test_packing_search_alone_agrees_with_brute_force(built, nivel):
-    best = brute_force_moves(nivel)
-    r = kernel_solve(nivel, {"PO": "2"})
-    assert r.method == "pushes (native)", r.summary()
-    assert r.status == ("unsolvable" if best is None else "solved"), r.summary()
-    if best is not None:
-        assert replays(nivel, r.solution)
-
 
 def test_packing_search_fills_microban_153s_goal_room(built):
     """Microban 153 has a goal room: the packing search alone solves it
