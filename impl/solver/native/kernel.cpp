@@ -87,6 +87,13 @@ static int maxDepth = 0;            // the largest g of a node expanded
 static long long nodeLimit = 0;
 static size_t memLimit = 0;
 
+// An experiment switch SOKOBAN_KERNEL_<name> (docs/solver.md), when set,
+// replaces the default held in v.
+template <class T> static void setting(const char* name, T& v) {
+    const char* text = getenv((string("SOKOBAN_KERNEL_") + name).c_str());
+    if (text) v = (T)atoll(text);
+}
+
 static double elapsed() {
     return chrono::duration<double>(chrono::steady_clock::now() - t0).count();
 }
@@ -1641,37 +1648,37 @@ int main(int argc, char** argv) {
     if (solvedStart) { printf("solved 0 \n"); return 0; }
     if (clustered()) computePackingOrder(packOrder);
 
-    if (getenv("SOKOBAN_KERNEL_GC")) goalCut = atoi(getenv("SOKOBAN_KERNEL_GC"));
+    setting("GC", goalCut);
     if (getenv("SOKOBAN_KERNEL_W")) sscanf(getenv("SOKOBAN_KERNEL_W"), "%d,%d,%d", &weights[0], &weights[1], &weights[2]);
-    if (getenv("SOKOBAN_KERNEL_R")) MACRO_RADIUS = atoi(getenv("SOKOBAN_KERNEL_R"));
-    if (getenv("SOKOBAN_KERNEL_P")) PATH_STATES = atoi(getenv("SOKOBAN_KERNEL_P"));
+    setting("R", MACRO_RADIUS);
+    setting("P", PATH_STATES);
     // The backward search: 0 off, 1 in the portfolio (default), 2 alone.
     int backMode = 1, backWeight = 3, backShare = 2;
-    if (getenv("SOKOBAN_KERNEL_B")) backMode = atoi(getenv("SOKOBAN_KERNEL_B"));
-    if (getenv("SOKOBAN_KERNEL_BW")) backWeight = atoi(getenv("SOKOBAN_KERNEL_BW"));
-    if (getenv("SOKOBAN_KERNEL_BS")) backShare = atoi(getenv("SOKOBAN_KERNEL_BS"));
+    setting("B", backMode);
+    setting("BW", backWeight);
+    setting("BS", backShare);
     long long DELAY = 16384;
     const long long TURN = 512;
-    if (getenv("SOKOBAN_KERNEL_RC")) roomCut = atoi(getenv("SOKOBAN_KERNEL_RC"));
-    if (getenv("SOKOBAN_KERNEL_I")) inertia = atoi(getenv("SOKOBAN_KERNEL_I"));
-    if (getenv("SOKOBAN_KERNEL_A")) anyBox = atoi(getenv("SOKOBAN_KERNEL_A"));
-    if (getenv("SOKOBAN_KERNEL_D")) DELAY = atoll(getenv("SOKOBAN_KERNEL_D"));
-    if (getenv("SOKOBAN_KERNEL_M")) meet = atoi(getenv("SOKOBAN_KERNEL_M"));
-    if (getenv("SOKOBAN_KERNEL_CD")) CORRAL_STATES = atoi(getenv("SOKOBAN_KERNEL_CD"));
-    if (getenv("SOKOBAN_KERNEL_LP")) learnPatterns = atoi(getenv("SOKOBAN_KERNEL_LP"));
-    if (getenv("SOKOBAN_KERNEL_CA")) corralAll = atoi(getenv("SOKOBAN_KERNEL_CA"));
-    if (getenv("SOKOBAN_KERNEL_CDB")) CORRAL_BOXES = atoi(getenv("SOKOBAN_KERNEL_CDB"));
-    if (getenv("SOKOBAN_KERNEL_DUMP")) dumpEvery = atoll(getenv("SOKOBAN_KERNEL_DUMP"));
+    setting("RC", roomCut);
+    setting("I", inertia);
+    setting("A", anyBox);
+    setting("D", DELAY);
+    setting("M", meet);
+    setting("CD", CORRAL_STATES);
+    setting("LP", learnPatterns);
+    setting("CA", corralAll);
+    setting("CDB", CORRAL_BOXES);
+    setting("DUMP", dumpEvery);
     if (getenv("SOKOBAN_KERNEL_FG")) frozenOnGoals = atoi(getenv("SOKOBAN_KERNEL_FG")) != 0;
-    if (getenv("SOKOBAN_KERNEL_PO")) poMode = atoi(getenv("SOKOBAN_KERNEL_PO"));
-    if (getenv("SOKOBAN_KERNEL_POP")) PO_PATH_STATES = atoi(getenv("SOKOBAN_KERNEL_POP"));
-    if (getenv("SOKOBAN_KERNEL_POB")) PO_REGION = atoi(getenv("SOKOBAN_KERNEL_POB"));
-    if (getenv("SOKOBAN_KERNEL_POR")) PO_RANK = atoi(getenv("SOKOBAN_KERNEL_POR"));
+    setting("PO", poMode);
+    setting("POP", PO_PATH_STATES);
+    setting("POB", PO_REGION);
+    setting("POR", PO_RANK);
     if (getenv("SOKOBAN_KERNEL_POS")) PO_TURN = max(1LL, atoll(getenv("SOKOBAN_KERNEL_POS")));
     if (getenv("SOKOBAN_KERNEL_POT")) PO_TARGETS = max(1, atoi(getenv("SOKOBAN_KERNEL_POT")));
-    if (getenv("SOKOBAN_KERNEL_POM")) PO_MACROS = atoi(getenv("SOKOBAN_KERNEL_POM"));
+    setting("POM", PO_MACROS);
     int poWeight = 6;
-    if (getenv("SOKOBAN_KERNEL_POW")) poWeight = atoi(getenv("SOKOBAN_KERNEL_POW"));
+    setting("POW", poWeight);
     poOrder = packOrder;
     if (poMode == 2 && poOrder.empty()) computePackingOrder(poOrder);
     if (poOrder.empty()) poMode = 0;  // in the portfolio only on levels with a goal room
@@ -1686,12 +1693,12 @@ int main(int argc, char** argv) {
     // weight within a cell, its turns per round, the nodes before it joins.
     int fsMode = 1, fsWeight = 1, fsShare = 4;
     long long fsDelay = DELAY;
-    if (getenv("SOKOBAN_KERNEL_FS")) fsMode = atoi(getenv("SOKOBAN_KERNEL_FS"));
-    if (getenv("SOKOBAN_KERNEL_FSW")) fsWeight = atoi(getenv("SOKOBAN_KERNEL_FSW"));
-    if (getenv("SOKOBAN_KERNEL_FSS")) fsShare = atoi(getenv("SOKOBAN_KERNEL_FSS"));
-    if (getenv("SOKOBAN_KERNEL_FSD")) fsDelay = atoll(getenv("SOKOBAN_KERNEL_FSD"));
-    if (getenv("SOKOBAN_KERNEL_FSP")) fsPacking = atoi(getenv("SOKOBAN_KERNEL_FSP"));
-    if (getenv("SOKOBAN_KERNEL_FSC")) fsConnect = atoi(getenv("SOKOBAN_KERNEL_FSC"));
+    setting("FS", fsMode);
+    setting("FSW", fsWeight);
+    setting("FSS", fsShare);
+    setting("FSD", fsDelay);
+    setting("FSP", fsPacking);
+    setting("FSC", fsConnect);
     if (fsMode == 2) backMode = poMode = 0;
     if (backMode == 2 || poMode == 2) fsMode = 0;  // another search alone
     auto newForward = [&](int w, bool mac, bool fs) {
@@ -1730,7 +1737,7 @@ int main(int argc, char** argv) {
     bool fsJoined = fsMode != 1;
     bool backJoined = backMode != 1;
     long long backDelay = DELAY;  // nodes before the backward search joins
-    if (getenv("SOKOBAN_KERNEL_BD")) backDelay = atoll(getenv("SOKOBAN_KERNEL_BD"));
+    setting("BD", backDelay);
     long long total = 0;
     double nextProgress = progressEvery;
     // One progress line (see the usage at the top) when one is due.
