@@ -551,8 +551,8 @@ static bool barrierAlive(const vector<int>& barrier, int player, int states = CO
 // goals are skipped, and so are the extensions of a configuration dead in
 // every region.  DS_BUDGET bounds the states of all the searches together.
 static int dsBoxes = 0;               // SOKOBAN_KERNEL_DS (0: none)
-static int DS_STATES = 200;           // SOKOBAN_KERNEL_DSS
-static long long DS_BUDGET = 2000000; // SOKOBAN_KERNEL_DSB
+static int DS_STATES = 50;            // SOKOBAN_KERNEL_DSS
+static long long DS_BUDGET = 200000;  // SOKOBAN_KERNEL_DSB
 static int DS_ESCAPE = 2;             // SOKOBAN_KERNEL_DSE (0: no escape)
 static int dsDump = 0;                // SOKOBAN_KERNEL_DSDUMP=1: each pattern on stderr as XSB
 static long long statDsConfigs = 0, statDsSearches = 0, statDsStates = 0;
