@@ -21,9 +21,10 @@ from impl.solver import SolverBug, native, solve
 from impl.solver.board import Board, pieces_of
 from levels.strategies import generated_levels
 
+from spec import juego
 from spec.tipos import CAJAS, DEPOSITOS, PAREDES, PERSONAJE
 
-from .test_search import CORRIDOR, brute_force_moves, replays, tiny_levels
+from .test_search import CORRIDOR, brute_force_moves, reachable_games, replays, tiny_levels
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None,
                                 reason="g++ is not installed: no native kernel")
@@ -212,16 +213,18 @@ def test_learned_patterns_never_cut_a_solution(built, nivel):
     assert r.status == ("unsolvable" if best is None else "solved"), r.summary()
 
 
-def deadlock_sets(built, nivel, boxes="3"):
+def deadlock_sets(built, nivel, boxes="3", kind="deadset"):
     """The patterns the kernel computes ahead for the level (SOKOBAN_KERNEL_DS,
-    printed by DSDUMP): for each, its boxes and a cell of the player's region."""
-    env = {**os.environ, "SOKOBAN_KERNEL_DS": boxes, "SOKOBAN_KERNEL_DSDUMP": "1"}
+    printed by DSDUMP; kind "pullset": the backward search's, DSP=1): for
+    each, its boxes and a cell of the player's region."""
+    env = {**os.environ, "SOKOBAN_KERNEL_DS": boxes, "SOKOBAN_KERNEL_DSDUMP": "1",
+           "SOKOBAN_KERNEL_DSP": "1"}
     run = subprocess.run([str(built), "10", "1", "200"], input=native.xsb(pieces_of(nivel)),
                          capture_output=True, text=True, env=env, check=True)
     sets = []
     for line in run.stderr.splitlines():
         words = line.split()
-        if words and words[0] == "deadset":
+        if words and words[0] == kind:
             cells = [tuple(int(v) for v in w.split(",")) for w in words[1:] if w != "player"]
             sets.append((frozenset(cells[:-1]), cells[-1]))
     return sets
@@ -248,16 +251,43 @@ def test_deadlock_sets_computed_ahead_are_dead(built, nivel, data):
         assert brute_force_moves(dead) is None, (sorted(boxes), player, extra)
 
 
-@pytest.mark.parametrize("switches", [{"B": "0", "DS": "4"}, {"DS": "4", "D": "0"}],
-                         ids=["forward", "portfolio"])
+@settings(max_examples=60, deadline=None)
+@given(nivel=tiny_levels(max_w=6, max_h=4, max_boxes=3))
+def test_pull_sets_computed_ahead_are_never_reached(built, nivel):
+    """Every pull set (SOKOBAN_KERNEL_DSP=1: boxes that can never be pulled
+    back onto the start boxes) is a proof: no position reachable from the
+    start by moves through spec holds its boxes with the player in its
+    region."""
+    sets = []
+    for boxes, player in deadlock_sets(built, nivel, kind="pullset"):
+        region, todo = {player}, [player]
+        while todo:
+            x, y = todo.pop()
+            for step in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if step not in region and step not in nivel[PAREDES] and step not in boxes:
+                    region.add(step)
+                    todo.append(step)
+        sets.append((boxes, region))
+    for j, _ in reachable_games(nivel) if sets else ():
+        e = juego.estado(j)
+        for boxes, region in sets:
+            assert not (boxes <= e[CAJAS] and e[PERSONAJE] <= region), (sorted(boxes), e)
+
+
+@pytest.mark.parametrize("switches", [{"B": "0", "DS": "4"}, {"DS": "4", "DSP": "1", "D": "0"},
+                                      {"B": "2", "DS": "4", "DSP": "1"}],
+                         ids=["forward", "portfolio", "backward"])
 @settings(max_examples=60, deadline=None)
 @given(nivel=tiny_levels(max_w=6, max_h=4, max_boxes=3))
 def test_deadlock_sets_never_cut_a_solution(built, switches, nivel):
     """With the deadlock sets of up to 4 boxes computed ahead, the forward
-    search alone and the whole portfolio answer exactly as the brute force."""
+    search alone, the whole portfolio with the pull sets too, and the
+    backward search alone with them answer as the brute force (the backward
+    search alone never claims "unsolvable": it gives up)."""
     best = brute_force_moves(nivel)
     r = kernel_solve(nivel, switches)
-    assert r.status == ("unsolvable" if best is None else "solved"), r.summary()
+    dead = "gave_up" if switches.get("B") == "2" else "unsolvable"
+    assert r.status == (dead if best is None else "solved"), r.summary()
     if best is not None:
         assert replays(nivel, r.solution)
 

@@ -51,30 +51,31 @@ def replays(nivel, lurd):
     return juego.completado(j)
 
 
-def brute_force_moves(nivel, cap=200_000):
-    """Fewest moves to complete the level by BFS over spec.juego states (None
-    when no solution exists)."""
+def reachable_games(nivel, cap=200_000):
+    """Every spec.juego state reachable from the level's start, each once, with
+    its distance in moves, in breadth-first order."""
     j0 = juego.iniciar(nivel)
     start = juego.estado(j0)
-    key0 = (start[PERSONAJE], start[CAJAS])
-    if juego.completado(j0):
-        return 0
-    seen = {key0}
+    seen = {(start[PERSONAJE], start[CAJAS])}
     queue = deque([(j0, 0)])
     while queue:
         j, depth = queue.popleft()
+        yield j, depth
         for a in ACTION.values():
             k = juego.step(j, a)
             e = juego.estado(k)
             key = (e[PERSONAJE], e[CAJAS])
             if key in seen:
                 continue
-            if juego.completado(k):
-                return depth + 1
             seen.add(key)
             assert len(seen) < cap, "brute force too large: shrink the strategy"
             queue.append((k, depth + 1))
-    return None
+
+
+def brute_force_moves(nivel, cap=200_000):
+    """Fewest moves to complete the level by BFS over spec.juego states (None
+    when no solution exists)."""
+    return next((depth for j, depth in reachable_games(nivel, cap) if juego.completado(j)), None)
 
 
 CORRIDOR = drawn("#######",

@@ -452,26 +452,36 @@ struct Pattern {
 };
 static vector<Pattern> patterns;
 static vector<vector<int>> patternsAt;  // cell -> the patterns holding a box there
+// The backward search's own: configurations that can never be pulled back
+// onto the start boxes (precalcDeadSets(true)), matched the same way.
+static vector<Pattern> pullPatterns;
+static vector<vector<int>> pullPatternsAt;
+static long long statPullDead = 0;
 
-static void learn(const vector<int>& boxes, const vector<int>& region) {
-    if (!learnPatterns || patterns.size() >= PATTERNS) return;
-    if (patternsAt.size() != (size_t)N) patternsAt.assign(N, {});
+static void learn(const vector<int>& boxes, const vector<int>& region, bool pull = false) {
+    vector<Pattern>& list = pull ? pullPatterns : patterns;
+    vector<vector<int>>& at = pull ? pullPatternsAt : patternsAt;
+    if (!learnPatterns || list.size() >= PATTERNS) return;
+    if (at.size() != (size_t)N) at.assign(N, {});
     Pattern pt{boxes, vector<uint64_t>((N + 63) / 64, 0)};
     for (int c : region) pt.region[c >> 6] |= 1ULL << (c & 63);
-    for (int c : boxes) patternsAt[c].push_back((int)patterns.size());
-    patterns.push_back(move(pt));
+    for (int c : boxes) at[c].push_back((int)list.size());
+    list.push_back(move(pt));
 }
 
 // Is the position (boxes in occ, the box just pushed onto `pushed`, the
 // player on `player`) an instance of a learned pattern?
-static bool learnedDead(const uint8_t* occ, int pushed, int player) {
-    if (patternsAt.empty()) return false;
-    for (int id : patternsAt[pushed]) {
-        const Pattern& pt = patterns[id];
+// (pull: the backward search's patterns, the box just pulled onto `pushed`.)
+static bool learnedDead(const uint8_t* occ, int pushed, int player, bool pull = false) {
+    const vector<Pattern>& list = pull ? pullPatterns : patterns;
+    const vector<vector<int>>& at = pull ? pullPatternsAt : patternsAt;
+    if (at.empty()) return false;
+    for (int id : at[pushed]) {
+        const Pattern& pt = list[id];
         if (!(pt.region[player >> 6] >> (player & 63) & 1)) continue;
         bool all = true;
         for (int c : pt.boxes) if (!occ[c]) { all = false; break; }
-        if (all) { statPatternDead++; return true; }
+        if (all) { (pull ? statPullDead : statPatternDead)++; return true; }
     }
     return false;
 }
@@ -481,9 +491,13 @@ static long long corralStatesUsed = 0;  // states of every barrierAlive search
 // `states`: the search's budget (the corral test's CORRAL_STATES; the
 // deadlock sets computed ahead, precalcDeadSets, give it more).
 // `escape`: also "alive" (unproved) as soon as a push leaves its box more
-// than `escape` cells (either axis) from every other box.
+// than `escape` cells (either axis) from every other box.  `pull`: the same
+// search with pulls instead of pushes (backward dead squares prune it), and
+// "alive" when every box is on a start box's cell (startCell_).
+static vector<uint8_t> startCell_;
+static vector<int> bnear;  // pulls from a cell to the nearest start box (analyseBackward)
 static bool barrierAlive(const vector<int>& barrier, int player, int states = CORRAL_STATES,
-                         int escape = 0) {
+                         int escape = 0, bool pull = false) {
     static vector<uint8_t> occ;
     static Marks reached, after;
     static vector<int> todo, todo2;
@@ -495,6 +509,7 @@ static bool barrierAlive(const vector<int>& barrier, int player, int states = CO
     int low = reach(player, occ.data(), reached, todo);
     for (int c : bx) occ[c] = 0;
     string key = subKey(bx, low);
+    if (pull) key += 'p';
     auto known = corralMemo.find(key);
     if (known != corralMemo.end()) return known->second;
     statCorralTests++;
@@ -511,21 +526,25 @@ static bool barrierAlive(const vector<int>& barrier, int player, int states = CO
         reach(pl, occ.data(), reached, todo);
         for (int i = 0; i < n && !alive; i++) {
             for (int d = 0; d < 4; d++) {
-                int b = bx[i], t = b + OFF[d];
-                if (!reached.has(b - OFF[d]) || !pushAllowed(occ.data(), b, t)) continue;
+                int b = bx[i], t = b + OFF[d], to = pull ? t + OFF[d] : b;  // the player's cell after
+                if (pull ? !reached.has(t) || wall_[to] || occ[to] || bnear[t] >= INF
+                         : !reached.has(b - OFF[d]) || !pushAllowed(occ.data(), b, t))
+                    continue;
                 nb = bx;
                 nb[i] = t;
                 occ[b] = 0; occ[t] = 1;
-                int nl = reach(b, occ.data(), after, todo2);
+                int nl = reach(to, occ.data(), after, todo2);
                 occ[t] = 0; occ[b] = 1;
                 sort(nb.begin(), nb.end());
-                alive = all_of(nb.begin(), nb.end(), [](int c) { return goal_[c] != 0; });
+                const vector<uint8_t>& home = pull ? startCell_ : goal_;
+                alive = all_of(nb.begin(), nb.end(), [&](int c) { return home[c] != 0; });
                 if (escape > 0 && n > 1 && !alive)
                     alive = none_of(nb.begin(), nb.end(), [&](int c) {
                         return c != t && abs(c % W - t % W) <= escape && abs(c / W - t / W) <= escape;
                     });
                 if (alive) break;
                 string k = subKey(nb, nl);
+                if (pull) k += 'p';
                 if (visited.insert(k).second) queue.push_back(move(k));
             }
         }
@@ -534,7 +553,7 @@ static bool barrierAlive(const vector<int>& barrier, int player, int states = CO
     corralStatesUsed += visited.size();
     if (corralMemo.size() >= CORRAL_MEMO) corralMemo.clear();
     corralMemo.emplace(move(key), alive);
-    if (!alive) { statCorralDead++; learn(barrier, region); }
+    if (!alive) { statCorralDead += !pull; learn(barrier, region, pull); }
     return alive;
 }
 
@@ -556,17 +575,23 @@ static long long DS_BUDGET = 200000;  // SOKOBAN_KERNEL_DSB
 static int DS_ESCAPE = 2;             // SOKOBAN_KERNEL_DSE (0: no escape)
 static int dsDump = 0;                // SOKOBAN_KERNEL_DSDUMP=1: each pattern on stderr as XSB
 static long long statDsConfigs = 0, statDsSearches = 0, statDsStates = 0;
-static size_t statDsPatterns = 0;
+static size_t statDsPatterns = 0, statDsPullPatterns = 0;
+static int dsPull = 0;                // SOKOBAN_KERNEL_DSP=1: pull sets for the backward search too
 static double statDsTime = 0;
 
-static void precalcDeadSets() {
+static void precalcDeadSets(bool pull) {
     if (dsBoxes <= 0) return;
     double began = elapsed();
     long long statesBefore = corralStatesUsed;
-    size_t patternsBefore = patterns.size();
-    if (patternsAt.size() != (size_t)N) patternsAt.assign(N, {});
+    vector<Pattern>& list = pull ? pullPatterns : patterns;
+    size_t patternsBefore = list.size();
     vector<uint8_t> occ(N, 0), usable(N, 0);
-    for (int c : cellOf) usable[c] = inside_[c] && !dead_[c];
+    for (int c : cellOf) usable[c] = inside_[c] && (pull ? bnear[c] < INF : !dead_[c]);
+    if (pull) {
+        startCell_.assign(N, 0);
+        for (int c : startBoxes) startCell_[c] = 1;
+    }
+    const vector<uint8_t>& home = pull ? startCell_ : goal_;
     Marks regions, flood;  // the regions of the configuration met so far; one flood
     regions.init(N);
     flood.init(N);
@@ -579,8 +604,8 @@ static void precalcDeadSets() {
             if (corralStatesUsed - statesBefore >= DS_BUDGET) break;
             statDsConfigs++;
             for (int c : conf) occ[c] = 1;
-            bool skip = all_of(conf.begin(), conf.end(), [](int c) { return goal_[c] != 0; });
-            for (int c : conf) if (!skip && freezeDeadlock(occ.data(), c)) skip = true;
+            bool skip = all_of(conf.begin(), conf.end(), [&](int c) { return home[c] != 0; });
+            for (int c : conf) if (!skip && !pull && freezeDeadlock(occ.data(), c)) skip = true;
             bool someAlive = skip;
             regions.next();
             for (int b : conf)
@@ -590,12 +615,13 @@ static void precalcDeadSets() {
                     reach(s, occ.data(), flood, todo);
                     for (int x : todo) regions.set(x);
                     bool known = false;
-                    long long matched = statPatternDead;
-                    for (int c : conf) if (learnedDead(occ.data(), c, s)) { known = true; break; }
+                    long long matched = statPatternDead, pulled = statPullDead;
+                    for (int c : conf) if (learnedDead(occ.data(), c, s, pull)) { known = true; break; }
                     statPatternDead = matched;
+                    statPullDead = pulled;
                     if (known) continue;
                     statDsSearches++;
-                    if (barrierAlive(conf, s, DS_STATES, DS_ESCAPE)) someAlive = true;
+                    if (barrierAlive(conf, s, DS_STATES, DS_ESCAPE, pull)) someAlive = true;
                 }
             for (int c : conf) occ[c] = 0;
             if (someAlive && !skip) alive.push_back(conf);
@@ -615,19 +641,19 @@ static void precalcDeadSets() {
                     }
         layer.assign(next.begin(), next.end());
     }
-    statDsStates = corralStatesUsed - statesBefore;
-    statDsPatterns = patterns.size() - patternsBefore;
-    statDsTime = elapsed() - began;
+    statDsStates += corralStatesUsed - statesBefore;
+    (pull ? statDsPullPatterns : statDsPatterns) = list.size() - patternsBefore;
+    statDsTime += elapsed() - began;
     // SOKOBAN_KERNEL_DSDUMP=1: one line per pattern on stderr,
     // "deadset x,y ... player x,y" in the XSB's columns and rows, the
     // player on the first cell of the pattern's region (for the tests).
     if (dsDump)
-        for (size_t i = patternsBefore; i < patterns.size(); i++) {
-            string line = "deadset";
+        for (size_t i = patternsBefore; i < list.size(); i++) {
+            string line = pull ? "pullset" : "deadset";
             auto at = [&](int c) { return " " + to_string(c % W - MARGIN) + "," + to_string(c / W - MARGIN); };
-            for (int c : patterns[i].boxes) line += at(c);
+            for (int c : list[i].boxes) line += at(c);
             int player = 0;
-            while (!(patterns[i].region[player >> 6] >> (player & 63) & 1)) player++;
+            while (!(list[i].region[player >> 6] >> (player & 63) & 1)) player++;
             fprintf(stderr, "%s player%s\n", line.c_str(), at(player).c_str());
         }
 }
@@ -977,7 +1003,7 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
 // search from startBoxes[s] (a pull from c to c + d is the reverse of the
 // push from c + d to c).  A box on a cell with no finite distance to any
 // start box can never be pulled home: backward dead squares.
-static vector<int> bdist, bnear;
+static vector<int> bdist;
 static vector<uint64_t> startBits;
 
 static void analyseBackward() {
@@ -1687,7 +1713,9 @@ long long Search::runBack(long long budget) {
                 occ[bc] = 0; occ[p] = 1;
                 int low = reach(q, occ.data(), cm, todo2);
                 bool home = cm.has(startPlayer) && memcmp(cb.data(), startBits.data(), WORDS * 8) == 0;
+                bool dead = learnedDead(occ.data(), p, q, true);  // a pull set: never back to the start
                 occ[p] = 0; occ[bc] = 1;
+                if (dead) continue;
                 uint64_t h = nd.hash ^ zobP[nd.player] ^ zob[bc] ^ zob[p] ^ zobP[low];
                 int g1 = nd.g + 1;
                 int old;
@@ -1730,7 +1758,8 @@ static void printStats() {
             statExp, statPI, statDeadExp, statCands, patterns.size(), statPatternDead,
             statSolvedBy.c_str());
     fprintf(stderr, "stats: deadlock sets computed ahead: %lld configurations, %lld searches, %lld states, "
-            "%zu patterns, %.3f s\n", statDsConfigs, statDsSearches, statDsStates, statDsPatterns, statDsTime);
+            "%zu patterns, %.3f s; pull sets %zu, pull children matching one %lld\n", statDsConfigs,
+            statDsSearches, statDsStates, statDsPatterns, statDsTime, statDsPullPatterns, statPullDead);
     fprintf(stderr, "stats: packing search expanded %lld, box paths tried %lld found %lld, stuck %lld\n",
             statPoExp, statPoTried, statPoFound, statPoStuck);
 }
@@ -1783,7 +1812,7 @@ int main(int argc, char** argv) {
     setting("DSB", DS_BUDGET);
     setting("DSE", DS_ESCAPE);
     setting("DSDUMP", dsDump);
-    precalcDeadSets();
+    precalcDeadSets(false);
     if (getenv("SOKOBAN_KERNEL_FG")) frozenOnGoals = atoi(getenv("SOKOBAN_KERNEL_FG")) != 0;
     setting("PO", poMode);
     setting("POP", PO_PATH_STATES);
@@ -1823,6 +1852,8 @@ int main(int argc, char** argv) {
         return f;
     };
     if (backMode) analyseBackward();
+    setting("DSP", dsPull);
+    if (backMode && dsPull) precalcDeadSets(true);
     auto newBack = [&]() {
         Search* b = new Search(backWeight, false);
         b->backward = true;
