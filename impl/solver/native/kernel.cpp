@@ -786,6 +786,8 @@ static long long statPoAtBest = 0;  // its expansions at that count
 // not yet full is a target.
 static int poOrderMode = 0;
 static vector<int> poPhase;       // with POO=2: the phase of poOrder[i] (nondecreasing)
+static int poDumpBest = 0;        // SOKOBAN_KERNEL_PODUMP=1: print each position that fills more goals in order
+static void dumpPosition(const uint8_t* occ, int player, long long count);
 
 // Goals of poOrder filled from its start (filled(g): a box on goal g).
 // With phases: the goals of the full phases, plus the filled goals of the next.
@@ -843,7 +845,11 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
     for (int i = 0; i < n; i++) packed[poOrder[i]] = 1;
     {
         int filled = packedCount([occ](int g) { return (int)occ[g]; });
-        if (filled > statPoBest) { statPoBest = filled; statPoAtBest = 0; }
+        if (filled > statPoBest) {
+            statPoBest = filled;
+            statPoAtBest = 0;
+            if (poDumpBest) dumpPosition(occ, player, statPoExp);
+        }
         if (filled == statPoBest) statPoAtBest++;
     }
     vector<Cand> found;
@@ -1829,6 +1835,7 @@ int main(int argc, char** argv) {
     int poWeight = 6;
     setting("POW", poWeight);
     setting("POO", poOrderMode);
+    setting("PODUMP", poDumpBest);
     poOrder = packOrder;
     if (poMode == 2 && poOrder.empty()) computePackingOrder(poOrder);
     if (poOrder.empty()) poMode = 0;  // in the portfolio only on levels with a goal room
