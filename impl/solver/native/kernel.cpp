@@ -786,6 +786,7 @@ static long long statPoAtBest = 0;  // its expansions at that count
 // not yet full is a target.
 static int poOrderMode = 0;
 static vector<int> poPhase;       // with POO=2: the phase of poOrder[i] (nondecreasing)
+static int PO_ESCAPE = 0;         // SOKOBAN_KERNEL_POE: every n-th expansion a lower count (0: never)
 static int poDumpBest = 0;        // SOKOBAN_KERNEL_PODUMP=1: print each position that fills more goals in order
 static void dumpPosition(const uint8_t* occ, int player, long long count);
 
@@ -1153,6 +1154,13 @@ struct Search {
     unordered_map<int, int> cellIndex;     // feature cell -> index in cellQ
     size_t cursor = 0, fsQueued = 0;
     int fsCell = 0;                        // the cell of the child run() is keeping
+    // The packing search's escape (SOKOBAN_KERNEL_POE): one queue per count
+    // of goals filled in order (countQ[n]); see nextPacking.
+    vector<priority_queue<HeapE>> countQ;
+    mutable int queueCount = 0;            // the count of the child being queued (set by rank)
+    size_t poQueued = 0;
+    long long poTick = 0;
+    int poRover = 0;
 
     Search(int w, bool mac) : weight(w), macros(mac) {
         table.assign(1 << 16, 0);
@@ -1164,7 +1172,7 @@ struct Search {
 
     void account() {
         size_t b = nodes.capacity() * sizeof(Node) + bits.capacity() * 8 + table.size() * 8 +
-                   expanded.capacity() + (heap.size() + fsQueued) * sizeof(HeapE) * 2;
+                   expanded.capacity() + (heap.size() + fsQueued + poQueued) * sizeof(HeapE) * 2;
         memoryUsed += b - bytes;
         bytes = b;
     }
@@ -1236,7 +1244,9 @@ struct Search {
 
     // The packing search ranks positions by goals filled in order first.
     int32_t rank(const uint64_t* b) const {
-        return packing ? (K - packedPrefix(b)) * PO_RANK - PO_REGION * childRegion : 0;
+        if (!packing) return 0;
+        queueCount = packedPrefix(b);
+        return (K - queueCount) * PO_RANK - PO_REGION * childRegion;
     }
 
     void pushesTo(int id, vector<uint32_t>& out) {
@@ -1298,6 +1308,12 @@ struct Search {
     // Queue a node: on the heap, or (feature-space search) in the queue of
     // its feature cell fsCell.
     void queue(const HeapE& e) {
+        if (packing && PO_ESCAPE > 0) {
+            if (countQ.size() <= (size_t)queueCount) countQ.resize(queueCount + 1);
+            countQ[queueCount].push(e);
+            poQueued++;
+            return;
+        }
         if (!fs) { heap.push(e); return; }
         auto it = cellIndex.find(fsCell);
         if (it == cellIndex.end()) {
@@ -1307,13 +1323,14 @@ struct Search {
         cellQ[it->second].push(e);
         fsQueued++;
     }
-    size_t frontier() const { return heap.size() + fsQueued; }
+    size_t frontier() const { return heap.size() + fsQueued + poQueued; }
 
     // The next node to expand (marked expanded), STALE for a heap entry
     // superseded by a cheaper path or already expanded, EXHAUSTED when the
     // heap is empty: the same for the forward and the backward search.
     int next() {
         if (fs) return nextCell();
+        if (packing && PO_ESCAPE > 0) return nextPacking();
         if (heap.empty()) return EXHAUSTED;
         HeapE e = heap.top(); heap.pop();
         return take(e);
@@ -1340,6 +1357,29 @@ struct Search {
                 int id = take(e);
                 if (id != STALE) return id;
             }
+        }
+        return EXHAUSTED;
+    }
+
+    // The packing search with an escape (YASS's idea): the best entry of
+    // the highest count of goals filled in order, but every PO_ESCAPE-th
+    // expansion the best of the next lower non-empty count (a rover going
+    // down the counts, round robin): a line that makes no progress does not
+    // take every expansion.
+    int nextPacking() {
+        while (poQueued > 0) {
+            int top = (int)countQ.size() - 1;
+            while (countQ[top].empty()) top--;
+            int n = top;
+            if (++poTick % PO_ESCAPE == 0) {
+                n = poRover;
+                do n = n > 0 ? n - 1 : top; while (countQ[n].empty());
+                poRover = n;
+            }
+            HeapE e = countQ[n].top(); countQ[n].pop();
+            poQueued--;
+            int id = take(e);
+            if (id != STALE) return id;
         }
         return EXHAUSTED;
     }
@@ -1836,6 +1876,7 @@ int main(int argc, char** argv) {
     setting("POW", poWeight);
     setting("POO", poOrderMode);
     setting("PODUMP", poDumpBest);
+    setting("POE", PO_ESCAPE);
     poOrder = packOrder;
     if (poMode == 2 && poOrder.empty()) computePackingOrder(poOrder);
     if (poOrder.empty()) poMode = 0;  // in the portfolio only on levels with a goal room
