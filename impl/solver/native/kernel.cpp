@@ -792,28 +792,35 @@ static void dumpPosition(const uint8_t* occ, int player, long long count);
 
 // Goals of poOrder filled from its start (filled(g): a box on goal g).
 // With phases: the goals of the full phases, plus the filled goals of the next.
-template <class Filled> static int packedCount(Filled filled) {
+template <class Filled>
+static int packedCount(Filled filled, const vector<int>& order = poOrder, const vector<int>& phase = poPhase) {
     int n = 0;
-    if (!poPhase.empty()) {
-        for (size_t i = 0, j; i < poOrder.size(); i = j) {
+    if (!phase.empty()) {
+        for (size_t i = 0, j; i < order.size(); i = j) {
             int full = 0;
-            for (j = i; j < poOrder.size() && poPhase[j] == poPhase[i]; j++) full += filled(poOrder[j]);
+            for (j = i; j < order.size() && phase[j] == phase[i]; j++) full += filled(order[j]);
             n += full;
             if (full < (int)(j - i)) break;
         }
         return n;
     }
-    for (int g : poOrder) {
+    for (int g : order) {
         if (filled(g)) n++;
         else if (PO_TARGETS == 1) break;  // several targets: every goal filled counts
     }
     return n;
 }
 
-// The same in the box bitset b.
-static int packedPrefix(const uint64_t* b) {
-    return packedCount([b](int g) { int i = compact[g]; return (int)(b[i >> 6] >> (i & 63) & 1); });
+// The same in the box bitset b (by default in poOrder).
+static int packedPrefix(const uint64_t* b, const vector<int>& order = poOrder,
+                        const vector<int>& phase = poPhase) {
+    return packedCount([b](int g) { int i = compact[g]; return (int)(b[i >> 6] >> (i & 63) & 1); }, order,
+                       phase);
 }
+// The order the feature-space search's packing feature counts: poOrder
+// before SOKOBAN_KERNEL_POO replaced it (the order from the start made the
+// feature-space search lose XSokoban 15 and 21).
+static vector<int> fsOrder;
 
 // The packing search's children of a position (its boxes in occ and
 // `boxes`, the player's region `player`): box-path macros to the next goal
@@ -1073,7 +1080,7 @@ static int featureCell(const uint64_t* b, const uint8_t* occ, const Marks& playe
     if (fsPacking == 2) {
         // not a feature
     } else if (fsPacking && !poOrder.empty()) {
-        packing = packedPrefix(b);
+        packing = packedPrefix(b, fsOrder, {});
     } else {
         for (int g : goals) packing += occ[g];
     }
@@ -1880,6 +1887,7 @@ int main(int argc, char** argv) {
     poOrder = packOrder;
     if (poMode == 2 && poOrder.empty()) computePackingOrder(poOrder);
     if (poOrder.empty()) poMode = 0;  // in the portfolio only on levels with a goal room
+    fsOrder = poOrder;
     if (poMode && poOrderMode) {
         startPackingOrder(poOrder, poPhase);
         if (poOrderMode != 2) poPhase.clear();
