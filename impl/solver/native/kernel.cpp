@@ -784,9 +784,9 @@ static long long statPoAtBest = 0;  // its expansions at that count
 // time); 1: the order from the start (startPackingOrder), one goal at a
 // time; 2: the same in phases (poPhase): any empty goal of the first phase
 // not yet full is a target.
-static int poOrderMode = 0;
+static int poOrderMode = 1;
 static vector<int> poPhase;       // with POO=2: the phase of poOrder[i] (nondecreasing)
-static int PO_ESCAPE = 0;         // SOKOBAN_KERNEL_POE: every n-th expansion a lower count (0: never)
+static int PO_ESCAPE = 2;         // SOKOBAN_KERNEL_POE: every n-th expansion a lower count (0: never)
 static int poDumpBest = 0;        // SOKOBAN_KERNEL_PODUMP=1: print each position that fills more goals in order
 static void dumpPosition(const uint8_t* occ, int player, long long count);
 
