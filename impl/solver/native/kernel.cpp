@@ -980,6 +980,18 @@ struct FsFeatures { int packing, regions, rooms, plan; };
 // its cells tells), and the pieces that filling t cut off: the region that
 // held t, less t, falls apart into pieces that each touch t, and those the
 // player does not reach are flooded from t's neighbours (small areas).
+// Marks in m, and lists in todo, the free cells joined to the free cell c
+// (not marked yet), without resetting m: areas flooded one after another.
+static void floodArea(int c, const uint8_t* occ, Marks& m, vector<int>& todo) {
+    m.set(c);
+    todo.assign(1, c);
+    for (size_t i = 0; i < todo.size(); i++)
+        for (int d = 0; d < 4; d++) {
+            int x = todo[i] + OFF[d];
+            if (!wall_[x] && !occ[x] && !m.has(x)) { m.set(x); todo.push_back(x); }
+        }
+}
+
 struct FsParentRegions {
     Marks mark, cut;
     vector<int> label, rep, todo;
@@ -992,13 +1004,8 @@ struct FsParentRegions {
             for (int d = 0; d < 4; d++) {
                 int c = bx + OFF[d];
                 if (wall_[c] || occ[c] || seen.has(c) || mark.has(c)) continue;
-                mark.set(c); label[c] = rep.size();
-                todo.assign(1, c);
-                for (size_t i = 0; i < todo.size(); i++)
-                    for (int e = 0; e < 4; e++) {
-                        int x = todo[i] + OFF[e];
-                        if (!wall_[x] && !occ[x] && !mark.has(x)) { mark.set(x); label[x] = rep.size(); todo.push_back(x); }
-                    }
+                floodArea(c, occ, mark, todo);
+                for (int x : todo) label[x] = rep.size();
                 rep.push_back(c);
             }
         ready = true;
@@ -1015,13 +1022,7 @@ struct FsParentRegions {
             int c = t + OFF[d];
             if (wall_[c] || occ[c] || player.has(c) || cut.has(c)) continue;
             regions++;
-            cut.set(c);
-            todo.assign(1, c);
-            for (size_t i = 0; i < todo.size(); i++)
-                for (int e = 0; e < 4; e++) {
-                    int x = todo[i] + OFF[e];
-                    if (!wall_[x] && !occ[x] && !cut.has(x)) { cut.set(x); todo.push_back(x); }
-                }
+            floodArea(c, occ, cut, todo);
         }
         return regions;
     }
@@ -1048,13 +1049,7 @@ static FsFeatures fsFeatures(const uint64_t* b, const uint8_t* occ, const Marks&
         for (int c : cellOf) {
             if (!inside_[c] || occ[c] || player.has(c) || other.has(c)) continue;
             f.regions++;
-            other.set(c);
-            todo.assign(1, c);
-            for (size_t i = 0; i < todo.size(); i++)
-                for (int d = 0; d < 4; d++) {
-                    int x = todo[i] + OFF[d];
-                    if (!wall_[x] && !occ[x] && !other.has(x)) { other.set(x); todo.push_back(x); }
-                }
+            floodArea(c, occ, other, todo);
         }
     }
     if (fsRooms && fsLinkCount) {
