@@ -1027,7 +1027,7 @@ struct FsParentRegions {
         return regions;
     }
 };
-static int fsQuick = 0;
+static int fsQuick = 1;
 static long long statFsCells = 0, statFsQuick = 0;  // feature cells computed, regions counted cheaply
 
 static FsFeatures fsFeatures(const uint64_t* b, const uint8_t* occ, const Marks& player, int knownRegions) {
