@@ -471,17 +471,27 @@ def fixed_draws():
         cache.clear()
 
 
-def _search(run: Run, seed: int, max_examples: int, shrink: bool, start: float) -> Verdict:
-    cls = hypothesis_seed(seed)(machine(run.profile).bind(run))
+def search_machine(cls, seed: int, *, max_examples: int, steps: int, shrink: bool) -> None:
+    """Run the state machine ``cls`` as a check does, for every language:
+    the given seed, at most ``max_examples`` runs of ``steps`` steps, no
+    deadline, no example database, quiet, Hypothesis's files in the
+    toolkit's cache and :func:`fixed_draws`. A departure propagates as the
+    exception the machine raised."""
     config = settings(
-        max_examples=max_examples, stateful_step_count=STEPS, deadline=None, database=None,
+        max_examples=max_examples, stateful_step_count=steps, deadline=None, database=None,
         derandomize=False, suppress_health_check=list(HealthCheck),
         phases=(Phase.generate, Phase.shrink) if shrink else (Phase.generate,), report_multiple_bugs=False,
         verbosity=Verbosity.quiet, print_blob=False,
     )
+    with hypothesis_home(), fixed_draws():
+        run_state_machine_as_test(hypothesis_seed(seed)(cls), settings=config)
+
+
+def _search(run: Run, seed: int, max_examples: int, shrink: bool, start: float) -> Verdict:
     try:
-        with run.drawing(), hypothesis_home(), fixed_draws():
-            run_state_machine_as_test(cls, settings=config)
+        with run.drawing():
+            search_machine(machine(run.profile).bind(run), seed, max_examples=max_examples,
+                           steps=STEPS, shrink=shrink)
     except (Departure, Fatal) as e:
         return _verdict(run, False, e.counterexample, seed, start)
     except StopShrinking:

@@ -125,13 +125,20 @@ def _enclosed(start, g) -> bool:
 
 
 @dataclass(frozen=True)
-class Scene:
-    """One level as the engine plays it."""
+class Position:
+    """Where everything is: the walls, boxes, goals (sets of (x, y) squares)
+    and the player's square."""
 
     walls: frozenset
     boxes: frozenset
     goals: frozenset
     player: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Scene(Position):
+    """One level as the engine plays it."""
+
     bombs: int = 0
     solution: str = ""                # LURD, lower or upper case
     desc: tuple[str, ...] | None = None   # exact crear_grilla rows (soko)

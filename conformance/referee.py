@@ -70,13 +70,9 @@ GAME_LEVELS = CheckSettings.for_groups("extendido").levels_per_game[1]
 
 
 @dataclass(frozen=True)
-class View:
+class View(lv.Position):
     """The spec's game now (which the target matched after the last action)."""
 
-    walls: frozenset
-    boxes: frozenset
-    goals: frozenset
-    player: tuple[int, int]
     bombs: int | None = None        # None: the profile has no bombs
     index: int = 0                  # the level played, in the game's sequence
     won: bool = False               # this level (the last one, in a sequence) is won

@@ -10,12 +10,10 @@ import time
 from collections import Counter
 from typing import Iterable, Sequence
 
-from hypothesis import HealthCheck, Phase, Verbosity, seed as hypothesis_seed, settings
-from hypothesis.stateful import run_state_machine_as_test
 
 from conformance.api import Counterexample, Verdict
 from conformance.budget import Budget, OutOfBudget
-from conformance.engine import fixed_draws, hypothesis_home, timed
+from conformance.engine import search_machine, timed
 from conformance.machines.base import Departure, Fatal, StopShrinking
 from conformance.machines.prolog import GROUPS, PLAN_SECONDS, STEPS, PrologMachine, PrologRun
 from conformance.prolog import model, scenarios
@@ -148,15 +146,9 @@ def _play_fixed(run: PrologRun, table: Table, plan_far: bool = True) -> Countere
 
 
 def _search(run: PrologRun, seed: int, max_examples: int, shrink: bool) -> Counterexample | None:
-    cls = hypothesis_seed(seed)(PrologMachine.bind(run))
-    config = settings(
-        max_examples=max_examples, stateful_step_count=25, deadline=None,
-        database=None, derandomize=False, suppress_health_check=list(HealthCheck),
-        phases=(Phase.generate, Phase.shrink) if shrink else (Phase.generate,),
-        report_multiple_bugs=False, verbosity=Verbosity.quiet, print_blob=False)
     try:
-        with hypothesis_home(), fixed_draws():
-            run_state_machine_as_test(cls, settings=config)
+        search_machine(PrologMachine.bind(run), seed, max_examples=max_examples, steps=25,
+                       shrink=shrink)
     except (Departure, Fatal) as e:
         return e.counterexample
     except StopShrinking:

@@ -22,7 +22,8 @@ import pytest
 TMUX = shutil.which("tmux")
 pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
 
-TIMEOUT = 15.0  # seconds; a passing run takes a fraction of it
+TIMEOUT = 60.0  # seconds; a passing run takes a fraction of it (a loaded CI machine
+#                 once took more than 15 s to draw the first screen)
 ROOT = Path(__file__).resolve().parents[2]
 
 GAME = """\
