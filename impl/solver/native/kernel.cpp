@@ -1029,6 +1029,8 @@ struct FsParentRegions {
 };
 static int fsQuick = 1;
 static long long statFsCells = 0, statFsQuick = 0;  // feature cells computed, regions counted cheaply
+static int statFsPacked = 0;                        // the most packing of any feature cell
+static size_t statFsDistinct = 0;                   // the most cells of one feature-space search
 
 static FsFeatures fsFeatures(const uint64_t* b, const uint8_t* occ, const Marks& player, int knownRegions) {
     FsFeatures f{0, 1, 0, 0};
@@ -1075,6 +1077,7 @@ static int featureCell(const uint64_t* b, const uint8_t* occ, const Marks& playe
                        int knownRegions = -1) {
     FsFeatures f = fsFeatures(b, occ, player, knownRegions);
     statFsCells++;
+    statFsPacked = max(statFsPacked, f.packing);
     if (knownRegions > 0) statFsQuick++;
     if (turns) {
         // SOKOBAN_KERNEL_FSV=n: a cell with more packing gets more turns
@@ -1300,6 +1303,7 @@ struct Search {
             it = cellIndex.emplace(fsCell, (int)cellQ.size()).first;
             cellQ.emplace_back();
             cellTurns.push_back(fsTurns);
+            statFsDistinct = max(statFsDistinct, cellQ.size());
         }
         cellQ[it->second].push(e);
         fsQueued++;
@@ -1786,7 +1790,8 @@ static void printStats() {
             statSolvedBy.c_str());
     fprintf(stderr, "stats: packing search expanded %lld, box paths tried %lld found %lld, stuck %lld\n",
             statPoExp, statPoTried, statPoFound, statPoStuck);
-    fprintf(stderr, "stats: feature cells %lld, regions counted from the parent's %lld\n", statFsCells, statFsQuick);
+    fprintf(stderr, "stats: feature cells %lld, regions counted from the parent's %lld, distinct cells %zu, "
+            "most packing %d\n", statFsCells, statFsQuick, statFsDistinct, statFsPacked);
 }
 
 int main(int argc, char** argv) {
