@@ -209,7 +209,7 @@ def test_learned_patterns_never_cut_a_solution(built, nivel):
     assert r.status == ("unsolvable" if best is None else "solved"), r.summary()
 
 
-FESS_FEATURES = {"FS": "2", "FSR": "1", "FSO": "1", "FSV": "-4", "FSQ": "1"}
+FESS_FEATURES = {"FS": "2", "FSR": "1", "FSO": "1", "FSV": "-4", "FSQ": "1", "FSM": "1"}
 
 
 @pytest.mark.parametrize("switches", [{"FS": "2"}, FESS_FEATURES, {"PO": "2"}],
@@ -219,8 +219,9 @@ FESS_FEATURES = {"FS": "2", "FSR": "1", "FSO": "1", "FSV": "-4", "FSQ": "1"}
 def test_a_new_search_alone_agrees_with_brute_force(built, switches, nivel):
     """The feature-space search alone (SOKOBAN_KERNEL_FS=2: one queue per
     cell of features, visited in turn; also with its room-connectivity and
-    out-of-plan features, cells weighted by packing and regions, and the
-    cheap region count) and the packing-order search alone
+    out-of-plan features, cells weighted by packing and regions, the cheap
+    region count and the packing search's box-path macros as children) and
+    the packing-order search alone
     (PO=2, below) change the order, not what is searched: "unsolvable"
     exactly when the brute force finds no solution (the packing search's
     macros prove nothing: it is rerun without them first), and every answer

@@ -1028,6 +1028,7 @@ struct FsParentRegions {
     }
 };
 static int fsQuick = 1;
+static int fsMacros = 0;  // SOKOBAN_KERNEL_FSM=1: the packing search's box-path macros as children too
 static long long statFsCells = 0, statFsQuick = 0;  // feature cells computed, regions counted cheaply
 static int statFsPacked = 0;                        // the most packing of any feature cell
 static size_t statFsDistinct = 0;                   // the most cells of one feature-space search
@@ -1555,6 +1556,13 @@ long long Search::run(long long budget) {
         }
         int macroTarget = -1;
         if (packing) macroTarget = packingChildren(occ.data(), boxes, nd.player, cands, macroStore);
+        if (fs && fsMacros && macros && !poOrder.empty()) {
+            // FESS's packing advisor: the packing search's box-path macros
+            // to the next goal of the order, beside the ordinary pushes.
+            vector<Cand> advice = cands;
+            packingChildren(occ.data(), boxes, nd.player, advice, macroStore);
+            for (const Cand& x : advice) if (x.macro >= 0) cands.push_back(x);
+        }
         if (macros && !packing) for (int x : packOrder) if (!occ[x]) { macroTarget = x; break; }
         if (macros && !packing && !packOrder.empty() && nd.parent >= 0) {
             int last = lastBox;
@@ -1871,6 +1879,10 @@ int main(int argc, char** argv) {
     setting("FSO", fsPlan);
     setting("FSV", fsVisit);
     setting("FSQ", fsQuick);
+    setting("FSM", fsMacros);
+    // Out-of-plan and the box-path macros need a packing order: on a level
+    // without a goal room, every goal's order (as the packing search alone).
+    if (fsMode && (fsMacros || fsPlan) && poOrder.empty()) computePackingOrder(poOrder);
     if (fsMode && fsRooms) fsLinks();
     if (fsMode == 2) backMode = poMode = 0;
     if (backMode == 2 || poMode == 2) fsMode = 0;  // another search alone
