@@ -21,6 +21,8 @@ from impl.solver import SolverBug, native, solve
 from impl.solver.board import Board, pieces_of
 from levels.strategies import generated_levels
 
+from spec.tipos import CAJAS, DEPOSITOS, PAREDES, PERSONAJE
+
 from .test_search import CORRIDOR, brute_force_moves, replays, tiny_levels
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None,
@@ -135,6 +137,7 @@ def pushed_positions(draw, numbers=range(1, 41)):
 @pytest.mark.parametrize("rules", [
     {"CD": "5000", "CDB": "64"},   # every corral tested, with a large sub-search
     {"LP": "1"},                   # the defaults: learned patterns
+    {"DS": "4"},                   # deadlock sets of up to 4 boxes computed ahead
 ])
 @settings(max_examples=60, deadline=None)
 @given(level=pushed_positions())
@@ -207,6 +210,56 @@ def test_learned_patterns_never_cut_a_solution(built, nivel):
     best = brute_force_moves(nivel)
     r = kernel_solve(nivel, {"B": "0", "LP": "1"})
     assert r.status == ("unsolvable" if best is None else "solved"), r.summary()
+
+
+def deadlock_sets(built, nivel, boxes="3"):
+    """The patterns the kernel computes ahead for the level (SOKOBAN_KERNEL_DS,
+    printed by DSDUMP): for each, its boxes and a cell of the player's region."""
+    env = {**os.environ, "SOKOBAN_KERNEL_DS": boxes, "SOKOBAN_KERNEL_DSDUMP": "1"}
+    run = subprocess.run([str(built), "10", "1", "200"], input=native.xsb(pieces_of(nivel)),
+                         capture_output=True, text=True, env=env, check=True)
+    sets = []
+    for line in run.stderr.splitlines():
+        words = line.split()
+        if words and words[0] == "deadset":
+            cells = [tuple(int(v) for v in w.split(",")) for w in words[1:] if w != "player"]
+            sets.append((frozenset(cells[:-1]), cells[-1]))
+    return sets
+
+
+@settings(max_examples=60, deadline=None)
+@given(nivel=tiny_levels(max_w=6, max_h=4, max_boxes=3), data=st.data())
+def test_deadlock_sets_computed_ahead_are_dead(built, nivel, data):
+    """Every pattern computed ahead is a proof: the level's walls and goals
+    with the pattern's boxes, any other boxes wherever they fit, and the
+    player in the pattern's region cannot be solved (brute force through
+    spec)."""
+    right, bottom = max(x for x, _ in nivel[PAREDES]), max(y for _, y in nivel[PAREDES])
+    free = [(x, y) for x in range(1, right) for y in range(1, bottom)
+            if (x, y) not in nivel[PAREDES]]
+    goals = nivel[DEPOSITOS]
+    for boxes, player in deadlock_sets(built, nivel)[:4]:
+        if len(boxes) > len(goals):
+            continue
+        room = [c for c in free if c not in boxes and c != player]
+        extra = data.draw(st.lists(st.sampled_from(room), min_size=len(goals) - len(boxes),
+                                   max_size=len(goals) - len(boxes), unique=True))
+        dead = {**nivel, PERSONAJE: frozenset({player}), CAJAS: frozenset(boxes | set(extra))}
+        assert brute_force_moves(dead) is None, (sorted(boxes), player, extra)
+
+
+@pytest.mark.parametrize("switches", [{"B": "0", "DS": "4"}, {"DS": "4", "D": "0"}],
+                         ids=["forward", "portfolio"])
+@settings(max_examples=60, deadline=None)
+@given(nivel=tiny_levels(max_w=6, max_h=4, max_boxes=3))
+def test_deadlock_sets_never_cut_a_solution(built, switches, nivel):
+    """With the deadlock sets of up to 4 boxes computed ahead, the forward
+    search alone and the whole portfolio answer exactly as the brute force."""
+    best = brute_force_moves(nivel)
+    r = kernel_solve(nivel, switches)
+    assert r.status == ("unsolvable" if best is None else "solved"), r.summary()
+    if best is not None:
+        assert replays(nivel, r.solution)
 
 
 FESS_FEATURES = {"FS": "2", "FSR": "1", "FSO": "1", "FSV": "-4", "FSQ": "1", "FSM": "1"}

@@ -40,6 +40,7 @@
 #include <cstring>
 #include <iostream>
 #include <queue>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -475,7 +476,14 @@ static bool learnedDead(const uint8_t* occ, int pushed, int player) {
     return false;
 }
 
-static bool barrierAlive(const vector<int>& barrier, int player) {
+static long long corralStatesUsed = 0;  // states of every barrierAlive search
+
+// `states`: the search's budget (the corral test's CORRAL_STATES; the
+// deadlock sets computed ahead, precalcDeadSets, give it more).
+// `escape`: also "alive" (unproved) as soon as a push leaves its box more
+// than `escape` cells (either axis) from every other box.
+static bool barrierAlive(const vector<int>& barrier, int player, int states = CORRAL_STATES,
+                         int escape = 0) {
     static vector<uint8_t> occ;
     static Marks reached, after;
     static vector<int> todo, todo2;
@@ -495,7 +503,7 @@ static bool barrierAlive(const vector<int>& barrier, int player) {
     vector<string> queue{key};
     bool alive = false;
     for (size_t qi = 0; qi < queue.size() && !alive; qi++) {
-        if ((int)visited.size() > CORRAL_STATES) { alive = true; break; }
+        if ((int)visited.size() > states) { alive = true; break; }
         memcpy(bx.data(), queue[qi].data(), n * sizeof(int));
         int pl;
         memcpy(&pl, queue[qi].data() + n * sizeof(int), sizeof(int));
@@ -512,6 +520,10 @@ static bool barrierAlive(const vector<int>& barrier, int player) {
                 occ[t] = 0; occ[b] = 1;
                 sort(nb.begin(), nb.end());
                 alive = all_of(nb.begin(), nb.end(), [](int c) { return goal_[c] != 0; });
+                if (escape > 0 && n > 1 && !alive)
+                    alive = none_of(nb.begin(), nb.end(), [&](int c) {
+                        return c != t && abs(c % W - t % W) <= escape && abs(c / W - t / W) <= escape;
+                    });
                 if (alive) break;
                 string k = subKey(nb, nl);
                 if (visited.insert(k).second) queue.push_back(move(k));
@@ -519,10 +531,105 @@ static bool barrierAlive(const vector<int>& barrier, int player) {
         }
         for (int c : bx) occ[c] = 0;
     }
+    corralStatesUsed += visited.size();
     if (corralMemo.size() >= CORRAL_MEMO) corralMemo.clear();
     corralMemo.emplace(move(key), alive);
     if (!alive) { statCorralDead++; learn(barrier, region); }
     return alive;
+}
+
+// ------------------------------------------- deadlock sets computed ahead --
+// Before the search (SOKOBAN_KERNEL_DS=n), every small configuration of 1 to
+// n boxes on cells that are not dead squares, each box next to another
+// (diagonals count), is put through the corral test's push search
+// (barrierAlive) with every other box removed, once for each region the
+// player can be in around it, with DS_STATES states.  A configuration
+// proved dead for a region becomes a pattern (learn), matched against every
+// child like the learned ones; "alive", or out of states, proves nothing
+// and stores nothing.  Configurations holding a smaller pattern for that
+// region, a frozen box off its goal (the freeze test's), or only boxes on
+// goals are skipped, and so are the extensions of a configuration dead in
+// every region.  DS_BUDGET bounds the states of all the searches together.
+static int dsBoxes = 0;               // SOKOBAN_KERNEL_DS (0: none)
+static int DS_STATES = 50;            // SOKOBAN_KERNEL_DSS
+static long long DS_BUDGET = 200000;  // SOKOBAN_KERNEL_DSB
+static int DS_ESCAPE = 2;             // SOKOBAN_KERNEL_DSE (0: no escape)
+static int dsDump = 0;                // SOKOBAN_KERNEL_DSDUMP=1: each pattern on stderr as XSB
+static long long statDsConfigs = 0, statDsSearches = 0, statDsStates = 0;
+static size_t statDsPatterns = 0;
+static double statDsTime = 0;
+
+static void precalcDeadSets() {
+    if (dsBoxes <= 0) return;
+    double began = elapsed();
+    long long statesBefore = corralStatesUsed;
+    size_t patternsBefore = patterns.size();
+    if (patternsAt.size() != (size_t)N) patternsAt.assign(N, {});
+    vector<uint8_t> occ(N, 0), usable(N, 0);
+    for (int c : cellOf) usable[c] = inside_[c] && !dead_[c];
+    Marks regions, flood;  // the regions of the configuration met so far; one flood
+    regions.init(N);
+    flood.init(N);
+    vector<int> todo;
+    vector<vector<int>> layer;
+    for (int c : cellOf) if (usable[c]) layer.push_back({c});
+    for (int n = 1; n <= dsBoxes && !layer.empty(); n++) {
+        vector<vector<int>> alive;  // configurations alive in some region, extended next
+        for (const vector<int>& conf : layer) {
+            if (corralStatesUsed - statesBefore >= DS_BUDGET) break;
+            statDsConfigs++;
+            for (int c : conf) occ[c] = 1;
+            bool skip = all_of(conf.begin(), conf.end(), [](int c) { return goal_[c] != 0; });
+            for (int c : conf) if (!skip && freezeDeadlock(occ.data(), c)) skip = true;
+            bool someAlive = skip;
+            regions.next();
+            for (int b : conf)
+                for (int d = 0; d < 4 && !skip; d++) {
+                    int s = b + OFF[d];
+                    if (!inside_[s] || occ[s] || regions.has(s)) continue;
+                    reach(s, occ.data(), flood, todo);
+                    for (int x : todo) regions.set(x);
+                    bool known = false;
+                    long long matched = statPatternDead;
+                    for (int c : conf) if (learnedDead(occ.data(), c, s)) { known = true; break; }
+                    statPatternDead = matched;
+                    if (known) continue;
+                    statDsSearches++;
+                    if (barrierAlive(conf, s, DS_STATES, DS_ESCAPE)) someAlive = true;
+                }
+            for (int c : conf) occ[c] = 0;
+            if (someAlive && !skip) alive.push_back(conf);
+        }
+        if (n == dsBoxes) break;
+        // The next layer: each alive configuration and one more box beside one of its boxes.
+        set<vector<int>> next;
+        for (const vector<int>& conf : alive)
+            for (int b : conf)
+                for (int dy = -1; dy <= 1; dy++)
+                    for (int dx = -1; dx <= 1; dx++) {
+                        int c = b + dy * W + dx;
+                        if (!usable[c] || find(conf.begin(), conf.end(), c) != conf.end()) continue;
+                        vector<int> bigger(conf);
+                        bigger.insert(upper_bound(bigger.begin(), bigger.end(), c), c);
+                        next.insert(move(bigger));
+                    }
+        layer.assign(next.begin(), next.end());
+    }
+    statDsStates = corralStatesUsed - statesBefore;
+    statDsPatterns = patterns.size() - patternsBefore;
+    statDsTime = elapsed() - began;
+    // SOKOBAN_KERNEL_DSDUMP=1: one line per pattern on stderr,
+    // "deadset x,y ... player x,y" in the XSB's columns and rows, the
+    // player on the first cell of the pattern's region (for the tests).
+    if (dsDump)
+        for (size_t i = patternsBefore; i < patterns.size(); i++) {
+            string line = "deadset";
+            auto at = [&](int c) { return " " + to_string(c % W - MARGIN) + "," + to_string(c / W - MARGIN); };
+            for (int c : patterns[i].boxes) line += at(c);
+            int player = 0;
+            while (!(patterns[i].region[player >> 6] >> (player & 63) & 1)) player++;
+            fprintf(stderr, "%s player%s\n", line.c_str(), at(player).c_str());
+        }
 }
 
 // PI-corral pruning.  Returns true and the pushes into the PI-corral with
@@ -1796,6 +1903,8 @@ static void printStats() {
             "patterns %zu, children matching one %lld; solved by %s\n",
             statExp, statPI, statDeadExp, statCands, patterns.size(), statPatternDead,
             statSolvedBy.c_str());
+    fprintf(stderr, "stats: deadlock sets computed ahead: %lld configurations, %lld searches, %lld states, "
+            "%zu patterns, %.3f s\n", statDsConfigs, statDsSearches, statDsStates, statDsPatterns, statDsTime);
     fprintf(stderr, "stats: packing search expanded %lld, box paths tried %lld found %lld, stuck %lld\n",
             statPoExp, statPoTried, statPoFound, statPoStuck);
     fprintf(stderr, "stats: feature cells %lld, regions counted from the parent's %lld, distinct cells %zu, "
@@ -1845,6 +1954,12 @@ int main(int argc, char** argv) {
     setting("CA", corralAll);
     setting("CDB", CORRAL_BOXES);
     setting("DUMP", dumpEvery);
+    setting("DS", dsBoxes);
+    setting("DSS", DS_STATES);
+    setting("DSB", DS_BUDGET);
+    setting("DSE", DS_ESCAPE);
+    setting("DSDUMP", dsDump);
+    precalcDeadSets();
     if (getenv("SOKOBAN_KERNEL_FG")) frozenOnGoals = atoi(getenv("SOKOBAN_KERNEL_FG")) != 0;
     setting("PO", poMode);
     setting("POP", PO_PATH_STATES);
