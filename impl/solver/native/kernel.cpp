@@ -884,17 +884,50 @@ static int PO_TARGETS = 1;        // the next empty goals of the order targeted 
 static int PO_RANK = 1 << 20;      // f added per goal not yet filled in order (SOKOBAN_KERNEL_POR)
 static int PO_REGION = 6;         // f taken off per cell of the player's region (SOKOBAN_KERNEL_POB)
 static long long statPoExp = 0, statPoTried = 0, statPoFound = 0, statPoStuck = 0;
+static int statPoBest = 0;          // the most goals filled in order of a position it expanded
+static long long statPoAtBest = 0;  // its expansions at that count
+// SOKOBAN_KERNEL_POO: the order the packing search uses.  0: poOrder =
+// packOrder (computed backwards with the other goals full, one goal at a
+// time); 1: the order from the start (startPackingOrder), one goal at a
+// time; 2: the same in phases (poPhase): any empty goal of the first phase
+// not yet full is a target.
+static int poOrderMode = 1;
+static vector<int> poPhase;       // with POO=2: the phase of poOrder[i] (nondecreasing)
+static int PO_ESCAPE = 2;         // SOKOBAN_KERNEL_POE: every n-th expansion a lower count (0: never)
+static int poDumpBest = 0;        // SOKOBAN_KERNEL_PODUMP=1: print each position that fills more goals in order
+static void dumpPosition(const uint8_t* occ, int player, long long count);
 
-// Goals of poOrder filled from its start, in the box bitset b.
-static int packedPrefix(const uint64_t* b) {
+// Goals of poOrder filled from its start (filled(g): a box on goal g).
+// With phases: the goals of the full phases, plus the filled goals of the next.
+template <class Filled>
+static int packedCount(Filled filled, const vector<int>& order = poOrder, const vector<int>& phase = poPhase) {
     int n = 0;
-    for (int g : poOrder) {
-        int i = compact[g];
-        if (b[i >> 6] >> (i & 63) & 1) n++;
+    if (!phase.empty()) {
+        for (size_t i = 0, j; i < order.size(); i = j) {
+            int full = 0;
+            for (j = i; j < order.size() && phase[j] == phase[i]; j++) full += filled(order[j]);
+            n += full;
+            if (full < (int)(j - i)) break;
+        }
+        return n;
+    }
+    for (int g : order) {
+        if (filled(g)) n++;
         else if (PO_TARGETS == 1) break;  // several targets: every goal filled counts
     }
     return n;
 }
+
+// The same in the box bitset b (by default in poOrder).
+static int packedPrefix(const uint64_t* b, const vector<int>& order = poOrder,
+                        const vector<int>& phase = poPhase) {
+    return packedCount([b](int g) { int i = compact[g]; return (int)(b[i >> 6] >> (i & 63) & 1); }, order,
+                       phase);
+}
+// The order the feature-space search's packing feature counts: poOrder
+// before SOKOBAN_KERNEL_POO replaced it (the order from the start made the
+// feature-space search lose XSokoban 15 and 21).
+static vector<int> fsOrder;
 
 // The packing search's children of a position (its boxes in occ and
 // `boxes`, the player's region `player`): box-path macros to the next goal
@@ -909,8 +942,31 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
     int n = 0;
     while (n < (int)poOrder.size() && occ[poOrder[n]]) n++;
     if (n == (int)poOrder.size()) return -1;
-    int target = poOrder[n];
+    // The targets: the next PO_TARGETS empty goals of the order, or with
+    // phases every empty goal of n's phase (its filled goals are packed).
+    vector<int> targets;
+    int end = n;
+    if (!poPhase.empty()) {
+        while (end < (int)poOrder.size() && poPhase[end] == poPhase[n]) end++;
+        for (int k = n; k < end; k++) {
+            if (occ[poOrder[k]]) packed[poOrder[k]] = 1;
+            else targets.push_back(poOrder[k]);
+        }
+    } else {
+        for (int k = n; k < (int)poOrder.size() && (int)targets.size() < PO_TARGETS; k++)
+            if (!occ[poOrder[k]]) targets.push_back(poOrder[k]);
+    }
+    int target = targets[0];
     for (int i = 0; i < n; i++) packed[poOrder[i]] = 1;
+    {
+        int filled = packedCount([occ](int g) { return (int)occ[g]; });
+        if (filled > statPoBest) {
+            statPoBest = filled;
+            statPoAtBest = 0;
+            if (poDumpBest) dumpPosition(occ, player, statPoExp);
+        }
+        if (filled == statPoBest) statPoAtBest++;
+    }
     vector<Cand> found;
     vector<uint32_t> path;
     static Marks pulled;
@@ -937,27 +993,31 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
         occ[box] = 1;
         return ok;
     };
-    for (int k = n, left = PO_TARGETS; k < (int)poOrder.size() && left > 0; k++) {
-        if (occ[poOrder[k]]) continue;
-        left--;
-        target = poOrder[k];
-        const int* to = &pdist[(size_t)goalIndex(target) * N];
-        // Boxes the player can push now (a push in cands: PI-corral pruning
-        // applies), not packed, that can reach the target at all, nearest first.
-        vector<int> order;
-        for (const Cand& x : cands)
-            if (!packed[x.box] && to[x.box] < INF && find(order.begin(), order.end(), x.box) == order.end())
-                order.push_back(x.box);
-        sort(order.begin(), order.end(), [&](int a, int b) { return to[a] < to[b]; });
-        for (int c : order) {
-            if ((int)found.size() >= PO_MACROS) break;
-            if (!canReach(c, target)) continue;
-            statPoTried++;
-            if (!boxPath(occ, player, c, target, path, PO_PATH_STATES)) continue;
-            statPoFound++;
-            store.push_back(path);
-            found.push_back({c, (int)(path.back() & 3), (int)store.size() - 1});
+    // (box, target) pairs: boxes the player can push now (a push in cands:
+    // PI-corral pruning applies), not packed, that can reach the target at
+    // all; target by target, nearest boxes first (with phases: nearest
+    // first over all the phase's targets).
+    struct Pair { int dist, rank, box, target; };
+    vector<Pair> pairs;
+    for (size_t k = 0; k < targets.size(); k++) {
+        const int* to = &pdist[(size_t)goalIndex(targets[k]) * N];
+        for (const Cand& x : cands) {
+            if (packed[x.box] || to[x.box] >= INF) continue;
+            bool seen = false;
+            for (const Pair& p : pairs) seen |= p.box == x.box && p.target == targets[k];
+            if (!seen) pairs.push_back({to[x.box], poPhase.empty() ? (int)k : 0, x.box, targets[k]});
         }
+    }
+    stable_sort(pairs.begin(), pairs.end(),
+                [](const Pair& a, const Pair& b) { return a.rank != b.rank ? a.rank < b.rank : a.dist < b.dist; });
+    for (const Pair& p : pairs) {
+        if ((int)found.size() >= PO_MACROS) break;
+        if (!canReach(p.box, p.target)) continue;
+        statPoTried++;
+        if (!boxPath(occ, player, p.box, p.target, path, PO_PATH_STATES)) continue;
+        statPoFound++;
+        store.push_back(path);
+        found.push_back({p.box, (int)(path.back() & 3), (int)store.size() - 1});
     }
     if (!found.empty()) {
         cands = found;
@@ -966,8 +1026,110 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
         cands.erase(remove_if(cands.begin(), cands.end(), [&](const Cand& x) { return packed[x.box] != 0; }),
                     cands.end());
     }
-    for (int i = 0; i < n; i++) packed[poOrder[i]] = 0;
+    for (int i = 0; i < end; i++) packed[poOrder[i]] = 0;
     return target;
+}
+
+// The packing order from the level's start (SOKOBAN_KERNEL_POO=1, 2; YASS's
+// idea, our own code): from the solved position, the player on its starting
+// square, the boxes are pulled off the goals back to the starting squares,
+// a phase at a time.  A phase is every goal whose box the player can pull
+// (the other goals' boxes fixed) to a starting square not used yet, one
+// square per box (a matching); its boxes leave the board, which opens the
+// next phase.  When no box can reach an unused starting square, the next
+// phase is the goals whose box can be pulled off the goals at all (to a
+// square where it waits); when none can, the rest is the last phase.  Boxes
+// that start on a goal form the first phase.  The order is the phases
+// backwards (the last pulled off filled first); within a phase, as packOrder.
+
+// The cells the box on `box` can be pulled to (marked in `cells`), the
+// player starting in the region of `player`, the other boxes of occ fixed;
+// at most `limit` (box cell, player region) states.
+static void pullCells(uint8_t* occ, int box, int player, Marks& cells, int limit) {
+    static Marks m;
+    static vector<int> todo;
+    if (m.v.size() != (size_t)N) m.init(N);
+    cells.next();
+    cells.set(box);
+    occ[box] = 1;
+    int low = reach(player, occ, m, todo);
+    vector<pair<int, int>> states{{box, low}};
+    unordered_set<uint64_t> known{(uint64_t)box * N + low};
+    for (size_t i = 0; i < states.size() && (int)states.size() < limit; i++) {
+        int c = states[i].first;
+        occ[c] = 1;
+        reach(states[i].second, occ, m, todo);
+        for (int d = 0; d < 4; d++) {
+            int to = c + OFF[d], pl = c + 2 * OFF[d];  // the player on `to` steps back to pl
+            if (pl < 0 || pl >= N || !m.has(to) || wall_[pl] || occ[pl]) continue;
+            occ[c] = 0;
+            occ[to] = 1;
+            int nl = reach(pl, occ, m, todo);
+            occ[to] = 0;
+            occ[c] = 1;
+            reach(states[i].second, occ, m, todo);  // back to this state's region
+            if (!known.insert((uint64_t)to * N + nl).second) continue;
+            cells.set(to);
+            states.push_back({to, nl});
+        }
+        occ[c] = 0;
+    }
+    occ[box] = 1;
+}
+
+static void startPackingOrder(vector<int>& order, vector<int>& phase) {
+    vector<int> old;
+    computePackingOrder(old);
+    vector<int> rankOf(N, 0);
+    for (size_t i = 0; i < old.size(); i++) rankOf[old[i]] = (int)i;
+    vector<uint8_t> occ(N, 0), used(N, 0);
+    vector<vector<int>> phases;  // in pulling order (the last filled first)
+    vector<int> left, first;
+    for (int g : goals) {
+        if (find(startBoxes.begin(), startBoxes.end(), g) != startBoxes.end()) { first.push_back(g); used[g] = 1; }
+        else left.push_back(g);
+        occ[g] = 1;
+    }
+    Marks cells;
+    cells.init(N);
+    const int LIMIT = 4000;
+    while (!left.empty()) {
+        // each goal's box: the unused starting squares it can be pulled to
+        vector<vector<int>> adj(left.size());
+        vector<uint8_t> out(left.size(), 0);
+        vector<int> starts;
+        for (int c : startBoxes) if (!used[c]) starts.push_back(c);
+        for (size_t i = 0; i < left.size(); i++) {
+            pullCells(occ.data(), left[i], startPlayer, cells, LIMIT);
+            for (size_t j = 0; j < starts.size(); j++)
+                if (cells.has(starts[j])) adj[i].push_back((int)j);
+            for (int c = 0; c < N && !out[i]; c++) out[i] = cells.has(c) && !goal_[c];
+        }
+        vector<int> owner(starts.size(), -1);
+        vector<char> seen;
+        for (size_t i = 0; i < left.size(); i++) {
+            seen.assign(starts.size(), 0);
+            augmentKuhn((int)i, adj, owner, seen);
+        }
+        vector<int> now;
+        for (size_t j = 0; j < starts.size(); j++)
+            if (owner[j] >= 0) { now.push_back(left[owner[j]]); used[starts[j]] = 1; }
+        if (now.empty())
+            for (size_t i = 0; i < left.size(); i++) if (out[i]) now.push_back(left[i]);
+        if (now.empty()) now = left;
+        for (int g : now) {
+            occ[g] = 0;
+            left.erase(find(left.begin(), left.end(), g));
+        }
+        phases.push_back(now);
+    }
+    if (!first.empty()) phases.push_back(first);
+    order.clear();
+    phase.clear();
+    for (size_t p = phases.size(); p-- > 0;) {
+        sort(phases[p].begin(), phases[p].end(), [&](int a, int b) { return rankOf[a] < rankOf[b]; });
+        for (int g : phases[p]) { order.push_back(g); phase.push_back((int)(phases.size() - 1 - p)); }
+    }
 }
 
 // ------------------------------------------------------- backward search --
@@ -1145,7 +1307,7 @@ static FsFeatures fsFeatures(const uint64_t* b, const uint8_t* occ, const Marks&
     if (fsPacking == 2) {
         // not a feature
     } else if (fsPacking && !poOrder.empty()) {
-        f.packing = packedPrefix(b);
+        f.packing = packedPrefix(b, fsOrder, {});
     } else {
         for (int g : goals) f.packing += occ[g];
     }
@@ -1173,10 +1335,10 @@ static FsFeatures fsFeatures(const uint64_t* b, const uint8_t* occ, const Marks&
                 if (l >= 0 && blocked[l] != stamp) { blocked[l] = stamp; f.rooms++; }
             }
     }
-    if (fsPlan && !poOrder.empty()) {
+    if (fsPlan && !fsOrder.empty()) {
         int onOrder = 0;
-        for (int g : poOrder) onOrder += occ[g];
-        f.plan = onOrder - packedPrefix(b);
+        for (int g : fsOrder) onOrder += occ[g];
+        f.plan = onOrder - packedPrefix(b, fsOrder, {});
     }
     return f;
 }
@@ -1260,6 +1422,13 @@ struct Search {
     int fsCell = 0, fsTurns = 1;           // the cell of the child run() is keeping, its turns
     int fsUsed = 0;                        // turns the cell at the cursor has had this visit
     FsParentRegions fsParent;              // the expanded node's regions (SOKOBAN_KERNEL_FSQ)
+    // The packing search's escape (SOKOBAN_KERNEL_POE): one queue per count
+    // of goals filled in order (countQ[n]); see nextPacking.
+    vector<priority_queue<HeapE>> countQ;
+    mutable int queueCount = 0;            // the count of the child being queued (set by rank)
+    size_t poQueued = 0;
+    long long poTick = 0;
+    int poRover = 0;
 
     Search(int w, bool mac) : weight(w), macros(mac) {
         table.assign(1 << 16, 0);
@@ -1271,7 +1440,7 @@ struct Search {
 
     void account() {
         size_t b = nodes.capacity() * sizeof(Node) + bits.capacity() * 8 + table.size() * 8 +
-                   expanded.capacity() + (heap.size() + fsQueued) * sizeof(HeapE) * 2;
+                   expanded.capacity() + (heap.size() + fsQueued + poQueued) * sizeof(HeapE) * 2;
         memoryUsed += b - bytes;
         bytes = b;
     }
@@ -1343,7 +1512,9 @@ struct Search {
 
     // The packing search ranks positions by goals filled in order first.
     int32_t rank(const uint64_t* b) const {
-        return packing ? (K - packedPrefix(b)) * PO_RANK - PO_REGION * childRegion : 0;
+        if (!packing) return 0;
+        queueCount = packedPrefix(b);
+        return (K - queueCount) * PO_RANK - PO_REGION * childRegion;
     }
 
     void pushesTo(int id, vector<uint32_t>& out) {
@@ -1405,6 +1576,12 @@ struct Search {
     // Queue a node: on the heap, or (feature-space search) in the queue of
     // its feature cell fsCell.
     void queue(const HeapE& e) {
+        if (packing && PO_ESCAPE > 0) {
+            if (countQ.size() <= (size_t)queueCount) countQ.resize(queueCount + 1);
+            countQ[queueCount].push(e);
+            poQueued++;
+            return;
+        }
         if (!fs) { heap.push(e); return; }
         auto it = cellIndex.find(fsCell);
         if (it == cellIndex.end()) {
@@ -1416,13 +1593,14 @@ struct Search {
         cellQ[it->second].push(e);
         fsQueued++;
     }
-    size_t frontier() const { return heap.size() + fsQueued; }
+    size_t frontier() const { return heap.size() + fsQueued + poQueued; }
 
     // The next node to expand (marked expanded), STALE for a heap entry
     // superseded by a cheaper path or already expanded, EXHAUSTED when the
     // heap is empty: the same for the forward and the backward search.
     int next() {
         if (fs) return nextCell();
+        if (packing && PO_ESCAPE > 0) return nextPacking();
         if (heap.empty()) return EXHAUSTED;
         HeapE e = heap.top(); heap.pop();
         return take(e);
@@ -1454,6 +1632,29 @@ struct Search {
             }
             fsUsed = 0;
             cursor = (cursor + 1) % cellQ.size();
+        }
+        return EXHAUSTED;
+    }
+
+    // The packing search with an escape (YASS's idea): the best entry of
+    // the highest count of goals filled in order, but every PO_ESCAPE-th
+    // expansion the best of the next lower non-empty count (a rover going
+    // down the counts, round robin): a line that makes no progress does not
+    // take every expansion.
+    int nextPacking() {
+        while (poQueued > 0) {
+            int top = (int)countQ.size() - 1;
+            while (countQ[top].empty()) top--;
+            int n = top;
+            if (++poTick % PO_ESCAPE == 0) {
+                n = poRover;
+                do n = n > 0 ? n - 1 : top; while (countQ[n].empty());
+                poRover = n;
+            }
+            HeapE e = countQ[n].top(); countQ[n].pop();
+            poQueued--;
+            int id = take(e);
+            if (id != STALE) return id;
         }
         return EXHAUSTED;
     }
@@ -1905,8 +2106,9 @@ static void printStats() {
             statSolvedBy.c_str());
     fprintf(stderr, "stats: deadlock sets computed ahead: %lld configurations, %lld searches, %lld states, "
             "%zu patterns, %.3f s\n", statDsConfigs, statDsSearches, statDsStates, statDsPatterns, statDsTime);
-    fprintf(stderr, "stats: packing search expanded %lld, box paths tried %lld found %lld, stuck %lld\n",
-            statPoExp, statPoTried, statPoFound, statPoStuck);
+    fprintf(stderr, "stats: packing search expanded %lld, box paths tried %lld found %lld, stuck %lld; "
+            "most goals filled in order %d (%lld expansions there)\n",
+            statPoExp, statPoTried, statPoFound, statPoStuck, statPoBest, statPoAtBest);
     fprintf(stderr, "stats: feature cells %lld, regions counted from the parent's %lld, distinct cells %zu, "
             "most packing %d\n", statFsCells, statFsQuick, statFsDistinct, statFsPacked);
 }
@@ -1970,9 +2172,24 @@ int main(int argc, char** argv) {
     setting("POM", PO_MACROS);
     int poWeight = 6;
     setting("POW", poWeight);
+    setting("POO", poOrderMode);
+    setting("PODUMP", poDumpBest);
+    setting("POE", PO_ESCAPE);
     poOrder = packOrder;
     if (poMode == 2 && poOrder.empty()) computePackingOrder(poOrder);
     if (poOrder.empty()) poMode = 0;  // in the portfolio only on levels with a goal room
+    fsOrder = poOrder;
+    if (poMode && poOrderMode) {
+        startPackingOrder(poOrder, poPhase);
+        if (poOrderMode != 2) poPhase.clear();
+        if (getenv("SOKOBAN_KERNEL_STAT")) {
+            fprintf(stderr, "stats: packing order from the start (%.3f s):", elapsed());
+            for (size_t i = 0; i < poOrder.size(); i++)
+                fprintf(stderr, "%s%d,%d", i && poPhase.size() && poPhase[i] != poPhase[i - 1] ? " | " : " ",
+                        poOrder[i] % W, poOrder[i] / W);
+            fprintf(stderr, "\n");
+        }
+    }
     if (poMode == 2) backMode = 0;
     auto newPacking = [&]() {
         Search* p = new Search(poWeight, true);
@@ -1997,7 +2214,10 @@ int main(int argc, char** argv) {
     setting("FSM", fsMacros);
     // Out-of-plan and the box-path macros need a packing order: on a level
     // without a goal room, every goal's order (as the packing search alone).
-    if (fsMode && (fsMacros || fsPlan) && poOrder.empty()) computePackingOrder(poOrder);
+    if (fsMode && (fsMacros || fsPlan) && poOrder.empty()) {
+        computePackingOrder(poOrder);
+        fsOrder = poOrder;
+    }
     if (fsMode && fsRooms) fsLinks();
     if (fsMode == 2) backMode = poMode = 0;
     if (backMode == 2 || poMode == 2) fsMode = 0;  // another search alone
