@@ -1240,15 +1240,6 @@ static void fsLinks() {
 
 struct FsFeatures { int packing, regions, rooms, plan; };
 
-// The cheap region count (SOKOBAN_KERNEL_FSQ=1): the regions of a child
-// from its parent's.  The parent's regions other than the player's (its
-// corrals) are labelled once per expansion (compute).  A push frees bc (the
-// player's cell after it, or on the player's walk) and fills t; then the
-// child's regions are its player's region, each parent corral without t that
-// this region does not reach (such a corral is whole in the child, so one of
-// its cells tells), and the pieces that filling t cut off: the region that
-// held t, less t, falls apart into pieces that each touch t, and those the
-// player does not reach are flooded from t's neighbours (small areas).
 // Marks in m, and lists in todo, the free cells joined to the free cell c
 // (not marked yet), without resetting m: areas flooded one after another.
 static void floodArea(int c, const uint8_t* occ, Marks& m, vector<int>& todo) {
@@ -1261,6 +1252,15 @@ static void floodArea(int c, const uint8_t* occ, Marks& m, vector<int>& todo) {
         }
 }
 
+// The cheap region count (SOKOBAN_KERNEL_FSQ=1): the regions of a child
+// from its parent's.  The parent's regions other than the player's (its
+// corrals) are labelled once per expansion (compute).  A push frees bc (the
+// player's cell after it, or on the player's walk) and fills t; then the
+// child's regions are its player's region, each parent corral without t that
+// this region does not reach (such a corral is whole in the child, so one of
+// its cells tells), and the pieces that filling t cut off: the region that
+// held t, less t, falls apart into pieces that each touch t, and those the
+// player does not reach are flooded from t's neighbours (small areas).
 struct FsParentRegions {
     Marks mark, cut;
     vector<int> label, rep, todo;
