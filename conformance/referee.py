@@ -397,6 +397,9 @@ class Referee:
             out.append(list(c.state_drawing))
             out.append(f"Query: {c.query}")
         out.append(format_comparison(c.expected, c.actual))
+        if getattr(c, "after_drawing", None):
+            out.append(c.after_drawing[0])
+            out.append([line[4:] for line in c.after_drawing[1:]])
         out.append(f"Replay: {c.replay}")
         return out
 

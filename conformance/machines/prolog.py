@@ -393,11 +393,11 @@ class PrologMachine(RuleBasedStateMachine):
                 problem = successors_problem(self.table, self.state, expected, answer.value,
                                              self.run.mask)
             if problem is not None:
-                rule, message, lines, missing = problem
-                if missing is not None and rule == "missing":
-                    rule = self.probe(missing)
-                self.fail("action/2, perform/3", message, expected_text(expected),
-                          "\n".join(lines), rule=rule)
+                rule = problem.rule
+                if problem.missing is not None and rule == "missing":
+                    rule = self.probe(problem.missing)
+                self.fail("action/2, perform/3", problem.message, expected_text(expected),
+                          "\n".join(problem.lines), rule=rule, wrong=problem.wrong)
         except Masked:
             self.tainted = True
 
@@ -521,7 +521,7 @@ class PrologMachine(RuleBasedStateMachine):
 
     def fail(self, operation: str, message: str, expected: str, actual: str, *,
              rule: str, fatal: bool = False, board: State | None = None,
-             maskable: bool = True) -> None:
+             maskable: bool = True, wrong: tuple[Step, State] | None = None) -> None:
         run = self.run
         if maskable and rule in run.mask:
             raise Masked(rule)
@@ -530,7 +530,7 @@ class PrologMachine(RuleBasedStateMachine):
             reject()            # while shrinking, only the first departure's rule counts
         c = counterexample(self.table, self.played, operation, message, expected, actual,
                            rule, run.consult, planner=operation == "sokoban/1",
-                           board=board, target_name=run.target.name)
+                           board=board, wrong=wrong, target_name=run.target.name)
         if run.first_failure is None:
             run.first_failure = time.monotonic()
             run.focus = rule
@@ -543,19 +543,33 @@ class PrologMachine(RuleBasedStateMachine):
 
 # ------------------------------------------------------------------ comparing
 
+@dataclass(frozen=True)
+class Problem:
+    """How a program's successors depart from the spec's (see
+    :func:`successors_problem`)."""
+
+    rule: str                   # the rule broken ("missing": a legal action left out)
+    message: str                # one sentence
+    lines: list                 # the program's pairs, one per line, marked
+    missing: Step | None        # the first legal action it left out
+    #: The first wrong next state: the spec's step and the program's state
+    #: (drawn beside each other in the report).
+    wrong: tuple[Step, State] | None = None
+
+
 def successors_problem(table: Table, state: State, expected: Sequence[Step], actual: Any,
-                       mask: frozenset = frozenset()
-                       ) -> tuple[str, str, list[str], Step | None] | None:
-    """``None`` when the program's pairs are the spec's; else the rule it
-    breaks, one sentence, the program's pairs, one per line, marked, and the
-    first legal action it left out. The rule is ``"missing"`` when the only
-    trouble is legal actions left out (:meth:`PrologMachine.probe` tells
-    which rule). Departures from the rules of ``mask`` are passed over."""
+                       mask: frozenset = frozenset()) -> Problem | None:
+    """``None`` when the program's pairs are the spec's; else what breaks
+    which rule. The rule is ``"missing"`` when the only trouble is legal
+    actions left out (:meth:`PrologMachine.probe` tells which rule).
+    Departures from the rules of ``mask`` are passed over."""
     if not isinstance(actual, list):
-        return ("prolog.model", "findall/3 did not give a list", [terms.text(actual)], None)
+        return Problem("prolog.model", "findall/3 did not give a list", [terms.text(actual)],
+                       None)
     want = {model.hashable(s.term()): s for s in expected}
     got: dict[Any, list] = {}
     lines, bad = [], []
+    wrong = None
     for pair in actual:
         if not (isinstance(pair, terms.Compound) and pair.name == "-" and len(pair.args) == 2):
             lines.append(f"{terms.text(pair)}   <-- not an Action-State pair")
@@ -577,6 +591,8 @@ def successors_problem(table: Table, state: State, expected: Sequence[Step], act
                          f"state: {why}")
             bad.append(("prolog.effects", f"perform/3 on {terms.text(action)} gives "
                         f"{terms.text(after)}: {why}"))
+            if wrong is None and not isinstance(read, str) and "prolog.effects" not in mask:
+                wrong = (step, read)
         else:
             lines.append(f"{terms.text(action)}-{terms.text(after)}")
     missing = [step for key, step in want.items() if key not in got]
@@ -588,7 +604,8 @@ def successors_problem(table: Table, state: State, expected: Sequence[Step], act
     if not bad:
         return None
     rule, message = bad[0]
-    return rule, message, lines, (missing[0] if missing else None)
+    return Problem(rule, message, lines, missing[0] if missing else None,
+                   wrong if rule == "prolog.effects" else None)
 
 
 def exercised_by(table: Table, state: State) -> set[str]:

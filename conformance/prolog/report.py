@@ -12,7 +12,7 @@ from conformance.api import Counterexample, Verdict
 from conformance.prolog import model, terms
 from conformance.prolog.model import State, Step, Table
 from conformance.prolog.rules import rule_line
-from conformance.report import Board, draw, out_of_time_lines
+from conformance.report import CLASH, Board, draw, marks, out_of_time_lines, side_by_side
 
 PROFILE = "prolog"
 #: How a message printed while the program was loaded starts, in a verdict's warnings.
@@ -62,6 +62,7 @@ def query(table: Table, state: State | None, planner: bool) -> str:
 def counterexample(table: Table, played: Sequence[Step], operation: str, message: str,
                    expected: str, actual: str, rule: str, consult: str, *,
                    planner: bool, board: State | None = None,
+                   wrong: tuple[Step, State] | None = None,
                    target_name: str = "PROGRAM") -> Counterexample:
     """The departure found after ``played`` on ``table``: what went wrong
     (with its rule's line), the level as the ``.pro`` file that consults
@@ -81,7 +82,27 @@ def counterexample(table: Table, played: Sequence[Step], operation: str, message
     c.query = query(table, state, planner)
     c.state_drawing = drawing(table, board if board is not None else state)
     c.state_term = terms.text(state.term())
+    c.after_drawing = after_drawing(table, *wrong) if wrong is not None else []
     return c
+
+
+def after_drawing(table: Table, step: Step, theirs: State) -> list[str]:
+    """The state after ``step`` as the spec has it and as the program's
+    perform/3 gave it (``theirs``), side by side, with the cells that differ
+    marked (``!`` where two pieces share a cell)."""
+    window = (0, 0, table.columns + 1, table.rows + 1)
+    spec = draw(board_of(table, step.after), window)
+    own = draw(board_of(table, theirs), window)
+    off = [p for p in (theirs.player, *theirs.boxes) if not table.on_table(p)]
+    clash = any(CLASH in row for row in own)
+    lines = [f"After {terms.text(step.term())} (X: the cells that differ"
+             + (f"; {CLASH}: two pieces on one cell" if clash else "") + "):"]
+    lines += ["    " + line for line in side_by_side(
+        [("the spec", spec), ("its state", own), ("differ", marks(spec, own))])]
+    if off:
+        lines.append("    (its state puts pieces off the table: "
+                     + ", ".join(terms.text(model.cell(p)) for p in off) + ")")
+    return lines
 
 
 def format_counterexample(c: Counterexample) -> str:
@@ -115,6 +136,7 @@ def format_counterexample(c: Counterexample) -> str:
         out += ["    " + line for line in c.expected.splitlines()]
         out.append("Its answer:")
         out += ["    " + line for line in c.actual.splitlines()]
+        out += getattr(c, "after_drawing", [])
     if c.replay:
         out += ["", "Replay exactly this failure with:", "  " + c.replay]
     return "\n".join(out)

@@ -373,6 +373,26 @@ def test_each_mutant_is_caught_and_blamed_on_its_rule(mutant):
     # The student can run it: the level as a file, and the query.
     assert "filas(" in c.report and ":- consult('sokoban.pro')." in c.report
     assert "?- " in c.report
+    # A wrong next state is drawn beside the spec's; no other departure is.
+    assert ("the spec    its state" in c.report) == (mutant.rule == "prolog.effects"), c.report
+
+
+def test_a_wrong_next_state_is_drawn_beside_the_spec():
+    from conformance.prolog.report import after_drawing
+    table = Table(3, 1, ((3, 1, "j"), (2, 1, "c"), (1, 1, "x")))
+    push = next(s for s in model.legal(table, table.initial()) if s.name == "pushUp")
+    box_left = model.State(push.after.player, ((1, 2),))      # the box stayed where it was
+    lines = after_drawing(table, push, box_left)
+    assert lines[0] == ("After pushUp(c, [2, 1], [1, 1], [3, 1]) (X: the cells that differ; "
+                        "!: two pieces on one cell):")
+    assert [line.split() for line in lines[1:]] == [
+        ["the", "spec", "its", "state", "differ"],
+        ["###", "###", "---"], ["#*#", "#.#", "-X-"], ["#@#", "#!#", "-X-"],
+        ["#", "#", "#", "#", "---"], ["###", "###", "---"]]
+    off = model.State((1, 4), ((1, 1),))                       # the player off the table
+    lines = after_drawing(table, push, off)
+    assert lines[0].startswith("After pushUp(c, [2, 1], [1, 1], [3, 1]) (X: ")
+    assert lines[-1].strip() == "(its state puts pieces off the table: [4, 1])"
 
 
 @needs_swipl

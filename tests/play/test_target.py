@@ -254,6 +254,11 @@ def test_a_prolog_program_plays_on_its_own_perform_results(tmp_path):
         assert s.panel[0].startswith("Departure at move 1: prolog.effects:")
         assert "What went wrong: perform/3 on pushRight" in s.panel[2]
         assert s.panel[2].endswith("the boxes should be at [[1, 4]]")
+        after = s.panel.index(next(p for p in s.panel if isinstance(p, str)
+                                   and p.startswith("After pushRight")))
+        drawn = s.panel[after + 1]          # the spec's state, the program's, the marks
+        assert drawn[0].split() == ["the", "spec", "its", "state", "differ"]
+        assert any("!" in line for line in drawn)   # its player on the box it left behind
     finally:
         referee.close()
 

@@ -81,12 +81,20 @@ class Terminal:
 
     def wait_for(self, *texts: str, absent: str | None = None) -> str:
         """The screen once it shows every one of ``texts`` (and not
-        ``absent``); fails with the last screen after :data:`TIMEOUT`."""
+        ``absent``) and has stopped changing (two captures alike: a loaded
+        machine can be caught halfway through a redraw); fails with the last
+        screen after :data:`TIMEOUT`."""
         deadline = time.monotonic() + TIMEOUT
+        before = None
         while True:
             screen = self.screen()
             if all(t in screen for t in texts) and (absent is None or absent not in screen):
-                return screen
+                if screen == before:
+                    return screen
+                before = screen
+                time.sleep(0.1)
+                continue
+            before = None
             if time.monotonic() > deadline:
                 pytest.fail(f"timed out waiting for {texts!r}; the screen:\n{screen}")
             time.sleep(0.05)

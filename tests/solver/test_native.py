@@ -265,18 +265,23 @@ def test_deadlock_sets_never_cut_a_solution(built, switches, nivel):
         assert replays(nivel, r.solution)
 
 
-@pytest.mark.parametrize("switches", [{"FS": "2"}, {"PO": "2"}, {"PO": "2", "POO": "1"}, {"PO": "2", "POO": "2"},
-                                      {"PO": "2", "POO": "1", "POE": "2"}],
-                         ids=["feature-space", "packing", "packing-start-order", "packing-phases",
-                              "packing-escape"])
+FESS_FEATURES = {"FS": "2", "FSR": "1", "FSO": "1", "FSV": "-4", "FSQ": "1", "FSM": "1"}
+
+
+@pytest.mark.parametrize("switches", [{"FS": "2"}, FESS_FEATURES, {"PO": "2"}, {"PO": "2", "POO": "1"},
+                                      {"PO": "2", "POO": "2"}, {"PO": "2", "POO": "1", "POE": "2"}],
+                         ids=["feature-space", "feature-space-all-features", "packing",
+                              "packing-start-order", "packing-phases", "packing-escape"])
 @settings(max_examples=60, deadline=None)
 @given(nivel=tiny_levels(max_w=6, max_h=4, max_boxes=3))
 def test_a_new_search_alone_agrees_with_brute_force(built, switches, nivel):
     """The feature-space search alone (SOKOBAN_KERNEL_FS=2: one queue per
-    cell of features, visited in turn) and the packing-order search alone
-    (PO=2, below; with the order from the start, POO=1, in phases, POO=2,
-    and with the escape to lower counts, POE) change the order, not what is
-    searched: "unsolvable"
+    cell of features, visited in turn; also with its room-connectivity and
+    out-of-plan features, cells weighted by packing and regions, the cheap
+    region count and the packing search's box-path macros as children) and
+    the packing-order search alone (PO=2, below; with the order from the
+    start, POO=1, in phases, POO=2, and with the escape to lower counts,
+    POE) change the order, not what is searched: "unsolvable"
     exactly when the brute force finds no solution (the packing search's
     macros prove nothing: it is rerun without them first), and every answer
     replays through spec."""
@@ -299,6 +304,19 @@ def test_feature_space_search_in_the_portfolio_agrees_with_brute_force(built, ni
     assert r.status == ("unsolvable" if best is None else "solved"), r.summary()
     if best is not None:
         assert replays(nivel, r.solution)
+
+
+@settings(max_examples=25, deadline=None)
+@given(level=generated_levels(min_size=4, max_size=9, max_boxes=5))
+def test_cheap_region_count_gives_the_same_search(built, level):
+    """SOKOBAN_KERNEL_FSQ: the feature-space search counts a child's player
+    regions from its parent's (1) or floods them (0): the same counts, so
+    the same cells, nodes and answer, with or without the other features."""
+    for features in ({}, {"FSR": "1", "FSO": "1", "FSV": "-4"}):
+        flood, quick = (kernel_solve(level, {"FS": "2", "FSQ": q, **features}, node_limit=20_000,
+                                     time_limit=None) for q in ("0", "1"))
+        assert flood.status == "solved", flood.summary()
+        assert (quick.status, quick.nodes, quick.solution) == (flood.status, flood.nodes, flood.solution)
 
 
 def test_microban_levels_and_the_engine_variable(built, monkeypatch):

@@ -1177,39 +1177,190 @@ static void analyseBackward() {
 //   use); without a packing order, or with SOKOBAN_KERNEL_FSP=0, the boxes
 //   on goals (FSP=2: not a feature);
 // - connectivity: the player regions, areas of free cells cut apart by boxes
-//   (with SOKOBAN_KERNEL_FSC=0, not a feature).
-// The cell is packing * 64 + min(regions, 63).  b and occ hold the
-// position's boxes and `player` marks the player's region (the child's reach).
-static int fsPacking = 1, fsConnect = 1;
+//   (with SOKOBAN_KERNEL_FSC=0, not a feature);
+// - room connectivity (SOKOBAN_KERNEL_FSR=1): the doorways between rooms
+//   that hold a box (fsLinks: a room is an area of free cells with no wall
+//   on two opposite sides, a doorway a run of such cells joining two rooms);
+// - out-of-plan (SOKOBAN_KERNEL_FSO=1): boxes on goals of the packing order
+//   that are not in its filled prefix (a box the plan cannot use yet).
+// Each feature is capped at 63 and the cell is their mixed-radix number.
+// b and occ hold the position's boxes and `player` marks the player's region
+// (the child's reach).  The features also give the cell's turns per visit
+// (fsTurns).
+static int fsPacking = 1, fsConnect = 1, fsRooms = 0, fsPlan = 0, fsVisit = 0;
+static vector<int> linkOf;   // cell -> its doorway (index), or -1
+static int fsLinkCount = 0;
 
-static int featureCell(const uint64_t* b, const uint8_t* occ, const Marks& player) {
-    int packing = 0;
+// Rooms and the doorways between them (for the room-connectivity feature).
+static void fsLinks() {
+    linkOf.assign(N, -1);
+    vector<uint8_t> tunnel(N, 0);
+    for (int c : cellOf) {
+        if (!inside_[c] || wall_[c]) continue;
+        tunnel[c] = (wall_[c + OFF[0]] && wall_[c + OFF[1]]) || (wall_[c + OFF[2]] && wall_[c + OFF[3]]);
+    }
+    vector<int> room(N, -1), todo;
+    int rooms = 0;
+    for (int c : cellOf) {
+        if (!inside_[c] || wall_[c] || tunnel[c] || room[c] >= 0) continue;
+        room[c] = rooms;
+        todo.assign(1, c);
+        for (size_t i = 0; i < todo.size(); i++)
+            for (int d = 0; d < 4; d++) {
+                int x = todo[i] + OFF[d];
+                if (inside_[x] && !wall_[x] && !tunnel[x] && room[x] < 0) { room[x] = rooms; todo.push_back(x); }
+            }
+        rooms++;
+    }
+    vector<int> run(N, -1);
+    int runs = 0;
+    for (int c : cellOf) {
+        if (!inside_[c] || wall_[c] || !tunnel[c] || run[c] >= 0) continue;
+        run[c] = runs;
+        todo.assign(1, c);
+        vector<int> touched;
+        for (size_t i = 0; i < todo.size(); i++)
+            for (int d = 0; d < 4; d++) {
+                int x = todo[i] + OFF[d];
+                if (!inside_[x] || wall_[x]) continue;
+                if (tunnel[x]) {
+                    if (run[x] < 0) { run[x] = runs; todo.push_back(x); }
+                } else if (find(touched.begin(), touched.end(), room[x]) == touched.end()) {
+                    touched.push_back(room[x]);
+                }
+            }
+        if (touched.size() >= 2) {  // a doorway: it joins two rooms or more
+            for (int x : todo) linkOf[x] = fsLinkCount;
+            fsLinkCount++;
+        }
+        runs++;
+    }
+    if (getenv("SOKOBAN_KERNEL_STAT")) fprintf(stderr, "stats: rooms %d, doorways %d\n", rooms, fsLinkCount);
+}
+
+struct FsFeatures { int packing, regions, rooms, plan; };
+
+// Marks in m, and lists in todo, the free cells joined to the free cell c
+// (not marked yet), without resetting m: areas flooded one after another.
+static void floodArea(int c, const uint8_t* occ, Marks& m, vector<int>& todo) {
+    m.set(c);
+    todo.assign(1, c);
+    for (size_t i = 0; i < todo.size(); i++)
+        for (int d = 0; d < 4; d++) {
+            int x = todo[i] + OFF[d];
+            if (!wall_[x] && !occ[x] && !m.has(x)) { m.set(x); todo.push_back(x); }
+        }
+}
+
+// The cheap region count (SOKOBAN_KERNEL_FSQ=1): the regions of a child
+// from its parent's.  The parent's regions other than the player's (its
+// corrals) are labelled once per expansion (compute).  A push frees bc (the
+// player's cell after it, or on the player's walk) and fills t; then the
+// child's regions are its player's region, each parent corral without t that
+// this region does not reach (such a corral is whole in the child, so one of
+// its cells tells), and the pieces that filling t cut off: the region that
+// held t, less t, falls apart into pieces that each touch t, and those the
+// player does not reach are flooded from t's neighbours (small areas).
+struct FsParentRegions {
+    Marks mark, cut;
+    vector<int> label, rep, todo;
+    bool ready = false;
+    void compute(const uint8_t* occ, const Marks& seen, const vector<int>& boxes) {
+        if (mark.v.size() != (size_t)N) { mark.init(N); cut.init(N); label.assign(N, 0); }
+        mark.next();
+        rep.clear();
+        for (int bx : boxes)
+            for (int d = 0; d < 4; d++) {
+                int c = bx + OFF[d];
+                if (wall_[c] || occ[c] || seen.has(c) || mark.has(c)) continue;
+                floodArea(c, occ, mark, todo);
+                for (int x : todo) label[x] = rep.size();
+                rep.push_back(c);
+            }
+        ready = true;
+    }
+    // The child's regions: occ holds its boxes (the box moved onto t),
+    // `player` marks its player's region.
+    int count(const uint8_t* occ, const Marks& player, int t) {
+        int own = mark.has(t) ? label[t] : -1;  // the corral that held t, if any
+        int regions = 1;
+        for (size_t i = 0; i < rep.size(); i++)
+            if ((int)i != own && !player.has(rep[i])) regions++;
+        cut.next();
+        for (int d = 0; d < 4; d++) {
+            int c = t + OFF[d];
+            if (wall_[c] || occ[c] || player.has(c) || cut.has(c)) continue;
+            regions++;
+            floodArea(c, occ, cut, todo);
+        }
+        return regions;
+    }
+};
+static int fsQuick = 1;
+static int fsMacros = 0;  // SOKOBAN_KERNEL_FSM=1: the packing search's box-path macros as children too
+static long long statFsCells = 0, statFsQuick = 0;  // feature cells computed, regions counted cheaply
+static int statFsPacked = 0;                        // the most packing of any feature cell
+static size_t statFsDistinct = 0;                   // the most cells of one feature-space search
+
+static FsFeatures fsFeatures(const uint64_t* b, const uint8_t* occ, const Marks& player, int knownRegions) {
+    FsFeatures f{0, 1, 0, 0};
     if (fsPacking == 2) {
         // not a feature
     } else if (fsPacking && !poOrder.empty()) {
-        packing = packedPrefix(b, fsOrder, {});
+        f.packing = packedPrefix(b, fsOrder, {});
     } else {
-        for (int g : goals) packing += occ[g];
+        for (int g : goals) f.packing += occ[g];
     }
-    int regions = 1;
-    if (fsConnect) {
+    if (fsConnect && knownRegions > 0) {
+        f.regions = knownRegions;
+    } else if (fsConnect) {
         static Marks other;
         static vector<int> todo;
         if (other.v.size() != (size_t)N) other.init(N);
         other.next();
         for (int c : cellOf) {
             if (!inside_[c] || occ[c] || player.has(c) || other.has(c)) continue;
-            regions++;
-            other.set(c);
-            todo.assign(1, c);
-            for (size_t i = 0; i < todo.size(); i++)
-                for (int d = 0; d < 4; d++) {
-                    int x = todo[i] + OFF[d];
-                    if (!wall_[x] && !occ[x] && !other.has(x)) { other.set(x); todo.push_back(x); }
-                }
+            f.regions++;
+            floodArea(c, occ, other, todo);
         }
     }
-    return packing * 64 + min(regions, 63);
+    if (fsRooms && fsLinkCount) {
+        static vector<int> blocked;
+        static int stamp = 0;
+        if (blocked.size() != (size_t)fsLinkCount) { blocked.assign(fsLinkCount, 0); stamp = 0; }
+        stamp++;
+        for (int w = 0; w < WORDS; w++)
+            for (uint64_t x = b[w]; x; x &= x - 1) {
+                int l = linkOf[cellOf[w * 64 + __builtin_ctzll(x)]];
+                if (l >= 0 && blocked[l] != stamp) { blocked[l] = stamp; f.rooms++; }
+            }
+    }
+    if (fsPlan && !fsOrder.empty()) {
+        int onOrder = 0;
+        for (int g : fsOrder) onOrder += occ[g];
+        f.plan = onOrder - packedPrefix(b, fsOrder, {});
+    }
+    return f;
+}
+
+static int featureCell(const uint64_t* b, const uint8_t* occ, const Marks& player, int* turns,
+                       int knownRegions = -1) {
+    FsFeatures f = fsFeatures(b, occ, player, knownRegions);
+    statFsCells++;
+    statFsPacked = max(statFsPacked, f.packing);
+    if (knownRegions > 0) statFsQuick++;
+    if (turns) {
+        // SOKOBAN_KERNEL_FSV=n: a cell with more packing gets more turns
+        // per visit, 1 + n * packing / 4 (and with fewer regions, when n
+        // is negative: that divided by the regions).
+        int n = abs(fsVisit);
+        *turns = 1 + n * f.packing / 4;
+        if (fsVisit < 0) *turns = max(1, *turns / f.regions);
+    }
+    int cell = min(f.packing, 63);
+    cell = cell * 64 + min(f.regions, 63);
+    cell = cell * 64 + min(f.rooms, 63);
+    return cell * 64 + min(f.plan, 63);
 }
 
 // ---------------------------------------------------------------- search --
@@ -1266,8 +1417,11 @@ struct Search {
     bool fs = false;
     vector<priority_queue<HeapE>> cellQ;   // the cells' queues, in order of discovery
     unordered_map<int, int> cellIndex;     // feature cell -> index in cellQ
+    vector<int> cellTurns;                 // each cell's turns per visit (featureCell)
     size_t cursor = 0, fsQueued = 0;
-    int fsCell = 0;                        // the cell of the child run() is keeping
+    int fsCell = 0, fsTurns = 1;           // the cell of the child run() is keeping, its turns
+    int fsUsed = 0;                        // turns the cell at the cursor has had this visit
+    FsParentRegions fsParent;              // the expanded node's regions (SOKOBAN_KERNEL_FSQ)
     // The packing search's escape (SOKOBAN_KERNEL_POE): one queue per count
     // of goals filled in order (countQ[n]); see nextPacking.
     vector<priority_queue<HeapE>> countQ;
@@ -1352,7 +1506,7 @@ struct Search {
         if (mt.total >= INF) { done = true; result = "exhausted"; return; }
         int id = add(h, b.data(), low, -1, 0, 0, 1);
         ring[id % RING] = mt; ringTag[id % RING] = id;
-        if (fs) fsCell = featureCell(b.data(), occ.data(), m);
+        if (fs) fsCell = featureCell(b.data(), occ.data(), m, &fsTurns);
         queue({(int32_t)(weight * mt.total + rank(b.data())), 0, (uint32_t)id});
     }
 
@@ -1433,6 +1587,8 @@ struct Search {
         if (it == cellIndex.end()) {
             it = cellIndex.emplace(fsCell, (int)cellQ.size()).first;
             cellQ.emplace_back();
+            cellTurns.push_back(fsTurns);
+            statFsDistinct = max(statFsDistinct, cellQ.size());
         }
         cellQ[it->second].push(e);
         fsQueued++;
@@ -1459,18 +1615,23 @@ struct Search {
         return e.id;
     }
 
-    // The feature-space search's next(): the best live entry of the next
-    // non-empty cell after the last one visited (round robin over the cells).
+    // The feature-space search's next(): the best live entry of the cell at
+    // the cursor, which moves on to the next non-empty cell once the cell
+    // has had its turns (round robin over the cells; one turn each unless
+    // SOKOBAN_KERNEL_FSV weights them).
     int nextCell() {
-        for (size_t tries = 0; tries < cellQ.size(); tries++) {
+        for (size_t tries = 0; tries <= cellQ.size(); tries++) {
             auto& q = cellQ[cursor];
-            cursor = (cursor + 1) % cellQ.size();
             while (!q.empty()) {
                 HeapE e = q.top(); q.pop();
                 fsQueued--;
                 int id = take(e);
-                if (id != STALE) return id;
+                if (id == STALE) continue;
+                if (++fsUsed >= cellTurns[cursor]) { fsUsed = 0; cursor = (cursor + 1) % cellQ.size(); }
+                return id;
             }
+            fsUsed = 0;
+            cursor = (cursor + 1) % cellQ.size();
         }
         return EXHAUSTED;
     }
@@ -1678,6 +1839,7 @@ long long Search::run(long long budget) {
         const uint64_t* b = pb.data();
         for (int c : boxes) occ[c] = 1;
         reach(nd.player, occ.data(), seen, todo);
+        fsParent.ready = false;
         if (dumpEvery > 0 && this == (*g_runs)[0] && expandedCount % dumpEvery == 0)
             dumpPosition(occ.data(), nd.player, expandedCount);
         cands.clear();
@@ -1702,6 +1864,13 @@ long long Search::run(long long budget) {
         }
         int macroTarget = -1;
         if (packing) macroTarget = packingChildren(occ.data(), boxes, nd.player, cands, macroStore);
+        if (fs && fsMacros && macros && !poOrder.empty()) {
+            // FESS's packing advisor: the packing search's box-path macros
+            // to the next goal of the order, beside the ordinary pushes.
+            vector<Cand> advice = cands;
+            packingChildren(occ.data(), boxes, nd.player, advice, macroStore);
+            for (const Cand& x : advice) if (x.macro >= 0) cands.push_back(x);
+        }
         if (macros && !packing) for (int x : packOrder) if (!occ[x]) { macroTarget = x; break; }
         if (macros && !packing && !packOrder.empty() && nd.parent >= 0) {
             int last = lastBox;
@@ -1805,8 +1974,13 @@ long long Search::run(long long budget) {
                 return count;
             }
             if (fs) {  // the child's feature cell (cm still holds its player region)
+                int known = -1;
+                if (fsQuick && fsConnect && cd.macro < 0 && !fsParent.ready)
+                    fsParent.compute(occ.data(), seen, boxes);
                 occ[bc] = 0; occ[t] = 1;
-                fsCell = featureCell(cb.data(), occ.data(), cm);
+                if (fsQuick && fsConnect && cd.macro < 0)  // the player walked over bc
+                    known = fsParent.count(occ.data(), cm, t);
+                fsCell = featureCell(cb.data(), occ.data(), cm, &fsTurns, known);
                 occ[t] = 0; occ[bc] = 1;
             }
             if (keep(old, h, cb.data(), low, id, g1, mv, mvn, childM, inertia && bc != lastBox ? 1 : 0)) {
@@ -1935,6 +2109,8 @@ static void printStats() {
     fprintf(stderr, "stats: packing search expanded %lld, box paths tried %lld found %lld, stuck %lld; "
             "most goals filled in order %d (%lld expansions there)\n",
             statPoExp, statPoTried, statPoFound, statPoStuck, statPoBest, statPoAtBest);
+    fprintf(stderr, "stats: feature cells %lld, regions counted from the parent's %lld, distinct cells %zu, "
+            "most packing %d\n", statFsCells, statFsQuick, statFsDistinct, statFsPacked);
 }
 
 int main(int argc, char** argv) {
@@ -2031,6 +2207,18 @@ int main(int argc, char** argv) {
     setting("FSD", fsDelay);
     setting("FSP", fsPacking);
     setting("FSC", fsConnect);
+    setting("FSR", fsRooms);
+    setting("FSO", fsPlan);
+    setting("FSV", fsVisit);
+    setting("FSQ", fsQuick);
+    setting("FSM", fsMacros);
+    // Out-of-plan and the box-path macros need a packing order: on a level
+    // without a goal room, every goal's order (as the packing search alone).
+    if (fsMode && (fsMacros || fsPlan) && poOrder.empty()) {
+        computePackingOrder(poOrder);
+        fsOrder = poOrder;
+    }
+    if (fsMode && fsRooms) fsLinks();
     if (fsMode == 2) backMode = poMode = 0;
     if (backMode == 2 || poMode == 2) fsMode = 0;  // another search alone
     auto newForward = [&](int w, bool mac, bool fs) {
