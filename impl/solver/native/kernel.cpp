@@ -1072,9 +1072,9 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
 // player starting in the region of `player`, the other boxes of occ fixed;
 // at most `limit` (box cell, player region) states.
 static void pullCells(uint8_t* occ, int box, int player, Marks& cells, int limit) {
-    static Marks m;
+    static Marks m, child;  // a state's region; a child's
     static vector<int> todo;
-    if (m.v.size() != (size_t)N) m.init(N);
+    if (m.v.size() != (size_t)N) { m.init(N); child.init(N); }
     cells.next();
     cells.set(box);
     occ[box] = 1;
@@ -1090,10 +1090,9 @@ static void pullCells(uint8_t* occ, int box, int player, Marks& cells, int limit
             if (pl < 0 || pl >= N || !m.has(to) || wall_[pl] || occ[pl]) continue;
             occ[c] = 0;
             occ[to] = 1;
-            int nl = reach(pl, occ, m, todo);
+            int nl = reach(pl, occ, child, todo);
             occ[to] = 0;
             occ[c] = 1;
-            reach(states[i].second, occ, m, todo);  // back to this state's region
             if (!known.insert((uint64_t)to * N + nl).second) continue;
             cells.set(to);
             states.push_back({to, nl});
