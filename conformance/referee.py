@@ -399,7 +399,7 @@ class Referee:
         out.append(format_comparison(c.expected, c.actual))
         if getattr(c, "after_drawing", None):
             out.append(c.after_drawing[0])
-            out.append([line[4:] for line in c.after_drawing[1:]])
+            out.append(c.after_drawing[1:])
         out.append(f"Replay: {c.replay}")
         return out
 

@@ -89,7 +89,8 @@ def counterexample(table: Table, played: Sequence[Step], operation: str, message
 def after_drawing(table: Table, step: Step, theirs: State) -> list[str]:
     """The state after ``step`` as the spec has it and as the program's
     perform/3 gave it (``theirs``), side by side, with the cells that differ
-    marked (``!`` where two pieces share a cell)."""
+    marked (``!`` where two pieces share a cell): a title line, then the
+    block's lines."""
     window = (0, 0, table.columns + 1, table.rows + 1)
     spec = draw(board_of(table, step.after), window)
     own = draw(board_of(table, theirs), window)
@@ -97,10 +98,9 @@ def after_drawing(table: Table, step: Step, theirs: State) -> list[str]:
     clash = any(CLASH in row for row in own)
     lines = [f"After {terms.text(step.term())} (X: the cells that differ"
              + (f"; {CLASH}: two pieces on one cell" if clash else "") + "):"]
-    lines += ["    " + line for line in side_by_side(
-        [("the spec", spec), ("its state", own), ("differ", marks(spec, own))])]
+    lines += side_by_side([("the spec", spec), ("its state", own), ("differ", marks(spec, own))])
     if off:
-        lines.append("    (its state puts pieces off the table: "
+        lines.append("(its state puts pieces off the table: "
                      + ", ".join(terms.text(model.cell(p)) for p in off) + ")")
     return lines
 
@@ -136,7 +136,8 @@ def format_counterexample(c: Counterexample) -> str:
         out += ["    " + line for line in c.expected.splitlines()]
         out.append("Its answer:")
         out += ["    " + line for line in c.actual.splitlines()]
-        out += getattr(c, "after_drawing", [])
+        drawn = getattr(c, "after_drawing", [])
+        out += drawn[:1] + ["    " + line for line in drawn[1:]]
     if c.replay:
         out += ["", "Replay exactly this failure with:", "  " + c.replay]
     return "\n".join(out)
