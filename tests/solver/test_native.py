@@ -86,15 +86,23 @@ def test_backward_search_alone_finds_solutions_only_for_solvable_levels(built, n
         assert replays(nivel, r.solution) and replays(nivel, both.solution)
 
 
+# The packing search with every switch of "Issue 19: the opening of the
+# packing search" (docs/solver.md) on: the opening search (POK), boxes that
+# start on a goal pulled like the others (POF=0), YASS's distance term (POY)
+# and cost (POG).
+PACKING_OPENING = {"PO": "2", "POK": "50", "POKP": "8", "POF": "0", "POY": "2", "POG": "1"}
+
+
 @pytest.mark.parametrize("alone", [{"B": "2"}, {"PO": "2"}, {"PO": "2", "POO": "2"},
-                                   {"PO": "2", "POO": "1", "POE": "2"}, {"FS": "2"}],
-                         ids=["backward", "packing", "packing-phases", "packing-escape", "feature-space"])
+                                   {"PO": "2", "POO": "1", "POE": "2"}, {"FS": "2"}, PACKING_OPENING],
+                         ids=["backward", "packing", "packing-phases", "packing-escape", "feature-space",
+                              "packing-opening"])
 @settings(max_examples=25, deadline=None)
 @given(level=generated_levels(min_size=4, max_size=9, max_boxes=5))
 def test_one_search_alone_solves_generated_levels(built, alone, level):
     """The backward search alone (B=2), the packing-order search alone
     (PO=2; POO=2: its order from the start, in phases; POE: with the
-    escape) and the
+    escape; PACKING_OPENING: with the opening search and YASS's score) and the
     feature-space search alone (FS=2): each solves every
     generated level, and the answer replays."""
     r = kernel_solve(level, alone, time_limit=20)
@@ -299,9 +307,11 @@ FESS_FEATURES = {"FS": "2", "FSR": "1", "FSO": "1", "FSV": "-4", "FSQ": "1", "FS
 
 
 @pytest.mark.parametrize("switches", [{"FS": "2"}, FESS_FEATURES, {"PO": "2"}, {"PO": "2", "POO": "1"},
-                                      {"PO": "2", "POO": "2"}, {"PO": "2", "POO": "1", "POE": "2"}],
+                                      {"PO": "2", "POO": "2"}, {"PO": "2", "POO": "1", "POE": "2"},
+                                      PACKING_OPENING, {**PACKING_OPENING, "POG": "0", "POY": "0"}],
                          ids=["feature-space", "feature-space-all-features", "packing",
-                              "packing-start-order", "packing-phases", "packing-escape"])
+                              "packing-start-order", "packing-phases", "packing-escape", "packing-opening",
+                              "packing-opening-only"])
 @settings(max_examples=60, deadline=None)
 @given(nivel=tiny_levels(max_w=6, max_h=4, max_boxes=3))
 def test_a_new_search_alone_agrees_with_brute_force(built, switches, nivel):
@@ -310,8 +320,9 @@ def test_a_new_search_alone_agrees_with_brute_force(built, switches, nivel):
     out-of-plan features, cells weighted by packing and regions, the cheap
     region count and the packing search's box-path macros as children) and
     the packing-order search alone (PO=2, below; with the order from the
-    start, POO=1, in phases, POO=2, and with the escape to lower counts,
-    POE) change the order, not what is searched: "unsolvable"
+    start, POO=1, in phases, POO=2, with the escape to lower counts,
+    POE, and with the opening search, its start-on-goal order and YASS's
+    score terms, PACKING_OPENING) change the order, not what is searched: "unsolvable"
     exactly when the brute force finds no solution (the packing search's
     macros prove nothing: it is rerun without them first), and every answer
     replays through spec."""

@@ -922,6 +922,35 @@ static vector<int> poPhase;       // with POO=2: the phase of poOrder[i] (nondec
 static int PO_ESCAPE = 2;         // SOKOBAN_KERNEL_POE: every n-th expansion a lower count (0: never)
 static int poDumpBest = 0;        // SOKOBAN_KERNEL_PODUMP=1: print each position that fills more goals in order
 static void dumpPosition(const uint8_t* occ, int player, long long count);
+// SOKOBAN_KERNEL_POY=n (YASS's score, our own code; docs/solver.md, "Issue
+// 19: the opening of the packing search"): a child's rank also adds n times
+// 1 + the distance of the box it moved to the nearest target of its parent
+// (poTargetDistance; 0 for a macro, which fills one).  0: off.
+static int PO_DIST = 0;
+static vector<int> poTargets;     // the targets of the position being expanded (packingChildren)
+// SOKOBAN_KERNEL_POF=0 (docs/solver.md, "Issue 19: the opening of the
+// packing search"): a box that starts on a goal is pulled off like the
+// others (its own square is a starting square like the others), instead of
+// its goal being the first phase (1, the default): on XSokoban 16 that box
+// blocks the only way to the rest of the room.
+static int poStartFirst = 1;
+// SOKOBAN_KERNEL_POG=1 (same section): YASS's cost, a run of pushes taking
+// a box nearer its target counted as one: a box-path macro child costs one
+// push in g, an ordinary push taking its box nearer a target none; 0 (the
+// default): their pushes.
+static int poMacroUnit = 0;
+// SOKOBAN_KERNEL_POK=n (same section): in a position where no box has a
+// path to a target (stuck), a breadth-first search of up to n positions
+// over the ordinary pushes of the boxes not packed, at most PO_OPEN_DEPTH
+// pushes deep, for the fewest pushes after which some box has one
+// (poOpening); the child made by the first push of that line ranks first
+// among its count's positions (PO_OPEN_BONUS off its f).  0: off.
+static int PO_OPEN = 0;
+static const int PO_OPEN_DEPTH = 3;
+static const int PO_OPEN_BONUS = 1 << 14;
+static int PO_OPEN_PATHS = 32;            // box paths tried per opening search at most (SOKOBAN_KERNEL_POKP)
+static uint32_t poOpenPush = UINT32_MAX;  // the first push of the opening found (cell<<2|dir), or none
+static long long statPoOpenTried = 0, statPoOpenFound = 0;
 
 // Goals of poOrder filled from its start (filled(g): a box on goal g).
 // With phases: the goals of the full phases, plus the filled goals of the next.
@@ -955,6 +984,94 @@ static int packedPrefix(const uint64_t* b, const vector<int>& order = poOrder,
 // feature-space search lose XSokoban 15 and 21).
 static vector<int> fsOrder;
 
+// POK: the opening search (see PO_OPEN).  occ holds the position's boxes
+// (restored on return), `player` a cell of the player's region, `packed`
+// marks the packed boxes (never pushed), `reaches(box, target)` is
+// packingChildren's cheap filter.  Returns the first push of the shortest
+// line found, or UINT32_MAX.
+template <class Reaches>
+static uint32_t poOpening(uint8_t* occ, int player, const vector<uint8_t>& packed, const vector<int>& targets,
+                          Reaches reaches) {
+    statPoOpenTried++;
+    struct St { int parent; uint32_t push; int depth; };
+    vector<St> states{{-1, 0, 0}};
+    unordered_set<uint64_t> known;
+    static Marks m;
+    static vector<int> todo;
+    if (m.v.size() != (size_t)N) m.init(N);
+    vector<int> line, moved;  // a state's pushes (last first); the cells its boxes left, in order
+    vector<uint32_t> path;
+    uint32_t answer = UINT32_MAX;
+    int paths = 0;
+    auto apply = [&](int si, bool on) {  // put state si's box moves on the board (on) or take them back
+        line.clear();
+        for (int k = si; states[k].parent >= 0; k = states[k].parent) line.push_back(states[k].push);
+        if (on) {
+            for (auto it = line.rbegin(); it != line.rend(); ++it) {
+                int c = *it >> 2, t = c + OFF[*it & 3];
+                occ[c] = 0; occ[t] = 1;
+            }
+        } else {
+            for (uint32_t p : line) {
+                int c = p >> 2, t = c + OFF[p & 3];
+                occ[t] = 0; occ[c] = 1;
+            }
+        }
+        return line.empty() ? player : (int)(line[0] >> 2);  // where the player stands
+    };
+    auto hashOf = [&](int low) {  // the boxes and the player's region (its smallest cell)
+        uint64_t h = (uint64_t)low * 0x9E3779B97F4A7C15ULL;
+        for (int c = 0; c < N; c++)
+            if (occ[c]) h = (h ^ (uint64_t)c) * 0xFF51AFD7ED558CCDULL;
+        return h;
+    };
+    known.insert(hashOf(reach(player, occ, m, todo)));
+    for (size_t si = 0; si < states.size() && answer == UINT32_MAX; si++) {
+        if (states[si].depth >= PO_OPEN_DEPTH) break;
+        int at = apply((int)si, true);
+        reach(at, occ, m, todo);
+        vector<uint32_t> pushes;
+        for (int c = 0; c < N; c++) {
+            if (!occ[c] || packed[c]) continue;
+            for (int d = 0; d < 4; d++) {
+                int t = c + OFF[d];
+                if (!m.has(c - OFF[d]) || wall_[t] || occ[t] || !pushAllowed(occ, c, t)) continue;
+                pushes.push_back((uint32_t)c << 2 | d);
+            }
+        }
+        for (uint32_t p : pushes) {
+            if ((int)states.size() >= PO_OPEN) break;
+            int c = p >> 2, t = c + OFF[p & 3];
+            occ[c] = 0; occ[t] = 1;
+            static Marks cm;
+            if (cm.v.size() != (size_t)N) cm.init(N);
+            int low = reach(c, occ, cm, todo);
+            bool fresh = known.insert(hashOf(low)).second;
+            bool opens = false;
+            for (int k = 0; fresh && k < (int)targets.size() && !opens; k++) {
+                if (occ[targets[k]]) continue;
+                for (int b = 0; b < N && !opens; b++) {
+                    if (!occ[b] || packed[b] || paths >= PO_OPEN_PATHS || !reaches(b, targets[k])) continue;
+                    paths++;
+                    opens = boxPath(occ, c, b, targets[k], path, PO_PATH_STATES);
+                }
+            }
+            occ[t] = 0; occ[c] = 1;
+            if (!fresh) continue;
+            states.push_back({(int)si, p, states[si].depth + 1});
+            if (opens) {
+                int k = (int)states.size() - 1;
+                while (states[k].parent > 0) k = states[k].parent;
+                answer = states[k].push;
+                statPoOpenFound++;
+                break;
+            }
+        }
+        apply((int)si, false);
+    }
+    return answer;
+}
+
 // The packing search's children of a position (its boxes in occ and
 // `boxes`, the player's region `player`): box-path macros to the next goal
 // of poOrder appended to `store`, nearest boxes first; when no box has a
@@ -983,6 +1100,7 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
             if (!occ[poOrder[k]]) targets.push_back(poOrder[k]);
     }
     int target = targets[0];
+    poTargets = targets;
     for (int i = 0; i < n; i++) packed[poOrder[i]] = 1;
     {
         int filled = packedCount([occ](int g) { return (int)occ[g]; });
@@ -1045,15 +1163,26 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
         store.push_back(path);
         found.push_back({p.box, (int)(path.back() & 3), (int)store.size() - 1});
     }
+    poOpenPush = UINT32_MAX;
     if (!found.empty()) {
         cands = found;
     } else {
         statPoStuck++;
+        if (PO_OPEN > 0) poOpenPush = poOpening(occ, player, packed, targets, canReach);
         cands.erase(remove_if(cands.begin(), cands.end(), [&](const Cand& x) { return packed[x.box] != 0; }),
                     cands.end());
     }
     for (int i = 0; i < end; i++) packed[poOrder[i]] = 0;
     return target;
+}
+
+// POY: the distance of a box on `cell` to the nearest of poTargets (pdist:
+// pushes on a board without boxes; PO_FAR when it reaches none).
+static const int PO_FAR = 64;
+static int poTargetDistance(int cell) {
+    int d = PO_FAR;
+    for (int g : poTargets) d = min(d, pdist[(size_t)goalIndex(g) * N + cell]);
+    return d;
 }
 
 // The packing order from the level's start (SOKOBAN_KERNEL_POO=1, 2; YASS's
@@ -1102,6 +1231,7 @@ static void pullCells(uint8_t* occ, int box, int player, Marks& cells, int limit
     occ[box] = 1;
 }
 
+
 static void startPackingOrder(vector<int>& order, vector<int>& phase) {
     vector<int> old;
     computePackingOrder(old);
@@ -1111,7 +1241,8 @@ static void startPackingOrder(vector<int>& order, vector<int>& phase) {
     vector<vector<int>> phases;  // in pulling order (the last filled first)
     vector<int> left, first;
     for (int g : goals) {
-        if (find(startBoxes.begin(), startBoxes.end(), g) != startBoxes.end()) { first.push_back(g); used[g] = 1; }
+        bool startsFull = find(startBoxes.begin(), startBoxes.end(), g) != startBoxes.end();
+        if (startsFull && poStartFirst) { first.push_back(g); used[g] = 1; }
         else left.push_back(g);
         occ[g] = 1;
     }
@@ -1421,6 +1552,8 @@ struct Search {
     bool backward = false;      // a pull search (startBack / runBack)
     bool packing = false;       // the packing-order search (packingChildren)
     int childRegion = 0;        // packing: the cells of the player's region of the child being kept
+    int childDist = 0;          // packing, POY: the moved box's distance to the nearest target
+    bool childOpens = false;    // packing, POK: the child is the first push of the opening found
     vector<Node> nodes;
     vector<uint64_t> bits;      // WORDS per node
     vector<uint8_t> expanded;
@@ -1539,7 +1672,8 @@ struct Search {
     int32_t rank(const uint64_t* b) const {
         if (!packing) return 0;
         queueCount = packedPrefix(b);
-        return (K - queueCount) * PO_RANK - PO_REGION * childRegion;
+        return (K - queueCount) * PO_RANK - PO_REGION * childRegion + PO_DIST * childDist -
+               (childOpens ? PO_OPEN_BONUS : 0);
     }
 
     void pushesTo(int id, vector<uint32_t>& out) {
@@ -1966,6 +2100,15 @@ long long Search::run(long long budget) {
             occ[bc] = 0; occ[t] = 1;
             int low = reach(lastCell, occ.data(), cm, todo2);
             childRegion = todo2.size();
+            childOpens = packing && cd.macro < 0 && ((uint32_t)bc << 2 | d) == poOpenPush;
+            bool nearer = false;  // POG: an ordinary push taking its box nearer a target
+            if (packing && (PO_DIST || poMacroUnit) && cd.macro < 0) {
+                int dt = poTargetDistance(t);
+                nearer = dt < poTargetDistance(bc);
+                childDist = 1 + dt;
+            } else {
+                childDist = 0;
+            }
             bool goalsLost = false;
             if (frozenOnGoals && goal_[t] && frozen(occ.data(), t, frozenTmp, 0)) {
                 childBoxes = boxes;
@@ -1977,6 +2120,7 @@ long long Search::run(long long budget) {
             if (goalsLost) continue;
             uint64_t h = nd.hash ^ zobP[nd.player] ^ zob[bc] ^ zob[t] ^ zobP[low];
             int g1 = nd.g + steps;
+            if (packing && poMacroUnit) g1 = nd.g + (cd.macro >= 0 ? 1 : nearer ? 0 : steps);
             int old;
             if (!worth(h, cb.data(), low, g1, &old)) continue;
             if (!matched) {
@@ -2138,7 +2282,9 @@ static void printStats() {
             "most goals filled in order %d (%lld expansions there)\n",
             statPoExp, statPoTried, statPoFound, statPoStuck, statPoBest, statPoAtBest);
     fprintf(stderr, "stats: feature cells %lld, regions counted from the parent's %lld, distinct cells %zu, "
-            "most packing %d\n", statFsCells, statFsQuick, statFsDistinct, statFsPacked);
+            "most packing %d\n", statFsCells, statFsQuick, statFsDistinct, statFsPacked);    if (PO_OPEN > 0)
+        fprintf(stderr, "stats: packing search openings searched %lld found %lld\n", statPoOpenTried,
+                statPoOpenFound);
 }
 
 int main(int argc, char** argv) {
@@ -2203,6 +2349,11 @@ int main(int argc, char** argv) {
     setting("POO", poOrderMode);
     setting("PODUMP", poDumpBest);
     setting("POE", PO_ESCAPE);
+    setting("POY", PO_DIST);
+    setting("POF", poStartFirst);
+    setting("POG", poMacroUnit);
+    setting("POK", PO_OPEN);
+    setting("POKP", PO_OPEN_PATHS);
     poOrder = packOrder;
     if (poMode == 2 && poOrder.empty()) computePackingOrder(poOrder);
     if (poOrder.empty()) poMode = 0;  // in the portfolio only on levels with a goal room
