@@ -944,8 +944,9 @@ static int poMacroUnit = 0;
 // over the ordinary pushes of the boxes not packed, at most PO_OPEN_DEPTH
 // pushes deep, for the fewest pushes after which some box has one
 // (poOpening); the child made by the first push of that line ranks first
-// among its count's positions (PO_OPEN_BONUS off its f).  0: off.
-static int PO_OPEN = 0;
+// among its count's positions (PO_OPEN_BONUS off its f).  0: off.  50 by
+// default: XSokoban 24 and 25 solved at 1 M nodes, none lost.
+static int PO_OPEN = 50;
 static const int PO_OPEN_DEPTH = 3;
 static const int PO_OPEN_BONUS = 1 << 14;
 static int PO_OPEN_PATHS = 32;            // box paths tried per opening search at most (SOKOBAN_KERNEL_POKP)
