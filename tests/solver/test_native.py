@@ -87,14 +87,17 @@ def test_backward_search_alone_finds_solutions_only_for_solvable_levels(built, n
 
 
 @pytest.mark.parametrize("alone", [{"B": "2"}, {"PO": "2"}, {"PO": "2", "POO": "2"},
-                                   {"PO": "2", "POO": "1", "POE": "2"}, {"FS": "2"}],
-                         ids=["backward", "packing", "packing-phases", "packing-escape", "feature-space"])
+                                   {"PO": "2", "POO": "1", "POE": "2"},
+                                   {"PO": "2", "POX": "1", "POA": "1", "POQ": "200"}, {"FS": "2"}],
+                         ids=["backward", "packing", "packing-phases", "packing-escape", "packing-cuts",
+                              "feature-space"])
 @settings(max_examples=25, deadline=None)
 @given(level=generated_levels(min_size=4, max_size=9, max_boxes=5))
 def test_one_search_alone_solves_generated_levels(built, alone, level):
     """The backward search alone (B=2), the packing-order search alone
     (PO=2; POO=2: its order from the start, in phases; POE: with the
-    escape) and the
+    escape; POX, POA, POQ: with its dead-box cut, the ordinary pushes beside
+    its macros and its clusters tested when stuck) and the
     feature-space search alone (FS=2): each solves every
     generated level, and the answer replays."""
     r = kernel_solve(level, alone, time_limit=20)
@@ -296,12 +299,16 @@ def test_deadlock_sets_never_cut_a_solution(built, switches, nivel):
 
 
 FESS_FEATURES = {"FS": "2", "FSR": "1", "FSO": "1", "FSV": "-4", "FSQ": "1", "FSM": "1"}
+# The packing search alone with its dead-box cut, the ordinary pushes beside
+# its macros and its clusters put through the corral test when it is stuck.
+PACKING_CUTS = {"PO": "2", "POX": "1", "POA": "1", "POQ": "200"}
 
 
 @pytest.mark.parametrize("switches", [{"FS": "2"}, FESS_FEATURES, {"PO": "2"}, {"PO": "2", "POO": "1"},
-                                      {"PO": "2", "POO": "2"}, {"PO": "2", "POO": "1", "POE": "2"}],
+                                      {"PO": "2", "POO": "2"}, {"PO": "2", "POO": "1", "POE": "2"},
+                                      PACKING_CUTS],
                          ids=["feature-space", "feature-space-all-features", "packing",
-                              "packing-start-order", "packing-phases", "packing-escape"])
+                              "packing-start-order", "packing-phases", "packing-escape", "packing-cuts"])
 @settings(max_examples=60, deadline=None)
 @given(nivel=tiny_levels(max_w=6, max_h=4, max_boxes=3))
 def test_a_new_search_alone_agrees_with_brute_force(built, switches, nivel):
@@ -310,8 +317,9 @@ def test_a_new_search_alone_agrees_with_brute_force(built, switches, nivel):
     out-of-plan features, cells weighted by packing and regions, the cheap
     region count and the packing search's box-path macros as children) and
     the packing-order search alone (PO=2, below; with the order from the
-    start, POO=1, in phases, POO=2, and with the escape to lower counts,
-    POE) change the order, not what is searched: "unsolvable"
+    start, POO=1, in phases, POO=2, with the escape to lower counts, POE,
+    and with its cuts, POX, POA, POQ) change the order, not what is
+    searched: "unsolvable"
     exactly when the brute force finds no solution (the packing search's
     macros prove nothing: it is rerun without them first), and every answer
     replays through spec."""

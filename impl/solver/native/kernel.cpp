@@ -368,7 +368,7 @@ static void matchMoved(const Match& parent, int r, int t, Match& child) {
 }
 
 // ------------------------------------------------------------ PI-corrals --
-struct Cand { int box; int dir; int macro; };  // macro: -1, or index in macros
+struct Cand { int box; int dir; int macro; int bonus = 0; };  // macro: -1, or index in macros; bonus: the packing search's (parking)
 
 static Marks areaMarks;
 static vector<int> areaOf;  // valid where areaMarks.has
@@ -836,10 +836,14 @@ static int goalIndex(int g) { return lower_bound(goals.begin(), goals.end(), g) 
 // Shortest push sequence (cell<<2|dir) taking the box on `box` to `target`,
 // the other boxes fixed; empty when not found within PATH_STATES states.
 // `limit` > 0 replaces PATH_STATES (the packing-order search's larger limit).
+// With `avoid` (the packing search's parking, SOKOBAN_KERNEL_POK): the
+// fewest pushes taking the box to any cell not marked in `avoid` and not a
+// dead square (target unused).
 static bool boxPath(uint8_t* occ, int playerLow, int box, int target, vector<uint32_t>& out,
-                    int limit = 0) {
+                    int limit = 0, const Marks* avoid = nullptr) {
     if (limit <= 0) limit = PATH_STATES;
-    const int* to = &pdist[(size_t)goalIndex(target) * N];
+    const int* to = avoid ? nearest_.data() : &pdist[(size_t)goalIndex(target) * N];
+    const int weight = avoid ? 0 : 1;  // parking: breadth first
     if (to[box] >= INF) return false;
     occ[box] = 0;
     struct St { int cell, low, parent; uint32_t step; int depth; };
@@ -850,7 +854,7 @@ static bool boxPath(uint8_t* occ, int playerLow, int box, int target, vector<uin
     known.insert((uint64_t)box * N + playerLow);
     typedef pair<pair<int, int>, int> QE;  // ((f, counter), state)
     priority_queue<QE, vector<QE>, greater<QE>> fr;
-    fr.push({{to[box], 0}, 0});
+    fr.push({{weight * to[box], 0}, 0});
     int counter = 1;
     static Marks m, mm;
     static vector<int> todo, td;
@@ -869,7 +873,7 @@ static bool boxPath(uint8_t* occ, int playerLow, int box, int target, vector<uin
             bool allowed = pushAllowed(occ, c, t);
             occ[c] = 0;
             if (!allowed) continue;
-            if (t == target) {
+            if (avoid ? !avoid->has(t) : t == target) {
                 out.clear();
                 out.push_back((uint32_t)c << 2 | d);
                 int k = si;
@@ -884,7 +888,7 @@ static bool boxPath(uint8_t* occ, int playerLow, int box, int target, vector<uin
             occ[t] = 0;
             if (!known.insert((uint64_t)t * N + low).second) continue;  // (cell, region) seen
             states.push_back({t, low, si, (uint32_t)c << 2 | d, s.depth + 1});
-            fr.push({{s.depth + 1 + to[t], counter++}, (int)states.size() - 1});
+            fr.push({{s.depth + 1 + weight * to[t], counter++}, (int)states.size() - 1});
         }
         if (ok) break;
     }
@@ -921,6 +925,8 @@ static vector<long long> statPoByCount;  // its expansions at each count of goal
 static int poOrderMode = 1;
 static vector<int> poPhase;       // with POO=2: the phase of poOrder[i] (nondecreasing)
 static int PO_ESCAPE = 2;         // SOKOBAN_KERNEL_POE: every n-th expansion a lower count (0: never)
+static int PO_PARKING = 0;        // SOKOBAN_KERNEL_POK=1: parking macros for the blockers when stuck
+static long long statPoParkTried = 0, statPoParked = 0;
 static int PO_ALL_PUSHES = 0;     // SOKOBAN_KERNEL_POA=1: the ordinary pushes beside the macros, not only when stuck
 static int poDumpBest = 0;        // SOKOBAN_KERNEL_PODUMP=1: print each position that fills more goals in order
 static void dumpPosition(const uint8_t* occ, int player, long long count);
@@ -968,6 +974,7 @@ static vector<int> fsOrder;
 // stopped moving in the same way).
 static int PO_CLUSTER_STATES = 0;
 static int PO_CLUSTER_MAX = 4;      // SOKOBAN_KERNEL_POQB
+static int PO_CLUSTER_EVERY = 0;    // SOKOBAN_KERNEL_POQE=1: at every expansion, not only when stuck
 static long long statPoClusterTests = 0, statPoClusterDead = 0;
 
 static bool clusterDead(const vector<int>& boxes, int player, const vector<uint8_t>& packed) {
@@ -994,6 +1001,32 @@ static bool clusterDead(const vector<int>& boxes, int player, const vector<uint8
     }
     return false;
 }
+
+// The cells a lone box on `target` can be pulled to, the boxes of occ fixed
+// and the player ignored (every box path to `target` is such a sequence of
+// pulls, reversed), marked in `pulled` and listed in q; true as soon as it
+// reaches `box` (-1: every such cell).
+static bool pullArea(const uint8_t* occ, int target, int box, Marks& pulled, vector<int>& q) {
+    pulled.next();
+    pulled.set(target);
+    q.assign(1, target);
+    for (size_t i = 0; i < q.size(); i++)
+        for (int d = 0; d < 4; d++) {
+            int prev = q[i] - OFF[d], pl = q[i] - 2 * OFF[d];
+            if (pl < 0 || pl >= N || wall_[prev] || wall_[pl] || occ[pl] || occ[prev] || pulled.has(prev))
+                continue;
+            if (prev == box) return true;
+            pulled.set(prev);
+            q.push_back(prev);
+        }
+    return false;
+}
+
+// SOKOBAN_KERNEL_POU=n: the packing search's rank also takes n off for each
+// cell of the next target's pull area (pullArea) in the child: a stuck
+// position is left by clearing the way to the target, not only by opening
+// the level up for the player.
+static int PO_AREA = 0;
 
 // The packing search's children of a position (its boxes in occ and
 // `boxes`, the player's region `player`): box-path macros to the next goal
@@ -1045,19 +1078,7 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
     // box (every box path is such a sequence of pulls, reversed).
     auto canReach = [&](int box, int target) {
         occ[box] = 0;
-        pulled.next();
-        pulled.set(target);
-        q.assign(1, target);
-        bool ok = false;
-        for (size_t i = 0; i < q.size() && !ok; i++)
-            for (int d = 0; d < 4; d++) {
-                int prev = q[i] - OFF[d], pl = q[i] - 2 * OFF[d];
-                if (pl < 0 || pl >= N || wall_[prev] || wall_[pl] || occ[pl] || occ[prev] || pulled.has(prev))
-                    continue;
-                if (prev == box) { ok = true; break; }
-                pulled.set(prev);
-                q.push_back(prev);
-            }
+        bool ok = pullArea(occ, target, box, pulled, q);
         occ[box] = 1;
         return ok;
     };
@@ -1087,10 +1108,59 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
         store.push_back(path);
         found.push_back({p.box, (int)(path.back() & 3), (int)store.size() - 1});
     }
-    if (found.empty()) statPoStuck++;
-    if (found.empty() && PO_CLUSTER_STATES > 0 && clusterDead(boxes, player, packed)) {
+    bool stuck = found.empty();
+    if (stuck) statPoStuck++;
+    if (stuck && PO_PARKING) {
+        // Parking (SOKOBAN_KERNEL_POK): for the nearest boxes that could
+        // reach the target but for the other boxes, the boxes whose removal
+        // gives them a path (blockers), each taken by a macro to the nearest
+        // cell off that path (its box cells and the player's pushing cells).
+        static Marks avoid;
+        if (avoid.v.size() != (size_t)N) avoid.init(N);
+        int tried = 0;
+        vector<int> parked;
+        for (const Pair& p : pairs) {
+            if (tried >= 2 || (int)found.size() >= PO_MACROS) break;
+            if (!canReach(p.box, p.target)) continue;
+            tried++;
+            for (int x : boxes) {
+                if (x == p.box || packed[x] || find(parked.begin(), parked.end(), x) != parked.end()) continue;
+                bool pushable = false;
+                for (const Cand& c : cands) pushable |= c.box == x && c.macro < 0;
+                if (!pushable) continue;
+                occ[x] = 0;
+                statPoParkTried++;
+                bool ok = boxPath(occ, player, p.box, p.target, path, PO_PATH_STATES);
+                occ[x] = 1;
+                if (!ok) continue;
+                avoid.next();
+                for (uint32_t st : path) {
+                    int c = st >> 2, d = st & 3;
+                    avoid.set(c); avoid.set(c + OFF[d]); avoid.set(c - OFF[d]);
+                }
+                // the nearest parking cells first, until one leaves the box a
+                // path (the player then stands where the last push left it)
+                vector<uint32_t> park;
+                for (int attempt = 0; attempt < 4; attempt++) {
+                    if (!boxPath(occ, player, x, -1, park, PO_PATH_STATES, &avoid)) break;
+                    int last = park.back() >> 2, dest = last + OFF[park.back() & 3];
+                    occ[x] = 0; occ[dest] = 1;
+                    bool opens = boxPath(occ, last, p.box, p.target, path, PO_PATH_STATES);
+                    occ[dest] = 0; occ[x] = 1;
+                    if (!opens) { avoid.set(dest); continue; }
+                    statPoParked++;
+                    parked.push_back(x);
+                    store.push_back(park);
+                    // ranked first of its count: it opens the target
+                    found.push_back({x, (int)(park.back() & 3), (int)store.size() - 1, PO_RANK / 2});
+                    break;
+                }
+            }
+        }
+    }
+    if ((stuck || PO_CLUSTER_EVERY) && PO_CLUSTER_STATES > 0 && clusterDead(boxes, player, packed)) {
         cands.clear();  // dead: no children
-    } else if (!found.empty() && !PO_ALL_PUSHES) {
+    } else if (!stuck && !PO_ALL_PUSHES) {
         cands = found;
     } else {
         // stuck (or SOKOBAN_KERNEL_POA=1: always, beside the macros): the
@@ -1562,6 +1632,8 @@ struct Search {
     bool backward = false;      // a pull search (startBack / runBack)
     bool packing = false;       // the packing-order search (packingChildren)
     int childRegion = 0;        // packing: the cells of the player's region of the child being kept
+    int childArea = 0;          // packing, SOKOBAN_KERNEL_POU: the cells of its target's pull area
+    int childBonus = 0;         // packing, SOKOBAN_KERNEL_POK: its Cand's bonus (a parking that opens the target)
     vector<Node> nodes;
     vector<uint64_t> bits;      // WORDS per node
     vector<uint8_t> expanded;
@@ -1680,7 +1752,7 @@ struct Search {
     int32_t rank(const uint64_t* b) const {
         if (!packing) return 0;
         queueCount = packedPrefix(b);
-        return (K - queueCount) * PO_RANK - PO_REGION * childRegion;
+        return (K - queueCount) * PO_RANK - PO_REGION * childRegion - PO_AREA * childArea - childBonus;
     }
 
     void pushesTo(int id, vector<uint32_t>& out) {
@@ -2107,6 +2179,18 @@ long long Search::run(long long budget) {
             occ[bc] = 0; occ[t] = 1;
             int low = reach(lastCell, occ.data(), cm, todo2);
             childRegion = todo2.size();
+            if (packing && PO_AREA) {
+                static Marks area;
+                static vector<int> cells;
+                if (area.v.size() != (size_t)N) area.init(N);
+                size_t k = 0;
+                while (k < poOrder.size() && occ[poOrder[k]]) k++;
+                childArea = 0;
+                if (k < poOrder.size()) {
+                    pullArea(occ.data(), poOrder[k], -1, area, cells);
+                    childArea = cells.size();
+                }
+            }
             bool goalsLost = false;
             if (frozenOnGoals && goal_[t] && frozen(occ.data(), t, frozenTmp, 0)) {
                 childBoxes = boxes;
@@ -2119,7 +2203,19 @@ long long Search::run(long long budget) {
             uint64_t h = nd.hash ^ zobP[nd.player] ^ zob[bc] ^ zob[t] ^ zobP[low];
             int g1 = nd.g + steps;
             int old;
-            if (!worth(h, cb.data(), low, g1, &old)) continue;
+            childBonus = packing ? cd.bonus : 0;
+            if (!worth(h, cb.data(), low, g1, &old)) {
+                // a parking that opens the target, to a position already
+                // queued: queued again, first of its count
+                if (childBonus && old >= 0 && !expanded[old]) {
+                    if (!matched) { parentM.rows = boxes; matchFull(parentM); matched = true; }
+                    int r = std::find(boxes.begin(), boxes.end(), bc) - boxes.begin();
+                    matchMoved(parentM, r, t, childM);
+                    int g0 = nodes[old].g;
+                    queue({(int32_t)(g0 + weight * childM.total + rank(cb.data())), g0, (uint32_t)old, 0});
+                }
+                continue;
+            }
             if (packing && poDeadCut) {
                 childBoxes = boxes;
                 for (int& x : childBoxes) if (x == bc) x = t;
@@ -2289,7 +2385,8 @@ static void printStats() {
     fprintf(stderr, "stats: packing dead-box cut: children tested %lld, dead %lld; expansions by goals filled:",
             statPoDeadTests, statPoDead);
     for (long long x : statPoByCount) fprintf(stderr, " %lld", x);
-    fprintf(stderr, "; clusters tested %lld, dead %lld\n", statPoClusterTests, statPoClusterDead);
+    fprintf(stderr, "; clusters tested %lld, dead %lld; blockers tried %lld, parked %lld\n", statPoClusterTests,
+            statPoClusterDead, statPoParkTried, statPoParked);
     fprintf(stderr, "stats: feature cells %lld, regions counted from the parent's %lld, distinct cells %zu, "
             "most packing %d\n", statFsCells, statFsQuick, statFsDistinct, statFsPacked);
 }
@@ -2359,6 +2456,9 @@ int main(int argc, char** argv) {
     setting("POA", PO_ALL_PUSHES);
     setting("POQ", PO_CLUSTER_STATES);
     setting("POQB", PO_CLUSTER_MAX);
+    setting("POQE", PO_CLUSTER_EVERY);
+    setting("POU", PO_AREA);
+    setting("POK", PO_PARKING);
     setting("POXS", PO_DEAD_STATES);
     setting("POXDUMP", poDeadDump);
     setting("POE", PO_ESCAPE);
