@@ -88,16 +88,18 @@ def test_backward_search_alone_finds_solutions_only_for_solvable_levels(built, n
 
 @pytest.mark.parametrize("alone", [{"B": "2"}, {"PO": "2"}, {"PO": "2", "POO": "2"},
                                    {"PO": "2", "POO": "1", "POE": "2"},
-                                   {"PO": "2", "POX": "1", "POA": "1", "POQ": "200"}, {"FS": "2"}],
+                                   {"PO": "2", "POX": "1", "POA": "1", "POQ": "200", "POK": "1"},
+                                   {"PO": "2", "POK": "1"}, {"FS": "2"}],
                          ids=["backward", "packing", "packing-phases", "packing-escape", "packing-cuts",
-                              "feature-space"])
+                              "packing-parking", "feature-space"])
 @settings(max_examples=25, deadline=None)
 @given(level=generated_levels(min_size=4, max_size=9, max_boxes=5))
 def test_one_search_alone_solves_generated_levels(built, alone, level):
     """The backward search alone (B=2), the packing-order search alone
     (PO=2; POO=2: its order from the start, in phases; POE: with the
     escape; POX, POA, POQ: with its dead-box cut, the ordinary pushes beside
-    its macros and its clusters tested when stuck) and the
+    its macros and its clusters tested when stuck; POK: with its parking)
+    and the
     feature-space search alone (FS=2): each solves every
     generated level, and the answer replays."""
     r = kernel_solve(level, alone, time_limit=20)
@@ -300,8 +302,9 @@ def test_deadlock_sets_never_cut_a_solution(built, switches, nivel):
 
 FESS_FEATURES = {"FS": "2", "FSR": "1", "FSO": "1", "FSV": "-4", "FSQ": "1", "FSM": "1"}
 # The packing search alone with its dead-box cut, the ordinary pushes beside
-# its macros and its clusters put through the corral test when it is stuck.
-PACKING_CUTS = {"PO": "2", "POX": "1", "POA": "1", "POQ": "200"}
+# its macros, its clusters put through the corral test when it is stuck,
+# its parking and the target's area in its rank.
+PACKING_CUTS = {"PO": "2", "POX": "1", "POA": "1", "POQ": "200", "POK": "1", "POU": "2"}
 
 
 @pytest.mark.parametrize("switches", [{"FS": "2"}, FESS_FEATURES, {"PO": "2"}, {"PO": "2", "POO": "1"},
@@ -318,7 +321,8 @@ def test_a_new_search_alone_agrees_with_brute_force(built, switches, nivel):
     region count and the packing search's box-path macros as children) and
     the packing-order search alone (PO=2, below; with the order from the
     start, POO=1, in phases, POO=2, with the escape to lower counts, POE,
-    and with its cuts, POX, POA, POQ) change the order, not what is
+    and with its cuts, parking and target area, POX, POA, POQ, POK, POU)
+    change the order, not what is
     searched: "unsolvable"
     exactly when the brute force finds no solution (the packing search's
     macros prove nothing: it is rerun without them first), and every answer
@@ -613,3 +617,20 @@ def test_packing_dead_box_cut_on_microban_drops_only_dead_positions(built, switc
             assert brute_force_moves(rest) is None, (level, sorted(boxes), sorted(packed), player)
             checked += 1
     assert checked >= 20, checked
+
+
+def test_packing_search_parks_blockers_on_microban(built):
+    """SOKOBAN_KERNEL_POK=1: when no box has a path to the target, the
+    boxes that block one are parked by a macro where they open its path.
+    The packing search alone with it solves each of Microban's first 40
+    levels (every answer replays), and it parks on at least 10 of them."""
+    env = {**os.environ, "SOKOBAN_KERNEL_PO": "2", "SOKOBAN_KERNEL_POK": "1", "SOKOBAN_KERNEL_STAT": "1"}
+    parked = 0
+    for level in levels.load("microban")[:40]:
+        run = subprocess.run([str(built), "20", "20000", "500"], input=native.xsb(pieces_of(level.to_nivel())),
+                             capture_output=True, text=True, env=env, check=True)
+        words = run.stdout.split()
+        assert words[0] == "solved", (level, run.stdout)
+        assert levels.lurd.solves(level, words[2] if len(words) > 2 else ""), level
+        parked += int(run.stderr.split("parked ")[1].split()[0]) > 0
+    assert parked >= 10, parked

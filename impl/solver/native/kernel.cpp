@@ -925,7 +925,7 @@ static vector<long long> statPoByCount;  // its expansions at each count of goal
 static int poOrderMode = 1;
 static vector<int> poPhase;       // with POO=2: the phase of poOrder[i] (nondecreasing)
 static int PO_ESCAPE = 2;         // SOKOBAN_KERNEL_POE: every n-th expansion a lower count (0: never)
-static int PO_PARKING = 0;        // SOKOBAN_KERNEL_POK=1: parking macros for the blockers when stuck
+static int PO_PARKING = 1;        // SOKOBAN_KERNEL_POK: parking macros for the blockers when stuck (0 off)
 static long long statPoParkTried = 0, statPoParked = 0;
 static int PO_ALL_PUSHES = 0;     // SOKOBAN_KERNEL_POA=1: the ordinary pushes beside the macros, not only when stuck
 static int poDumpBest = 0;        // SOKOBAN_KERNEL_PODUMP=1: print each position that fills more goals in order
@@ -1111,10 +1111,12 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
     bool stuck = found.empty();
     if (stuck) statPoStuck++;
     if (stuck && PO_PARKING) {
-        // Parking (SOKOBAN_KERNEL_POK): for the nearest boxes that could
-        // reach the target but for the other boxes, the boxes whose removal
-        // gives them a path (blockers), each taken by a macro to the nearest
-        // cell off that path (its box cells and the player's pushing cells).
+        // Parking (SOKOBAN_KERNEL_POK; YASS parks boxes too, in its own
+        // way): for the 2 nearest boxes the target's pulls reach, each other
+        // box the player can push whose removal gives that box a path (a
+        // blocker) is taken by a macro to the nearest cell off that path
+        // (its box cells and the player's pushing cells) after which the box
+        // has its path; that child is ranked first of its count (Cand.bonus).
         static Marks avoid;
         if (avoid.v.size() != (size_t)N) avoid.init(N);
         int tried = 0;
