@@ -1007,7 +1007,7 @@ static uint32_t poOpening(uint8_t* occ, int player, const vector<uint8_t>& packe
     static Marks m;
     static vector<int> todo;
     if (m.v.size() != (size_t)N) m.init(N);
-    vector<int> line, moved;  // a state's pushes (last first); the cells its boxes left, in order
+    vector<uint32_t> line;  // a state's pushes, last first
     vector<uint32_t> path;
     uint32_t answer = UINT32_MAX;
     int paths = 0;
