@@ -138,10 +138,19 @@ def pushed_positions(draw, numbers=range(1, 41)):
                                player=board.position(player))
 
 
+# The dead-end patterns (SOKOBAN_KERNEL_DE: a position whose every push is
+# cut, its cutting boxes proved dead alone), matched against every expanded
+# position too (DEN), and the capacity test (CAP: a room with more boxes
+# that cannot get out than goals), the boxes outside
+# a room kept up to 3 steps away (CAPR).
+NEW_RULES = {"DE": "2000", "DEN": "1", "CAP": "2000", "CAPR": "3"}
+
+
 @pytest.mark.parametrize("rules", [
     {"CD": "5000", "CDB": "64"},   # every corral tested, with a large sub-search
     {"LP": "1"},                   # the defaults: learned patterns
     {"DS": "4"},                   # deadlock sets of up to 4 boxes computed ahead
+    NEW_RULES,                     # dead ends and rooms with boxes shut in
 ])
 @settings(max_examples=60, deadline=None)
 @given(level=pushed_positions())
@@ -216,13 +225,16 @@ def test_learned_patterns_never_cut_a_solution(built, nivel):
     assert r.status == ("unsolvable" if best is None else "solved"), r.summary()
 
 
-def deadlock_sets(built, nivel, boxes="3", kind="deadset"):
+def deadlock_sets(built, nivel, boxes="3", kind="deadset", switches=None, nodes="1"):
     """The patterns the kernel computes ahead for the level (SOKOBAN_KERNEL_DS,
-    printed by DSDUMP; kind "pullset": the backward search's, DSP=1): for
-    each, its boxes and a cell of the player's region."""
+    printed by DSDUMP; kind "pullset": the backward search's, DSP=1), or
+    (kind "learned", LPDUMP) learns while it searches `nodes` nodes with the
+    experiment `switches`: for each, its boxes and a cell of the player's
+    region."""
     env = {**os.environ, "SOKOBAN_KERNEL_DS": boxes, "SOKOBAN_KERNEL_DSDUMP": "1",
-           "SOKOBAN_KERNEL_DSP": "1"}
-    run = subprocess.run([str(built), "10", "1", "200"], input=native.xsb(pieces_of(nivel)),
+           "SOKOBAN_KERNEL_DSP": "1", "SOKOBAN_KERNEL_LPDUMP": "1",
+           **{"SOKOBAN_KERNEL_" + name: value for name, value in (switches or {}).items()}}
+    run = subprocess.run([str(built), "10", nodes, "200"], input=native.xsb(pieces_of(nivel)),
                          capture_output=True, text=True, env=env, check=True)
     sets = []
     for line in run.stderr.splitlines():
@@ -240,11 +252,17 @@ def test_deadlock_sets_computed_ahead_are_dead(built, nivel, data):
     with the pattern's boxes, any other boxes wherever they fit, and the
     player in the pattern's region cannot be solved (brute force through
     spec)."""
+    assert_patterns_dead(nivel, deadlock_sets(built, nivel)[:4], data)
+
+
+def assert_patterns_dead(nivel, sets, data):
+    """Each pattern (boxes, a cell of the player's region), with any other
+    boxes drawn wherever they fit, is unsolvable by the brute force."""
     right, bottom = max(x for x, _ in nivel[PAREDES]), max(y for _, y in nivel[PAREDES])
     free = [(x, y) for x in range(1, right) for y in range(1, bottom)
             if (x, y) not in nivel[PAREDES]]
     goals = nivel[DEPOSITOS]
-    for boxes, player in deadlock_sets(built, nivel)[:4]:
+    for boxes, player in sets:
         if len(boxes) > len(goals):
             continue
         room = [c for c in free if c not in boxes and c != player]
@@ -252,6 +270,62 @@ def test_deadlock_sets_computed_ahead_are_dead(built, nivel, data):
                                    max_size=len(goals) - len(boxes), unique=True))
         dead = {**nivel, PERSONAJE: frozenset({player}), CAJAS: frozenset(boxes | set(extra))}
         assert brute_force_moves(dead) is None, (sorted(boxes), player, extra)
+
+
+@settings(max_examples=60, deadline=None)
+@given(nivel=tiny_levels(max_w=6, max_h=4, max_boxes=3), data=st.data())
+def test_dead_end_and_capacity_patterns_are_dead(built, nivel, data):
+    """Every pattern the forward search alone learns with the dead-end and
+    capacity rules on (its corral barriers, dead ends and rooms with boxes
+    shut in) is a proof: with any other boxes and the player in its region,
+    the brute force finds no solution."""
+    sets = deadlock_sets(built, nivel, boxes="0", kind="learned", switches={"B": "0", **NEW_RULES},
+                         nodes="5000")
+    assert_patterns_dead(nivel, sets[:4], data)
+
+
+@pytest.mark.parametrize("number", [98, 108, 117, 143])
+@settings(max_examples=5, deadline=None)
+@given(data=st.data())
+def test_dead_end_and_capacity_patterns_hold_on_microban(built, number, data):
+    """Microban levels where the dead-end and capacity rules fire (98: 16
+    rooms with boxes shut in, 14 dead ends proved, in 50 000 nodes): each
+    pattern learned, with the other boxes drawn on squares that are not
+    dead and the player in its region, is not solved by the forward search
+    without any deadlock rule, whenever that search decides within
+    100 000 nodes."""
+    level = levels.load("microban")[number - 1]
+    pieces = pieces_of(level)
+    left = min(x for x, _ in pieces.walls | pieces.boxes | pieces.goals | {pieces.player})
+    top = min(y for _, y in pieces.walls | pieces.boxes | pieces.goals | {pieces.player})
+    board = Board(pieces)
+    live = [board.position(c) for c in board.floor if not board.dead[c]]
+    sets = deadlock_sets(built, level, boxes="0", kind="learned", switches=NEW_RULES, nodes="50000")
+    assert sets, "no pattern learned"
+    for cells, player in data.draw(st.lists(st.sampled_from(sets), min_size=1, max_size=3, unique=True)):
+        boxes = {(x + left, y + top) for x, y in cells}
+        player = (player[0] + left, player[1] + top)
+        room = [c for c in live if c not in boxes and c != player]
+        extra = data.draw(st.lists(st.sampled_from(room), min_size=len(pieces.goals) - len(boxes),
+                                   max_size=len(pieces.goals) - len(boxes), unique=True))
+        dead = dataclasses.replace(level, boxes=frozenset(boxes | set(extra)), player=player)
+        r = kernel_solve(dead, {"B": "0", "CD": "0", "FG": "0", "LP": "0", "PO": "0", "FS": "0"},
+                         node_limit=100_000, time_limit=None)
+        assert r.status != "solved", (sorted(boxes), player, extra, r.summary())
+
+
+@pytest.mark.parametrize("switches", [{"B": "0", **NEW_RULES}, {"D": "0", **NEW_RULES}],
+                         ids=["forward", "portfolio"])
+@settings(max_examples=60, deadline=None)
+@given(nivel=tiny_levels(max_w=6, max_h=4, max_boxes=3))
+def test_dead_end_and_capacity_rules_never_cut_a_solution(built, switches, nivel):
+    """With the dead-end and capacity rules, the forward search alone and the
+    whole portfolio from the first node answer as the brute force."""
+    best = brute_force_moves(nivel)
+    r = kernel_solve(nivel, switches)
+    assert r.status == ("unsolvable" if best is None else "solved"), r.summary()
+    if best is not None:
+        assert replays(nivel, r.solution)
 
 
 @settings(max_examples=60, deadline=None)
