@@ -1356,6 +1356,7 @@ static int deStates = 0;
 static int DE_BOXES = 8;
 static int DE_MINIMISE = 1;  // SOKOBAN_KERNEL_DEM=0: learn the candidate as it is
 static int deNodes = 0;      // SOKOBAN_KERNEL_DEN=1: every expanded position matched (holdsPattern)
+static int deFence = 0;      // SOKOBAN_KERNEL_DEF=1: the candidate holds the player's fence too
 static long long statDeTests = 0, statDeDead = 0, statDeEnds = 0;
 struct DeadEnd {
     bool open = false;   // every push cut by a rule that names its boxes, so far
@@ -1365,7 +1366,7 @@ struct DeadEnd {
     // a push of the box on bc to t refused (pushAllowed): the box, and the
     // boxes around t that may freeze it
     void refused(const uint8_t* occ, int bc, int t) {
-        if (!open) return;
+        if (!open || wall_[t]) return;  // a wall: the same on any board
         boxes.push_back(bc);
         for (int dy = -1; dy <= 1; dy++)
             for (int dx = -1; dx <= 1; dx++) {
@@ -1378,14 +1379,24 @@ struct DeadEnd {
         if (!open) return;
         for (int c : patterns[id].boxes) boxes.push_back(c == t ? bc : c);
     }
-    // At the end of the expansion: try the candidate when the node is a dead end.
-    void finish(int player) {
-        if (!open || boxes.empty()) return;
+    // With SOKOBAN_KERNEL_DEF=1, the boxes next to the player's region
+    // (`seen`) too: they keep it as small, and the pushes from it as few,
+    // on the board of the candidate alone.
+    void fence(const Marks& seen, const vector<int>& all) {
+        if (!open || !deFence) return;
+        for (int c : all)
+            for (int d = 0; d < 4; d++)
+                if (seen.has(c + OFF[d])) { boxes.push_back(c); break; }
+    }
+    // At the end of the expansion: try the candidate when the node is a
+    // dead end; true when it is learned.
+    bool finish(int player) {
+        if (!open || boxes.empty()) return false;
         statDeEnds++;
         sort(boxes.begin(), boxes.end());
         boxes.erase(unique(boxes.begin(), boxes.end()), boxes.end());
-        if ((int)boxes.size() > DE_BOXES) return;
-        if (all_of(boxes.begin(), boxes.end(), [](int c) { return goal_[c] != 0; })) return;
+        if ((int)boxes.size() > DE_BOXES) return false;
+        if (all_of(boxes.begin(), boxes.end(), [](int c) { return goal_[c] != 0; })) return false;
         statDeTests++;
         // Each box in turn is left out while the rest stays dead: the
         // pattern learned is as small as the search can prove, so it
@@ -1408,7 +1419,7 @@ struct DeadEnd {
             }
         if (!dead) dead = !barrierAlive(boxes, player, deStates);
         learnPatterns = keepLearning;
-        if (!dead) return;
+        if (!dead) return false;
         statDeDead++;
         static vector<uint8_t> board;
         static Marks region;
@@ -1418,8 +1429,11 @@ struct DeadEnd {
         reach(player, board.data(), region, todo);
         for (int c : boxes) board[c] = 0;
         learn(boxes, todo);
+        return true;
     }
 };
+static int deUp = 0;  // SOKOBAN_KERNEL_DEU=n: after a dead end, its ancestors up to n pushes back
+static long long statDeUp = 0;
 
 // ------------------------------------------------------ capacity deadlocks --
 // A room (computeRooms) holding more boxes than it has goals must let the
@@ -1945,6 +1959,11 @@ struct Search {
         return EXHAUSTED;
     }
 
+    // Is node id a dead end now, with the patterns learned since it was
+    // expanded (every single push from it refused or matching one)?  Then
+    // its pattern is learned (DeadEnd::finish) and true.
+    bool deadEndNow(int id);
+
     // The backward search: start states and expansion by pulls.
     void startBack();
     long long runBack(long long budget);
@@ -2293,11 +2312,43 @@ long long Search::run(long long budget) {
             }
         }
         for (int c : boxes) occ[c] = 0;
-        deadEnd.finish(nd.player);
+        deadEnd.fence(seen, boxes);
+        if (deadEnd.finish(nd.player))
+            for (int up = 0, p = nd.parent; up < deUp && p >= 0 && deadEndNow(p); up++, p = nodes[p].parent)
+                statDeUp++;
         if ((count & 1023) == 0) account();
     }
     account();
     return count;
+}
+
+bool Search::deadEndNow(int id) {
+    static vector<uint8_t> occ;
+    static Marks seen;
+    static vector<int> todo;
+    static vector<uint64_t> pb;
+    static vector<int> boxes;
+    static Match m;
+    if (occ.size() != (size_t)N) { occ.assign(N, 0); seen.init(N); }
+    unpack(id, pb, boxes, m);
+    for (int c : boxes) occ[c] = 1;
+    reach(nodes[id].player, occ.data(), seen, todo);
+    DeadEnd de;
+    de.start(true);
+    for (int bc : boxes)
+        for (int d = 0; d < 4 && de.open; d++) {
+            if (!seen.has(bc - OFF[d])) continue;
+            int t = bc + OFF[d], pid = -1;
+            if (!pushAllowed(occ.data(), bc, t)) { de.refused(occ.data(), bc, t); continue; }
+            occ[bc] = 0; occ[t] = 1;
+            bool cut = learnedDead(occ.data(), t, bc, false, &pid);
+            occ[t] = 0; occ[bc] = 1;
+            if (cut) de.matched(pid, bc, t);
+            else de.fail();
+        }
+    for (int c : boxes) occ[c] = 0;
+    de.fence(seen, boxes);
+    return de.finish(nodes[id].player);
 }
 
 // Start states of the backward search: the boxes on the goals, one state per
@@ -2420,7 +2471,7 @@ static void printStats() {
     fprintf(stderr, "stats: feature cells %lld, regions counted from the parent's %lld, distinct cells %zu, "
             "most packing %d\n", statFsCells, statFsQuick, statFsDistinct, statFsPacked);
     fprintf(stderr, "stats: dead ends %lld, tried %lld, proved dead %lld; expanded positions holding a "
-            "pattern %lld\n", statDeEnds, statDeTests, statDeDead, statNodeDead);
+            "pattern %lld; ancestors found dead ends %lld\n", statDeEnds, statDeTests, statDeDead, statNodeDead, statDeUp);
     fprintf(stderr, "stats: capacity: rooms %d, rooms tested %lld, boxes tested %lld, shut in %lld, "
             "dead %lld\n", capStates ? roomCount : 0, statCapTests, statCapBoxes, statCapShut, statCapDead);
 }
@@ -2537,6 +2588,8 @@ int main(int argc, char** argv) {
     setting("DEB", DE_BOXES);
     setting("DEM", DE_MINIMISE);
     setting("DEN", deNodes);
+    setting("DEU", deUp);
+    setting("DEF", deFence);
     setting("CAPR", CAP_NEAR);
     setting("CAPE", CAP_OUTSIDE);
     if (capStates > 0) capacitySetup();
