@@ -139,11 +139,12 @@ def pushed_positions(draw, numbers=range(1, 41)):
 
 
 # The dead-end patterns (SOKOBAN_KERNEL_DE: a position whose every push is
-# cut, its cutting boxes proved dead alone), matched against every expanded
-# position too (DEN), and the capacity test (CAP: a room with more boxes
-# that cannot get out than goals), the boxes outside
-# a room kept up to 3 steps away (CAPR).
-NEW_RULES = {"DE": "2000", "DEN": "1", "CAP": "2000", "CAPR": "3"}
+# cut, its cutting boxes proved dead alone; DEU: its ancestors then tried
+# too; DEF: with the boxes around the player's region), matched against
+# every expanded position too (DEN), and the capacity test (CAP: a room with
+# more boxes that cannot get out than goals), the boxes outside a room kept
+# up to 3 steps away (CAPR).
+NEW_RULES = {"DE": "2000", "DEN": "1", "DEU": "4", "DEF": "1", "CAP": "2000", "CAPR": "3"}
 
 
 @pytest.mark.parametrize("rules", [
@@ -191,13 +192,14 @@ def test_microban_153_needs_both_deadlock_rules(built):
     """Microban 153 (the last Microban level the kernel could not solve):
     solved within 500 000 nodes with the corral-deadlock test and the
     frozen-goals rule; without either, the search is still lost in dead
-    positions at that many nodes."""
+    positions at that many nodes (the dead-end patterns, which build on
+    the corral test's search, off both times)."""
     level = levels.load("microban")[152]
     limits = {"node_limit": 500_000, "time_limit": None}
-    r = kernel_solve(level, **limits)
+    r = kernel_solve(level, {"DE": "0", "DEN": "0"}, **limits)
     assert r.status == "solved" and levels.lurd.solves(level, r.solution), r.summary()
     for switch in ("CD", "FG"):
-        r = kernel_solve(level, {switch: "0"}, **limits)
+        r = kernel_solve(level, {switch: "0", "DE": "0", "DEN": "0"}, **limits)
         assert r.status == "gave_up" and r.limit == "nodes", (switch, r.summary())
 
 
@@ -206,12 +208,24 @@ def test_learned_deadlock_patterns_cut_microban_153(built):
     matched against every child: Microban 153 is solved within 180 000
     nodes with them (161 681), not without them (222 271), by the portfolio
     without the feature-space search (which takes turns from it: 209 735
-    nodes with the patterns)."""
+    nodes with the patterns) and without the dead-end patterns."""
     level = levels.load("microban")[152]
     limits = {"node_limit": 180_000, "time_limit": None}
-    r = kernel_solve(level, {"LP": "1", "FS": "0"}, **limits)
+    r = kernel_solve(level, {"LP": "1", "FS": "0", "DE": "0", "DEN": "0"}, **limits)
     assert r.status == "solved" and levels.lurd.solves(level, r.solution), r.summary()
-    r = kernel_solve(level, {"LP": "0", "FS": "0"}, **limits)
+    r = kernel_solve(level, {"LP": "0", "FS": "0", "DE": "0", "DEN": "0"}, **limits)
+    assert r.status == "gave_up" and r.limit == "nodes", r.summary()
+
+
+def test_dead_end_patterns_cut_microban_153(built):
+    """The dead-end patterns, matched on expansion too (the defaults):
+    Microban 153 is solved within 265 000 nodes with them (253 706), not
+    without them (279 776)."""
+    level = levels.load("microban")[152]
+    limits = {"node_limit": 265_000, "time_limit": None}
+    r = kernel_solve(level, **limits)
+    assert r.status == "solved" and levels.lurd.solves(level, r.solution), r.summary()
+    r = kernel_solve(level, {"DE": "0", "DEN": "0"}, **limits)
     assert r.status == "gave_up" and r.limit == "nodes", r.summary()
 
 

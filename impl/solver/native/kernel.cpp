@@ -1352,10 +1352,10 @@ static void fsLinks() {
 // the proof).  A node with a duplicate, a kept child, a macro or a cut of
 // another kind (frozen goals, the matching, the room cut) is not tried.
 // SOKOBAN_KERNEL_DE: the states of that search (0: off); DEB: the most boxes.
-static int deStates = 0;
+static int deStates = 300;
 static int DE_BOXES = 8;
 static int DE_MINIMISE = 1;  // SOKOBAN_KERNEL_DEM=0: learn the candidate as it is
-static int deNodes = 0;      // SOKOBAN_KERNEL_DEN=1: every expanded position matched (holdsPattern)
+static int deNodes = 1;      // SOKOBAN_KERNEL_DEN=0: no position matched on expansion (holdsPattern)
 static int deFence = 0;      // SOKOBAN_KERNEL_DEF=1: the candidate holds the player's fence too
 static long long statDeTests = 0, statDeDead = 0, statDeEnds = 0;
 struct DeadEnd {
