@@ -24,7 +24,7 @@ from levels.strategies import generated_levels
 from spec import juego
 from spec.tipos import CAJAS, DEPOSITOS, PAREDES, PERSONAJE
 
-from .test_search import CORRIDOR, brute_force_moves, reachable_games, replays, tiny_levels
+from .test_search import CORRIDOR, brute_force_moves, drawn, reachable_games, replays, tiny_levels
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None,
                                 reason="g++ is not installed: no native kernel")
@@ -87,14 +87,19 @@ def test_backward_search_alone_finds_solutions_only_for_solvable_levels(built, n
 
 
 @pytest.mark.parametrize("alone", [{"B": "2"}, {"PO": "2"}, {"PO": "2", "POO": "2"},
-                                   {"PO": "2", "POO": "1", "POE": "2"}, {"FS": "2"}],
-                         ids=["backward", "packing", "packing-phases", "packing-escape", "feature-space"])
+                                   {"PO": "2", "POO": "1", "POE": "2"},
+                                   {"PO": "2", "POX": "1", "POA": "1", "POQ": "200", "POK": "1"},
+                                   {"PO": "2", "POK": "1"}, {"FS": "2"}],
+                         ids=["backward", "packing", "packing-phases", "packing-escape", "packing-cuts",
+                              "packing-parking", "feature-space"])
 @settings(max_examples=25, deadline=None)
 @given(level=generated_levels(min_size=4, max_size=9, max_boxes=5))
 def test_one_search_alone_solves_generated_levels(built, alone, level):
     """The backward search alone (B=2), the packing-order search alone
     (PO=2; POO=2: its order from the start, in phases; POE: with the
-    escape) and the
+    escape; POX, POA, POQ: with its dead-box cut, the ordinary pushes beside
+    its macros and its clusters tested when stuck; POK: with its parking)
+    and the
     feature-space search alone (FS=2): each solves every
     generated level, and the answer replays."""
     r = kernel_solve(level, alone, time_limit=20)
@@ -384,12 +389,17 @@ def test_deadlock_sets_never_cut_a_solution(built, switches, nivel):
 
 
 FESS_FEATURES = {"FS": "2", "FSR": "1", "FSO": "1", "FSV": "-4", "FSQ": "1", "FSM": "1"}
+# The packing search alone with its dead-box cut, the ordinary pushes beside
+# its macros, its clusters put through the corral test when it is stuck,
+# its parking and the target's area in its rank.
+PACKING_CUTS = {"PO": "2", "POX": "1", "POA": "1", "POQ": "200", "POK": "1", "POU": "2"}
 
 
 @pytest.mark.parametrize("switches", [{"FS": "2"}, FESS_FEATURES, {"PO": "2"}, {"PO": "2", "POO": "1"},
-                                      {"PO": "2", "POO": "2"}, {"PO": "2", "POO": "1", "POE": "2"}],
+                                      {"PO": "2", "POO": "2"}, {"PO": "2", "POO": "1", "POE": "2"},
+                                      PACKING_CUTS],
                          ids=["feature-space", "feature-space-all-features", "packing",
-                              "packing-start-order", "packing-phases", "packing-escape"])
+                              "packing-start-order", "packing-phases", "packing-escape", "packing-cuts"])
 @settings(max_examples=60, deadline=None)
 @given(nivel=tiny_levels(max_w=6, max_h=4, max_boxes=3))
 def test_a_new_search_alone_agrees_with_brute_force(built, switches, nivel):
@@ -398,8 +408,10 @@ def test_a_new_search_alone_agrees_with_brute_force(built, switches, nivel):
     out-of-plan features, cells weighted by packing and regions, the cheap
     region count and the packing search's box-path macros as children) and
     the packing-order search alone (PO=2, below; with the order from the
-    start, POO=1, in phases, POO=2, and with the escape to lower counts,
-    POE) change the order, not what is searched: "unsolvable"
+    start, POO=1, in phases, POO=2, with the escape to lower counts, POE,
+    and with its cuts, parking and target area, POX, POA, POQ, POK, POU)
+    change the order, not what is
+    searched: "unsolvable"
     exactly when the brute force finds no solution (the packing search's
     macros prove nothing: it is rerun without them first), and every answer
     replays through spec."""
@@ -615,3 +627,98 @@ def test_packing_search_without_a_goal_room_leaves_the_portfolio_alone(built):
     a = kernel_solve(level, {"PO": "1"}, time_limit=None, node_limit=100_000)
     b = kernel_solve(level, {"PO": "0"}, time_limit=None, node_limit=100_000)
     assert a.status == b.status == "solved" and (a.nodes, a.solution) == (b.nodes, b.solution)
+
+
+
+def packing_cuts(built, nivel, switches=(), nodes="2000"):
+    """The positions the packing search alone drops with its dead-box cut
+    (SOKOBAN_KERNEL_POX=1, printed by POXDUMP; more switches as (name,
+    value) pairs): for each, its boxes not packed, its packed boxes (the
+    filled start of the packing order) and the player's cell."""
+    env = {**os.environ, "SOKOBAN_KERNEL_PO": "2", "SOKOBAN_KERNEL_POX": "1", "SOKOBAN_KERNEL_POXDUMP": "1",
+           **{"SOKOBAN_KERNEL_" + k: v for k, v in switches}}
+    run = subprocess.run([str(built), "10", nodes, "200"], input=native.xsb(pieces_of(nivel)),
+                         capture_output=True, text=True, env=env, check=True)
+    cuts = []
+    for line in run.stderr.splitlines():
+        words = line.split()
+        if words and words[0] == "podead":
+            i, j = words.index("packed"), words.index("player")
+            cell = lambda w: tuple(int(v) for v in w.split(","))  # noqa: E731
+            cuts.append((frozenset(map(cell, words[1:i])), frozenset(map(cell, words[i + 1:j])),
+                         cell(words[j + 1])))
+    return cuts
+
+
+# XSokoban 19's first box in small: from the player's pocket the box can
+# only be pushed down; pushed right, the player can never get above it again.
+POCKET = drawn("#########",
+               "###  @###",
+               "#### $  #",
+               "#   #   #",
+               "#    .  #",
+               "#########")
+
+
+@pytest.mark.parametrize("switches", [(), (("POA", "1"),)], ids=["stuck-pushes", "all-pushes"])
+@settings(max_examples=60, deadline=None)
+@given(nivel=tiny_levels(max_w=6, max_h=4, max_boxes=3))
+def test_packing_dead_box_cut_drops_only_dead_positions(built, switches, nivel):
+    """Every position the packing search's dead-box cut drops (POX=1; with
+    the ordinary pushes only when no box has a path, or always, POA=1) is
+    one no line of the packing search can finish: with its packed boxes
+    turned into walls (the packing search never moves them again) and their
+    goals gone, the other boxes cannot be pushed onto the other goals (brute
+    force through spec)."""
+    for boxes, packed, player in packing_cuts(built, nivel, switches)[:4]:
+        rest = {**nivel, PAREDES: nivel[PAREDES] | packed, DEPOSITOS: nivel[DEPOSITOS] - packed,
+                CAJAS: boxes, PERSONAJE: frozenset({player})}
+        assert brute_force_moves(rest) is None, (sorted(boxes), sorted(packed), player)
+
+
+def test_packing_dead_box_cut_drops_the_pocket_push(built):
+    """On the pocket level the push to the right leaves the box where the
+    player can no longer get above it: with the ordinary pushes beside the
+    macros (POA=1) the cut drops that child, which no other deadlock rule of
+    the kernel sees (a lone box there can still be pushed onto the goal, by a
+    player on the other side), and the level is still solved, with the cut
+    and with both switches."""
+    assert (frozenset({(6, 2)}), frozenset(), (5, 2)) in packing_cuts(built, POCKET, (("POA", "1"),))
+    for switches in ({"PO": "2", "POX": "1"}, {"PO": "2", "POX": "1", "POA": "1"}, {"POX": "1", "POA": "1"}):
+        r = kernel_solve(POCKET, switches)
+        assert r.status == "solved" and replays(POCKET, r.solution), r.summary()
+
+
+@pytest.mark.parametrize("switches", [(), (("POA", "1"),)], ids=["stuck-pushes", "all-pushes"])
+def test_packing_dead_box_cut_on_microban_drops_only_dead_positions(built, switches):
+    """The same on Microban's first 30 levels, where the cut fires (tiny
+    random levels rarely reach it): the cuts that leave at most 2 boxes not
+    packed (up to 3 a level; at least 20 in all) are unsolvable with the
+    packed boxes as walls (brute force through spec)."""
+    checked = 0
+    for level in levels.load("microban")[:30]:
+        nivel = level.to_nivel()
+        cuts = [c for c in packing_cuts(built, nivel, switches) if len(c[0]) <= 2][:3]
+        for boxes, packed, player in cuts:
+            rest = {**nivel, PAREDES: nivel[PAREDES] | packed, DEPOSITOS: nivel[DEPOSITOS] - packed,
+                    CAJAS: boxes, PERSONAJE: frozenset({player})}
+            assert brute_force_moves(rest) is None, (level, sorted(boxes), sorted(packed), player)
+            checked += 1
+    assert checked >= 20, checked
+
+
+def test_packing_search_parks_blockers_on_microban(built):
+    """SOKOBAN_KERNEL_POK=1: when no box has a path to the target, the
+    boxes that block one are parked by a macro where they open its path.
+    The packing search alone with it solves each of Microban's first 40
+    levels (every answer replays), and it parks on at least 10 of them."""
+    env = {**os.environ, "SOKOBAN_KERNEL_PO": "2", "SOKOBAN_KERNEL_POK": "1", "SOKOBAN_KERNEL_STAT": "1"}
+    parked = 0
+    for level in levels.load("microban")[:40]:
+        run = subprocess.run([str(built), "20", "20000", "500"], input=native.xsb(pieces_of(level.to_nivel())),
+                             capture_output=True, text=True, env=env, check=True)
+        words = run.stdout.split()
+        assert words[0] == "solved", (level, run.stdout)
+        assert levels.lurd.solves(level, words[2] if len(words) > 2 else ""), level
+        parked += int(run.stderr.split("parked ")[1].split()[0]) > 0
+    assert parked >= 10, parked

@@ -368,7 +368,7 @@ static void matchMoved(const Match& parent, int r, int t, Match& child) {
 }
 
 // ------------------------------------------------------------ PI-corrals --
-struct Cand { int box; int dir; int macro; };  // macro: -1, or index in macros
+struct Cand { int box; int dir; int macro; int bonus = 0; };  // macro: -1, or index in macros; bonus: the packing search's (parking)
 
 static Marks areaMarks;
 static vector<int> areaOf;  // valid where areaMarks.has
@@ -896,10 +896,14 @@ static int goalIndex(int g) { return lower_bound(goals.begin(), goals.end(), g) 
 // Shortest push sequence (cell<<2|dir) taking the box on `box` to `target`,
 // the other boxes fixed; empty when not found within PATH_STATES states.
 // `limit` > 0 replaces PATH_STATES (the packing-order search's larger limit).
+// With `avoid` (the packing search's parking, SOKOBAN_KERNEL_POK): the
+// fewest pushes taking the box to any cell not marked in `avoid` and not a
+// dead square (target unused).
 static bool boxPath(uint8_t* occ, int playerLow, int box, int target, vector<uint32_t>& out,
-                    int limit = 0) {
+                    int limit = 0, const Marks* avoid = nullptr) {
     if (limit <= 0) limit = PATH_STATES;
-    const int* to = &pdist[(size_t)goalIndex(target) * N];
+    const int* to = avoid ? nearest_.data() : &pdist[(size_t)goalIndex(target) * N];
+    const int weight = avoid ? 0 : 1;  // parking: breadth first
     if (to[box] >= INF) return false;
     occ[box] = 0;
     struct St { int cell, low, parent; uint32_t step; int depth; };
@@ -910,7 +914,7 @@ static bool boxPath(uint8_t* occ, int playerLow, int box, int target, vector<uin
     known.insert((uint64_t)box * N + playerLow);
     typedef pair<pair<int, int>, int> QE;  // ((f, counter), state)
     priority_queue<QE, vector<QE>, greater<QE>> fr;
-    fr.push({{to[box], 0}, 0});
+    fr.push({{weight * to[box], 0}, 0});
     int counter = 1;
     static Marks m, mm;
     static vector<int> todo, td;
@@ -929,7 +933,7 @@ static bool boxPath(uint8_t* occ, int playerLow, int box, int target, vector<uin
             bool allowed = pushAllowed(occ, c, t);
             occ[c] = 0;
             if (!allowed) continue;
-            if (t == target) {
+            if (avoid ? !avoid->has(t) : t == target) {
                 out.clear();
                 out.push_back((uint32_t)c << 2 | d);
                 int k = si;
@@ -944,7 +948,7 @@ static bool boxPath(uint8_t* occ, int playerLow, int box, int target, vector<uin
             occ[t] = 0;
             if (!known.insert((uint64_t)t * N + low).second) continue;  // (cell, region) seen
             states.push_back({t, low, si, (uint32_t)c << 2 | d, s.depth + 1});
-            fr.push({{s.depth + 1 + to[t], counter++}, (int)states.size() - 1});
+            fr.push({{s.depth + 1 + weight * to[t], counter++}, (int)states.size() - 1});
         }
         if (ok) break;
     }
@@ -972,6 +976,7 @@ static int PO_REGION = 6;         // f taken off per cell of the player's region
 static long long statPoExp = 0, statPoTried = 0, statPoFound = 0, statPoStuck = 0;
 static int statPoBest = 0;          // the most goals filled in order of a position it expanded
 static long long statPoAtBest = 0;  // its expansions at that count
+static vector<long long> statPoByCount;  // its expansions at each count of goals filled in order
 // SOKOBAN_KERNEL_POO: the order the packing search uses.  0: poOrder =
 // packOrder (computed backwards with the other goals full, one goal at a
 // time); 1: the order from the start (startPackingOrder), one goal at a
@@ -980,6 +985,9 @@ static long long statPoAtBest = 0;  // its expansions at that count
 static int poOrderMode = 1;
 static vector<int> poPhase;       // with POO=2: the phase of poOrder[i] (nondecreasing)
 static int PO_ESCAPE = 2;         // SOKOBAN_KERNEL_POE: every n-th expansion a lower count (0: never)
+static int PO_PARKING = 1;        // SOKOBAN_KERNEL_POK: parking macros for the blockers when stuck (0 off)
+static long long statPoParkTried = 0, statPoParked = 0;
+static int PO_ALL_PUSHES = 0;     // SOKOBAN_KERNEL_POA=1: the ordinary pushes beside the macros, not only when stuck
 static int poDumpBest = 0;        // SOKOBAN_KERNEL_PODUMP=1: print each position that fills more goals in order
 static void dumpPosition(const uint8_t* occ, int player, long long count);
 
@@ -1014,6 +1022,71 @@ static int packedPrefix(const uint64_t* b, const vector<int>& order = poOrder,
 // before SOKOBAN_KERNEL_POO replaced it (the order from the start made the
 // feature-space search lose XSokoban 15 and 21).
 static vector<int> fsOrder;
+
+// SOKOBAN_KERNEL_POQ=n (states; 0 off): when no box has a path to the
+// target (the packing search is stuck), each cluster of 2 to PO_CLUSTER_MAX
+// boxes not packed (boxes within 2 cells of another, either axis, joined)
+// is put through the corral test's push search (barrierAlive) with every
+// other box removed, packed ones too, with n states: a cluster that cannot
+// put its boxes on goals alone is a deadlock of the level (a proof, learned
+// as a pattern like the corral test's), which the packing search, stuck
+// there, would otherwise rearrange for ever (YASS tests the boxes a search
+// stopped moving in the same way).
+static int PO_CLUSTER_STATES = 0;
+static int PO_CLUSTER_MAX = 4;      // SOKOBAN_KERNEL_POQB
+static int PO_CLUSTER_EVERY = 0;    // SOKOBAN_KERNEL_POQE=1: at every expansion, not only when stuck
+static long long statPoClusterTests = 0, statPoClusterDead = 0;
+
+static bool clusterDead(const vector<int>& boxes, int player, const vector<uint8_t>& packed) {
+    vector<int> rest;
+    for (int c : boxes) if (!packed[c]) rest.push_back(c);
+    vector<int> part(rest.size());
+    for (size_t i = 0; i < rest.size(); i++) part[i] = (int)i;
+    auto root = [&](int i) {
+        while (part[i] != i) i = part[i] = part[part[i]];
+        return i;
+    };
+    for (size_t i = 0; i < rest.size(); i++)
+        for (size_t j = i + 1; j < rest.size(); j++)
+            if (abs(rest[i] % W - rest[j] % W) <= 2 && abs(rest[i] / W - rest[j] / W) <= 2)
+                part[root((int)i)] = root((int)j);
+    for (size_t i = 0; i < rest.size(); i++) {
+        if (root((int)i) != (int)i) continue;
+        vector<int> cluster;
+        for (size_t j = 0; j < rest.size(); j++) if (root((int)j) == (int)i) cluster.push_back(rest[j]);
+        if (cluster.size() < 2 || (int)cluster.size() > PO_CLUSTER_MAX) continue;
+        if (all_of(cluster.begin(), cluster.end(), [](int c) { return goal_[c] != 0; })) continue;
+        statPoClusterTests++;
+        if (!barrierAlive(cluster, player, PO_CLUSTER_STATES)) { statPoClusterDead++; return true; }
+    }
+    return false;
+}
+
+// The cells a lone box on `target` can be pulled to, the boxes of occ fixed
+// and the player ignored (every box path to `target` is such a sequence of
+// pulls, reversed), marked in `pulled` and listed in q; true as soon as it
+// reaches `box` (-1: every such cell).
+static bool pullArea(const uint8_t* occ, int target, int box, Marks& pulled, vector<int>& q) {
+    pulled.next();
+    pulled.set(target);
+    q.assign(1, target);
+    for (size_t i = 0; i < q.size(); i++)
+        for (int d = 0; d < 4; d++) {
+            int prev = q[i] - OFF[d], pl = q[i] - 2 * OFF[d];
+            if (pl < 0 || pl >= N || wall_[prev] || wall_[pl] || occ[pl] || occ[prev] || pulled.has(prev))
+                continue;
+            if (prev == box) return true;
+            pulled.set(prev);
+            q.push_back(prev);
+        }
+    return false;
+}
+
+// SOKOBAN_KERNEL_POU=n: the packing search's rank also takes n off for each
+// cell of the next target's pull area (pullArea) in the child: a stuck
+// position is left by clearing the way to the target, not only by opening
+// the level up for the player.
+static int PO_AREA = 0;
 
 // The packing search's children of a position (its boxes in occ and
 // `boxes`, the player's region `player`): box-path macros to the next goal
@@ -1052,6 +1125,8 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
             if (poDumpBest) dumpPosition(occ, player, statPoExp);
         }
         if (filled == statPoBest) statPoAtBest++;
+        if (statPoByCount.size() <= (size_t)filled) statPoByCount.resize(filled + 1);
+        statPoByCount[filled]++;
     }
     vector<Cand> found;
     vector<uint32_t> path;
@@ -1063,19 +1138,7 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
     // box (every box path is such a sequence of pulls, reversed).
     auto canReach = [&](int box, int target) {
         occ[box] = 0;
-        pulled.next();
-        pulled.set(target);
-        q.assign(1, target);
-        bool ok = false;
-        for (size_t i = 0; i < q.size() && !ok; i++)
-            for (int d = 0; d < 4; d++) {
-                int prev = q[i] - OFF[d], pl = q[i] - 2 * OFF[d];
-                if (pl < 0 || pl >= N || wall_[prev] || wall_[pl] || occ[pl] || occ[prev] || pulled.has(prev))
-                    continue;
-                if (prev == box) { ok = true; break; }
-                pulled.set(prev);
-                q.push_back(prev);
-            }
+        bool ok = pullArea(occ, target, box, pulled, q);
         occ[box] = 1;
         return ok;
     };
@@ -1105,12 +1168,68 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
         store.push_back(path);
         found.push_back({p.box, (int)(path.back() & 3), (int)store.size() - 1});
     }
-    if (!found.empty()) {
+    bool stuck = found.empty();
+    if (stuck) statPoStuck++;
+    if (stuck && PO_PARKING) {
+        // Parking (SOKOBAN_KERNEL_POK; YASS parks boxes too, in its own
+        // way): for the 2 nearest boxes the target's pulls reach, each other
+        // box the player can push whose removal gives that box a path (a
+        // blocker) is taken by a macro to the nearest cell off that path
+        // (its box cells and the player's pushing cells) after which the box
+        // has its path; that child is ranked first of its count (Cand.bonus).
+        static Marks avoid;
+        if (avoid.v.size() != (size_t)N) avoid.init(N);
+        int tried = 0;
+        vector<int> parked;
+        for (const Pair& p : pairs) {
+            if (tried >= 2 || (int)found.size() >= PO_MACROS) break;
+            if (!canReach(p.box, p.target)) continue;
+            tried++;
+            for (int x : boxes) {
+                if (x == p.box || packed[x] || find(parked.begin(), parked.end(), x) != parked.end()) continue;
+                bool pushable = false;
+                for (const Cand& c : cands) pushable |= c.box == x && c.macro < 0;
+                if (!pushable) continue;
+                occ[x] = 0;
+                statPoParkTried++;
+                bool ok = boxPath(occ, player, p.box, p.target, path, PO_PATH_STATES);
+                occ[x] = 1;
+                if (!ok) continue;
+                avoid.next();
+                for (uint32_t st : path) {
+                    int c = st >> 2, d = st & 3;
+                    avoid.set(c); avoid.set(c + OFF[d]); avoid.set(c - OFF[d]);
+                }
+                // the nearest parking cells first, until one leaves the box a
+                // path (the player then stands where the last push left it)
+                vector<uint32_t> park;
+                for (int attempt = 0; attempt < 4; attempt++) {
+                    if (!boxPath(occ, player, x, -1, park, PO_PATH_STATES, &avoid)) break;
+                    int last = park.back() >> 2, dest = last + OFF[park.back() & 3];
+                    occ[x] = 0; occ[dest] = 1;
+                    bool opens = boxPath(occ, last, p.box, p.target, path, PO_PATH_STATES);
+                    occ[dest] = 0; occ[x] = 1;
+                    if (!opens) { avoid.set(dest); continue; }
+                    statPoParked++;
+                    parked.push_back(x);
+                    store.push_back(park);
+                    // ranked first of its count: it opens the target
+                    found.push_back({x, (int)(park.back() & 3), (int)store.size() - 1, PO_RANK / 2});
+                    break;
+                }
+            }
+        }
+    }
+    if ((stuck || PO_CLUSTER_EVERY) && PO_CLUSTER_STATES > 0 && clusterDead(boxes, player, packed)) {
+        cands.clear();  // dead: no children
+    } else if (!stuck && !PO_ALL_PUSHES) {
         cands = found;
     } else {
-        statPoStuck++;
+        // stuck (or SOKOBAN_KERNEL_POA=1: always, beside the macros): the
+        // ordinary pushes of the boxes not packed rearrange the position
         cands.erase(remove_if(cands.begin(), cands.end(), [&](const Cand& x) { return packed[x.box] != 0; }),
                     cands.end());
+        cands.insert(cands.end(), found.begin(), found.end());
     }
     for (int i = 0; i < end; i++) packed[poOrder[i]] = 0;
     return target;
@@ -1129,19 +1248,28 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
 // backwards (the last pulled off filled first); within a phase, as packOrder.
 
 // The cells the box on `box` can be pulled to (marked in `cells`), the
-// player starting in the region of `player`, the other boxes of occ fixed;
-// at most `limit` (box cell, player region) states.
-static void pullCells(uint8_t* occ, int box, int player, Marks& cells, int limit) {
+// player starting in the region of any of `players`, the other boxes of occ
+// fixed; at most `limit` (box cell, player region) states, kept in `known`
+// as cell * N + the region's smallest cell when it is given.  True when the
+// search was exhausted below the limit (every state found).
+static bool pullCells(uint8_t* occ, int box, const vector<int>& players, Marks& cells, int limit,
+                      unordered_set<uint64_t>* knownOut = nullptr) {
     static Marks m, child;  // a state's region; a child's
     static vector<int> todo;
     if (m.v.size() != (size_t)N) { m.init(N); child.init(N); }
     cells.next();
     cells.set(box);
     occ[box] = 1;
-    int low = reach(player, occ, m, todo);
-    vector<pair<int, int>> states{{box, low}};
-    unordered_set<uint64_t> known{(uint64_t)box * N + low};
-    for (size_t i = 0; i < states.size() && (int)states.size() < limit; i++) {
+    vector<pair<int, int>> states;
+    unordered_set<uint64_t> mine;
+    unordered_set<uint64_t>& known = knownOut ? *knownOut : mine;
+    known.clear();
+    for (int p : players) {
+        int low = reach(p, occ, m, todo);
+        if (known.insert((uint64_t)box * N + low).second) states.push_back({box, low});
+    }
+    size_t i = 0;
+    for (; i < states.size() && (int)states.size() < limit; i++) {
         int c = states[i].first;
         occ[c] = 1;
         reach(states[i].second, occ, m, todo);
@@ -1160,6 +1288,7 @@ static void pullCells(uint8_t* occ, int box, int player, Marks& cells, int limit
         occ[c] = 0;
     }
     occ[box] = 1;
+    return i >= states.size();
 }
 
 static void startPackingOrder(vector<int>& order, vector<int>& phase) {
@@ -1185,7 +1314,7 @@ static void startPackingOrder(vector<int>& order, vector<int>& phase) {
         vector<int> starts;
         for (int c : startBoxes) if (!used[c]) starts.push_back(c);
         for (size_t i = 0; i < left.size(); i++) {
-            pullCells(occ.data(), left[i], startPlayer, cells, LIMIT);
+            pullCells(occ.data(), left[i], {startPlayer}, cells, LIMIT);
             for (size_t j = 0; j < starts.size(); j++)
                 if (cells.has(starts[j])) adj[i].push_back((int)j);
             for (int c = 0; c < N && !out[i]; c++) out[i] = cells.has(c) && !goal_[c];
@@ -1215,6 +1344,90 @@ static void startPackingOrder(vector<int>& order, vector<int>& phase) {
         sort(phases[p].begin(), phases[p].end(), [&](int a, int b) { return rankOf[a] < rankOf[b]; });
         for (int g : phases[p]) { order.push_back(g); phase.push_back((int)(phases.size() - 1 - p)); }
     }
+}
+
+// The packing search's dead-box cut (SOKOBAN_KERNEL_POX=1; docs/solver.md,
+// "Packing-order search"): the boxes on the first n goals of poOrder (its
+// filled prefix) are never moved again by the packing search (its macros
+// move the other boxes, its ordinary pushes leave the packed ones alone), so
+// for that search they are walls.  The frozen-goals rule with those walls,
+// and with the player's access: each other box, alone on the board with the
+// packed ones, must reach one of the other goals (a push search from its
+// cell and the player's region there, in reverse: the (cell, region) states
+// pulled from the goal, with the player on any side of it), and the boxes
+// must be matched to those goals.  When not, no line of the packing search
+// from the position solves it: it is dropped.  A cut of the packing search
+// only (a packed box may have to move in a real solution); the packing
+// search proves nothing anyway (its exhausted search is rerun as a plain
+// one), and nothing is learned from it.
+static int poDeadCut = 0;                 // SOKOBAN_KERNEL_POX
+static int PO_DEAD_STATES = 20000;        // SOKOBAN_KERNEL_POXS: pull states per goal (more: the goal is not used)
+static int poDeadDump = 0;                // SOKOBAN_KERNEL_POXDUMP=1: each position cut, on stderr
+static long long statPoDead = 0, statPoDeadTests = 0;
+struct PoReachable {
+    bool ready = false;
+    vector<uint8_t> complete;                // per goal of poOrder from n on
+    vector<unordered_set<uint64_t>> states;  // its pull states: cell * N + region's smallest cell
+};
+static vector<PoReachable> poReachable;      // by the packed prefix n
+
+static bool packingDead(const uint8_t* occ, const vector<int>& boxes, int player) {
+    static vector<uint8_t> walls;
+    static Marks m, cells;
+    static vector<int> todo;
+    if (walls.size() != (size_t)N) { walls.assign(N, 0); m.init(N); cells.init(N); }
+    int n = 0;
+    while (n < (int)poOrder.size() && occ[poOrder[n]]) n++;
+    if (n == (int)poOrder.size()) return false;
+    statPoDeadTests++;
+    for (int i = 0; i < n; i++) walls[poOrder[i]] = 1;
+    if (poReachable.size() <= (size_t)n) poReachable.resize(n + 1);
+    PoReachable& r = poReachable[n];
+    if (!r.ready) {
+        r.ready = true;
+        for (int k = n; k < (int)poOrder.size(); k++) {
+            int g = poOrder[k];
+            vector<int> sides;
+            for (int d = 0; d < 4; d++)
+                if (!wall_[g + OFF[d]] && !walls[g + OFF[d]]) sides.push_back(g + OFF[d]);
+            r.states.emplace_back();
+            r.complete.push_back(pullCells(walls.data(), g, sides, cells, PO_DEAD_STATES, &r.states.back()));
+            walls[g] = 0;
+        }
+    }
+    // each unpacked box: the goals it can reach alone
+    vector<int> rest;
+    for (int c : boxes) if (!walls[c]) rest.push_back(c);
+    int goalsLeft = (int)poOrder.size() - n;
+    vector<vector<int>> adj(rest.size());
+    for (size_t i = 0; i < rest.size(); i++) {
+        int b = rest[i];
+        walls[b] = 1;
+        uint64_t key = (uint64_t)b * N + reach(player, walls.data(), m, todo);
+        walls[b] = 0;
+        for (int j = 0; j < goalsLeft; j++)
+            if (poOrder[n + j] == b || !r.complete[j] || r.states[j].count(key)) adj[i].push_back(j);
+    }
+    for (int i = 0; i < n; i++) walls[poOrder[i]] = 0;
+    vector<int> owner(goalsLeft, -1);
+    vector<char> used;
+    for (size_t i = 0; i < rest.size(); i++) {
+        used.assign(goalsLeft, 0);
+        if (augmentKuhn((int)i, adj, owner, used)) continue;
+        statPoDead++;
+        // SOKOBAN_KERNEL_POXDUMP=1: "podead x,y ... packed x,y ... player
+        // x,y" on stderr, in the XSB's columns and rows (for the tests)
+        if (poDeadDump) {
+            auto at = [](int c) { return " " + to_string(c % W - MARGIN) + "," + to_string(c / W - MARGIN); };
+            string line = "podead";
+            for (int c : rest) line += at(c);
+            line += " packed";
+            for (int k = 0; k < n; k++) line += at(poOrder[k]);
+            fprintf(stderr, "%s player%s\n", line.c_str(), at(player).c_str());
+        }
+        return true;
+    }
+    return false;
 }
 
 // ------------------------------------------------------- backward search --
@@ -1695,6 +1908,8 @@ struct Search {
     bool backward = false;      // a pull search (startBack / runBack)
     bool packing = false;       // the packing-order search (packingChildren)
     int childRegion = 0;        // packing: the cells of the player's region of the child being kept
+    int childArea = 0;          // packing, SOKOBAN_KERNEL_POU: the cells of its target's pull area
+    int childBonus = 0;         // packing, SOKOBAN_KERNEL_POK: its Cand's bonus (a parking that opens the target)
     vector<Node> nodes;
     vector<uint64_t> bits;      // WORDS per node
     vector<uint8_t> expanded;
@@ -1814,7 +2029,7 @@ struct Search {
     int32_t rank(const uint64_t* b) const {
         if (!packing) return 0;
         queueCount = packedPrefix(b);
-        return (K - queueCount) * PO_RANK - PO_REGION * childRegion;
+        return (K - queueCount) * PO_RANK - PO_REGION * childRegion - PO_AREA * childArea - childBonus;
     }
 
     void pushesTo(int id, vector<uint32_t>& out) {
@@ -2258,6 +2473,18 @@ long long Search::run(long long budget) {
             occ[bc] = 0; occ[t] = 1;
             int low = reach(lastCell, occ.data(), cm, todo2);
             childRegion = todo2.size();
+            if (packing && PO_AREA) {
+                static Marks area;
+                static vector<int> cells;
+                if (area.v.size() != (size_t)N) area.init(N);
+                size_t k = 0;
+                while (k < poOrder.size() && occ[poOrder[k]]) k++;
+                childArea = 0;
+                if (k < poOrder.size()) {
+                    pullArea(occ.data(), poOrder[k], -1, area, cells);
+                    childArea = cells.size();
+                }
+            }
             bool goalsLost = false;
             if (frozenOnGoals && goal_[t] && frozen(occ.data(), t, frozenTmp, 0)) {
                 childBoxes = boxes;
@@ -2276,7 +2503,27 @@ long long Search::run(long long budget) {
             uint64_t h = nd.hash ^ zobP[nd.player] ^ zob[bc] ^ zob[t] ^ zobP[low];
             int g1 = nd.g + steps;
             int old;
-            if (!worth(h, cb.data(), low, g1, &old)) continue;
+            childBonus = packing ? cd.bonus : 0;
+            if (!worth(h, cb.data(), low, g1, &old)) {
+                // a parking that opens the target, to a position already
+                // queued: queued again, first of its count
+                if (childBonus && old >= 0 && !expanded[old]) {
+                    if (!matched) { parentM.rows = boxes; matchFull(parentM); matched = true; }
+                    int r = std::find(boxes.begin(), boxes.end(), bc) - boxes.begin();
+                    matchMoved(parentM, r, t, childM);
+                    int g0 = nodes[old].g;
+                    queue({(int32_t)(g0 + weight * childM.total + rank(cb.data())), g0, (uint32_t)old, 0});
+                }
+                continue;
+            }
+            if (packing && poDeadCut) {
+                childBoxes = boxes;
+                for (int& x : childBoxes) if (x == bc) x = t;
+                occ[bc] = 0; occ[t] = 1;
+                bool dead = packingDead(occ.data(), childBoxes, lastCell);
+                occ[t] = 0; occ[bc] = 1;
+                if (dead) continue;
+            }
             if (!matched) {
                 parentM.rows = boxes;
                 matchFull(parentM);
@@ -2468,6 +2715,11 @@ static void printStats() {
     fprintf(stderr, "stats: packing search expanded %lld, box paths tried %lld found %lld, stuck %lld; "
             "most goals filled in order %d (%lld expansions there)\n",
             statPoExp, statPoTried, statPoFound, statPoStuck, statPoBest, statPoAtBest);
+    fprintf(stderr, "stats: packing dead-box cut: children tested %lld, dead %lld; expansions by goals filled:",
+            statPoDeadTests, statPoDead);
+    for (long long x : statPoByCount) fprintf(stderr, " %lld", x);
+    fprintf(stderr, "; clusters tested %lld, dead %lld; blockers tried %lld, parked %lld\n", statPoClusterTests,
+            statPoClusterDead, statPoParkTried, statPoParked);
     fprintf(stderr, "stats: feature cells %lld, regions counted from the parent's %lld, distinct cells %zu, "
             "most packing %d\n", statFsCells, statFsQuick, statFsDistinct, statFsPacked);
     fprintf(stderr, "stats: dead ends %lld, tried %lld, proved dead %lld; expanded positions holding a "
@@ -2538,6 +2790,15 @@ int main(int argc, char** argv) {
     setting("POW", poWeight);
     setting("POO", poOrderMode);
     setting("PODUMP", poDumpBest);
+    setting("POX", poDeadCut);
+    setting("POA", PO_ALL_PUSHES);
+    setting("POQ", PO_CLUSTER_STATES);
+    setting("POQB", PO_CLUSTER_MAX);
+    setting("POQE", PO_CLUSTER_EVERY);
+    setting("POU", PO_AREA);
+    setting("POK", PO_PARKING);
+    setting("POXS", PO_DEAD_STATES);
+    setting("POXDUMP", poDeadDump);
     setting("POE", PO_ESCAPE);
     poOrder = packOrder;
     if (poMode == 2 && poOrder.empty()) computePackingOrder(poOrder);
