@@ -143,10 +143,20 @@ def pushed_positions(draw, numbers=range(1, 41)):
                                player=board.position(player))
 
 
+# The dead-end patterns (SOKOBAN_KERNEL_DE: a position whose every push is
+# cut, its cutting boxes proved dead alone; DEU: its ancestors then tried
+# too; DEF: with the boxes around the player's region), matched against
+# every expanded position too (DEN), and the capacity test (CAP: a room with
+# more boxes that cannot get out than goals), the boxes outside a room kept
+# up to 3 steps away (CAPR).
+NEW_RULES = {"DE": "2000", "DEN": "1", "DEU": "4", "DEF": "1", "CAP": "2000", "CAPR": "3"}
+
+
 @pytest.mark.parametrize("rules", [
     {"CD": "5000", "CDB": "64"},   # every corral tested, with a large sub-search
     {"LP": "1"},                   # the defaults: learned patterns
     {"DS": "4"},                   # deadlock sets of up to 4 boxes computed ahead
+    NEW_RULES,                     # dead ends and rooms with boxes shut in
 ])
 @settings(max_examples=60, deadline=None)
 @given(level=pushed_positions())
@@ -187,13 +197,14 @@ def test_microban_153_needs_both_deadlock_rules(built):
     """Microban 153 (the last Microban level the kernel could not solve):
     solved within 500 000 nodes with the corral-deadlock test and the
     frozen-goals rule; without either, the search is still lost in dead
-    positions at that many nodes."""
+    positions at that many nodes (the dead-end patterns, which build on
+    the corral test's search, off both times)."""
     level = levels.load("microban")[152]
     limits = {"node_limit": 500_000, "time_limit": None}
-    r = kernel_solve(level, **limits)
+    r = kernel_solve(level, {"DE": "0", "DEN": "0"}, **limits)
     assert r.status == "solved" and levels.lurd.solves(level, r.solution), r.summary()
     for switch in ("CD", "FG"):
-        r = kernel_solve(level, {switch: "0"}, **limits)
+        r = kernel_solve(level, {switch: "0", "DE": "0", "DEN": "0"}, **limits)
         assert r.status == "gave_up" and r.limit == "nodes", (switch, r.summary())
 
 
@@ -202,12 +213,24 @@ def test_learned_deadlock_patterns_cut_microban_153(built):
     matched against every child: Microban 153 is solved within 180 000
     nodes with them (161 681), not without them (222 271), by the portfolio
     without the feature-space search (which takes turns from it: 209 735
-    nodes with the patterns)."""
+    nodes with the patterns) and without the dead-end patterns."""
     level = levels.load("microban")[152]
     limits = {"node_limit": 180_000, "time_limit": None}
-    r = kernel_solve(level, {"LP": "1", "FS": "0"}, **limits)
+    r = kernel_solve(level, {"LP": "1", "FS": "0", "DE": "0", "DEN": "0"}, **limits)
     assert r.status == "solved" and levels.lurd.solves(level, r.solution), r.summary()
-    r = kernel_solve(level, {"LP": "0", "FS": "0"}, **limits)
+    r = kernel_solve(level, {"LP": "0", "FS": "0", "DE": "0", "DEN": "0"}, **limits)
+    assert r.status == "gave_up" and r.limit == "nodes", r.summary()
+
+
+def test_dead_end_patterns_cut_microban_153(built):
+    """The dead-end patterns, matched on expansion too (the defaults):
+    Microban 153 is solved within 265 000 nodes with them (253 706), not
+    without them (279 776)."""
+    level = levels.load("microban")[152]
+    limits = {"node_limit": 265_000, "time_limit": None}
+    r = kernel_solve(level, **limits)
+    assert r.status == "solved" and levels.lurd.solves(level, r.solution), r.summary()
+    r = kernel_solve(level, {"DE": "0", "DEN": "0"}, **limits)
     assert r.status == "gave_up" and r.limit == "nodes", r.summary()
 
 
@@ -221,13 +244,16 @@ def test_learned_patterns_never_cut_a_solution(built, nivel):
     assert r.status == ("unsolvable" if best is None else "solved"), r.summary()
 
 
-def deadlock_sets(built, nivel, boxes="3", kind="deadset"):
+def deadlock_sets(built, nivel, boxes="3", kind="deadset", switches=None, nodes="1"):
     """The patterns the kernel computes ahead for the level (SOKOBAN_KERNEL_DS,
-    printed by DSDUMP; kind "pullset": the backward search's, DSP=1): for
-    each, its boxes and a cell of the player's region."""
+    printed by DSDUMP; kind "pullset": the backward search's, DSP=1), or
+    (kind "learned", LPDUMP) learns while it searches `nodes` nodes with the
+    experiment `switches`: for each, its boxes and a cell of the player's
+    region."""
     env = {**os.environ, "SOKOBAN_KERNEL_DS": boxes, "SOKOBAN_KERNEL_DSDUMP": "1",
-           "SOKOBAN_KERNEL_DSP": "1"}
-    run = subprocess.run([str(built), "10", "1", "200"], input=native.xsb(pieces_of(nivel)),
+           "SOKOBAN_KERNEL_DSP": "1", "SOKOBAN_KERNEL_LPDUMP": "1",
+           **{"SOKOBAN_KERNEL_" + name: value for name, value in (switches or {}).items()}}
+    run = subprocess.run([str(built), "10", nodes, "200"], input=native.xsb(pieces_of(nivel)),
                          capture_output=True, text=True, env=env, check=True)
     sets = []
     for line in run.stderr.splitlines():
@@ -245,11 +271,17 @@ def test_deadlock_sets_computed_ahead_are_dead(built, nivel, data):
     with the pattern's boxes, any other boxes wherever they fit, and the
     player in the pattern's region cannot be solved (brute force through
     spec)."""
+    assert_patterns_dead(nivel, deadlock_sets(built, nivel)[:4], data)
+
+
+def assert_patterns_dead(nivel, sets, data):
+    """Each pattern (boxes, a cell of the player's region), with any other
+    boxes drawn wherever they fit, is unsolvable by the brute force."""
     right, bottom = max(x for x, _ in nivel[PAREDES]), max(y for _, y in nivel[PAREDES])
     free = [(x, y) for x in range(1, right) for y in range(1, bottom)
             if (x, y) not in nivel[PAREDES]]
     goals = nivel[DEPOSITOS]
-    for boxes, player in deadlock_sets(built, nivel)[:4]:
+    for boxes, player in sets:
         if len(boxes) > len(goals):
             continue
         room = [c for c in free if c not in boxes and c != player]
@@ -257,6 +289,62 @@ def test_deadlock_sets_computed_ahead_are_dead(built, nivel, data):
                                    max_size=len(goals) - len(boxes), unique=True))
         dead = {**nivel, PERSONAJE: frozenset({player}), CAJAS: frozenset(boxes | set(extra))}
         assert brute_force_moves(dead) is None, (sorted(boxes), player, extra)
+
+
+@settings(max_examples=60, deadline=None)
+@given(nivel=tiny_levels(max_w=6, max_h=4, max_boxes=3), data=st.data())
+def test_dead_end_and_capacity_patterns_are_dead(built, nivel, data):
+    """Every pattern the forward search alone learns with the dead-end and
+    capacity rules on (its corral barriers, dead ends and rooms with boxes
+    shut in) is a proof: with any other boxes and the player in its region,
+    the brute force finds no solution."""
+    sets = deadlock_sets(built, nivel, boxes="0", kind="learned", switches={"B": "0", **NEW_RULES},
+                         nodes="5000")
+    assert_patterns_dead(nivel, sets[:4], data)
+
+
+@pytest.mark.parametrize("number", [98, 108, 117, 143])
+@settings(max_examples=5, deadline=None)
+@given(data=st.data())
+def test_dead_end_and_capacity_patterns_hold_on_microban(built, number, data):
+    """Microban levels where the dead-end and capacity rules fire (98: 16
+    rooms with boxes shut in, 14 dead ends proved, in 50 000 nodes): each
+    pattern learned, with the other boxes drawn on squares that are not
+    dead and the player in its region, is not solved by the forward search
+    without any deadlock rule, whenever that search decides within
+    100 000 nodes."""
+    level = levels.load("microban")[number - 1]
+    pieces = pieces_of(level)
+    left = min(x for x, _ in pieces.walls | pieces.boxes | pieces.goals | {pieces.player})
+    top = min(y for _, y in pieces.walls | pieces.boxes | pieces.goals | {pieces.player})
+    board = Board(pieces)
+    live = [board.position(c) for c in board.floor if not board.dead[c]]
+    sets = deadlock_sets(built, level, boxes="0", kind="learned", switches=NEW_RULES, nodes="50000")
+    assert sets, "no pattern learned"
+    for cells, player in data.draw(st.lists(st.sampled_from(sets), min_size=1, max_size=3, unique=True)):
+        boxes = {(x + left, y + top) for x, y in cells}
+        player = (player[0] + left, player[1] + top)
+        room = [c for c in live if c not in boxes and c != player]
+        extra = data.draw(st.lists(st.sampled_from(room), min_size=len(pieces.goals) - len(boxes),
+                                   max_size=len(pieces.goals) - len(boxes), unique=True))
+        dead = dataclasses.replace(level, boxes=frozenset(boxes | set(extra)), player=player)
+        r = kernel_solve(dead, {"B": "0", "CD": "0", "FG": "0", "LP": "0", "PO": "0", "FS": "0"},
+                         node_limit=100_000, time_limit=None)
+        assert r.status != "solved", (sorted(boxes), player, extra, r.summary())
+
+
+@pytest.mark.parametrize("switches", [{"B": "0", **NEW_RULES}, {"D": "0", **NEW_RULES}],
+                         ids=["forward", "portfolio"])
+@settings(max_examples=60, deadline=None)
+@given(nivel=tiny_levels(max_w=6, max_h=4, max_boxes=3))
+def test_dead_end_and_capacity_rules_never_cut_a_solution(built, switches, nivel):
+    """With the dead-end and capacity rules, the forward search alone and the
+    whole portfolio from the first node answer as the brute force."""
+    best = brute_force_moves(nivel)
+    r = kernel_solve(nivel, switches)
+    assert r.status == ("unsolvable" if best is None else "solved"), r.summary()
+    if best is not None:
+        assert replays(nivel, r.solution)
 
 
 @settings(max_examples=60, deadline=None)

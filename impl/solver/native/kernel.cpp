@@ -449,30 +449,78 @@ static long long statPatternDead = 0;
 struct Pattern {
     vector<int> boxes;         // cells
     vector<uint64_t> region;   // the player's region on the pattern's board, a bit per cell
+    vector<uint64_t> bits;     // its boxes as a box set (compact cells, WORDS words)
 };
 static vector<Pattern> patterns;
 static vector<vector<int>> patternsAt;  // cell -> the patterns holding a box there
+static vector<vector<int>> patternsFirst;  // cell -> the patterns whose first box is there
+static unordered_set<string> patternKeys;  // boxes and region of each pattern: none learned twice
 // The backward search's own: configurations that can never be pulled back
 // onto the start boxes (precalcDeadSets(true)), matched the same way.
 static vector<Pattern> pullPatterns;
 static vector<vector<int>> pullPatternsAt;
 static long long statPullDead = 0;
 
+// One line on stderr, "KIND x,y ... player x,y" in the XSB's columns and
+// rows, the player on the first cell of the pattern's region (for the tests:
+// SOKOBAN_KERNEL_DSDUMP, LPDUMP).
+static void dumpPattern(const Pattern& pt, const char* kind) {
+    string line = kind;
+    auto at = [&](int c) { return " " + to_string(c % W - MARGIN) + "," + to_string(c / W - MARGIN); };
+    for (int c : pt.boxes) line += at(c);
+    int player = 0;
+    while (!(pt.region[player >> 6] >> (player & 63) & 1)) player++;
+    fprintf(stderr, "%s player%s\n", line.c_str(), at(player).c_str());
+}
+static int lpDump = 0;  // SOKOBAN_KERNEL_LPDUMP=1: each pattern learned while searching, as "learned"
+
 static void learn(const vector<int>& boxes, const vector<int>& region, bool pull = false) {
     vector<Pattern>& list = pull ? pullPatterns : patterns;
     vector<vector<int>>& at = pull ? pullPatternsAt : patternsAt;
     if (!learnPatterns || list.size() >= PATTERNS) return;
-    if (at.size() != (size_t)N) at.assign(N, {});
-    Pattern pt{boxes, vector<uint64_t>((N + 63) / 64, 0)};
+    if (at.size() != (size_t)N) { at.assign(N, {}); patternsFirst.assign(N, {}); }
+    vector<int> sorted(boxes);
+    sort(sorted.begin(), sorted.end());
+    if (!patternKeys.insert(subKey(sorted, *min_element(region.begin(), region.end())) + (pull ? "p" : ""))
+             .second)
+        return;  // known already (a position queued before it was learned)
+    Pattern pt{boxes, vector<uint64_t>((N + 63) / 64, 0), vector<uint64_t>(WORDS, 0)};
     for (int c : region) pt.region[c >> 6] |= 1ULL << (c & 63);
-    for (int c : boxes) at[c].push_back((int)list.size());
+    for (int c : boxes) {
+        at[c].push_back((int)list.size());
+        pt.bits[compact[c] >> 6] |= 1ULL << (compact[c] & 63);
+    }
+    if (!pull) patternsFirst[sorted[0]].push_back((int)list.size());
+    if (lpDump && !pull) dumpPattern(pt, "learned");
     list.push_back(move(pt));
+}
+
+// Does the position (box set b, its boxes, the player on `player`) hold
+// a learned pattern, whichever box moved last?  A child is matched when
+// queued (learnedDead), against the patterns known then; a position queued
+// before a pattern was learned, and every position pushed from it without
+// moving the pattern's boxes, is caught here when it is expanded
+// (SOKOBAN_KERNEL_DEN=1).
+static long long statNodeDead = 0;
+static bool holdsPattern(const uint64_t* b, const vector<int>& boxes, int player) {
+    if (patternsFirst.empty()) return false;
+    for (int c : boxes)
+        for (int id : patternsFirst[c]) {
+            const Pattern& pt = patterns[id];
+            if (!(pt.region[player >> 6] >> (player & 63) & 1)) continue;
+            int w = 0;
+            while (w < WORDS && (pt.bits[w] & ~b[w]) == 0) w++;
+            if (w == WORDS) { statNodeDead++; return true; }
+        }
+    return false;
 }
 
 // Is the position (boxes in occ, the box just pushed onto `pushed`, the
 // player on `player`) an instance of a learned pattern?
 // (pull: the backward search's patterns, the box just pulled onto `pushed`.)
-static bool learnedDead(const uint8_t* occ, int pushed, int player, bool pull = false) {
+// (which: the matching pattern's index, when given.)
+static bool learnedDead(const uint8_t* occ, int pushed, int player, bool pull = false,
+                        int* which = nullptr) {
     const vector<Pattern>& list = pull ? pullPatterns : patterns;
     const vector<vector<int>>& at = pull ? pullPatternsAt : patternsAt;
     if (at.empty()) return false;
@@ -481,7 +529,11 @@ static bool learnedDead(const uint8_t* occ, int pushed, int player, bool pull = 
         if (!(pt.region[player >> 6] >> (player & 63) & 1)) continue;
         bool all = true;
         for (int c : pt.boxes) if (!occ[c]) { all = false; break; }
-        if (all) { (pull ? statPullDead : statPatternDead)++; return true; }
+        if (all) {
+            (pull ? statPullDead : statPatternDead)++;
+            if (which) *which = id;
+            return true;
+        }
     }
     return false;
 }
@@ -496,29 +548,40 @@ static long long corralStatesUsed = 0;  // states of every barrierAlive search
 // "alive" when every box is on a start box's cell (startCell_).
 static vector<uint8_t> startCell_;
 static vector<int> bnear;  // pulls from a cell to the nearest start box (analyseBackward)
+// `area` (capacity deadlocks, capacityDead): a room's cells, marked 1, and
+// its number `areaId`; then the question is another one: can the boxes get
+// out of the room?  A box pushed into the room from outside it is taken off
+// the board (removing a box only helps), and the answer is "alive" as soon as
+// no box is left in the room; "dead" (exhausted) says that the one box that
+// started in it can never leave it, whatever the boxes left out do.  Such an
+// answer proves no deadlock by itself, so it is memoised but not learned.
 static bool barrierAlive(const vector<int>& barrier, int player, int states = CORRAL_STATES,
-                         int escape = 0, bool pull = false) {
+                         int escape = 0, bool pull = false, const uint8_t* area = nullptr,
+                         int areaId = 0) {
     static vector<uint8_t> occ;
     static Marks reached, after;
     static vector<int> todo, todo2;
     if (occ.size() != (size_t)N) { occ.assign(N, 0); reached.init(N); after.init(N); }
-    int n = barrier.size();
     vector<int> bx(barrier), nb;
     sort(bx.begin(), bx.end());
     for (int c : bx) occ[c] = 1;
     int low = reach(player, occ.data(), reached, todo);
     for (int c : bx) occ[c] = 0;
-    string key = subKey(bx, low);
-    if (pull) key += 'p';
+    // The memo key's tail: the kind of question (and the room asked about).
+    string tail = pull ? "p" : "";
+    if (area) tail += 'a' + string((const char*)&areaId, sizeof(int));
+    string key = subKey(bx, low) + tail;
     auto known = corralMemo.find(key);
     if (known != corralMemo.end()) return known->second;
-    statCorralTests++;
+    statCorralTests += !area;
     vector<int> region(todo);  // the player's region with the barrier alone
     unordered_set<string> visited{key};
     vector<string> queue{key};
     bool alive = false;
     for (size_t qi = 0; qi < queue.size() && !alive; qi++) {
         if ((int)visited.size() > states) { alive = true; break; }
+        int n = (int)((queue[qi].size() - tail.size()) / sizeof(int)) - 1;  // boxes left
+        bx.resize(n);
         memcpy(bx.data(), queue[qi].data(), n * sizeof(int));
         int pl;
         memcpy(&pl, queue[qi].data() + n * sizeof(int), sizeof(int));
@@ -532,19 +595,23 @@ static bool barrierAlive(const vector<int>& barrier, int player, int states = CO
                     continue;
                 nb = bx;
                 nb[i] = t;
-                occ[b] = 0; occ[t] = 1;
+                bool gone = area && area[t] && !area[b];  // a box pushed into the room: off the board
+                occ[b] = 0; occ[t] = !gone;
                 int nl = reach(to, occ.data(), after, todo2);
                 occ[t] = 0; occ[b] = 1;
+                if (gone) nb.erase(nb.begin() + i);
                 sort(nb.begin(), nb.end());
                 const vector<uint8_t>& home = pull ? startCell_ : goal_;
-                alive = all_of(nb.begin(), nb.end(), [&](int c) { return home[c] != 0; });
+                if (area)
+                    alive = none_of(nb.begin(), nb.end(), [&](int c) { return area[c] != 0; });
+                else
+                    alive = all_of(nb.begin(), nb.end(), [&](int c) { return home[c] != 0; });
                 if (escape > 0 && n > 1 && !alive)
                     alive = none_of(nb.begin(), nb.end(), [&](int c) {
                         return c != t && abs(c % W - t % W) <= escape && abs(c / W - t / W) <= escape;
                     });
                 if (alive) break;
-                string k = subKey(nb, nl);
-                if (pull) k += 'p';
+                string k = subKey(nb, nl) + tail;
                 if (visited.insert(k).second) queue.push_back(move(k));
             }
         }
@@ -553,7 +620,7 @@ static bool barrierAlive(const vector<int>& barrier, int player, int states = CO
     corralStatesUsed += visited.size();
     if (corralMemo.size() >= CORRAL_MEMO) corralMemo.clear();
     corralMemo.emplace(move(key), alive);
-    if (!alive) { statCorralDead += !pull; learn(barrier, region, pull); }
+    if (!alive && !area) { statCorralDead += !pull; learn(barrier, region, pull); }
     return alive;
 }
 
@@ -648,14 +715,7 @@ static void precalcDeadSets(bool pull) {
     // "deadset x,y ... player x,y" in the XSB's columns and rows, the
     // player on the first cell of the pattern's region (for the tests).
     if (dsDump)
-        for (size_t i = patternsBefore; i < list.size(); i++) {
-            string line = pull ? "pullset" : "deadset";
-            auto at = [&](int c) { return " " + to_string(c % W - MARGIN) + "," + to_string(c / W - MARGIN); };
-            for (int c : list[i].boxes) line += at(c);
-            int player = 0;
-            while (!(list[i].region[player >> 6] >> (player & 63) & 1)) player++;
-            fprintf(stderr, "%s player%s\n", line.c_str(), at(player).c_str());
-        }
+        for (size_t i = patternsBefore; i < list.size(); i++) dumpPattern(list[i], pull ? "pullset" : "deadset");
 }
 
 // PI-corral pruning.  Returns true and the pushes into the PI-corral with
@@ -1429,27 +1489,43 @@ static int fsPacking = 1, fsConnect = 1, fsRooms = 0, fsPlan = 0, fsVisit = 0;
 static vector<int> linkOf;   // cell -> its doorway (index), or -1
 static int fsLinkCount = 0;
 
-// Rooms and the doorways between them (for the room-connectivity feature).
-static void fsLinks() {
-    linkOf.assign(N, -1);
-    vector<uint8_t> tunnel(N, 0);
+// Rooms: the areas of free cells that have no walls on two opposite sides
+// (a cell with walls left and right, or above and below, is a tunnel
+// cell); roomOf[c] is the room of cell c, -1 for tunnel cells and walls.
+// Used by the room-connectivity feature (fsLinks) and the capacity test.
+static vector<int> roomOf;
+static vector<uint8_t> tunnelCell;
+static int roomCount = 0;
+static void computeRooms() {
+    if (!roomOf.empty()) return;
+    tunnelCell.assign(N, 0);
     for (int c : cellOf) {
         if (!inside_[c] || wall_[c]) continue;
-        tunnel[c] = (wall_[c + OFF[0]] && wall_[c + OFF[1]]) || (wall_[c + OFF[2]] && wall_[c + OFF[3]]);
+        tunnelCell[c] = (wall_[c + OFF[0]] && wall_[c + OFF[1]]) || (wall_[c + OFF[2]] && wall_[c + OFF[3]]);
     }
-    vector<int> room(N, -1), todo;
-    int rooms = 0;
+    roomOf.assign(N, -1);
+    vector<int> todo;
     for (int c : cellOf) {
-        if (!inside_[c] || wall_[c] || tunnel[c] || room[c] >= 0) continue;
-        room[c] = rooms;
+        if (!inside_[c] || wall_[c] || tunnelCell[c] || roomOf[c] >= 0) continue;
+        roomOf[c] = roomCount;
         todo.assign(1, c);
         for (size_t i = 0; i < todo.size(); i++)
             for (int d = 0; d < 4; d++) {
                 int x = todo[i] + OFF[d];
-                if (inside_[x] && !wall_[x] && !tunnel[x] && room[x] < 0) { room[x] = rooms; todo.push_back(x); }
+                if (inside_[x] && !wall_[x] && !tunnelCell[x] && roomOf[x] < 0) { roomOf[x] = roomCount; todo.push_back(x); }
             }
-        rooms++;
+        roomCount++;
     }
+}
+
+// Rooms and the doorways between them (for the room-connectivity feature).
+static void fsLinks() {
+    linkOf.assign(N, -1);
+    computeRooms();
+    const vector<uint8_t>& tunnel = tunnelCell;
+    const vector<int>& room = roomOf;
+    int rooms = roomCount;
+    vector<int> todo;
     vector<int> run(N, -1);
     int runs = 0;
     for (int c : cellOf) {
@@ -1474,6 +1550,204 @@ static void fsLinks() {
         runs++;
     }
     if (getenv("SOKOBAN_KERNEL_STAT")) fprintf(stderr, "stats: rooms %d, doorways %d\n", rooms, fsLinkCount);
+}
+
+// ------------------------------------------------------ dead-end patterns --
+// A position whose every push is cut by a deadlock rule (a dead square or a
+// freeze, or a child matching a learned pattern) is dead: no child, no
+// solution.  Its deadlock lies one push deeper than any rule sees, and the
+// searches meet it again and again with other boxes elsewhere.  The boxes
+// that cut its pushes (the pushed box and the boxes around its target for a
+// freeze, the pattern's boxes, moved back, for a pattern) are a candidate
+// pattern; the corral test's push search (barrierAlive, deStates states)
+// decides it on those boxes alone, and a configuration it proves dead is
+// learned like a dead barrier (sound whatever the candidate: the search is
+// the proof).  A node with a duplicate, a kept child, a macro or a cut of
+// another kind (frozen goals, the matching, the room cut) is not tried.
+// SOKOBAN_KERNEL_DE: the states of that search (0: off); DEB: the most boxes.
+static int deStates = 300;
+static int DE_BOXES = 8;
+static int DE_MINIMISE = 1;  // SOKOBAN_KERNEL_DEM=0: learn the candidate as it is
+static int deNodes = 1;      // SOKOBAN_KERNEL_DEN=0: no position matched on expansion (holdsPattern)
+static int deFence = 0;      // SOKOBAN_KERNEL_DEF=1: the candidate holds the player's fence too
+static long long statDeTests = 0, statDeDead = 0, statDeEnds = 0;
+struct DeadEnd {
+    bool open = false;   // every push cut by a rule that names its boxes, so far
+    vector<int> boxes;   // the boxes named
+    void start(bool on) { open = on; boxes.clear(); }
+    void fail() { open = false; }
+    // a push of the box on bc to t refused (pushAllowed): the box, and the
+    // boxes around t that may freeze it
+    void refused(const uint8_t* occ, int bc, int t) {
+        if (!open || wall_[t]) return;  // a wall: the same on any board
+        boxes.push_back(bc);
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+                int x = t + dy * W + dx;
+                if (x != bc && occ[x]) boxes.push_back(x);
+            }
+    }
+    // a child (the box on bc pushed to t) matching learned pattern `id`
+    void matched(int id, int bc, int t) {
+        if (!open) return;
+        for (int c : patterns[id].boxes) boxes.push_back(c == t ? bc : c);
+    }
+    // With SOKOBAN_KERNEL_DEF=1, the boxes next to the player's region
+    // (`seen`) too: they keep it as small, and the pushes from it as few,
+    // on the board of the candidate alone.
+    void fence(const Marks& seen, const vector<int>& all) {
+        if (!open || !deFence) return;
+        for (int c : all)
+            for (int d = 0; d < 4; d++)
+                if (seen.has(c + OFF[d])) { boxes.push_back(c); break; }
+    }
+    // At the end of the expansion: try the candidate when the node is a
+    // dead end; true when it is learned.
+    bool finish(int player) {
+        if (!open || boxes.empty()) return false;
+        statDeEnds++;
+        sort(boxes.begin(), boxes.end());
+        boxes.erase(unique(boxes.begin(), boxes.end()), boxes.end());
+        if ((int)boxes.size() > DE_BOXES) return false;
+        if (all_of(boxes.begin(), boxes.end(), [](int c) { return goal_[c] != 0; })) return false;
+        statDeTests++;
+        // Each box in turn is left out while the rest stays dead: the
+        // pattern learned is as small as the search can prove, so it
+        // matches more positions.  (learnPatterns is off meanwhile: only
+        // the smallest set is learned.)
+        int keepLearning = learnPatterns;
+        learnPatterns = 0;
+        bool dead = false;
+        if (DE_MINIMISE)
+            for (size_t i = 0; i < boxes.size() && boxes.size() > 1;) {
+                vector<int> fewer(boxes);
+                fewer.erase(fewer.begin() + i);
+                if (any_of(fewer.begin(), fewer.end(), [](int c) { return !goal_[c]; }) &&
+                    !barrierAlive(fewer, player, deStates)) {
+                    boxes.swap(fewer);
+                    dead = true;
+                } else {
+                    i++;
+                }
+            }
+        if (!dead) dead = !barrierAlive(boxes, player, deStates);
+        learnPatterns = keepLearning;
+        if (!dead) return false;
+        statDeDead++;
+        static vector<uint8_t> board;
+        static Marks region;
+        static vector<int> todo;
+        if (board.size() != (size_t)N) { board.assign(N, 0); region.init(N); }
+        for (int c : boxes) board[c] = 1;
+        reach(player, board.data(), region, todo);
+        for (int c : boxes) board[c] = 0;
+        learn(boxes, todo);
+        return true;
+    }
+};
+static int deUp = 0;  // SOKOBAN_KERNEL_DEU=n: after a dead end, its ancestors up to n pushes back
+static long long statDeUp = 0;
+
+// ------------------------------------------------------ capacity deadlocks --
+// A room (computeRooms) holding more boxes than it has goals must let the
+// surplus out: a box that can never leave the room has to end on one of its
+// goals.  For each box b of the room, a small push search (barrierAlive in
+// its area mode) asks whether b can get out of the room with the boxes
+// outside it near the room (at most CAP_NEAR steps away, the CAP_OUTSIDE
+// nearest) on the board and every other box removed.  Removing boxes only
+// helps, so a box that cannot get out that way cannot get out at all (the
+// pushes of any solution up to b's first exit, less those of the removed
+// boxes, are pushes of the small search).  When more boxes of the room
+// cannot get out than the room has goals, the position is dead.  The boxes
+// that cannot get out and the boxes outside, with the player's region on a
+// board holding only them, are learned as a pattern: any position holding
+// them with the player there has those boxes shut in the same room.
+// Tested on expansion, for the rooms the box just pushed is in or near.
+// SOKOBAN_KERNEL_CAP: the states of each box's search (0: no test).
+static int capStates = 0;
+static int CAP_NEAR = 2;      // SOKOBAN_KERNEL_CAPR
+static int CAP_OUTSIDE = 6;   // SOKOBAN_KERNEL_CAPE
+static long long statCapTests = 0, statCapBoxes = 0, statCapShut = 0, statCapDead = 0;
+struct CapRoom {
+    vector<uint8_t> in;   // the room's cells
+    vector<int> near;     // the cells outside it within CAP_NEAR steps
+    int goals = 0;
+};
+static vector<CapRoom> capRooms;
+static vector<vector<int>> capRoomsAt;  // cell -> the rooms it is in or near
+
+static void capacitySetup() {
+    computeRooms();
+    if ((size_t)roomCount * N > 8000000) { capStates = 0; return; }  // too large a level: no test
+    capRooms.assign(roomCount, CapRoom());
+    capRoomsAt.assign(N, {});
+    vector<int> dist(N), todo;
+    for (int r = 0; r < roomCount; r++) {
+        CapRoom& room = capRooms[r];
+        room.in.assign(N, 0);
+        fill(dist.begin(), dist.end(), -1);
+        todo.clear();
+        for (int c : cellOf)
+            if (roomOf[c] == r) {
+                room.in[c] = 1;
+                room.goals += goal_[c];
+                dist[c] = 0;
+                todo.push_back(c);
+                capRoomsAt[c].push_back(r);
+            }
+        for (size_t i = 0; i < todo.size(); i++) {
+            int c = todo[i];
+            if (dist[c] >= CAP_NEAR) continue;
+            for (int d = 0; d < 4; d++) {
+                int x = c + OFF[d];
+                if (!inside_[x] || wall_[x] || dist[x] >= 0) continue;
+                dist[x] = dist[c] + 1;
+                todo.push_back(x);
+                room.near.push_back(x);  // nearest first
+                capRoomsAt[x].push_back(r);
+            }
+        }
+    }
+}
+
+static bool capacityDead(const uint8_t* occ, const vector<int>& boxes, int player, int lastBox) {
+    if (!capStates || lastBox < 0 || capRoomsAt.empty()) return false;
+    static vector<uint8_t> board;
+    static Marks region;
+    static vector<int> todo;
+    if (board.size() != (size_t)N) { board.assign(N, 0); region.init(N); }
+    vector<int> in, outside, shut, test;
+    for (int r : capRoomsAt[lastBox]) {
+        const CapRoom& room = capRooms[r];
+        in.clear();
+        for (int c : boxes) if (room.in[c]) in.push_back(c);
+        if ((int)in.size() <= room.goals) continue;
+        outside.clear();
+        for (int c : room.near)
+            if (occ[c] && (int)outside.size() < CAP_OUTSIDE) outside.push_back(c);
+        statCapTests++;
+        shut.clear();
+        for (size_t i = 0; i < in.size(); i++) {
+            if ((int)(shut.size() + in.size() - i) <= room.goals) break;  // enough can get out
+            test = outside;
+            test.push_back(in[i]);
+            statCapBoxes++;
+            if (barrierAlive(test, player, capStates, 0, false, room.in.data(), r)) continue;
+            statCapShut++;
+            shut.push_back(in[i]);
+            if ((int)shut.size() > room.goals) {
+                statCapDead++;
+                test = outside;
+                test.insert(test.end(), shut.begin(), shut.end());
+                for (int c : test) board[c] = 1;
+                reach(player, board.data(), region, todo);
+                for (int c : test) board[c] = 0;
+                learn(test, todo);
+                return true;
+            }
+        }
+    }
+    return false;
 }
 
 struct FsFeatures { int packing, regions, rooms, plan; };
@@ -1662,6 +1936,7 @@ struct Search {
     int fsCell = 0, fsTurns = 1;           // the cell of the child run() is keeping, its turns
     int fsUsed = 0;                        // turns the cell at the cursor has had this visit
     FsParentRegions fsParent;              // the expanded node's regions (SOKOBAN_KERNEL_FSQ)
+    DeadEnd deadEnd;                       // the expanded node's cut pushes (SOKOBAN_KERNEL_DE)
     // The packing search's escape (SOKOBAN_KERNEL_POE): one queue per count
     // of goals filled in order (countQ[n]); see nextPacking.
     vector<priority_queue<HeapE>> countQ;
@@ -1899,6 +2174,11 @@ struct Search {
         return EXHAUSTED;
     }
 
+    // Is node id a dead end now, with the patterns learned since it was
+    // expanded (every single push from it refused or matching one)?  Then
+    // its pattern is learned (DeadEnd::finish) and true.
+    bool deadEndNow(int id);
+
     // The backward search: start states and expansion by pulls.
     void startBack();
     long long runBack(long long budget);
@@ -2090,7 +2370,15 @@ long long Search::run(long long budget) {
         }
         bool corralDead = false;
         statExp++;
+        if (deNodes && holdsPattern(b, boxes, nd.player)) {
+            for (int c : boxes) occ[c] = 0;
+            continue;
+        }
         bool pi = piCorral(occ.data(), seen, boxes, nd.player, corralAll ? -1 : lastBox, cands, corralDead);
+        if (!corralDead && capacityDead(occ.data(), boxes, nd.player, lastBox)) {
+            for (int c : boxes) occ[c] = 0;
+            continue;
+        }
         if (pi) statPI++;
         if (!pi) {
             if (corralDead) {
@@ -2146,16 +2434,18 @@ long long Search::run(long long budget) {
         }
         bool matched = haveM;
         statCands += cands.size();
+        deadEnd.start(deStates > 0 && !cands.empty());
         for (const Cand& cd : cands) {
             int bc = cd.box, d = cd.dir, t, lastCell, steps;
             if (cd.macro >= 0) {
+                deadEnd.fail();
                 auto& ms = macroStore[cd.macro];
                 lastCell = ms.back() >> 2;
                 t = lastCell + OFF[ms.back() & 3];  // the macro's goal
                 steps = ms.size();
             } else {
                 t = bc + OFF[d];
-                if (!pushAllowed(occ.data(), bc, t)) continue;
+                if (!pushAllowed(occ.data(), bc, t)) { deadEnd.refused(occ.data(), bc, t); continue; }
                 steps = 1;
                 lastCell = bc;
                 if (macros && corridor[d][t] && corridor[d][bc] && !goal_[t]) {
@@ -2174,8 +2464,10 @@ long long Search::run(long long budget) {
             // never leaves a box on a room goal other than the next one of
             // the packing order; boxes enter the room by goal macros.
             if (roomCut && macros && cd.macro < 0 && !packOrder.empty() && roomGoal[t] &&
-                t != macroTarget)
+                t != macroTarget) {
+                deadEnd.fail();
                 continue;
+            }
             // child state
             movedBits(b, bc, t, cb);
             occ[bc] = 0; occ[t] = 1;
@@ -2199,9 +2491,15 @@ long long Search::run(long long budget) {
                 for (int& x : childBoxes) if (x == bc) x = t;
                 goalsLost = frozenGoalsDead(occ.data(), childBoxes);
             }
-            if (!goalsLost && learnedDead(occ.data(), t, lastCell)) goalsLost = true;
+            int pid = -1;
+            if (goalsLost) deadEnd.fail();
+            else if (learnedDead(occ.data(), t, lastCell, false, &pid)) goalsLost = true;
             occ[t] = 0; occ[bc] = 1;
-            if (goalsLost) continue;
+            if (goalsLost) {
+                if (pid >= 0) deadEnd.matched(pid, bc, t);
+                continue;
+            }
+            deadEnd.fail();  // a child that is not cut by a rule naming its boxes
             uint64_t h = nd.hash ^ zobP[nd.player] ^ zob[bc] ^ zob[t] ^ zobP[low];
             int g1 = nd.g + steps;
             int old;
@@ -2261,10 +2559,43 @@ long long Search::run(long long budget) {
             }
         }
         for (int c : boxes) occ[c] = 0;
+        deadEnd.fence(seen, boxes);
+        if (deadEnd.finish(nd.player))
+            for (int up = 0, p = nd.parent; up < deUp && p >= 0 && deadEndNow(p); up++, p = nodes[p].parent)
+                statDeUp++;
         if ((count & 1023) == 0) account();
     }
     account();
     return count;
+}
+
+bool Search::deadEndNow(int id) {
+    static vector<uint8_t> occ;
+    static Marks seen;
+    static vector<int> todo;
+    static vector<uint64_t> pb;
+    static vector<int> boxes;
+    static Match m;
+    if (occ.size() != (size_t)N) { occ.assign(N, 0); seen.init(N); }
+    unpack(id, pb, boxes, m);
+    for (int c : boxes) occ[c] = 1;
+    reach(nodes[id].player, occ.data(), seen, todo);
+    DeadEnd de;
+    de.start(true);
+    for (int bc : boxes)
+        for (int d = 0; d < 4 && de.open; d++) {
+            if (!seen.has(bc - OFF[d])) continue;
+            int t = bc + OFF[d], pid = -1;
+            if (!pushAllowed(occ.data(), bc, t)) { de.refused(occ.data(), bc, t); continue; }
+            occ[bc] = 0; occ[t] = 1;
+            bool cut = learnedDead(occ.data(), t, bc, false, &pid);
+            occ[t] = 0; occ[bc] = 1;
+            if (cut) de.matched(pid, bc, t);
+            else de.fail();
+        }
+    for (int c : boxes) occ[c] = 0;
+    de.fence(seen, boxes);
+    return de.finish(nodes[id].player);
 }
 
 // Start states of the backward search: the boxes on the goals, one state per
@@ -2391,6 +2722,10 @@ static void printStats() {
             statPoClusterDead, statPoParkTried, statPoParked);
     fprintf(stderr, "stats: feature cells %lld, regions counted from the parent's %lld, distinct cells %zu, "
             "most packing %d\n", statFsCells, statFsQuick, statFsDistinct, statFsPacked);
+    fprintf(stderr, "stats: dead ends %lld, tried %lld, proved dead %lld; expanded positions holding a "
+            "pattern %lld; ancestors found dead ends %lld\n", statDeEnds, statDeTests, statDeDead, statNodeDead, statDeUp);
+    fprintf(stderr, "stats: capacity: rooms %d, rooms tested %lld, boxes tested %lld, shut in %lld, "
+            "dead %lld\n", capStates ? roomCount : 0, statCapTests, statCapBoxes, statCapShut, statCapDead);
 }
 
 int main(int argc, char** argv) {
@@ -2441,6 +2776,7 @@ int main(int argc, char** argv) {
     setting("DSB", DS_BUDGET);
     setting("DSE", DS_ESCAPE);
     setting("DSDUMP", dsDump);
+    setting("LPDUMP", lpDump);
     precalcDeadSets(false);
     if (getenv("SOKOBAN_KERNEL_FG")) frozenOnGoals = atoi(getenv("SOKOBAN_KERNEL_FG")) != 0;
     setting("PO", poMode);
@@ -2508,6 +2844,16 @@ int main(int argc, char** argv) {
         fsOrder = poOrder;
     }
     if (fsMode && fsRooms) fsLinks();
+    setting("CAP", capStates);
+    setting("DE", deStates);
+    setting("DEB", DE_BOXES);
+    setting("DEM", DE_MINIMISE);
+    setting("DEN", deNodes);
+    setting("DEU", deUp);
+    setting("DEF", deFence);
+    setting("CAPR", CAP_NEAR);
+    setting("CAPE", CAP_OUTSIDE);
+    if (capStates > 0) capacitySetup();
     if (fsMode == 2) backMode = poMode = 0;
     if (backMode == 2 || poMode == 2) fsMode = 0;  // another search alone
     auto newForward = [&](int w, bool mac, bool fs) {
