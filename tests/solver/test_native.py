@@ -127,6 +127,15 @@ def test_deadlock_rules_never_cut_a_solution(built, nivel):
     assert r.status == ("unsolvable" if best is None else "solved"), r.summary()
 
 
+def assert_agrees_with_brute_force(nivel, r):
+    """The kernel's answer ``r`` is the brute force's: solved (and its
+    solution replays through spec) exactly when the level has a solution."""
+    best = brute_force_moves(nivel)
+    assert r.status == ("unsolvable" if best is None else "solved"), r.summary()
+    if best is not None:
+        assert replays(nivel, r.solution)
+
+
 @st.composite
 def pushed_positions(draw, numbers=range(1, 41)):
     """A position k random legal pushes away from the start of a small
@@ -347,11 +356,7 @@ def test_dead_end_and_capacity_patterns_hold_on_microban(built, number, data):
 def test_dead_end_and_capacity_rules_never_cut_a_solution(built, switches, nivel):
     """With the dead-end and capacity rules, the forward search alone and the
     whole portfolio from the first node answer as the brute force."""
-    best = brute_force_moves(nivel)
-    r = kernel_solve(nivel, switches)
-    assert r.status == ("unsolvable" if best is None else "solved"), r.summary()
-    if best is not None:
-        assert replays(nivel, r.solution)
+    assert_agrees_with_brute_force(nivel, kernel_solve(nivel, switches))
 
 
 @settings(max_examples=60, deadline=None)
@@ -423,12 +428,9 @@ def test_a_new_search_alone_agrees_with_brute_force(built, switches, nivel):
     exactly when the brute force finds no solution (the packing search's
     macros prove nothing: it is rerun without them first), and every answer
     replays through spec."""
-    best = brute_force_moves(nivel)
     r = kernel_solve(nivel, switches)
     assert r.method == "pushes (native)", r.summary()
-    assert r.status == ("unsolvable" if best is None else "solved"), r.summary()
-    if best is not None:
-        assert replays(nivel, r.solution)
+    assert_agrees_with_brute_force(nivel, r)
 
 
 @settings(max_examples=40, deadline=None)
@@ -437,11 +439,7 @@ def test_feature_space_search_in_the_portfolio_agrees_with_brute_force(built, ni
     """SOKOBAN_KERNEL_FS=1 with every member from the first node (D, FSD = 0):
     the portfolio with the feature-space search and its meetings with the
     backward search still answers exactly as the brute force."""
-    best = brute_force_moves(nivel)
-    r = kernel_solve(nivel, {"FS": "1", "D": "0", "FSD": "0"})
-    assert r.status == ("unsolvable" if best is None else "solved"), r.summary()
-    if best is not None:
-        assert replays(nivel, r.solution)
+    assert_agrees_with_brute_force(nivel, kernel_solve(nivel, {"FS": "1", "D": "0", "FSD": "0"}))
 
 
 @settings(max_examples=25, deadline=None)
