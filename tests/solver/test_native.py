@@ -91,14 +91,18 @@ def test_backward_search_alone_finds_solutions_only_for_solvable_levels(built, n
 # start on a goal pulled like the others (POF=0), YASS's distance term (POY)
 # and cost (POG); parking (POK) off, so that the opening search runs.
 PACKING_OPENING = {"PO": "2", "POL": "50", "POLP": "8", "POK": "0", "POF": "0", "POY": "2", "POG": "1"}
+# The packing search with the push-by-push opening (PS, docs/solver.md "Issue
+# 19: the opening at scale") as its only way out of a stuck position: parking
+# and the short opening search off, no budget ratio.
+PACKING_PUSHES = {"PO": "2", "PS": "300", "PSR": "1000000", "POK": "0", "POL": "0"}
 
 
 @pytest.mark.parametrize("alone", [{"B": "2"}, {"PO": "2"}, {"PO": "2", "POO": "2"},
                                    {"PO": "2", "POO": "1", "POE": "2"},
                                    {"PO": "2", "POX": "1", "POA": "1", "POQ": "200", "POK": "1"},
-                                   {"PO": "2", "POK": "1"}, {"FS": "2"}, PACKING_OPENING],
+                                   {"PO": "2", "POK": "1"}, {"FS": "2"}, PACKING_OPENING, PACKING_PUSHES],
                          ids=["backward", "packing", "packing-phases", "packing-escape", "packing-cuts",
-                              "packing-parking", "feature-space", "packing-opening"])
+                              "packing-parking", "feature-space", "packing-opening", "packing-push-by-push"])
 @settings(max_examples=25, deadline=None)
 @given(level=generated_levels(min_size=4, max_size=9, max_boxes=5))
 def test_one_search_alone_solves_generated_levels(built, alone, level):
@@ -106,7 +110,8 @@ def test_one_search_alone_solves_generated_levels(built, alone, level):
     (PO=2; POO=2: its order from the start, in phases; POE: with the
     escape; POX, POA, POQ: with its dead-box cut, the ordinary pushes beside
     its macros and its clusters tested when stuck; POK: with its parking;
-    PACKING_OPENING: with the opening search and YASS's score) and the
+    PACKING_OPENING: with the opening search and YASS's score;
+    PACKING_PUSHES: with the push-by-push opening) and the
     feature-space search alone (FS=2): each solves every
     generated level, and the answer replays."""
     r = kernel_solve(level, alone, time_limit=20)
@@ -409,10 +414,11 @@ PACKING_CUTS = {"PO": "2", "POX": "1", "POA": "1", "POQ": "200", "POK": "1", "PO
 
 @pytest.mark.parametrize("switches", [{"FS": "2"}, FESS_FEATURES, {"PO": "2"}, {"PO": "2", "POO": "1"},
                                       {"PO": "2", "POO": "2"}, {"PO": "2", "POO": "1", "POE": "2"},
-                                      PACKING_CUTS, PACKING_OPENING, {**PACKING_OPENING, "POG": "0", "POY": "0"}],
+                                      PACKING_CUTS, PACKING_OPENING, {**PACKING_OPENING, "POG": "0", "POY": "0"},
+                                      PACKING_PUSHES],
                          ids=["feature-space", "feature-space-all-features", "packing",
                               "packing-start-order", "packing-phases", "packing-escape", "packing-cuts",
-                              "packing-opening", "packing-opening-only"])
+                              "packing-opening", "packing-opening-only", "packing-push-by-push"])
 @settings(max_examples=60, deadline=None)
 @given(nivel=tiny_levels(max_w=6, max_h=4, max_boxes=3))
 def test_a_new_search_alone_agrees_with_brute_force(built, switches, nivel):
@@ -424,7 +430,8 @@ def test_a_new_search_alone_agrees_with_brute_force(built, switches, nivel):
     start, POO=1, in phases, POO=2, with the escape to lower counts, POE,
     with its cuts, parking and target area, POX, POA, POQ, POK, POU, and
     with the opening search, its start-on-goal order and YASS's score terms,
-    PACKING_OPENING) change the order, not what is searched: "unsolvable"
+    PACKING_OPENING, and with the push-by-push opening, PACKING_PUSHES)
+    change the order, not what is searched: "unsolvable"
     exactly when the brute force finds no solution (the packing search's
     macros prove nothing: it is rerun without them first), and every answer
     replays through spec."""
@@ -728,3 +735,22 @@ def test_packing_search_parks_blockers_on_microban(built):
         assert levels.lurd.solves(level, words[2] if len(words) > 2 else ""), level
         parked += int(run.stderr.split("parked ")[1].split()[0]) > 0
     assert parked >= 10, parked
+
+
+def test_packing_search_follows_push_by_push_plans_on_microban(built):
+    """SOKOBAN_KERNEL_PS: when no box has a path to the target and neither
+    parking nor the short opening search is on, a push-by-push search finds
+    a line of pushes after which a box has one, and the packing search
+    follows it.  Alone with it (PACKING_PUSHES) the packing search solves
+    each of Microban's first 40 levels (every answer replays), and finds
+    such a line on at least 10 of them."""
+    env = {**os.environ, **{"SOKOBAN_KERNEL_" + k: v for k, v in PACKING_PUSHES.items()}, "SOKOBAN_KERNEL_STAT": "1"}
+    planned = 0
+    for level in levels.load("microban")[:40]:
+        run = subprocess.run([str(built), "20", "20000", "500"], input=native.xsb(pieces_of(level.to_nivel())),
+                             capture_output=True, text=True, env=env, check=True)
+        words = run.stdout.split()
+        assert words[0] == "solved", (level, run.stdout)
+        assert levels.lurd.solves(level, words[2] if len(words) > 2 else ""), level
+        planned += int(run.stderr.split("push-by-push openings searched ")[1].split()[2].rstrip(",")) > 0
+    assert planned >= 10, planned

@@ -282,6 +282,27 @@ static bool pushAllowed(uint8_t* occ, int b, int t) {
     return !blocked;
 }
 
+// A push of the box on bc in direction d taken on along a tunnel (a
+// corridor one cell wide, no goal): returns where the box ends, its last
+// cell before that in lastCell (where the player ends) and the pushes in
+// steps.  occ is unchanged.
+static int tunnelEnd(uint8_t* occ, int bc, int d, int& lastCell, int& steps) {
+    int t = bc + OFF[d];
+    lastCell = bc;
+    steps = 1;
+    if (!(corridor[d][t] && corridor[d][bc] && !goal_[t])) return t;
+    occ[bc] = 0; occ[t] = 1;
+    while (corridor[d][t] && corridor[d][lastCell] && !goal_[t]) {
+        int nt = t + OFF[d];
+        if (!pushAllowed(occ, t, nt)) break;
+        occ[t] = 0; occ[nt] = 1;
+        lastCell = t; t = nt;
+        steps++;
+    }
+    occ[t] = 0; occ[bc] = 1;
+    return t;
+}
+
 // ------------------------------------------------------------- matching --
 // Minimum-cost perfect matching of rows (boxes) to columns (goals), with
 // potentials: u[0..K], v[0..K], p[0..K] (p[j] = row matched to column j, 1-based).
@@ -896,11 +917,13 @@ static int goalIndex(int g) { return lower_bound(goals.begin(), goals.end(), g) 
 // Shortest push sequence (cell<<2|dir) taking the box on `box` to `target`,
 // the other boxes fixed; empty when not found within PATH_STATES states.
 // `limit` > 0 replaces PATH_STATES (the packing-order search's larger limit).
+// With `closest` (the push-by-push opening, SOKOBAN_KERNEL_PSC): lowered to
+// the least distance to `target` (pdist) of a cell the box was pushed to.
 // With `avoid` (the packing search's parking, SOKOBAN_KERNEL_POK): the
 // fewest pushes taking the box to any cell not marked in `avoid` and not a
 // dead square (target unused).
 static bool boxPath(uint8_t* occ, int playerLow, int box, int target, vector<uint32_t>& out,
-                    int limit = 0, const Marks* avoid = nullptr) {
+                    int limit = 0, const Marks* avoid = nullptr, int* closest = nullptr) {
     if (limit <= 0) limit = PATH_STATES;
     const int* to = avoid ? nearest_.data() : &pdist[(size_t)goalIndex(target) * N];
     const int weight = avoid ? 0 : 1;  // parking: breadth first
@@ -949,6 +972,7 @@ static bool boxPath(uint8_t* occ, int playerLow, int box, int target, vector<uin
             if (!known.insert((uint64_t)t * N + low).second) continue;  // (cell, region) seen
             states.push_back({t, low, si, (uint32_t)c << 2 | d, s.depth + 1});
             fr.push({{s.depth + 1 + weight * to[t], counter++}, (int)states.size() - 1});
+            if (closest) *closest = min(*closest, to[t]);
         }
         if (ok) break;
     }
@@ -1199,6 +1223,224 @@ static bool pullArea(const uint8_t* occ, int target, int box, Marks& pulled, vec
     return false;
 }
 
+// SOKOBAN_KERNEL_PS=n (docs/solver.md, "Issue 19: the opening at scale"):
+// in a stuck position where parking and the short opening search (POL)
+// found nothing, a greedy best-first search push by push, of up to n
+// positions, over the ordinary pushes of the boxes not packed, ranked by
+// how near a box is to having a path to the target: psScore, the cheapest
+// pulls from the target to a box not packed (packed boxes are walls), each
+// pull 1 and PSB more for each other box on the box's or the player's cell
+// of the pull, PSA more when the player cannot reach the cell it would push
+// the box from; ties: the larger player region, then fewer pushes.  It
+// stops at the first position where a box has a box path to the target
+// (the same filter and boxPath as the macros); that line is kept as a plan
+// (psPlan: the position after each of its pushes -> the next push), and
+// the packing search ranks the plan's next push first of its count (the
+// opening search's bonus) at each position of the line, without searching
+// again.  It only reorders children: it proves nothing.  0: off.
+static int PS_STATES = 0;
+static int PS_BOX = 256;     // SOKOBAN_KERNEL_PSB: a box on a pull's cells
+static int PS_ACCESS = 64;   // SOKOBAN_KERNEL_PSA: per box between the player and the pushing cell
+static int PS_PATHS = 4;     // SOKOBAN_KERNEL_PSP: box paths tried per position at most
+static int PS_CLOSE = 0;     // SOKOBAN_KERNEL_PSC=n: the score is n times the least distance to the target a candidate box can be pushed to (boxPath), plus the boxes in the way
+static int PS_FAILED = 0;    // SOKOBAN_KERNEL_PSF=1: a candidate whose box path fails counts as a box in the way
+static int PS_RATIO = 20;    // SOKOBAN_KERNEL_PSR: a new search only while its positions are at most n per packing expansion
+static long long statPsRuns = 0, statPsFound = 0, statPsStates = 0, statPsFollowed = 0, statPsPushes = 0;
+static unordered_map<uint64_t, pair<uint32_t, int>> psPlan;  // -> the next push, its index in the line
+static int psDump = 0;       // SOKOBAN_KERNEL_PSDUMP=n: the first n searches' start, best and scores on stderr
+static const size_t PS_PLAN_MAX = 1 << 20;
+
+// The boxes (occ) and the player's region (its smallest cell `low`).
+static uint64_t psHash(const uint8_t* occ, int low) {
+    uint64_t h = (uint64_t)low * 0x9E3779B97F4A7C15ULL;
+    for (int c = 0; c < N; c++)
+        if (occ[c]) h = (h ^ (uint64_t)c) * 0xFF51AFD7ED558CCDULL;
+    return (h ^ h >> 29) * 0xBF58476D1CE4E5B9ULL;
+}
+
+// psScore: see PS_STATES.  `region` marks the player's region; the boxes
+// the pulls reach with no other box in the way, cheapest first, go to
+// `free` (the candidates for a box path).
+static int psScore(const uint8_t* occ, const vector<uint8_t>& packed, int target, const Marks& region,
+                   vector<pair<int, int>>& free) {
+    static vector<int> dist, pc;
+    static vector<vector<int>> bucket;
+    static deque<int> dq;
+    if (dist.size() != (size_t)N) { dist.assign(N, INF); pc.assign(N, INF); }
+    // the player's way: the boxes (not packed) it would have to go through
+    // to reach each cell (0 in its region)
+    fill(pc.begin(), pc.end(), INF);
+    dq.clear();
+    for (int c = 0; c < N; c++)
+        if (region.has(c)) { pc[c] = 0; dq.push_back(c); }
+    while (!dq.empty()) {
+        int c = dq.front(); dq.pop_front();
+        for (int d = 0; d < 4; d++) {
+            int x = c + OFF[d];
+            if (x < 0 || x >= N || wall_[x] || packed[x]) continue;
+            int v = pc[c] + (occ[x] ? 1 : 0);
+            if (v >= pc[x]) continue;
+            pc[x] = v;
+            if (occ[x]) dq.push_back(x); else dq.push_front(x);
+        }
+    }
+    fill(dist.begin(), dist.end(), INF);
+    free.clear();
+    int best = INF;
+    dist[target] = 0;
+    bucket.assign(1, vector<int>{target});
+    for (size_t k = 0; k < bucket.size() && (int)k < best; k++) {
+        for (size_t i = 0; i < bucket[k].size(); i++) {
+            int c = bucket[k][i];
+            if (dist[c] != (int)k) continue;
+            for (int d = 0; d < 4; d++) {
+                int prev = c - OFF[d], pl = c - 2 * OFF[d];
+                if (pl < 0 || pl >= N || wall_[prev] || wall_[pl] || packed[prev] || packed[pl]) continue;
+                int step = (int)k + 1 + (occ[pl] ? PS_BOX : 0);
+                if (occ[prev]) {  // a box not packed: pushed from pl towards c
+                    int s = step + (pc[pl] >= INF ? PS_BOX : PS_ACCESS * pc[pl]);
+                    if (!occ[pl] && (PS_CLOSE || s < PS_BOX)) free.push_back({s, prev});
+                    else if (PS_FAILED) free.push_back({s, -1 - prev});  // not a box-path candidate
+                    best = min(best, s);
+                    step += PS_BOX;  // the pulls go on through it
+                }
+                if (step >= dist[prev]) continue;
+                dist[prev] = step;
+                if (bucket.size() <= (size_t)step) bucket.resize(step + 1);
+                bucket[step].push_back(prev);
+            }
+        }
+    }
+    sort(free.begin(), free.end());
+    return best;
+}
+
+// The search (PS_STATES) from the position in occ (restored on return), the
+// player in `player`'s region; `packed` marks the packed boxes; reaches is
+// packingChildren's filter.  On success the line goes into psPlan; returns
+// its first push, or UINT32_MAX.
+template <class Reaches>
+static uint32_t psOpening(uint8_t* occ, int player, const vector<uint8_t>& packed, int target, Reaches reaches) {
+    statPsRuns++;
+    struct St { int parent; uint32_t push; int depth; int to, last; };  // push (c << 2 | d) taking its box to `to`, the player to `last`
+    struct Q { int score, region, depth, id; };
+    auto worse = [](const Q& a, const Q& b) {
+        if (a.score != b.score) return a.score > b.score;
+        if (a.region != b.region) return a.region < b.region;
+        return a.depth > b.depth;
+    };
+    priority_queue<Q, vector<Q>, decltype(worse)> open(worse);
+    vector<St> states{{-1, 0, 0, 0, player}};
+    vector<int> lows{0};
+    unordered_set<uint64_t> known;
+    static Marks m;
+    static vector<int> todo;
+    static vector<pair<int, int>> free;
+    if (m.v.size() != (size_t)N) m.init(N);
+    vector<int> line;
+    vector<uint32_t> path;
+    auto apply = [&](int si, bool on) {  // state si's pushes on the board (on) or taken back
+        line.clear();
+        for (int k = si; states[k].parent >= 0; k = states[k].parent) line.push_back(k);
+        if (on) {
+            for (auto it = line.rbegin(); it != line.rend(); ++it) {
+                occ[states[*it].push >> 2] = 0; occ[states[*it].to] = 1;
+            }
+        } else {
+            for (int k : line) {
+                occ[states[k].to] = 0; occ[states[k].push >> 2] = 1;
+            }
+        }
+        return states[si].last;
+    };
+    lows[0] = reach(player, occ, m, todo);
+    known.insert(psHash(occ, lows[0]));
+    open.push({psScore(occ, packed, target, m, free), (int)todo.size(), 0, 0});
+    int goal = -1;
+    int bestScore = open.top().score, bestId = 0, startScore = bestScore;
+    bool dumping = statPsRuns <= psDump;
+    if (dumping) dumpPosition(occ, player, -startScore);
+    while (!open.empty() && goal < 0 && (int)states.size() < PS_STATES) {
+        Q e = open.top(); open.pop();
+        int si = e.id;
+        if (e.score < bestScore) { bestScore = e.score; bestId = si; }
+        int at = apply(si, true);
+        reach(at, occ, m, todo);
+        vector<uint32_t> pushes;
+        for (int c = 0; c < N; c++) {
+            if (!occ[c] || packed[c]) continue;
+            for (int d = 0; d < 4; d++) {
+                int t = c + OFF[d];
+                if (!m.has(c - OFF[d]) || wall_[t] || occ[t] || !pushAllowed(occ, c, t)) continue;
+                pushes.push_back((uint32_t)c << 2 | d);
+            }
+        }
+        for (uint32_t p : pushes) {
+            int c = p >> 2, last, steps;
+            int t = tunnelEnd(occ, c, p & 3, last, steps);
+            occ[c] = 0; occ[t] = 1;
+            static Marks cm;
+            if (cm.v.size() != (size_t)N) cm.init(N);
+            static vector<int> ctodo;
+            int low = reach(last, occ, cm, ctodo);
+            long long counted = statPatternDead;  // the search's own tests are not counted
+            bool dead = learnedDead(occ, t, last);
+            statPatternDead = counted;
+            if (!dead && known.insert(psHash(occ, low)).second) {
+                statPsStates++;
+                states.push_back({si, p, states[si].depth + 1, t, last});
+                lows.push_back(low);
+                int score = psScore(occ, packed, target, cm, free);
+                int paths = 0, closest = INF, tried = 0;
+                int effective = INF;  // PSF: the score with each failed candidate counted as blocked
+                for (auto& f : free) {
+                    if (f.second < 0 || paths >= PS_PATHS) { effective = min(effective, f.first); continue; }
+                    bool pulls = reaches(f.second, target);
+                    int near = pdist[(size_t)goalIndex(target) * N + f.second];
+                    if ((!pulls && !PS_CLOSE) || near >= INF) { effective = min(effective, f.first + PS_BOX); continue; }
+                    paths++;
+                    tried++;
+                    if (boxPath(occ, last, f.second, target, path, PO_PATH_STATES, nullptr, PS_CLOSE ? &near : nullptr) &&
+                        pulls) {
+                        goal = (int)states.size() - 1;
+                        break;
+                    }
+                    closest = min(closest, near);
+                    effective = min(effective, f.first + PS_BOX);
+                }
+                if (PS_FAILED && effective < INF) score = effective;
+                if (PS_CLOSE && tried) score = PS_CLOSE * closest + score / PS_BOX;
+                open.push({score, (int)ctodo.size(), states.back().depth, (int)states.size() - 1});
+            }
+            occ[t] = 0; occ[c] = 1;
+            if (goal >= 0) break;
+        }
+        apply(si, false);
+    }
+    if (dumping || (psDump && goal >= 0)) {
+        fprintf(stderr, "ps: start %d best %d (depth %d) states %zu goal %d\n", startScore, bestScore,
+                states[bestId].depth, states.size(), goal);
+        int at = apply(goal >= 0 ? goal : bestId, true);
+        dumpPosition(occ, at, goal);
+        apply(goal >= 0 ? goal : bestId, false);
+    }
+    if (goal < 0) return UINT32_MAX;
+    statPsFound++;
+    // the plan: each position of the line -> its next push
+    vector<int> ids;
+    for (int k = goal; states[k].parent >= 0; k = states[k].parent) ids.push_back(k);
+    reverse(ids.begin(), ids.end());
+    statPsPushes += ids.size();
+    if (psPlan.size() > PS_PLAN_MAX) psPlan.clear();
+    for (size_t i = 0; i < ids.size(); i++) {
+        const St& st = states[ids[i]];
+        psPlan[psHash(occ, i ? lows[ids[i - 1]] : lows[0])] = {st.push, (int)i};
+        occ[st.push >> 2] = 0; occ[st.to] = 1;
+    }
+    for (auto it = ids.rbegin(); it != ids.rend(); ++it) { occ[states[*it].to] = 0; occ[states[*it].push >> 2] = 1; }
+    return states[ids[0]].push;
+}
+
 // SOKOBAN_KERNEL_POU=n: the packing search's rank also takes n off for each
 // cell of the next target's pull area (pullArea) in the child: a stuck
 // position is left by clearing the way to the target, not only by opening
@@ -1341,7 +1583,30 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
     // The opening search (SOKOBAN_KERNEL_POL) when stuck and parking found
     // nothing: the first push of the shortest line that gives a box a path.
     uint32_t opening = UINT32_MAX;
-    if (stuck && found.empty() && PO_OPEN > 0) opening = poOpening(occ, player, packed, targets, canReach);
+    int psBonus = PO_OPEN_BONUS;
+    // the push-by-push opening (SOKOBAN_KERNEL_PS): on a plan's line, its
+    // next push; else the short opening search (POL), then a new plan;
+    // ranked above the short search's pushes (later steps of a line higher)
+    bool psOn = stuck && found.empty() && PS_STATES > 0;
+    uint64_t psKey = 0;
+    if (psOn) {
+        static Marks pm;
+        static vector<int> ptodo;
+        if (pm.v.size() != (size_t)N) pm.init(N);
+        psKey = psHash(occ, reach(player, occ, pm, ptodo));
+        auto it = psPlan.find(psKey);
+        if (it != psPlan.end()) {
+            opening = it->second.first;
+            psBonus = PO_RANK / 4 + 256 * min(it->second.second, 255);
+            statPsFollowed++;
+        }
+    }
+    if (stuck && found.empty() && PO_OPEN > 0 && opening == UINT32_MAX)
+        opening = poOpening(occ, player, packed, targets, canReach);
+    if (psOn && opening == UINT32_MAX && statPsStates <= (long long)PS_RATIO * statPoExp) {
+        opening = psOpening(occ, player, packed, target, canReach);
+        if (opening != UINT32_MAX) psBonus = PO_RANK / 4;
+    }
     if ((stuck || PO_CLUSTER_EVERY) && PO_CLUSTER_STATES > 0 && clusterDead(boxes, player, packed)) {
         cands.clear();  // dead: no children
     } else if (!stuck && !PO_ALL_PUSHES) {
@@ -1353,7 +1618,7 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
                     cands.end());
         cands.insert(cands.end(), found.begin(), found.end());
         for (Cand& x : cands)  // that push ranked first of its count
-            if (x.macro < 0 && ((uint32_t)x.box << 2 | x.dir) == opening) x.bonus = PO_OPEN_BONUS;
+            if (x.macro < 0 && ((uint32_t)x.box << 2 | x.dir) == opening) x.bonus = psBonus;
     }
     for (int i = 0; i < end; i++) packed[poOrder[i]] = 0;
     return target;
@@ -2585,17 +2850,7 @@ long long Search::run(long long budget) {
                 if (!pushAllowed(occ.data(), bc, t)) { deadEnd.refused(occ.data(), bc, t); continue; }
                 steps = 1;
                 lastCell = bc;
-                if (macros && corridor[d][t] && corridor[d][bc] && !goal_[t]) {
-                    occ[bc] = 0; occ[t] = 1;
-                    while (corridor[d][t] && corridor[d][lastCell] && !goal_[t]) {
-                        int nt = t + OFF[d];
-                        if (!pushAllowed(occ.data(), t, nt)) break;
-                        occ[t] = 0; occ[nt] = 1;
-                        lastCell = t; t = nt;
-                        steps++;
-                    }
-                    occ[t] = 0; occ[bc] = 1;
-                }
+                if (macros) t = tunnelEnd(occ.data(), bc, d, lastCell, steps);
             }
             // Room cut (a macro rule): with goal macros on, an ordinary push
             // never leaves a box on a room goal other than the next one of
@@ -2875,6 +3130,9 @@ static void printStats() {
     if (PO_OPEN > 0)
         fprintf(stderr, "stats: packing search openings searched %lld found %lld\n", statPoOpenTried,
                 statPoOpenFound);
+    if (PS_STATES > 0)
+        fprintf(stderr, "stats: push-by-push openings searched %lld found %lld, positions %lld, plan pushes %lld, followed %lld\n",
+                statPsRuns, statPsFound, statPsStates, statPsPushes, statPsFollowed);
 }
 
 int main(int argc, char** argv) {
@@ -2954,6 +3212,14 @@ int main(int argc, char** argv) {
     setting("POG", poMacroUnit);
     setting("POL", PO_OPEN);
     setting("POLP", PO_OPEN_PATHS);
+    setting("PS", PS_STATES);
+    setting("PSB", PS_BOX);
+    setting("PSA", PS_ACCESS);
+    setting("PSP", PS_PATHS);
+    setting("PSDUMP", psDump);
+    setting("PSR", PS_RATIO);
+    setting("PSC", PS_CLOSE);
+    setting("PSF", PS_FAILED);
     poOrder = packOrder;
     if (poMode == 2 && poOrder.empty()) computePackingOrder(poOrder);
     if (poOrder.empty()) poMode = 0;  // in the portfolio only on levels with a goal room
