@@ -1076,6 +1076,15 @@ static int packedPrefix(const uint64_t* b, const vector<int>& order = poOrder,
 // feature-space search lose XSokoban 15 and 21).
 static vector<int> fsOrder;
 
+// A position's key in the opening searches (POL, PS): its boxes (occ) and
+// the player's region (its smallest cell `low`).
+static uint64_t psHash(const uint8_t* occ, int low) {
+    uint64_t h = (uint64_t)low * 0x9E3779B97F4A7C15ULL;
+    for (int c = 0; c < N; c++)
+        if (occ[c]) h = (h ^ (uint64_t)c) * 0xFF51AFD7ED558CCDULL;
+    return h;
+}
+
 // POL: the opening search (see PO_OPEN).  occ holds the position's boxes
 // (restored on return), `player` a cell of the player's region, `packed`
 // marks the packed boxes (never pushed), `reaches(box, target)` is
@@ -1111,13 +1120,7 @@ static uint32_t poOpening(uint8_t* occ, int player, const vector<uint8_t>& packe
         }
         return line.empty() ? player : (int)(line[0] >> 2);  // where the player stands
     };
-    auto hashOf = [&](int low) {  // the boxes and the player's region (its smallest cell)
-        uint64_t h = (uint64_t)low * 0x9E3779B97F4A7C15ULL;
-        for (int c = 0; c < N; c++)
-            if (occ[c]) h = (h ^ (uint64_t)c) * 0xFF51AFD7ED558CCDULL;
-        return h;
-    };
-    known.insert(hashOf(reach(player, occ, m, todo)));
+    known.insert(psHash(occ, reach(player, occ, m, todo)));
     for (size_t si = 0; si < states.size() && answer == UINT32_MAX; si++) {
         if (states[si].depth >= PO_OPEN_DEPTH) break;
         int at = apply((int)si, true);
@@ -1138,7 +1141,7 @@ static uint32_t poOpening(uint8_t* occ, int player, const vector<uint8_t>& packe
             static Marks cm;
             if (cm.v.size() != (size_t)N) cm.init(N);
             int low = reach(c, occ, cm, todo);
-            bool fresh = known.insert(hashOf(low)).second;
+            bool fresh = known.insert(psHash(occ, low)).second;
             bool opens = false;
             for (int k = 0; fresh && k < (int)targets.size() && !opens; k++) {
                 if (occ[targets[k]]) continue;
@@ -1224,10 +1227,12 @@ static bool pullArea(const uint8_t* occ, int target, int box, Marks& pulled, vec
 }
 
 // SOKOBAN_KERNEL_PS=n (docs/solver.md, "Issue 19: the opening at scale"):
-// in a stuck position where parking and the short opening search (POL)
-// found nothing, a greedy best-first search push by push, of up to n
+// in a stuck position where parking found nothing: on a line found before,
+// its next push; else, when the short opening search (POL) finds nothing
+// either, a greedy best-first search push by push, of up to n
 // positions, over the ordinary pushes of the boxes not packed, ranked by
-// how near a box is to having a path to the target: psScore, the cheapest
+// how near a box is to having a path to a target (the packing search's
+// targets: with phases, every empty goal of the phase): psScore, the cheapest
 // pulls from the target to a box not packed (packed boxes are walls), each
 // pull 1 and PSB more for each other box on the box's or the player's cell
 // of the pull, PSA more when the player cannot reach the cell it would push
@@ -1235,8 +1240,9 @@ static bool pullArea(const uint8_t* occ, int target, int box, Marks& pulled, vec
 // stops at the first position where a box has a box path to the target
 // (the same filter and boxPath as the macros); that line is kept as a plan
 // (psPlan: the position after each of its pushes -> the next push), and
-// the packing search ranks the plan's next push first of its count (the
-// opening search's bonus) at each position of the line, without searching
+// the packing search ranks the plan's next push first of its count (a
+// bonus of PO_RANK / 4, more for later steps: above the short search's,
+// below a parking's) at each position of the line, without searching
 // again.  It only reorders children: it proves nothing.  0: off.
 static int PS_STATES = 0;
 static int PS_BOX = 256;     // SOKOBAN_KERNEL_PSB: a box on a pull's cells
@@ -1244,25 +1250,88 @@ static int PS_ACCESS = 64;   // SOKOBAN_KERNEL_PSA: per box between the player a
 static int PS_PATHS = 4;     // SOKOBAN_KERNEL_PSP: box paths tried per position at most
 static int PS_CLOSE = 0;     // SOKOBAN_KERNEL_PSC=n: the score is n times the least distance to the target a candidate box can be pushed to (boxPath), plus the boxes in the way
 static int PS_FAILED = 0;    // SOKOBAN_KERNEL_PSF=1: a candidate whose box path fails counts as a box in the way
+static int PS_WALK = 0;      // SOKOBAN_KERNEL_PSW=1: the score counts the player's walk round the box (psWalkScore)
 static int PS_RATIO = 20;    // SOKOBAN_KERNEL_PSR: a new search only while its positions are at most n per packing expansion
 static long long statPsRuns = 0, statPsFound = 0, statPsStates = 0, statPsFollowed = 0, statPsPushes = 0;
 static unordered_map<uint64_t, pair<uint32_t, int>> psPlan;  // -> the next push, its index in the line
 static int psDump = 0;       // SOKOBAN_KERNEL_PSDUMP=n: the first n searches' start, best and scores on stderr
 static const size_t PS_PLAN_MAX = 1 << 20;
 
-// The boxes (occ) and the player's region (its smallest cell `low`).
-static uint64_t psHash(const uint8_t* occ, int low) {
-    uint64_t h = (uint64_t)low * 0x9E3779B97F4A7C15ULL;
-    for (int c = 0; c < N; c++)
-        if (occ[c]) h = (h ^ (uint64_t)c) * 0xFF51AFD7ED558CCDULL;
-    return (h ^ h >> 29) * 0xBF58476D1CE4E5B9ULL;
+// PSW=1: psScore with the player's walk between the pushes.  Pulls over
+// (box cell, player side) states from the targets: a push costs 1 and PSB
+// more for a box on the cell the box enters or the player's; the player
+// going round the box from one side to another costs nothing when both
+// sides are free cells of one region of the position (its boxes and walls
+// as walls), else PSB.  A box not packed found at (cell, side) scores the
+// cost there plus PSA per box between the player and that side (pc).
+static int psWalkScore(const uint8_t* occ, const vector<uint8_t>& packed, const vector<int>& targets,
+                       const vector<int>& pc, vector<pair<int, int>>& free) {
+    static vector<int> comp, dist;
+    static vector<vector<int>> bucket;
+    static vector<int> todo;
+    if (comp.size() != (size_t)N) { comp.assign(N, -1); dist.assign(4 * N, INF); }
+    fill(comp.begin(), comp.end(), -1);
+    int label = 0;
+    for (int c = 0; c < N; c++) {
+        if (wall_[c] || occ[c] || comp[c] >= 0) continue;
+        comp[c] = label;
+        todo.assign(1, c);
+        for (size_t i = 0; i < todo.size(); i++)
+            for (int d = 0; d < 4; d++) {
+                int x = todo[i] + OFF[d];
+                if (x >= 0 && x < N && !wall_[x] && !occ[x] && comp[x] < 0) { comp[x] = label; todo.push_back(x); }
+            }
+        label++;
+    }
+    fill(dist.begin(), dist.end(), INF);
+    bucket.assign(1, vector<int>());
+    auto open = [](int c) { return c >= 0 && c < N && !wall_[c]; };
+    for (int g : targets)
+        if (!occ[g])
+            for (int e = 0; e < 4; e++)
+                if (open(g + OFF[e])) { dist[g * 4 + e] = 0; bucket[0].push_back(g * 4 + e); }
+    int best = INF;
+    auto relax = [&](int st, int v) {
+        if (v >= dist[st]) return;
+        dist[st] = v;
+        if (bucket.size() <= (size_t)v) bucket.resize(v + 1);
+        bucket[v].push_back(st);
+    };
+    for (size_t k = 0; k < bucket.size() && (int)k < best; k++) {
+        for (size_t i = 0; i < bucket[k].size(); i++) {
+            int st = bucket[k][i];
+            if (dist[st] != (int)k) continue;
+            int c = st >> 2, e = st & 3, side = c + OFF[e];
+            for (int e2 = 0; e2 < 4; e2++) {  // the player goes round the box
+                int other = c + OFF[e2];
+                if (e2 == e || !open(other) || packed[other]) continue;
+                bool walk = !occ[side] && !occ[other] && comp[side] == comp[other];
+                relax(c * 4 + e2, (int)k + (walk ? 0 : PS_BOX));
+            }
+            // the push that ends here: the box came from `side`, the player from beyond it
+            int b = side, pl = side + OFF[e];
+            if (!open(b) || !open(pl) || packed[b] || packed[pl]) continue;
+            int v = (int)k + 1 + (occ[c] ? PS_BOX : 0) + (occ[pl] ? PS_BOX : 0);
+            if (occ[b]) {
+                int sc = v + (pc[pl] >= INF ? PS_BOX : PS_ACCESS * pc[pl]);
+                if (!occ[pl] && (PS_CLOSE || sc < PS_BOX)) free.push_back({sc, b});
+                else if (PS_FAILED) free.push_back({sc, -1 - b});
+                best = min(best, sc);
+            }
+            relax(b * 4 + e, v);
+        }
+    }
+    sort(free.begin(), free.end());
+    free.erase(unique(free.begin(), free.end(), [](const pair<int, int>& x, const pair<int, int>& y) {
+                   return x.second == y.second; }), free.end());
+    return best;
 }
 
 // psScore: see PS_STATES.  `region` marks the player's region; the boxes
 // the pulls reach with no other box in the way, cheapest first, go to
 // `free` (the candidates for a box path).
-static int psScore(const uint8_t* occ, const vector<uint8_t>& packed, int target, const Marks& region,
-                   vector<pair<int, int>>& free) {
+static int psScore(const uint8_t* occ, const vector<uint8_t>& packed, const vector<int>& targets,
+                   const Marks& region, vector<pair<int, int>>& free) {
     static vector<int> dist, pc;
     static vector<vector<int>> bucket;
     static deque<int> dq;
@@ -1284,11 +1353,13 @@ static int psScore(const uint8_t* occ, const vector<uint8_t>& packed, int target
             if (occ[x]) dq.push_back(x); else dq.push_front(x);
         }
     }
-    fill(dist.begin(), dist.end(), INF);
     free.clear();
+    if (PS_WALK) return psWalkScore(occ, packed, targets, pc, free);
+    fill(dist.begin(), dist.end(), INF);
     int best = INF;
-    dist[target] = 0;
-    bucket.assign(1, vector<int>{target});
+    bucket.assign(1, vector<int>());
+    for (int g : targets)
+        if (!occ[g]) { dist[g] = 0; bucket[0].push_back(g); }
     for (size_t k = 0; k < bucket.size() && (int)k < best; k++) {
         for (size_t i = 0; i < bucket[k].size(); i++) {
             int c = bucket[k][i];
@@ -1320,7 +1391,8 @@ static int psScore(const uint8_t* occ, const vector<uint8_t>& packed, int target
 // packingChildren's filter.  On success the line goes into psPlan; returns
 // its first push, or UINT32_MAX.
 template <class Reaches>
-static uint32_t psOpening(uint8_t* occ, int player, const vector<uint8_t>& packed, int target, Reaches reaches) {
+static uint32_t psOpening(uint8_t* occ, int player, const vector<uint8_t>& packed, const vector<int>& targets,
+                          Reaches reaches) {
     statPsRuns++;
     struct St { int parent; uint32_t push; int depth; int to, last; };  // push (c << 2 | d) taking its box to `to`, the player to `last`
     struct Q { int score, region, depth, id; };
@@ -1355,7 +1427,7 @@ static uint32_t psOpening(uint8_t* occ, int player, const vector<uint8_t>& packe
     };
     lows[0] = reach(player, occ, m, todo);
     known.insert(psHash(occ, lows[0]));
-    open.push({psScore(occ, packed, target, m, free), (int)todo.size(), 0, 0});
+    open.push({psScore(occ, packed, targets, m, free), (int)todo.size(), 0, 0});
     int goal = -1;
     int bestScore = open.top().score, bestId = 0, startScore = bestScore;
     bool dumping = statPsRuns <= psDump;
@@ -1390,22 +1462,28 @@ static uint32_t psOpening(uint8_t* occ, int player, const vector<uint8_t>& packe
                 statPsStates++;
                 states.push_back({si, p, states[si].depth + 1, t, last});
                 lows.push_back(low);
-                int score = psScore(occ, packed, target, cm, free);
+                int score = psScore(occ, packed, targets, cm, free);
                 int paths = 0, closest = INF, tried = 0;
                 int effective = INF;  // PSF: the score with each failed candidate counted as blocked
                 for (auto& f : free) {
                     if (f.second < 0 || paths >= PS_PATHS) { effective = min(effective, f.first); continue; }
-                    bool pulls = reaches(f.second, target);
-                    int near = pdist[(size_t)goalIndex(target) * N + f.second];
-                    if ((!pulls && !PS_CLOSE) || near >= INF) { effective = min(effective, f.first + PS_BOX); continue; }
-                    paths++;
-                    tried++;
-                    if (boxPath(occ, last, f.second, target, path, PO_PATH_STATES, nullptr, PS_CLOSE ? &near : nullptr) &&
-                        pulls) {
-                        goal = (int)states.size() - 1;
-                        break;
+                    bool any = false;
+                    for (int target : targets) {  // the first target it has a box path to
+                        if (occ[target]) continue;
+                        bool pulls = reaches(f.second, target);
+                        int near = pdist[(size_t)goalIndex(target) * N + f.second];
+                        if ((!pulls && !PS_CLOSE) || near >= INF) continue;
+                        any = true;
+                        tried++;
+                        if (boxPath(occ, last, f.second, target, path, PO_PATH_STATES, nullptr,
+                                    PS_CLOSE ? &near : nullptr) && pulls) {
+                            goal = (int)states.size() - 1;
+                            break;
+                        }
+                        closest = min(closest, near);
                     }
-                    closest = min(closest, near);
+                    if (goal >= 0) break;
+                    paths += any;
                     effective = min(effective, f.first + PS_BOX);
                 }
                 if (PS_FAILED && effective < INF) score = effective;
@@ -1604,7 +1682,7 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
     if (stuck && found.empty() && PO_OPEN > 0 && opening == UINT32_MAX)
         opening = poOpening(occ, player, packed, targets, canReach);
     if (psOn && opening == UINT32_MAX && statPsStates <= (long long)PS_RATIO * statPoExp) {
-        opening = psOpening(occ, player, packed, target, canReach);
+        opening = psOpening(occ, player, packed, targets, canReach);
         if (opening != UINT32_MAX) psBonus = PO_RANK / 4;
     }
     if ((stuck || PO_CLUSTER_EVERY) && PO_CLUSTER_STATES > 0 && clusterDead(boxes, player, packed)) {
@@ -3220,6 +3298,7 @@ int main(int argc, char** argv) {
     setting("PSR", PS_RATIO);
     setting("PSC", PS_CLOSE);
     setting("PSF", PS_FAILED);
+    setting("PSW", PS_WALK);
     poOrder = packOrder;
     if (poMode == 2 && poOrder.empty()) computePackingOrder(poOrder);
     if (poOrder.empty()) poMode = 0;  // in the portfolio only on levels with a goal room
