@@ -720,20 +720,29 @@ def test_packing_dead_box_cut_on_microban_drops_only_dead_positions(built, switc
     assert checked >= 20, checked
 
 
-def test_packing_search_parks_blockers_on_microban(built):
-    """SOKOBAN_KERNEL_POK=1: when no box has a path to the target, the
-    boxes that block one are parked by a macro where they open its path.
-    The packing search alone with it solves each of Microban's first 40
-    levels (every answer replays), and it parks on at least 10 of them."""
-    env = {**os.environ, "SOKOBAN_KERNEL_PO": "2", "SOKOBAN_KERNEL_POK": "1", "SOKOBAN_KERNEL_STAT": "1"}
-    parked = 0
+def microban_statistics(built, switches):
+    """The kernel with ``switches`` (and SOKOBAN_KERNEL_STAT=1) on each of
+    Microban's first 40 levels: each is solved and its answer replays; the
+    statistics (stderr) of each run, in order."""
+    env = {**os.environ, **{"SOKOBAN_KERNEL_" + k: v for k, v in switches.items()}, "SOKOBAN_KERNEL_STAT": "1"}
+    stats = []
     for level in levels.load("microban")[:40]:
         run = subprocess.run([str(built), "20", "20000", "500"], input=native.xsb(pieces_of(level.to_nivel())),
                              capture_output=True, text=True, env=env, check=True)
         words = run.stdout.split()
         assert words[0] == "solved", (level, run.stdout)
         assert levels.lurd.solves(level, words[2] if len(words) > 2 else ""), level
-        parked += int(run.stderr.split("parked ")[1].split()[0]) > 0
+        stats.append(run.stderr)
+    return stats
+
+
+def test_packing_search_parks_blockers_on_microban(built):
+    """SOKOBAN_KERNEL_POK=1: when no box has a path to the target, the
+    boxes that block one are parked by a macro where they open its path.
+    The packing search alone with it solves each of Microban's first 40
+    levels (every answer replays), and it parks on at least 10 of them."""
+    stats = microban_statistics(built, {"PO": "2", "POK": "1"})
+    parked = sum(int(err.split("parked ")[1].split()[0]) > 0 for err in stats)
     assert parked >= 10, parked
 
 
@@ -744,13 +753,6 @@ def test_packing_search_follows_push_by_push_plans_on_microban(built):
     follows it.  Alone with it (PACKING_PUSHES) the packing search solves
     each of Microban's first 40 levels (every answer replays), and finds
     such a line on at least 10 of them."""
-    env = {**os.environ, **{"SOKOBAN_KERNEL_" + k: v for k, v in PACKING_PUSHES.items()}, "SOKOBAN_KERNEL_STAT": "1"}
-    planned = 0
-    for level in levels.load("microban")[:40]:
-        run = subprocess.run([str(built), "20", "20000", "500"], input=native.xsb(pieces_of(level.to_nivel())),
-                             capture_output=True, text=True, env=env, check=True)
-        words = run.stdout.split()
-        assert words[0] == "solved", (level, run.stdout)
-        assert levels.lurd.solves(level, words[2] if len(words) > 2 else ""), level
-        planned += int(run.stderr.split("push-by-push openings searched ")[1].split()[2].rstrip(",")) > 0
+    stats = microban_statistics(built, PACKING_PUSHES)
+    planned = sum(int(err.split("push-by-push openings searched ")[1].split()[2].rstrip(",")) > 0 for err in stats)
     assert planned >= 10, planned

@@ -1085,6 +1085,19 @@ static uint64_t psHash(const uint8_t* occ, int low) {
     return h;
 }
 
+// The opening searches' pushes (POL, PS): every push (cell << 2 | d) of a
+// box not packed that the player (its region marked in m) can make.
+static void openingPushes(uint8_t* occ, const Marks& m, const vector<uint8_t>& packed, vector<uint32_t>& pushes) {
+    for (int c = 0; c < N; c++) {
+        if (!occ[c] || packed[c]) continue;
+        for (int d = 0; d < 4; d++) {
+            int t = c + OFF[d];
+            if (!m.has(c - OFF[d]) || wall_[t] || occ[t] || !pushAllowed(occ, c, t)) continue;
+            pushes.push_back((uint32_t)c << 2 | d);
+        }
+    }
+}
+
 // POL: the opening search (see PO_OPEN).  occ holds the position's boxes
 // (restored on return), `player` a cell of the player's region, `packed`
 // marks the packed boxes (never pushed), `reaches(box, target)` is
@@ -1126,14 +1139,7 @@ static uint32_t poOpening(uint8_t* occ, int player, const vector<uint8_t>& packe
         int at = apply((int)si, true);
         reach(at, occ, m, todo);
         vector<uint32_t> pushes;
-        for (int c = 0; c < N; c++) {
-            if (!occ[c] || packed[c]) continue;
-            for (int d = 0; d < 4; d++) {
-                int t = c + OFF[d];
-                if (!m.has(c - OFF[d]) || wall_[t] || occ[t] || !pushAllowed(occ, c, t)) continue;
-                pushes.push_back((uint32_t)c << 2 | d);
-            }
-        }
+        openingPushes(occ, m, packed, pushes);
         for (uint32_t p : pushes) {
             if ((int)states.size() >= PO_OPEN) break;
             int c = p >> 2, t = c + OFF[p & 3];
@@ -1439,14 +1445,7 @@ static uint32_t psOpening(uint8_t* occ, int player, const vector<uint8_t>& packe
         int at = apply(si, true);
         reach(at, occ, m, todo);
         vector<uint32_t> pushes;
-        for (int c = 0; c < N; c++) {
-            if (!occ[c] || packed[c]) continue;
-            for (int d = 0; d < 4; d++) {
-                int t = c + OFF[d];
-                if (!m.has(c - OFF[d]) || wall_[t] || occ[t] || !pushAllowed(occ, c, t)) continue;
-                pushes.push_back((uint32_t)c << 2 | d);
-            }
-        }
+        openingPushes(occ, m, packed, pushes);
         for (uint32_t p : pushes) {
             int c = p >> 2, last, steps;
             int t = tunnelEnd(occ, c, p & 3, last, steps);
