@@ -493,6 +493,18 @@ def test_crash_or_garbage_falls_back_with_a_note(tmp_path, monkeypatch, script, 
     assert any("native kernel failed" in n and why in n for n in r.notes), r.notes
 
 
+@pytest.mark.parametrize("prlimit", [True, False] if native.PRLIMIT else [False])
+def test_the_kernel_runs_under_its_address_space_limit(tmp_path, monkeypatch, prlimit):
+    """The kernel's process has the memory cap plus the headroom as its
+    address-space limit, set on the started process (``prlimit``) or in the
+    child before it starts (the hook)."""
+    monkeypatch.setattr(native, "PRLIMIT", prlimit)
+    _fake_kernel(tmp_path, monkeypatch, 'echo "error limit $(ulimit -v) KB"; exit 2')
+    r = solve(CORRIDOR, method="pushes")
+    kb = (native.MEMORY_MB + native.HEADROOM_MB) * 1024
+    assert any(f"native kernel failed (limit {kb} KB)" in n for n in r.notes), r.notes
+
+
 def test_a_wrong_answer_is_never_returned(tmp_path, monkeypatch):
     _fake_kernel(tmp_path, monkeypatch, "echo solved 3 LLL")
     with pytest.raises(SolverBug):

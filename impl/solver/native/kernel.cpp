@@ -2053,10 +2053,23 @@ struct Search {
     size_t mask;
     priority_queue<HeapE> heap;
     vector<vector<uint32_t>> macroStore;
-    // matchings of generated children, in a ring indexed by node id
+    // matchings of generated children, in a ring indexed by node id; the
+    // ring grows with the nodes up to RING entries (a small level never
+    // pays for the whole ring at its start)
     static const int RING = 1 << 16;
     vector<int32_t> ringTag;
     vector<Match> ring;
+    void remember(int id, const Match& m) {
+        size_t at = id % RING;
+        if (at >= ring.size()) {
+            size_t n = min((size_t)RING, max(at + 1, 2 * ring.size()));
+            ring.resize(n);
+            ringTag.resize(n, -1);
+        }
+        ring[at] = m;
+        ringTag[at] = id;
+    }
+    bool remembered(int id) const { return (size_t)(id % RING) < ringTag.size() && ringTag[id % RING] == id; }
     long long expandedCount = 0;
     bool done = false;
     string result;  // "solved"/"exhausted"
@@ -2082,10 +2095,8 @@ struct Search {
     int poRover = 0;
 
     Search(int w, bool mac) : weight(w), macros(mac) {
-        table.assign(1 << 16, 0);
+        table.assign(1 << 10, 0);
         mask = table.size() - 1;
-        ringTag.assign(RING, -1);
-        ring.resize(RING);
     }
     ~Search() { memoryUsed -= bytes; }
 
@@ -2156,7 +2167,7 @@ struct Search {
         Match mt; mt.rows = startBoxes; matchFull(mt);
         if (mt.total >= INF) { done = true; result = "exhausted"; return; }
         int id = add(h, b.data(), low, -1, 0, 0, 1);
-        ring[id % RING] = mt; ringTag[id % RING] = id;
+        remember(id, mt);
         if (fs) fsCell = featureCell(b.data(), occ.data(), m, &fsTurns);
         queue({(int32_t)(weight * mt.total + rank(b.data())), 0, (uint32_t)id});
     }
@@ -2191,7 +2202,7 @@ struct Search {
     // is true.
     bool unpack(int id, vector<uint64_t>& pb, vector<int>& boxes, Match& parentM) {
         pb.assign(bits.begin() + (size_t)id * WORDS, bits.begin() + (size_t)(id + 1) * WORDS);
-        if (ringTag[id % RING] == id) {
+        if (remembered(id)) {
             parentM = ring[id % RING];
             boxes = parentM.rows;
             return true;
@@ -2416,8 +2427,7 @@ bool Search::keep(int old, uint64_t h, const uint64_t* b, int low, int parent, i
             return true;
         }
     }
-    ring[cid % RING] = childM;
-    ringTag[cid % RING] = cid;
+    remember(cid, childM);
     queue({(int32_t)(g1 + weight * childM.total + rank(b)), g1, (uint32_t)cid, other});
     return false;
 }
@@ -2768,7 +2778,7 @@ void Search::startBack() {
         int low = reach(c, occ.data(), m, todo);
         for (int x : todo) taken[x] = 1;
         int id = add(h ^ zobP[low], b.data(), low, -1, 0, 0, 1);
-        ring[id % RING] = mt; ringTag[id % RING] = id;
+        remember(id, mt);
         heap.push({(int32_t)(weight * mt.total), 0, (uint32_t)id});
     }
     if (heap.empty()) { done = true; result = "exhausted"; }
@@ -2890,7 +2900,7 @@ int main(int argc, char** argv) {
     areaOf.assign(N, 0);
     g_minv.assign(K + 1, 0); g_way.assign(K + 1, 0); g_used.assign(K + 1, 0);
     uint64_t s = 0x9E3779B97F4A7C15ULL;
-    for (int i = 0; i < 65536; i++) {
+    for (int i = 0; i < N && i < 65536; i++) {  // only cells index them
         s ^= s << 13; s ^= s >> 7; s ^= s << 17; zob[i] = s;
         s ^= s << 13; s ^= s >> 7; s ^= s << 17; zobP[i] = s;
     }
