@@ -112,24 +112,50 @@ struct Marks {
 };
 
 // Player reachability: marks in m, returns the smallest reachable cell.
+// (The hottest loop of the kernel: a queue in a plain buffer, copied into
+// todo at the end, the cells in the same order as pushed one by one.)
 static int reach(int start, const uint8_t* occ, Marks& m, vector<int>& todo) {
     m.next();
-    m.set(start);
-    todo.clear();
-    todo.push_back(start);
-    int low = start;
-    for (size_t i = 0; i < todo.size(); i++) {
-        int c = todo[i];
-        for (int d = 0; d < 4; d++) {
-            int x = c + OFF[d];
-            if (!m.has(x) && !wall_[x] && !occ[x]) {
-                m.set(x);
-                todo.push_back(x);
-                if (x < low) low = x;
-            }
+    static vector<int> buf;
+    if (buf.size() < (size_t)N) buf.resize(N);
+    int* q = buf.data();
+    uint32_t* mark = m.v.data();
+    const uint32_t stamp = m.stamp;
+    const uint8_t* wall = wall_.data();
+    const int o0 = OFF[0], o1 = OFF[1], o2 = OFF[2], o3 = OFF[3];
+    mark[start] = stamp;
+    q[0] = start;
+    int n = 1, low = start;
+    auto visit = [&](int x) {
+        if (mark[x] != stamp && !wall[x] && !occ[x]) {
+            mark[x] = stamp;
+            q[n++] = x;
+            if (x < low) low = x;
+        }
+    };
+    for (int i = 0; i < n; i++) {
+        const int c = q[i];
+        visit(c + o0); visit(c + o1); visit(c + o2); visit(c + o3);
+    }
+    todo.assign(q, q + n);
+    return low;
+}
+
+// fn(c) for each cell c with occ[c] != 0, in ascending order, eight cells
+// at a time (a board is mostly empty); stops when fn returns false.
+template <class Fn> static void forOccupied(const uint8_t* occ, Fn fn) {
+    int c = 0;
+    for (; c + 8 <= N; c += 8) {
+        uint64_t w;
+        memcpy(&w, occ + c, 8);
+        while (w) {
+            int i = __builtin_ctzll(w) >> 3;
+            if (!fn(c + i)) return;
+            w &= ~(0xFFULL << (8 * i));
         }
     }
-    return low;
+    for (; c < N; c++)
+        if (occ[c] && !fn(c)) return;
 }
 
 static bool readLevel() {
@@ -1052,6 +1078,72 @@ static int packedPrefix(const uint64_t* b, const vector<int>& order = poOrder,
 // feature-space search lose XSokoban 15 and 21).
 static vector<int> fsOrder;
 
+// The cells a lone box on `target` can be pulled to, the boxes of occ fixed
+// and the player ignored (every box path to `target` is such a sequence of
+// pulls, reversed), marked in `pulled` and listed in q; true as soon as it
+// reaches `box` (-1: every such cell).
+static bool pullArea(const uint8_t* occ, int target, int box, Marks& pulled, vector<int>& q) {
+    pulled.next();
+    pulled.set(target);
+    q.assign(1, target);
+    for (size_t i = 0; i < q.size(); i++)
+        for (int d = 0; d < 4; d++) {
+            int prev = q[i] - OFF[d], pl = q[i] - 2 * OFF[d];
+            if (pl < 0 || pl >= N || wall_[prev] || wall_[pl] || occ[pl] || occ[prev] || pulled.has(prev))
+                continue;
+            if (prev == box) return true;
+            pulled.set(prev);
+            q.push_back(prev);
+        }
+    return false;
+}
+
+// pullArea's answer for box after box of one position, from one area per
+// target: the target's pull area with every box fixed (pullArea with no
+// box), computed once until the position changes (invalidate()).  The box
+// on b is reached with b off the board exactly when some side q = b + OFF[d]
+// of it is in that area and the player's cell beyond b, b - OFF[d], is free:
+// taking b off only adds pulls whose player stands on b, and the area
+// reaches no more than that unless such a pull (from b + 2·OFF[d], over a
+// free cell b + OFF[d] not in the area) exists; then, seldom, pullArea runs
+// for that box.  The same answers as pullArea box by box, one flood fill
+// instead of one per box.
+struct PullFilter {
+    struct Slot { int target = -1; Marks area; vector<int> q; };
+    vector<Slot> slots;
+    size_t next = 0;
+    Marks one;
+    vector<int> oneQ;
+    long long fills = 0, quick = 0, full = 0;  // statistics
+    void invalidate() { for (Slot& s : slots) s.target = -1; }
+    bool reaches(uint8_t* occ, int box, int target) {
+        Slot* a = nullptr;
+        for (Slot& s : slots) if (s.target == target) a = &s;
+        if (!a) {
+            if (slots.size() < 4) { slots.emplace_back(); slots.back().area.init(N); one.init(N); }
+            a = &slots[next++ % slots.size()];
+            pullArea(occ, target, -1, a->area, a->q);
+            a->target = target;
+            fills++;
+        }
+        bool more = false;
+        for (int d = 0; d < 4; d++) {
+            int side = box + OFF[d], pl = box - OFF[d];
+            if (a->area.has(side) && pl >= 0 && pl < N && !wall_[pl] && !occ[pl]) { quick++; return true; }
+            int far = box + 2 * OFF[d];
+            more |= far >= 0 && far < N && a->area.has(far) && !wall_[side] && !occ[side] && !a->area.has(side);
+        }
+        if (!more) { quick++; return false; }
+        full++;
+        occ[box] = 0;
+        bool ok = pullArea(occ, target, box, one, oneQ);
+        occ[box] = 1;
+        return ok;
+    }
+};
+static PullFilter poFilter;
+static int chFilter = 1;  // SOKOBAN_KERNEL_CHF: 1 PullFilter, 0 pullArea box by box, 2 both (a check)
+
 // POL: the opening search (see PO_OPEN).  occ holds the position's boxes
 // (restored on return), `player` a cell of the player's region, `packed`
 // marks the packed boxes (never pushed), `reaches(box, target)` is
@@ -1089,8 +1181,7 @@ static uint32_t poOpening(uint8_t* occ, int player, const vector<uint8_t>& packe
     };
     auto hashOf = [&](int low) {  // the boxes and the player's region (its smallest cell)
         uint64_t h = (uint64_t)low * 0x9E3779B97F4A7C15ULL;
-        for (int c = 0; c < N; c++)
-            if (occ[c]) h = (h ^ (uint64_t)c) * 0xFF51AFD7ED558CCDULL;
+        forOccupied(occ, [&](int c) { h = (h ^ (uint64_t)c) * 0xFF51AFD7ED558CCDULL; return true; });
         return h;
     };
     known.insert(hashOf(reach(player, occ, m, todo)));
@@ -1098,31 +1189,35 @@ static uint32_t poOpening(uint8_t* occ, int player, const vector<uint8_t>& packe
         if (states[si].depth >= PO_OPEN_DEPTH) break;
         int at = apply((int)si, true);
         reach(at, occ, m, todo);
+        poFilter.invalidate();
         vector<uint32_t> pushes;
-        for (int c = 0; c < N; c++) {
-            if (!occ[c] || packed[c]) continue;
+        forOccupied(occ, [&](int c) {
+            if (packed[c]) return true;
             for (int d = 0; d < 4; d++) {
                 int t = c + OFF[d];
                 if (!m.has(c - OFF[d]) || wall_[t] || occ[t] || !pushAllowed(occ, c, t)) continue;
                 pushes.push_back((uint32_t)c << 2 | d);
             }
-        }
+            return true;
+        });
         for (uint32_t p : pushes) {
             if ((int)states.size() >= PO_OPEN) break;
             int c = p >> 2, t = c + OFF[p & 3];
             occ[c] = 0; occ[t] = 1;
+            poFilter.invalidate();
             static Marks cm;
             if (cm.v.size() != (size_t)N) cm.init(N);
             int low = reach(c, occ, cm, todo);
             bool fresh = known.insert(hashOf(low)).second;
             bool opens = false;
-            for (int k = 0; fresh && k < (int)targets.size() && !opens; k++) {
+            for (int k = 0; fresh && k < (int)targets.size() && !opens && paths < PO_OPEN_PATHS; k++) {
                 if (occ[targets[k]]) continue;
-                for (int b = 0; b < N && !opens; b++) {
-                    if (!occ[b] || packed[b] || paths >= PO_OPEN_PATHS || !reaches(b, targets[k])) continue;
+                forOccupied(occ, [&](int b) {
+                    if (packed[b] || !reaches(b, targets[k])) return true;
                     paths++;
                     opens = boxPath(occ, c, b, targets[k], path, PO_PATH_STATES);
-                }
+                    return !opens && paths < PO_OPEN_PATHS;
+                });
             }
             occ[t] = 0; occ[c] = 1;
             if (!fresh) continue;
@@ -1137,6 +1232,7 @@ static uint32_t poOpening(uint8_t* occ, int player, const vector<uint8_t>& packe
         }
         apply((int)si, false);
     }
+    poFilter.invalidate();
     return answer;
 }
 
@@ -1176,26 +1272,6 @@ static bool clusterDead(const vector<int>& boxes, int player, const vector<uint8
         statPoClusterTests++;
         if (!barrierAlive(cluster, player, PO_CLUSTER_STATES)) { statPoClusterDead++; return true; }
     }
-    return false;
-}
-
-// The cells a lone box on `target` can be pulled to, the boxes of occ fixed
-// and the player ignored (every box path to `target` is such a sequence of
-// pulls, reversed), marked in `pulled` and listed in q; true as soon as it
-// reaches `box` (-1: every such cell).
-static bool pullArea(const uint8_t* occ, int target, int box, Marks& pulled, vector<int>& q) {
-    pulled.next();
-    pulled.set(target);
-    q.assign(1, target);
-    for (size_t i = 0; i < q.size(); i++)
-        for (int d = 0; d < 4; d++) {
-            int prev = q[i] - OFF[d], pl = q[i] - 2 * OFF[d];
-            if (pl < 0 || pl >= N || wall_[prev] || wall_[pl] || occ[pl] || occ[prev] || pulled.has(prev))
-                continue;
-            if (prev == box) return true;
-            pulled.set(prev);
-            q.push_back(prev);
-        }
     return false;
 }
 
@@ -1254,11 +1330,23 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
     // A cheap filter before each box path: a pull search from the target,
     // the other boxes fixed and the player's access ignored, must reach the
     // box (every box path is such a sequence of pulls, reversed).
+    // (PullFilter: the same answers from one area per target; CHF=0
+    // pullArea box by box, CHF=2 both, stopping when they differ.)
+    poFilter.invalidate();
     auto canReach = [&](int box, int target) {
-        occ[box] = 0;
-        bool ok = pullArea(occ, target, box, pulled, q);
-        occ[box] = 1;
-        return ok;
+        bool ok = false;
+        if (chFilter != 1) {
+            occ[box] = 0;
+            ok = pullArea(occ, target, box, pulled, q);
+            occ[box] = 1;
+        }
+        if (chFilter == 0) return ok;
+        bool fast = poFilter.reaches(occ, box, target);
+        if (chFilter == 2 && fast != ok) {
+            printf("error the pull filter disagrees with pullArea\n");
+            exit(4);
+        }
+        return fast;
     };
     // (box, target) pairs: boxes the player can push now (a push in cands:
     // PI-corral pruning applies), not packed, that can reach the target at
@@ -2885,6 +2973,9 @@ static void printStats() {
     if (PO_OPEN > 0)
         fprintf(stderr, "stats: packing search openings searched %lld found %lld\n", statPoOpenTried,
                 statPoOpenFound);
+    if (poMode)
+        fprintf(stderr, "stats: cost: the packing search's pull areas %lld, boxes answered from them %lld, "
+                "by pullArea %lld\n", poFilter.fills, poFilter.quick, poFilter.full);
 }
 
 int main(int argc, char** argv) {
@@ -2964,6 +3055,7 @@ int main(int argc, char** argv) {
     setting("POG", poMacroUnit);
     setting("POL", PO_OPEN);
     setting("POLP", PO_OPEN_PATHS);
+    setting("CHF", chFilter);
     poOrder = packOrder;
     if (poMode == 2 && poOrder.empty()) computePackingOrder(poOrder);
     if (poOrder.empty()) poMode = 0;  // in the portfolio only on levels with a goal room
