@@ -740,3 +740,41 @@ def test_packing_search_parks_blockers_on_microban(built):
         assert levels.lurd.solves(level, words[2] if len(words) > 2 else ""), level
         parked += int(run.stderr.split("parked ")[1].split()[0]) > 0
     assert parked >= 10, parked
+
+
+# The packing search's filter before each box path (a pull search from the
+# target must reach the box) answered box after box from one pull area per
+# target (PullFilter, SOKOBAN_KERNEL_CHF=1, the default) instead of one
+# pullArea per box (CHF=0); CHF=2 computes both and stops the kernel with an
+# error line when they differ (solve then notes a kernel failure).
+
+@settings(max_examples=40, deadline=None)
+@given(nivel=tiny_levels(max_w=6, max_h=4, max_boxes=3))
+def test_pull_filter_answers_as_pull_area_box_by_box_on_tiny_levels(built, nivel):
+    """The packing search alone with the opening search (the filter's
+    heaviest user), checked against pullArea at every call: the kernel
+    answers (no disagreement) and agrees with the brute force."""
+    r = kernel_solve(nivel, {**PACKING_OPENING, "CHF": "2"})
+    assert r.method == "pushes (native)", r.summary()
+    assert_agrees_with_brute_force(nivel, r)
+
+
+@settings(max_examples=15, deadline=None)
+@given(level=generated_levels(min_size=5, max_size=9, max_boxes=5))
+def test_pull_filter_gives_the_same_search_on_generated_levels(built, level):
+    """The same nodes and the same solution with the filter (CHF=1), with
+    pullArea box by box (CHF=0) and with both checked against each other."""
+    runs = [kernel_solve(level, {"PO": "2", "POL": "50", "CHF": chf}, node_limit=20_000, time_limit=None)
+            for chf in ("0", "1", "2")]
+    assert all(r.method == "pushes (native)" for r in runs), [r.summary() for r in runs]
+    assert len({(r.status, r.nodes, r.solution) for r in runs}) == 1, [r.summary() for r in runs]
+
+
+def test_pull_filter_gives_the_same_search_on_microban_153(built):
+    """Microban 153's packing search is stuck for thousands of expansions
+    (every one an opening search): 60 000 nodes of the portfolio give the
+    same answer and nodes with the filter, without it and checked."""
+    level = levels.load("microban")[152]
+    runs = [kernel_solve(level, {"CHF": chf}, node_limit=60_000, time_limit=None) for chf in ("0", "1", "2")]
+    assert all(r.method == "pushes (native)" for r in runs), [r.summary() for r in runs]
+    assert len({(r.status, r.limit, r.nodes) for r in runs}) == 1, [r.summary() for r in runs]

@@ -812,42 +812,78 @@ static bool augmentKuhn(int v, const vector<vector<int>>& adj, vector<int>& owne
     return false;
 }
 
-static bool frozenGoalsDead(const uint8_t* occ, const vector<int>& boxes) {
-    static int tmp[1100];
-    static vector<uint8_t> fixed;
-    static vector<int> stamp, q;
-    if (fixed.size() != (size_t)N) { fixed.assign(N, 0); stamp.assign(N, 0); }
-    vector<int> rest, open;
-    fill(stamp.begin(), stamp.end(), 0);
-    for (int c : boxes) {
-        if (goal_[c] && frozen(occ, c, tmp, 0)) fixed[c] = 1;
-        else rest.push_back(c);
-    }
-    for (int g : goals) if (!fixed[g]) open.push_back(g);
-    vector<vector<int>> adj(rest.size());
-    for (size_t j = 0; j < open.size(); j++) {
+// The goals left open by a set of fixed boxes (frozen on goals) and, per
+// cell, the open goals a lone box there can be pushed onto (bit j: open[j]),
+// the fixed boxes as walls: the same for every position with those fixed
+// boxes, so kept for the last few sets (frozenGoalsDead).
+struct GoalReach {
+    vector<int> fixedCells;   // sorted
+    vector<int> open;         // the goals not fixed, ascending
+    int gw = 0;               // 64-bit words per cell
+    vector<uint64_t> mask;    // mask[c * gw + j / 64] bit j % 64
+};
+static vector<GoalReach> goalReach;
+static size_t goalReachNext = 0;
+
+static const GoalReach& goalReachOf(const vector<int>& fixedCells, const vector<uint8_t>& fixed) {
+    for (const GoalReach& r : goalReach)
+        if (r.fixedCells == fixedCells) return r;
+    if (goalReach.size() < 8) goalReach.emplace_back();
+    GoalReach& r = goalReach[goalReachNext++ % goalReach.size()];
+    r.fixedCells = fixedCells;
+    r.open.clear();
+    for (int g : goals) if (!fixed[g]) r.open.push_back(g);
+    r.gw = ((int)r.open.size() + 63) / 64;
+    r.mask.assign((size_t)N * r.gw, 0);
+    static Marks seen;
+    static vector<int> q;
+    if (seen.v.size() != (size_t)N) seen.init(N);
+    for (size_t j = 0; j < r.open.size(); j++) {
         // cells from which a lone box can be pushed onto open[j]
-        int mark = (int)j + 1;
-        q.assign(1, open[j]);
-        stamp[open[j]] = mark;
+        seen.next();
+        q.assign(1, r.open[j]);
+        seen.set(r.open[j]);
+        r.mask[(size_t)r.open[j] * r.gw + j / 64] |= 1ULL << (j % 64);
         for (size_t i = 0; i < q.size(); i++) {
             for (int d = 0; d < 4; d++) {
                 int prev = q[i] - OFF[d], pl = q[i] - 2 * OFF[d];
-                if (pl < 0 || pl >= N || wall_[prev] || wall_[pl] || fixed[prev] || fixed[pl] ||
-                    stamp[prev] == mark)
+                if (pl < 0 || pl >= N || wall_[prev] || wall_[pl] || fixed[prev] || fixed[pl] || seen.has(prev))
                     continue;
-                stamp[prev] = mark;
+                seen.set(prev);
+                r.mask[(size_t)prev * r.gw + j / 64] |= 1ULL << (j % 64);
                 q.push_back(prev);
             }
         }
-        for (size_t i = 0; i < rest.size(); i++)
-            if (stamp[rest[i]] == mark) adj[i].push_back((int)j);
     }
-    for (int c : boxes) fixed[c] = 0;
-    vector<int> owner(open.size(), -1);
-    vector<char> used;
+    return r;
+}
+
+static bool frozenGoalsDead(const uint8_t* occ, const vector<int>& boxes) {
+    static int tmp[1100];
+    static vector<uint8_t> fixed;
+    static vector<int> rest, fixedCells, owner;
+    static vector<char> used;
+    static vector<vector<int>> adj;
+    if (fixed.size() != (size_t)N) fixed.assign(N, 0);
+    rest.clear();
+    fixedCells.clear();
+    for (int c : boxes) {
+        if (goal_[c] && frozen(occ, c, tmp, 0)) { fixed[c] = 1; fixedCells.push_back(c); }
+        else rest.push_back(c);
+    }
+    sort(fixedCells.begin(), fixedCells.end());
+    const GoalReach& r = goalReachOf(fixedCells, fixed);
+    for (int c : fixedCells) fixed[c] = 0;
+    if (adj.size() < rest.size()) adj.resize(rest.size());
     for (size_t i = 0; i < rest.size(); i++) {
-        used.assign(open.size(), 0);
+        adj[i].clear();
+        const uint64_t* m = &r.mask[(size_t)rest[i] * r.gw];
+        for (int w = 0; w < r.gw; w++)
+            for (uint64_t x = m[w]; x; x &= x - 1) adj[i].push_back(w * 64 + __builtin_ctzll(x));
+    }
+    owner.assign(r.open.size(), -1);
+    for (size_t i = 0; i < rest.size(); i++) {
+        used.assign(r.open.size(), 0);
         if (!augmentKuhn((int)i, adj, owner, used)) { statFrozenDead++; return true; }
     }
     return false;
@@ -1142,6 +1178,15 @@ struct PullFilter {
     }
 };
 static PullFilter poFilter;
+// SOKOBAN_KERNEL_CHO=n (docs/solver.md, "Issue 19: cost per node"): no
+// opening search in a position whose parent's opening search found nothing
+// (1), or whose parent's found nothing or was skipped so (2: once none is
+// found, none below it until a box has a path again); 0 (the default): an
+// opening search in every stuck position where parking found nothing.
+static int chOpenSkip = 0;
+static int poOpenState = 0;  // packingChildren's: 0 no opening search, 1 found none, 2 found one, 3 skipped
+static bool poOpenSkip = false;  // set by the packing search before packingChildren
+static long long statChOpenSkipped = 0;
 static int chFilter = 1;  // SOKOBAN_KERNEL_CHF: 1 PullFilter, 0 pullArea box by box, 2 both (a check)
 
 // POL: the opening search (see PO_OPEN).  occ holds the position's boxes
@@ -1429,7 +1474,16 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
     // The opening search (SOKOBAN_KERNEL_POL) when stuck and parking found
     // nothing: the first push of the shortest line that gives a box a path.
     uint32_t opening = UINT32_MAX;
-    if (stuck && found.empty() && PO_OPEN > 0) opening = poOpening(occ, player, packed, targets, canReach);
+    poOpenState = 0;
+    if (stuck && found.empty() && PO_OPEN > 0) {
+        if (poOpenSkip) {
+            poOpenState = 3;
+            statChOpenSkipped++;
+        } else {
+            opening = poOpening(occ, player, packed, targets, canReach);
+            poOpenState = opening == UINT32_MAX ? 1 : 2;
+        }
+    }
     if ((stuck || PO_CLUSTER_EVERY) && PO_CLUSTER_STATES > 0 && clusterDead(boxes, player, packed)) {
         cands.clear();  // dead: no children
     } else if (!stuck && !PO_ALL_PUSHES) {
@@ -2134,6 +2188,7 @@ struct Search {
     int childDist = 0;          // packing, POY: the moved box's distance to the nearest target
     int childArea = 0;          // packing, SOKOBAN_KERNEL_POU: the cells of its target's pull area
     int childBonus = 0;         // packing: its Cand's bonus (a parking, SOKOBAN_KERNEL_POK, or an opening, POL)
+    vector<uint8_t> openNone;   // packing, SOKOBAN_KERNEL_CHO: by node id, its opening search found nothing
     vector<Node> nodes;
     vector<uint64_t> bits;      // WORDS per node
     vector<uint8_t> expanded;
@@ -2626,7 +2681,17 @@ long long Search::run(long long budget) {
                     if (seen.has(boxes[i] - OFF[d])) cands.push_back({boxes[i], d, -1});
         }
         int macroTarget = -1;
-        if (packing) macroTarget = packingChildren(occ.data(), boxes, nd.player, cands, macroStore);
+        if (packing) {
+            // CHO: the parent's opening search (openNone, by node id)
+            poOpenSkip = chOpenSkip > 0 && nd.parent >= 0 && (size_t)nd.parent < openNone.size() &&
+                         openNone[nd.parent];
+            macroTarget = packingChildren(occ.data(), boxes, nd.player, cands, macroStore);
+            poOpenSkip = false;
+            if (chOpenSkip > 0 && (poOpenState == 1 || (chOpenSkip == 2 && poOpenState == 3))) {
+                if (openNone.size() <= (size_t)id) openNone.resize(id + 1, 0);
+                openNone[id] = 1;
+            }
+        }
         if (fs && fsMacros && macros && !poOrder.empty()) {
             // FESS's packing advisor: the packing search's box-path macros
             // to the next goal of the order, beside the ordinary pushes.
@@ -2975,7 +3040,8 @@ static void printStats() {
                 statPoOpenFound);
     if (poMode)
         fprintf(stderr, "stats: cost: the packing search's pull areas %lld, boxes answered from them %lld, "
-                "by pullArea %lld\n", poFilter.fills, poFilter.quick, poFilter.full);
+                "by pullArea %lld; opening searches skipped %lld\n", poFilter.fills, poFilter.quick, poFilter.full,
+                statChOpenSkipped);
 }
 
 int main(int argc, char** argv) {
@@ -3056,6 +3122,7 @@ int main(int argc, char** argv) {
     setting("POL", PO_OPEN);
     setting("POLP", PO_OPEN_PATHS);
     setting("CHF", chFilter);
+    setting("CHO", chOpenSkip);
     poOrder = packOrder;
     if (poMode == 2 && poOrder.empty()) computePackingOrder(poOrder);
     if (poOrder.empty()) poMode = 0;  // in the portfolio only on levels with a goal room
