@@ -969,13 +969,23 @@ static bool boxPath(uint8_t* occ, int playerLow, int box, int target, vector<uin
     if (to[box] >= INF) return false;
     occ[box] = 0;
     struct St { int cell, low, parent; uint32_t step; int depth; };
-    vector<St> states;
+    static vector<St> states;
+    states.clear();
     states.push_back({box, playerLow, -1, 0, 0});
-    static unordered_set<uint64_t> known;
-    known.clear();
-    known.insert((uint64_t)box * N + playerLow);
+    // (cell, region) pairs seen: a stamp per pair of non-wall cells
+    static Marks known;
+    if (known.v.size() != (size_t)F * F) known.init(F * F);
+    known.next();
+    auto fresh = [&](int cell, int low) {
+        size_t k = (size_t)compact[cell] * F + compact[low];
+        if (known.has(k)) return false;
+        known.set(k);
+        return true;
+    };
+    fresh(box, playerLow);
     typedef pair<pair<int, int>, int> QE;  // ((f, counter), state)
-    priority_queue<QE, vector<QE>, greater<QE>> fr;
+    static priority_queue<QE, vector<QE>, greater<QE>> fr;
+    fr = {};
     fr.push({{weight * to[box], 0}, 0});
     int counter = 1;
     static Marks m, mm;
@@ -1008,7 +1018,7 @@ static bool boxPath(uint8_t* occ, int playerLow, int box, int target, vector<uin
             // normalised region after the push (player on c)
             int low = reach(c, occ, mm, td);
             occ[t] = 0;
-            if (!known.insert((uint64_t)t * N + low).second) continue;  // (cell, region) seen
+            if (!fresh(t, low)) continue;  // (cell, region) seen
             states.push_back({t, low, si, (uint32_t)c << 2 | d, s.depth + 1});
             fr.push({{s.depth + 1 + weight * to[t], counter++}, (int)states.size() - 1});
         }
