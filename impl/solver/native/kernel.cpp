@@ -111,6 +111,8 @@ struct Marks {
     void set(int c) { v[c] = stamp; }
 };
 
+static long long statLowQuick = 0;  // children's normalised players found by lowAfterPush
+
 // Player reachability: marks in m, returns the smallest reachable cell.
 // (The hottest loop of the kernel: a queue in a plain buffer, copied into
 // todo at the end, the cells in the same order as pushed one by one.)
@@ -139,6 +141,22 @@ static int reach(int start, const uint8_t* occ, Marks& m, vector<int>& todo) {
     }
     todo.assign(q, q + n);
     return low;
+}
+
+// The normalised player after a single push of the box on b to t (the
+// player then on b), from the player's region before it (marked in
+// `region`, its smallest cell `low`; occ as after the push): when t was
+// outside that region and b's other neighbours are walls, boxes or in it,
+// the region after the push is that region and b, so its smallest cell is
+// min(low, b), found without a flood.  -1 otherwise (flood it: reach).
+static int lowAfterPush(const uint8_t* occ, const Marks& region, int low, int b, int t) {
+    if (region.has(t)) return -1;
+    for (int d = 0; d < 4; d++) {
+        int x = b + OFF[d];
+        if (x != t && !wall_[x] && !occ[x] && !region.has(x)) return -1;
+    }
+    statLowQuick++;
+    return min(low, b);
 }
 
 // fn(c) for each cell c with occ[c] != 0, in ascending order, eight cells
@@ -612,7 +630,7 @@ static bool barrierAlive(const vector<int>& barrier, int player, int states = CO
         int pl;
         memcpy(&pl, queue[qi].data() + n * sizeof(int), sizeof(int));
         for (int c : bx) occ[c] = 1;
-        reach(pl, occ.data(), reached, todo);
+        int plLow = reach(pl, occ.data(), reached, todo);
         for (int i = 0; i < n && !alive; i++) {
             for (int d = 0; d < 4; d++) {
                 int b = bx[i], t = b + OFF[d], to = pull ? t + OFF[d] : b;  // the player's cell after
@@ -623,7 +641,8 @@ static bool barrierAlive(const vector<int>& barrier, int player, int states = CO
                 nb[i] = t;
                 bool gone = area && area[t] && !area[b];  // a box pushed into the room: off the board
                 occ[b] = 0; occ[t] = !gone;
-                int nl = reach(to, occ.data(), after, todo2);
+                int nl = pull || gone ? -1 : lowAfterPush(occ.data(), reached, plLow, b, t);
+                if (nl < 0) nl = reach(to, occ.data(), after, todo2);
                 occ[t] = 0; occ[b] = 1;
                 if (gone) nb.erase(nb.begin() + i);
                 sort(nb.begin(), nb.end());
@@ -996,7 +1015,7 @@ static bool boxPath(uint8_t* occ, int playerLow, int box, int target, vector<uin
         int si = fr.top().second; fr.pop();
         St s = states[si];
         occ[s.cell] = 1;
-        reach(s.low, occ, m, todo);
+        int stLow = reach(s.low, occ, m, todo);
         occ[s.cell] = 0;
         for (int d = 0; d < 4 && !ok; d++) {
             int c = s.cell, t = c + OFF[d];
@@ -1016,7 +1035,8 @@ static bool boxPath(uint8_t* occ, int playerLow, int box, int target, vector<uin
             }
             occ[t] = 1;
             // normalised region after the push (player on c)
-            int low = reach(c, occ, mm, td);
+            int low = lowAfterPush(occ, m, stLow, c, t);
+            if (low < 0) low = reach(c, occ, mm, td);
             occ[t] = 0;
             if (!fresh(t, low)) continue;  // (cell, region) seen
             states.push_back({t, low, si, (uint32_t)c << 2 | d, s.depth + 1});
@@ -1243,7 +1263,7 @@ static uint32_t poOpening(uint8_t* occ, int player, const vector<uint8_t>& packe
     for (size_t si = 0; si < states.size() && answer == UINT32_MAX; si++) {
         if (states[si].depth >= PO_OPEN_DEPTH) break;
         int at = apply((int)si, true);
-        reach(at, occ, m, todo);
+        int atLow = reach(at, occ, m, todo);
         poFilter.invalidate();
         vector<uint32_t> pushes;
         forOccupied(occ, [&](int c) {
@@ -1262,7 +1282,8 @@ static uint32_t poOpening(uint8_t* occ, int player, const vector<uint8_t>& packe
             poFilter.invalidate();
             static Marks cm;
             if (cm.v.size() != (size_t)N) cm.init(N);
-            int low = reach(c, occ, cm, todo);
+            int low = lowAfterPush(occ, m, atLow, c, t);
+            if (low < 0) low = reach(c, occ, cm, todo);
             bool fresh = known.insert(hashOf(low)).second;
             bool opens = false;
             for (int k = 0; fresh && k < (int)targets.size() && !opens && paths < PO_OPEN_PATHS; k++) {
@@ -2781,8 +2802,14 @@ long long Search::run(long long budget) {
             // child state
             movedBits(b, bc, t, cb);
             occ[bc] = 0; occ[t] = 1;
-            int low = reach(lastCell, occ.data(), cm, todo2);
-            childRegion = todo2.size();
+            // (the packing search's rank counts the child's region and the
+            // feature-space search reads its cells: flooded there)
+            int low = packing || fs || cd.macro >= 0 || steps > 1 ? -1
+                      : lowAfterPush(occ.data(), seen, nd.player, bc, t);
+            if (low < 0) {
+                low = reach(lastCell, occ.data(), cm, todo2);
+                childRegion = todo2.size();
+            }
             bool nearer = false;  // POG: an ordinary push taking its box nearer a target
             if (packing && (PO_DIST || poMacroUnit) && cd.macro < 0) {
                 int dt = poTargetDistance(t);
@@ -3048,6 +3075,7 @@ static void printStats() {
     if (PO_OPEN > 0)
         fprintf(stderr, "stats: packing search openings searched %lld found %lld\n", statPoOpenTried,
                 statPoOpenFound);
+    fprintf(stderr, "stats: cost: children's players without a flood %lld\n", statLowQuick);
     if (poMode)
         fprintf(stderr, "stats: cost: the packing search's pull areas %lld, boxes answered from them %lld, "
                 "by pullArea %lld; opening searches skipped %lld\n", poFilter.fills, poFilter.quick, poFilter.full,
