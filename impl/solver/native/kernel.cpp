@@ -1166,7 +1166,8 @@ static bool pullArea(const uint8_t* occ, int target, int box, Marks& pulled, vec
 
 // pullArea's answer for box after box of one position, from one area per
 // target: the target's pull area with every box fixed (pullArea with no
-// box), computed once until the position changes (invalidate()).  The box
+// box), kept with a copy of the board it was computed on (a call on another
+// board computes its own: callers need not say when occ changed).  The box
 // on b is reached with b off the board exactly when some side q = b + OFF[d]
 // of it is in that area and the player's cell beyond b, b - OFF[d], is free:
 // taking b off only adds pulls whose player stands on b, and the area
@@ -1175,21 +1176,22 @@ static bool pullArea(const uint8_t* occ, int target, int box, Marks& pulled, vec
 // for that box.  The same answers as pullArea box by box, one flood fill
 // instead of one per box.
 struct PullFilter {
-    struct Slot { int target = -1; Marks area; vector<int> q; };
+    struct Slot { int target = -1; vector<uint8_t> board; Marks area; vector<int> q; };
     vector<Slot> slots;
     size_t next = 0;
     Marks one;
     vector<int> oneQ;
     long long fills = 0, quick = 0, full = 0;  // statistics
-    void invalidate() { for (Slot& s : slots) s.target = -1; }
     bool reaches(uint8_t* occ, int box, int target) {
         Slot* a = nullptr;
-        for (Slot& s : slots) if (s.target == target) a = &s;
+        for (Slot& s : slots)
+            if (s.target == target && memcmp(s.board.data(), occ, N) == 0) { a = &s; break; }
         if (!a) {
             if (slots.size() < 4) { slots.emplace_back(); slots.back().area.init(N); one.init(N); }
             a = &slots[next++ % slots.size()];
             pullArea(occ, target, -1, a->area, a->q);
             a->target = target;
+            a->board.assign(occ, occ + N);
             fills++;
         }
         bool more = false;
@@ -1264,7 +1266,6 @@ static uint32_t poOpening(uint8_t* occ, int player, const vector<uint8_t>& packe
         if (states[si].depth >= PO_OPEN_DEPTH) break;
         int at = apply((int)si, true);
         int atLow = reach(at, occ, m, todo);
-        poFilter.invalidate();
         vector<uint32_t> pushes;
         forOccupied(occ, [&](int c) {
             if (packed[c]) return true;
@@ -1279,7 +1280,6 @@ static uint32_t poOpening(uint8_t* occ, int player, const vector<uint8_t>& packe
             if ((int)states.size() >= PO_OPEN) break;
             int c = p >> 2, t = c + OFF[p & 3];
             occ[c] = 0; occ[t] = 1;
-            poFilter.invalidate();
             static Marks cm;
             if (cm.v.size() != (size_t)N) cm.init(N);
             int low = lowAfterPush(occ, m, atLow, c, t);
@@ -1308,7 +1308,6 @@ static uint32_t poOpening(uint8_t* occ, int player, const vector<uint8_t>& packe
         }
         apply((int)si, false);
     }
-    poFilter.invalidate();
     return answer;
 }
 
@@ -1408,7 +1407,6 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
     // box (every box path is such a sequence of pulls, reversed).
     // (PullFilter: the same answers from one area per target; CHF=0
     // pullArea box by box, CHF=2 both, stopping when they differ.)
-    poFilter.invalidate();
     auto canReach = [&](int box, int target) {
         bool ok = false;
         if (chFilter != 1) {
