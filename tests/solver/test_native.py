@@ -781,3 +781,90 @@ def test_pull_filter_gives_the_same_search_on_microban_153(built):
     runs = [kernel_solve(level, {"CHF": chf}, node_limit=60_000, time_limit=None) for chf in ("0", "1", "2")]
     assert all(r.method == "pushes (native)" for r in runs), [r.summary() for r in runs]
     assert len({(r.status, r.limit, r.nodes) for r in runs}) == 1, [r.summary() for r in runs]
+
+
+# The packing search with its proofs (SOKOBAN_KERNEL_RMP): every position it
+# expands goes to a plain search of up to 300 nodes (RMPE=1), and the
+# ancestors of a position proved dead are tried too.
+PACKING_PROOFS = {"RMP": "300", "RMPE": "1", "RMPU": "8"}
+
+
+def proved_dead(built, nivel, switches=(), nodes="3000"):
+    """The positions the packing search alone calls dead with its proofs
+    (PACKING_PROOFS, printed by RMPDUMP; more switches as (name, value)
+    pairs), each as a level (the player on a cell of its region)."""
+    env = {**os.environ, "SOKOBAN_KERNEL_PO": "2", "SOKOBAN_KERNEL_RMPDUMP": "1",
+           **{"SOKOBAN_KERNEL_" + k: v for k, v in PACKING_PROOFS.items()},
+           **{"SOKOBAN_KERNEL_" + k: v for k, v in switches}}
+    run = subprocess.run([str(built), "20", nodes, "500"], input=native.xsb(pieces_of(nivel)),
+                         capture_output=True, text=True, env=env, check=True)
+    return [drawn(*[row for row in block.splitlines()[1:] if row])
+            for block in run.stderr.split("; dump ")[1:]]
+
+
+@settings(max_examples=60, deadline=None)
+@given(nivel=tiny_levels(max_w=6, max_h=4, max_boxes=3))
+def test_packing_proofs_call_only_dead_positions_dead(built, nivel):
+    """Every position the packing search's proofs call dead (a plain search
+    from it, without macros, exhausted) is unsolvable by the brute force
+    through spec."""
+    for dead in proved_dead(built, nivel)[:4]:
+        assert brute_force_moves(dead) is None, dead
+
+
+@pytest.mark.parametrize("switches", [{"PO": "2", "RMO": "1", **PACKING_PROOFS}, {"D": "0", **PACKING_PROOFS}],
+                         ids=["alone", "portfolio"])
+@settings(max_examples=60, deadline=None)
+@given(nivel=tiny_levels(max_w=6, max_h=4, max_boxes=3))
+def test_packing_proofs_agree_with_brute_force(built, switches, nivel):
+    """The packing search with its proofs, alone (with the feasible first
+    phase, RMO=1) and in the portfolio from the first node: the positions below a node proved dead are dropped, and
+    a proof that solves its position finishes the packing search's line:
+    "unsolvable" exactly when the brute force finds no solution, and every
+    answer (the line and the proof's pushes) replays through spec."""
+    r = kernel_solve(nivel, switches)
+    assert r.method == "pushes (native)", r.summary()
+    assert_agrees_with_brute_force(nivel, r)
+
+
+def test_packing_proofs_on_microban_are_proofs(built):
+    """On Microban (155 levels, 4 000 nodes of the packing search alone each)
+    the proofs fire on larger positions than the brute force can check: each
+    position they call dead (up to 2 a level; at least 20 in all, from 18
+    levels) is unsolvable for the kernel's default search too, without the
+    packing search."""
+    checked = 0
+    for level in levels.load("microban"):
+        for dead in proved_dead(built, level.to_nivel(), nodes="4000")[:2]:
+            r = kernel_solve(dead, {"PO": "0"}, node_limit=200000)
+            assert r.status == "unsolvable", (level, r.summary())
+            checked += 1
+    assert checked >= 20, checked
+
+
+# A box starts on the goal in front of the other: packed first, it walls
+# that goal off.
+WALLED = drawn("########",
+               "#.*  $@#",
+               "#      #",
+               "########")
+
+
+def test_a_first_phase_that_walls_goals_off_is_not_first(built):
+    """SOKOBAN_KERNEL_RMO=1: the box that starts on a goal is the first
+    phase of the order from the start only when the other goals can still be
+    filled with it packed. On WALLED it cannot (the goal behind it), so the
+    order begins with the goal behind it, as with POF=0; without RMO it
+    begins with the box's own goal; the packing search alone solves the
+    level both ways."""
+    def order(switches):
+        env = {**os.environ, "SOKOBAN_KERNEL_PO": "2", "SOKOBAN_KERNEL_STAT": "1",
+               **{"SOKOBAN_KERNEL_" + k: v for k, v in switches.items()}}
+        run = subprocess.run([str(built), "10", "2000", "200"], input=native.xsb(pieces_of(WALLED)),
+                             capture_output=True, text=True, env=env, check=True)
+        assert run.stdout.startswith("solved"), run.stdout
+        line = next(x for x in run.stderr.splitlines() if "packing order from the start" in x)
+        return line.split(": ")[-1].split()
+    behind, own = order({"POF": "0"})
+    assert order({}) == [own, behind]
+    assert order({"RMO": "1"}) == [behind, own]

@@ -1596,6 +1596,38 @@ static bool pullCells(uint8_t* occ, int box, const vector<int>& players, Marks& 
 }
 
 
+// SOKOBAN_KERNEL_RMO=1: the boxes that start on a goal go first in the
+// order from the start (POF=1) only when the other goals can still be
+// filled with them packed (walls for the packing search): each other goal's
+// box, alone on the board with them, pulled with the player from its
+// starting square, must reach the starting square of a box not on them, one
+// square per goal (a matching).  Otherwise (XSokoban 16 and 29: the box on
+// its goal walls the room off) they are pulled like the others (POF=0).
+static int rmOrder = 0;
+static bool startFirstFeasible(const vector<int>& first) {
+    vector<uint8_t> occ(N, 0);
+    for (int g : first) occ[g] = 1;
+    vector<int> rest, starts;
+    for (int g : goals) if (!occ[g]) rest.push_back(g);
+    for (int c : startBoxes) if (!occ[c]) starts.push_back(c);
+    Marks cells;
+    cells.init(N);
+    vector<vector<int>> adj(rest.size());
+    for (size_t i = 0; i < rest.size(); i++) {
+        pullCells(occ.data(), rest[i], {startPlayer}, cells, 4000);
+        occ[rest[i]] = 0;
+        for (size_t j = 0; j < starts.size(); j++)
+            if (cells.has(starts[j])) adj[i].push_back((int)j);
+    }
+    vector<int> owner(starts.size(), -1);
+    vector<char> seen;
+    for (size_t i = 0; i < rest.size(); i++) {
+        seen.assign(starts.size(), 0);
+        if (!augmentKuhn((int)i, adj, owner, seen)) return false;
+    }
+    return true;
+}
+
 static void startPackingOrder(vector<int>& order, vector<int>& phase) {
     vector<int> old;
     computePackingOrder(old);
@@ -1609,6 +1641,11 @@ static void startPackingOrder(vector<int>& order, vector<int>& phase) {
         if (startsFull && poStartFirst) { first.push_back(g); used[g] = 1; }
         else left.push_back(g);
         occ[g] = 1;
+    }
+    if (rmOrder && !first.empty() && !startFirstFeasible(first)) {
+        for (int g : first) { used[g] = 0; left.push_back(g); }
+        sort(left.begin(), left.end());
+        first.clear();
     }
     Marks cells;
     cells.init(N);
@@ -2182,6 +2219,26 @@ static int featureCell(const uint64_t* b, const uint8_t* occ, const Marks& playe
 }
 
 // ---------------------------------------------------------------- search --
+// Proofs in the packing search (SOKOBAN_KERNEL_RMP=n; docs/solver.md,
+// "Packing-order search"): the packing search proves nothing and, stuck,
+// rearranges positions that are already dead (XSokoban 14 and 16: every
+// position it expanded that was sampled is proved unsolvable by the plain
+// search in 7-55 000 nodes).  Every RMPE-th position it expands goes to a
+// plain forward search without macros (every rule sound, so an exhausted
+// search is a proof) of up to n nodes from that position; when it is proved
+// dead, its ancestors in the packing search are tried the same way (up to
+// RMPU of them) while they are proved dead, and every position the packing
+// search pops below a node proved dead is dropped (a position reached by
+// pushes from a dead one is dead).  When the proof search solves the
+// position instead, its pushes complete the packing search's line: solved.
+static long long RM_PROOF = 0;    // nodes per proof (0: off)
+static int RM_EVERY = 16;         // SOKOBAN_KERNEL_RMPE: every n-th expansion tested
+static int RM_UP = 8;             // SOKOBAN_KERNEL_RMPU: ancestors tried after a proof
+static int RM_WEIGHT = 6;         // SOKOBAN_KERNEL_RMPW: the proof search's weight
+static int rmDump = 0;            // SOKOBAN_KERNEL_RMPDUMP=1: each position proved dead, on stderr (the tests)
+static long long statRmTests = 0, statRmDead = 0, statRmUp = 0, statRmSkipped = 0, statRmNodes = 0,
+                 statRmSolved = 0;
+
 static uint64_t zob[65536];
 static uint64_t zobP[65536];
 
@@ -2265,12 +2322,39 @@ struct Search {
     size_t poQueued = 0;
     long long poTick = 0;
     int poRover = 0;
+    // Proofs in the packing search (SOKOBAN_KERNEL_RMP): `proof` marks the
+    // plain search that runs them (no meeting; its solution goes to
+    // proofPushes); rmDead marks the packing search's nodes proved dead.
+    bool proof = false;
+    vector<uint32_t> proofPushes;
+    vector<uint8_t> rmDead;
+    long long rmTick = 0;
 
     Search(int w, bool mac) : weight(w), macros(mac) {
         table.assign(1 << 10, 0);
         mask = table.size() - 1;
     }
     ~Search() { memoryUsed -= bytes; }
+
+    // Back to no node at all, the tables kept (the proof search, reused).
+    void reset() {
+        size_t used = min(nodes.size(), ringTag.size());  // the ring grows with the nodes
+        for (size_t i = 0; i < used; i++) ringTag[i] = -1;
+        nodes.clear(); bits.clear(); expanded.clear();
+        fill(table.begin(), table.end(), 0);
+        heap = priority_queue<HeapE>();
+        macroStore.clear();
+        expandedCount = 0; done = false; result.clear(); lurd.clear(); proofPushes.clear();
+    }
+
+    // SOKOBAN_KERNEL_RMP: is the position of node id dead (1: a plain
+    // search from it, without macros, exhausted within `budget` nodes: a
+    // proof), solved (2: that search's pushes appended to out), or
+    // undecided (0)?  Its nodes are added to used.
+    int rmProve(int id, long long budget, long long& used, vector<uint32_t>& out);
+    // SOKOBAN_KERNEL_RMP: is packing node id below a node proved dead, or
+    // proved dead now (every RMPE-th call)?  Proof nodes go to count.
+    bool rmDeadNode(int id, long long& count);
 
     void account() {
         size_t b = nodes.capacity() * sizeof(Node) + bits.capacity() * 8 + table.size() * 8 +
@@ -2325,18 +2409,22 @@ struct Search {
         return id;
     }
 
-    void start() {
+    void start() { startAt(startBoxes, startPlayer); }
+
+    // The search's root: the boxes on `boxes`, the player on `player` (the
+    // level's start, or a position of the packing search, SOKOBAN_KERNEL_RMP).
+    void startAt(const vector<int>& rootBoxes, int player) {
         costTab = pdist.data();
         nearTab = nearest_.data();
         vector<uint64_t> b(WORDS, 0);
         uint64_t h = 0;
-        for (int c : startBoxes) { b[compact[c] >> 6] |= 1ULL << (compact[c] & 63); h ^= zob[c]; }
+        for (int c : rootBoxes) { b[compact[c] >> 6] |= 1ULL << (compact[c] & 63); h ^= zob[c]; }
         vector<uint8_t> occ(N, 0);
-        for (int c : startBoxes) occ[c] = 1;
+        for (int c : rootBoxes) occ[c] = 1;
         Marks m; m.init(N); vector<int> todo;
-        int low = reach(startPlayer, occ.data(), m, todo);
+        int low = reach(player, occ.data(), m, todo);
         h ^= zobP[low];
-        Match mt; mt.rows = startBoxes; matchFull(mt);
+        Match mt; mt.rows = rootBoxes; matchFull(mt);
         if (mt.total >= INF) { done = true; result = "exhausted"; return; }
         int id = add(h, b.data(), low, -1, 0, 0, 1);
         remember(id, mt);
@@ -2574,6 +2662,12 @@ static Search* partnerOf(bool backward, uint64_t h, const uint64_t* b, int low, 
 }
 
 void Search::solvedWith(const vector<uint32_t>& pushes) {
+    if (proof) {  // from the proof's root, not the level's start: the caller walks
+        proofPushes = pushes;
+        done = true;
+        result = "solved";
+        return;
+    }
     lurd = toLurd(pushes);
     done = true;
     result = "solved";
@@ -2588,7 +2682,7 @@ bool Search::keep(int old, uint64_t h, const uint64_t* b, int low, int parent, i
     } else {
         cid = add(h, b, low, parent, g1, mv, mvn);
         int at;
-        if (Search* o = partnerOf(backward, h, b, low, &at)) {
+        if (Search* o = proof ? nullptr : partnerOf(backward, h, b, low, &at)) {
             Search* fw = backward ? o : this;
             Search* bw = backward ? this : o;
             vector<uint32_t> pushes;
@@ -2635,7 +2729,7 @@ static void dumpPosition(const uint8_t* occ, int player, long long count) {
     fprintf(stderr, "; dump %lld\n", count);
     int x0 = W, x1 = 0, y0 = H, y1 = 0;
     for (int c = 0; c < N; c++)
-        if (inside_[c]) {
+        if (inside_[c] || occ[c] || goal_[c]) {  // a box the player never reaches too
             x0 = min(x0, c % W - 1); x1 = max(x1, c % W + 1);
             y0 = min(y0, c / W - 1); y1 = max(y1, c / W + 1);
         }
@@ -2673,6 +2767,10 @@ long long Search::run(long long budget) {
         if (id == EXHAUSTED) { done = true; result = "exhausted"; return count; }
         if (id == STALE) continue;
         count++;
+        if (packing && RM_PROOF > 0 && rmDeadNode(id, count)) {
+            if (done) return count;  // a proof search solved it
+            continue;
+        }
         const Node nd = nodes[id];
         bool haveM = unpack(id, pb, boxes, parentM);
         const uint64_t* b = pb.data();
@@ -2913,6 +3011,61 @@ long long Search::run(long long budget) {
     return count;
 }
 
+int Search::rmProve(int id, long long budget, long long& used, vector<uint32_t>& out) {
+    static Search* pf = nullptr;
+    if (!pf) { pf = new Search(RM_WEIGHT, false); pf->proof = true; }
+    pf->reset();
+    vector<uint64_t> pb;
+    vector<int> boxes;
+    Match m;
+    unpack(id, pb, boxes, m);
+    statRmTests++;
+    pf->startAt(boxes, nodes[id].player);
+    long long n = pf->done ? 0 : pf->run(budget);
+    pf->account();
+    used += n;
+    statRmNodes += n;
+    if (rmDump && pf->result == "exhausted") {
+        static vector<uint8_t> occ;
+        occ.assign(N, 0);
+        for (int c : boxes) occ[c] = 1;
+        dumpPosition(occ.data(), nodes[id].player, statRmTests);
+    }
+    if (pf->result == "solved") {
+        out.insert(out.end(), pf->proofPushes.begin(), pf->proofPushes.end());
+        statRmSolved++;
+        return 2;
+    }
+    return pf->result == "exhausted" ? 1 : 0;
+}
+
+bool Search::rmDeadNode(int id, long long& count) {
+    if (rmDead.size() < nodes.size()) rmDead.resize(nodes.size(), 0);
+    for (int k = id; k >= 0; k = nodes[k].parent)
+        if (rmDead[k]) { statRmSkipped++; return true; }
+    if (++rmTick % RM_EVERY != 0) return false;
+    vector<uint32_t> tail;
+    int at = id;  // the node tested
+    int r = rmProve(at, RM_PROOF, count, tail);
+    for (int up = 0; r == 1; up++) {
+        rmDead[at] = 1;
+        statRmDead++;
+        int p = nodes[at].parent;
+        if (up >= RM_UP || p < 0) break;
+        at = p;
+        r = rmProve(at, RM_PROOF, count, tail);
+        if (r == 1) statRmUp++;
+    }
+    if (r == 2) {  // the packing search's line to `at`, then the proof's pushes
+        vector<uint32_t> pushes;
+        pushesTo(at, pushes);
+        pushes.insert(pushes.end(), tail.begin(), tail.end());
+        solvedWith(pushes);
+        return true;
+    }
+    return rmDead[id] != 0;
+}
+
 bool Search::deadEndNow(int id) {
     static vector<uint8_t> occ;
     static Marks seen;
@@ -3078,6 +3231,10 @@ static void printStats() {
         fprintf(stderr, "stats: cost: the packing search's pull areas %lld, boxes answered from them %lld, "
                 "by pullArea %lld; opening searches skipped %lld\n", poFilter.fills, poFilter.quick, poFilter.full,
                 statChOpenSkipped);
+    if (RM_PROOF > 0)
+        fprintf(stderr, "stats: packing proofs: tested %lld, dead %lld (ancestors %lld), solved %lld, "
+                "nodes %lld; expansions dropped below a dead node %lld\n", statRmTests, statRmDead, statRmUp,
+                statRmSolved, statRmNodes, statRmSkipped);
 }
 
 int main(int argc, char** argv) {
@@ -3159,6 +3316,12 @@ int main(int argc, char** argv) {
     setting("POLP", PO_OPEN_PATHS);
     setting("CHF", chFilter);
     setting("CHO", chOpenSkip);
+    setting("RMP", RM_PROOF);
+    setting("RMO", rmOrder);
+    setting("RMPE", RM_EVERY);
+    setting("RMPU", RM_UP);
+    setting("RMPW", RM_WEIGHT);
+    setting("RMPDUMP", rmDump);
     poOrder = packOrder;
     if (poMode == 2 && poOrder.empty()) computePackingOrder(poOrder);
     if (poOrder.empty()) poMode = 0;  // in the portfolio only on levels with a goal room
