@@ -415,10 +415,11 @@ PACKING_CUTS = {"PO": "2", "POX": "1", "POA": "1", "POQ": "200", "POK": "1", "PO
 @pytest.mark.parametrize("switches", [{"FS": "2"}, FESS_FEATURES, {"PO": "2"}, {"PO": "2", "POO": "1"},
                                       {"PO": "2", "POO": "2"}, {"PO": "2", "POO": "1", "POE": "2"},
                                       PACKING_CUTS, PACKING_OPENING, {**PACKING_OPENING, "POG": "0", "POY": "0"},
-                                      PACKING_PUSHES],
+                                      {**PACKING_OPENING, "CHO": "1"}, {**PACKING_OPENING, "CHO": "2"}, PACKING_PUSHES],
                          ids=["feature-space", "feature-space-all-features", "packing",
                               "packing-start-order", "packing-phases", "packing-escape", "packing-cuts",
-                              "packing-opening", "packing-opening-only", "packing-push-by-push"])
+                              "packing-opening", "packing-opening-only", "packing-opening-skipped",
+                              "packing-opening-skipped-below", "packing-push-by-push"])
 @settings(max_examples=60, deadline=None)
 @given(nivel=tiny_levels(max_w=6, max_h=4, max_boxes=3))
 def test_a_new_search_alone_agrees_with_brute_force(built, switches, nivel):
@@ -430,8 +431,9 @@ def test_a_new_search_alone_agrees_with_brute_force(built, switches, nivel):
     start, POO=1, in phases, POO=2, with the escape to lower counts, POE,
     with its cuts, parking and target area, POX, POA, POQ, POK, POU, and
     with the opening search, its start-on-goal order and YASS's score terms,
-    PACKING_OPENING, and with the push-by-push opening, PACKING_PUSHES)
-    change the order, not what is searched: "unsolvable"
+    PACKING_OPENING, without it below a position where it found nothing,
+    CHO, and with the push-by-push opening, PACKING_PUSHES) change the
+    order, not what is searched: "unsolvable"
     exactly when the brute force finds no solution (the packing search's
     macros prove nothing: it is rerun without them first), and every answer
     replays through spec."""
@@ -498,6 +500,18 @@ def test_crash_or_garbage_falls_back_with_a_note(tmp_path, monkeypatch, script, 
     r = solve(CORRIDOR, method="pushes")
     assert r.status == "solved" and r.method == "pushes"
     assert any("native kernel failed" in n and why in n for n in r.notes), r.notes
+
+
+@pytest.mark.parametrize("prlimit", [True, False] if native.PRLIMIT else [False])
+def test_the_kernel_runs_under_its_address_space_limit(tmp_path, monkeypatch, prlimit):
+    """The kernel's process has the memory cap plus the headroom as its
+    address-space limit, set on the started process (``prlimit``) or in the
+    child before it starts (the hook)."""
+    monkeypatch.setattr(native, "PRLIMIT", prlimit)
+    _fake_kernel(tmp_path, monkeypatch, 'echo "error limit $(ulimit -v) KB"; exit 2')
+    r = solve(CORRIDOR, method="pushes")
+    kb = (native.MEMORY_MB + native.HEADROOM_MB) * 1024
+    assert any(f"native kernel failed (limit {kb} KB)" in n for n in r.notes), r.notes
 
 
 def test_a_wrong_answer_is_never_returned(tmp_path, monkeypatch):
@@ -756,6 +770,44 @@ def test_packing_search_follows_push_by_push_plans_on_microban(built):
     stats = microban_statistics(built, PACKING_PUSHES)
     planned = sum(int(err.split("push-by-push openings searched ")[1].split()[2].rstrip(",")) > 0 for err in stats)
     assert planned >= 10, planned
+
+
+# The packing search's filter before each box path (a pull search from the
+# target must reach the box) answered box after box from one pull area per
+# target (PullFilter, SOKOBAN_KERNEL_CHF=1, the default) instead of one
+# pullArea per box (CHF=0); CHF=2 computes both and stops the kernel with an
+# error line when they differ (solve then notes a kernel failure).
+
+@settings(max_examples=40, deadline=None)
+@given(nivel=tiny_levels(max_w=6, max_h=4, max_boxes=3))
+def test_pull_filter_answers_as_pull_area_box_by_box_on_tiny_levels(built, nivel):
+    """The packing search alone with the opening search (the filter's
+    heaviest user), checked against pullArea at every call: the kernel
+    answers (no disagreement) and agrees with the brute force."""
+    r = kernel_solve(nivel, {**PACKING_OPENING, "CHF": "2"})
+    assert r.method == "pushes (native)", r.summary()
+    assert_agrees_with_brute_force(nivel, r)
+
+
+@settings(max_examples=15, deadline=None)
+@given(level=generated_levels(min_size=5, max_size=9, max_boxes=5))
+def test_pull_filter_gives_the_same_search_on_generated_levels(built, level):
+    """The same nodes and the same solution with the filter (CHF=1), with
+    pullArea box by box (CHF=0) and with both checked against each other."""
+    runs = [kernel_solve(level, {"PO": "2", "POL": "50", "CHF": chf}, node_limit=20_000, time_limit=None)
+            for chf in ("0", "1", "2")]
+    assert all(r.method == "pushes (native)" for r in runs), [r.summary() for r in runs]
+    assert len({(r.status, r.nodes, r.solution) for r in runs}) == 1, [r.summary() for r in runs]
+
+
+def test_pull_filter_gives_the_same_search_on_microban_153(built):
+    """Microban 153's packing search is stuck for thousands of expansions
+    (every one an opening search): 60 000 nodes of the portfolio give the
+    same answer and nodes with the filter, without it and checked."""
+    level = levels.load("microban")[152]
+    runs = [kernel_solve(level, {"CHF": chf}, node_limit=60_000, time_limit=None) for chf in ("0", "1", "2")]
+    assert all(r.method == "pushes (native)" for r in runs), [r.summary() for r in runs]
+    assert len({(r.status, r.limit, r.nodes) for r in runs}) == 1, [r.summary() for r in runs]
 
 
 # The packing search with its proofs (SOKOBAN_KERNEL_RMP): every position it

@@ -111,25 +111,69 @@ struct Marks {
     void set(int c) { v[c] = stamp; }
 };
 
+static long long statLowQuick = 0;  // children's normalised players found by lowAfterPush
+
 // Player reachability: marks in m, returns the smallest reachable cell.
+// (The hottest loop of the kernel: a queue in a plain buffer, copied into
+// todo at the end, the cells in the same order as pushed one by one.)
 static int reach(int start, const uint8_t* occ, Marks& m, vector<int>& todo) {
     m.next();
-    m.set(start);
-    todo.clear();
-    todo.push_back(start);
-    int low = start;
-    for (size_t i = 0; i < todo.size(); i++) {
-        int c = todo[i];
-        for (int d = 0; d < 4; d++) {
-            int x = c + OFF[d];
-            if (!m.has(x) && !wall_[x] && !occ[x]) {
-                m.set(x);
-                todo.push_back(x);
-                if (x < low) low = x;
-            }
+    static vector<int> buf;
+    if (buf.size() < (size_t)N) buf.resize(N);
+    int* q = buf.data();
+    uint32_t* mark = m.v.data();
+    const uint32_t stamp = m.stamp;
+    const uint8_t* wall = wall_.data();
+    const int o0 = OFF[0], o1 = OFF[1], o2 = OFF[2], o3 = OFF[3];
+    mark[start] = stamp;
+    q[0] = start;
+    int n = 1, low = start;
+    auto visit = [&](int x) {
+        if (mark[x] != stamp && !wall[x] && !occ[x]) {
+            mark[x] = stamp;
+            q[n++] = x;
+            if (x < low) low = x;
+        }
+    };
+    for (int i = 0; i < n; i++) {
+        const int c = q[i];
+        visit(c + o0); visit(c + o1); visit(c + o2); visit(c + o3);
+    }
+    todo.assign(q, q + n);
+    return low;
+}
+
+// The normalised player after a single push of the box on b to t (the
+// player then on b), from the player's region before it (marked in
+// `region`, its smallest cell `low`; occ as after the push): when t was
+// outside that region and b's other neighbours are walls, boxes or in it,
+// the region after the push is that region and b, so its smallest cell is
+// min(low, b), found without a flood.  -1 otherwise (flood it: reach).
+static int lowAfterPush(const uint8_t* occ, const Marks& region, int low, int b, int t) {
+    if (region.has(t)) return -1;
+    for (int d = 0; d < 4; d++) {
+        int x = b + OFF[d];
+        if (x != t && !wall_[x] && !occ[x] && !region.has(x)) return -1;
+    }
+    statLowQuick++;
+    return min(low, b);
+}
+
+// fn(c) for each cell c with occ[c] != 0, in ascending order, eight cells
+// at a time (a board is mostly empty); stops when fn returns false.
+template <class Fn> static void forOccupied(const uint8_t* occ, Fn fn) {
+    int c = 0;
+    for (; c + 8 <= N; c += 8) {
+        uint64_t w;
+        memcpy(&w, occ + c, 8);
+        while (w) {
+            int i = __builtin_ctzll(w) >> 3;
+            if (!fn(c + i)) return;
+            w &= ~(0xFFULL << (8 * i));
         }
     }
-    return low;
+    for (; c < N; c++)
+        if (occ[c] && !fn(c)) return;
 }
 
 static bool readLevel() {
@@ -607,7 +651,7 @@ static bool barrierAlive(const vector<int>& barrier, int player, int states = CO
         int pl;
         memcpy(&pl, queue[qi].data() + n * sizeof(int), sizeof(int));
         for (int c : bx) occ[c] = 1;
-        reach(pl, occ.data(), reached, todo);
+        int plLow = reach(pl, occ.data(), reached, todo);
         for (int i = 0; i < n && !alive; i++) {
             for (int d = 0; d < 4; d++) {
                 int b = bx[i], t = b + OFF[d], to = pull ? t + OFF[d] : b;  // the player's cell after
@@ -618,7 +662,8 @@ static bool barrierAlive(const vector<int>& barrier, int player, int states = CO
                 nb[i] = t;
                 bool gone = area && area[t] && !area[b];  // a box pushed into the room: off the board
                 occ[b] = 0; occ[t] = !gone;
-                int nl = reach(to, occ.data(), after, todo2);
+                int nl = pull || gone ? -1 : lowAfterPush(occ.data(), reached, plLow, b, t);
+                if (nl < 0) nl = reach(to, occ.data(), after, todo2);
                 occ[t] = 0; occ[b] = 1;
                 if (gone) nb.erase(nb.begin() + i);
                 sort(nb.begin(), nb.end());
@@ -807,42 +852,78 @@ static bool augmentKuhn(int v, const vector<vector<int>>& adj, vector<int>& owne
     return false;
 }
 
-static bool frozenGoalsDead(const uint8_t* occ, const vector<int>& boxes) {
-    static int tmp[1100];
-    static vector<uint8_t> fixed;
-    static vector<int> stamp, q;
-    if (fixed.size() != (size_t)N) { fixed.assign(N, 0); stamp.assign(N, 0); }
-    vector<int> rest, open;
-    fill(stamp.begin(), stamp.end(), 0);
-    for (int c : boxes) {
-        if (goal_[c] && frozen(occ, c, tmp, 0)) fixed[c] = 1;
-        else rest.push_back(c);
-    }
-    for (int g : goals) if (!fixed[g]) open.push_back(g);
-    vector<vector<int>> adj(rest.size());
-    for (size_t j = 0; j < open.size(); j++) {
+// The goals left open by a set of fixed boxes (frozen on goals) and, per
+// cell, the open goals a lone box there can be pushed onto (bit j: open[j]),
+// the fixed boxes as walls: the same for every position with those fixed
+// boxes, so kept for the last few sets (frozenGoalsDead).
+struct GoalReach {
+    vector<int> fixedCells;   // sorted
+    vector<int> open;         // the goals not fixed, ascending
+    int gw = 0;               // 64-bit words per cell
+    vector<uint64_t> mask;    // mask[c * gw + j / 64] bit j % 64
+};
+static vector<GoalReach> goalReach;
+static size_t goalReachNext = 0;
+
+static const GoalReach& goalReachOf(const vector<int>& fixedCells, const vector<uint8_t>& fixed) {
+    for (const GoalReach& r : goalReach)
+        if (r.fixedCells == fixedCells) return r;
+    if (goalReach.size() < 8) goalReach.emplace_back();
+    GoalReach& r = goalReach[goalReachNext++ % goalReach.size()];
+    r.fixedCells = fixedCells;
+    r.open.clear();
+    for (int g : goals) if (!fixed[g]) r.open.push_back(g);
+    r.gw = ((int)r.open.size() + 63) / 64;
+    r.mask.assign((size_t)N * r.gw, 0);
+    static Marks seen;
+    static vector<int> q;
+    if (seen.v.size() != (size_t)N) seen.init(N);
+    for (size_t j = 0; j < r.open.size(); j++) {
         // cells from which a lone box can be pushed onto open[j]
-        int mark = (int)j + 1;
-        q.assign(1, open[j]);
-        stamp[open[j]] = mark;
+        seen.next();
+        q.assign(1, r.open[j]);
+        seen.set(r.open[j]);
+        r.mask[(size_t)r.open[j] * r.gw + j / 64] |= 1ULL << (j % 64);
         for (size_t i = 0; i < q.size(); i++) {
             for (int d = 0; d < 4; d++) {
                 int prev = q[i] - OFF[d], pl = q[i] - 2 * OFF[d];
-                if (pl < 0 || pl >= N || wall_[prev] || wall_[pl] || fixed[prev] || fixed[pl] ||
-                    stamp[prev] == mark)
+                if (pl < 0 || pl >= N || wall_[prev] || wall_[pl] || fixed[prev] || fixed[pl] || seen.has(prev))
                     continue;
-                stamp[prev] = mark;
+                seen.set(prev);
+                r.mask[(size_t)prev * r.gw + j / 64] |= 1ULL << (j % 64);
                 q.push_back(prev);
             }
         }
-        for (size_t i = 0; i < rest.size(); i++)
-            if (stamp[rest[i]] == mark) adj[i].push_back((int)j);
     }
-    for (int c : boxes) fixed[c] = 0;
-    vector<int> owner(open.size(), -1);
-    vector<char> used;
+    return r;
+}
+
+static bool frozenGoalsDead(const uint8_t* occ, const vector<int>& boxes) {
+    static int tmp[1100];
+    static vector<uint8_t> fixed;
+    static vector<int> rest, fixedCells, owner;
+    static vector<char> used;
+    static vector<vector<int>> adj;
+    if (fixed.size() != (size_t)N) fixed.assign(N, 0);
+    rest.clear();
+    fixedCells.clear();
+    for (int c : boxes) {
+        if (goal_[c] && frozen(occ, c, tmp, 0)) { fixed[c] = 1; fixedCells.push_back(c); }
+        else rest.push_back(c);
+    }
+    sort(fixedCells.begin(), fixedCells.end());
+    const GoalReach& r = goalReachOf(fixedCells, fixed);
+    for (int c : fixedCells) fixed[c] = 0;
+    if (adj.size() < rest.size()) adj.resize(rest.size());
     for (size_t i = 0; i < rest.size(); i++) {
-        used.assign(open.size(), 0);
+        adj[i].clear();
+        const uint64_t* m = &r.mask[(size_t)rest[i] * r.gw];
+        for (int w = 0; w < r.gw; w++)
+            for (uint64_t x = m[w]; x; x &= x - 1) adj[i].push_back(w * 64 + __builtin_ctzll(x));
+    }
+    owner.assign(r.open.size(), -1);
+    for (size_t i = 0; i < rest.size(); i++) {
+        used.assign(r.open.size(), 0);
         if (!augmentKuhn((int)i, adj, owner, used)) { statFrozenDead++; return true; }
     }
     return false;
@@ -930,13 +1011,23 @@ static bool boxPath(uint8_t* occ, int playerLow, int box, int target, vector<uin
     if (to[box] >= INF) return false;
     occ[box] = 0;
     struct St { int cell, low, parent; uint32_t step; int depth; };
-    vector<St> states;
+    static vector<St> states;
+    states.clear();
     states.push_back({box, playerLow, -1, 0, 0});
-    static unordered_set<uint64_t> known;
-    known.clear();
-    known.insert((uint64_t)box * N + playerLow);
+    // (cell, region) pairs seen: a stamp per pair of non-wall cells
+    static Marks known;
+    if (known.v.size() != (size_t)F * F) known.init(F * F);
+    known.next();
+    auto fresh = [&](int cell, int low) {
+        size_t k = (size_t)compact[cell] * F + compact[low];
+        if (known.has(k)) return false;
+        known.set(k);
+        return true;
+    };
+    fresh(box, playerLow);
     typedef pair<pair<int, int>, int> QE;  // ((f, counter), state)
-    priority_queue<QE, vector<QE>, greater<QE>> fr;
+    static priority_queue<QE, vector<QE>, greater<QE>> fr;
+    fr = {};
     fr.push({{weight * to[box], 0}, 0});
     int counter = 1;
     static Marks m, mm;
@@ -947,7 +1038,7 @@ static bool boxPath(uint8_t* occ, int playerLow, int box, int target, vector<uin
         int si = fr.top().second; fr.pop();
         St s = states[si];
         occ[s.cell] = 1;
-        reach(s.low, occ, m, todo);
+        int stLow = reach(s.low, occ, m, todo);
         occ[s.cell] = 0;
         for (int d = 0; d < 4 && !ok; d++) {
             int c = s.cell, t = c + OFF[d];
@@ -967,9 +1058,10 @@ static bool boxPath(uint8_t* occ, int playerLow, int box, int target, vector<uin
             }
             occ[t] = 1;
             // normalised region after the push (player on c)
-            int low = reach(c, occ, mm, td);
+            int low = lowAfterPush(occ, m, stLow, c, t);
+            if (low < 0) low = reach(c, occ, mm, td);
             occ[t] = 0;
-            if (!known.insert((uint64_t)t * N + low).second) continue;  // (cell, region) seen
+            if (!fresh(t, low)) continue;  // (cell, region) seen
             states.push_back({t, low, si, (uint32_t)c << 2 | d, s.depth + 1});
             fr.push({{s.depth + 1 + weight * to[t], counter++}, (int)states.size() - 1});
             if (closest) *closest = min(*closest, to[t]);
@@ -1080,23 +1172,100 @@ static vector<int> fsOrder;
 // the player's region (its smallest cell `low`).
 static uint64_t psHash(const uint8_t* occ, int low) {
     uint64_t h = (uint64_t)low * 0x9E3779B97F4A7C15ULL;
-    for (int c = 0; c < N; c++)
-        if (occ[c]) h = (h ^ (uint64_t)c) * 0xFF51AFD7ED558CCDULL;
+    forOccupied(occ, [&](int c) { h = (h ^ (uint64_t)c) * 0xFF51AFD7ED558CCDULL; return true; });
     return h;
 }
 
 // The opening searches' pushes (POL, PS): every push (cell << 2 | d) of a
 // box not packed that the player (its region marked in m) can make.
 static void openingPushes(uint8_t* occ, const Marks& m, const vector<uint8_t>& packed, vector<uint32_t>& pushes) {
-    for (int c = 0; c < N; c++) {
-        if (!occ[c] || packed[c]) continue;
+    forOccupied(occ, [&](int c) {
+        if (packed[c]) return true;
         for (int d = 0; d < 4; d++) {
             int t = c + OFF[d];
             if (!m.has(c - OFF[d]) || wall_[t] || occ[t] || !pushAllowed(occ, c, t)) continue;
             pushes.push_back((uint32_t)c << 2 | d);
         }
-    }
+        return true;
+    });
 }
+
+// The cells a lone box on `target` can be pulled to, the boxes of occ fixed
+// and the player ignored (every box path to `target` is such a sequence of
+// pulls, reversed), marked in `pulled` and listed in q; true as soon as it
+// reaches `box` (-1: every such cell).
+static bool pullArea(const uint8_t* occ, int target, int box, Marks& pulled, vector<int>& q) {
+    pulled.next();
+    pulled.set(target);
+    q.assign(1, target);
+    for (size_t i = 0; i < q.size(); i++)
+        for (int d = 0; d < 4; d++) {
+            int prev = q[i] - OFF[d], pl = q[i] - 2 * OFF[d];
+            if (pl < 0 || pl >= N || wall_[prev] || wall_[pl] || occ[pl] || occ[prev] || pulled.has(prev))
+                continue;
+            if (prev == box) return true;
+            pulled.set(prev);
+            q.push_back(prev);
+        }
+    return false;
+}
+
+// pullArea's answer for box after box of one position, from one area per
+// target: the target's pull area with every box fixed (pullArea with no
+// box), kept with a copy of the board it was computed on (a call on another
+// board computes its own: callers need not say when occ changed).  The box
+// on b is reached with b off the board exactly when some side q = b + OFF[d]
+// of it is in that area and the player's cell beyond b, b - OFF[d], is free:
+// taking b off only adds pulls whose player stands on b, and the area
+// reaches no more than that unless such a pull (from b + 2·OFF[d], over a
+// free cell b + OFF[d] not in the area) exists; then, seldom, pullArea runs
+// for that box.  The same answers as pullArea box by box, one flood fill
+// instead of one per box.
+struct PullFilter {
+    struct Slot { int target = -1; vector<uint8_t> board; Marks area; vector<int> q; };
+    vector<Slot> slots;
+    size_t next = 0;
+    Marks one;
+    vector<int> oneQ;
+    long long fills = 0, quick = 0, full = 0;  // statistics
+    bool reaches(uint8_t* occ, int box, int target) {
+        Slot* a = nullptr;
+        for (Slot& s : slots)
+            if (s.target == target && memcmp(s.board.data(), occ, N) == 0) { a = &s; break; }
+        if (!a) {
+            if (slots.size() < 4) { slots.emplace_back(); slots.back().area.init(N); one.init(N); }
+            a = &slots[next++ % slots.size()];
+            pullArea(occ, target, -1, a->area, a->q);
+            a->target = target;
+            a->board.assign(occ, occ + N);
+            fills++;
+        }
+        bool more = false;
+        for (int d = 0; d < 4; d++) {
+            int side = box + OFF[d], pl = box - OFF[d];
+            if (a->area.has(side) && pl >= 0 && pl < N && !wall_[pl] && !occ[pl]) { quick++; return true; }
+            int far = box + 2 * OFF[d];
+            more |= far >= 0 && far < N && a->area.has(far) && !wall_[side] && !occ[side] && !a->area.has(side);
+        }
+        if (!more) { quick++; return false; }
+        full++;
+        occ[box] = 0;
+        bool ok = pullArea(occ, target, box, one, oneQ);
+        occ[box] = 1;
+        return ok;
+    }
+};
+static PullFilter poFilter;
+// SOKOBAN_KERNEL_CHO=n (docs/solver.md, "Issue 19: cost per node"): no
+// opening search in a position whose parent's opening search found nothing
+// (1), or whose parent's found nothing or was skipped so (2: once none is
+// found, none below it until a box has a path again); 0 (the default): an
+// opening search in every stuck position where parking found nothing.
+static int chOpenSkip = 0;
+static int poOpenState = 0;  // packingChildren's: 0 no opening search, 1 found none, 2 found one, 3 skipped
+static bool poOpenSkip = false;  // set by the packing search before packingChildren
+static long long statChOpenSkipped = 0;
+static int chFilter = 1;  // SOKOBAN_KERNEL_CHF: 1 PullFilter, 0 pullArea box by box, 2 both (a check)
 
 // POL: the opening search (see PO_OPEN).  occ holds the position's boxes
 // (restored on return), `player` a cell of the player's region, `packed`
@@ -1137,7 +1306,7 @@ static uint32_t poOpening(uint8_t* occ, int player, const vector<uint8_t>& packe
     for (size_t si = 0; si < states.size() && answer == UINT32_MAX; si++) {
         if (states[si].depth >= PO_OPEN_DEPTH) break;
         int at = apply((int)si, true);
-        reach(at, occ, m, todo);
+        int atLow = reach(at, occ, m, todo);
         vector<uint32_t> pushes;
         openingPushes(occ, m, packed, pushes);
         for (uint32_t p : pushes) {
@@ -1146,16 +1315,18 @@ static uint32_t poOpening(uint8_t* occ, int player, const vector<uint8_t>& packe
             occ[c] = 0; occ[t] = 1;
             static Marks cm;
             if (cm.v.size() != (size_t)N) cm.init(N);
-            int low = reach(c, occ, cm, todo);
+            int low = lowAfterPush(occ, m, atLow, c, t);
+            if (low < 0) low = reach(c, occ, cm, todo);
             bool fresh = known.insert(psHash(occ, low)).second;
             bool opens = false;
-            for (int k = 0; fresh && k < (int)targets.size() && !opens; k++) {
+            for (int k = 0; fresh && k < (int)targets.size() && !opens && paths < PO_OPEN_PATHS; k++) {
                 if (occ[targets[k]]) continue;
-                for (int b = 0; b < N && !opens; b++) {
-                    if (!occ[b] || packed[b] || paths >= PO_OPEN_PATHS || !reaches(b, targets[k])) continue;
+                forOccupied(occ, [&](int b) {
+                    if (packed[b] || !reaches(b, targets[k])) return true;
                     paths++;
                     opens = boxPath(occ, c, b, targets[k], path, PO_PATH_STATES);
-                }
+                    return !opens && paths < PO_OPEN_PATHS;
+                });
             }
             occ[t] = 0; occ[c] = 1;
             if (!fresh) continue;
@@ -1209,26 +1380,6 @@ static bool clusterDead(const vector<int>& boxes, int player, const vector<uint8
         statPoClusterTests++;
         if (!barrierAlive(cluster, player, PO_CLUSTER_STATES)) { statPoClusterDead++; return true; }
     }
-    return false;
-}
-
-// The cells a lone box on `target` can be pulled to, the boxes of occ fixed
-// and the player ignored (every box path to `target` is such a sequence of
-// pulls, reversed), marked in `pulled` and listed in q; true as soon as it
-// reaches `box` (-1: every such cell).
-static bool pullArea(const uint8_t* occ, int target, int box, Marks& pulled, vector<int>& q) {
-    pulled.next();
-    pulled.set(target);
-    q.assign(1, target);
-    for (size_t i = 0; i < q.size(); i++)
-        for (int d = 0; d < 4; d++) {
-            int prev = q[i] - OFF[d], pl = q[i] - 2 * OFF[d];
-            if (pl < 0 || pl >= N || wall_[prev] || wall_[pl] || occ[pl] || occ[prev] || pulled.has(prev))
-                continue;
-            if (prev == box) return true;
-            pulled.set(prev);
-            q.push_back(prev);
-        }
     return false;
 }
 
@@ -1573,11 +1724,22 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
     // A cheap filter before each box path: a pull search from the target,
     // the other boxes fixed and the player's access ignored, must reach the
     // box (every box path is such a sequence of pulls, reversed).
+    // (PullFilter: the same answers from one area per target; CHF=0
+    // pullArea box by box, CHF=2 both, stopping when they differ.)
     auto canReach = [&](int box, int target) {
-        occ[box] = 0;
-        bool ok = pullArea(occ, target, box, pulled, q);
-        occ[box] = 1;
-        return ok;
+        bool ok = false;
+        if (chFilter != 1) {
+            occ[box] = 0;
+            ok = pullArea(occ, target, box, pulled, q);
+            occ[box] = 1;
+        }
+        if (chFilter == 0) return ok;
+        bool fast = poFilter.reaches(occ, box, target);
+        if (chFilter == 2 && fast != ok) {
+            printf("error the pull filter disagrees with pullArea\n");
+            exit(4);
+        }
+        return fast;
     };
     // (box, target) pairs: boxes the player can push now (a push in cands:
     // PI-corral pruning applies), not packed, that can reach the target at
@@ -1665,21 +1827,27 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
     // next push; else the short opening search (POL), then a new plan;
     // ranked above the short search's pushes (later steps of a line higher)
     bool psOn = stuck && found.empty() && PS_STATES > 0;
-    uint64_t psKey = 0;
     if (psOn) {
         static Marks pm;
         static vector<int> ptodo;
         if (pm.v.size() != (size_t)N) pm.init(N);
-        psKey = psHash(occ, reach(player, occ, pm, ptodo));
-        auto it = psPlan.find(psKey);
+        auto it = psPlan.find(psHash(occ, reach(player, occ, pm, ptodo)));
         if (it != psPlan.end()) {
             opening = it->second.first;
             psBonus = PO_RANK / 4 + 256 * min(it->second.second, 255);
             statPsFollowed++;
         }
     }
-    if (stuck && found.empty() && PO_OPEN > 0 && opening == UINT32_MAX)
-        opening = poOpening(occ, player, packed, targets, canReach);
+    poOpenState = 0;
+    if (stuck && found.empty() && PO_OPEN > 0 && opening == UINT32_MAX) {
+        if (poOpenSkip) {
+            poOpenState = 3;
+            statChOpenSkipped++;
+        } else {
+            opening = poOpening(occ, player, packed, targets, canReach);
+            poOpenState = opening == UINT32_MAX ? 1 : 2;
+        }
+    }
     if (psOn && opening == UINT32_MAX && statPsStates <= (long long)PS_RATIO * statPoExp) {
         opening = psOpening(occ, player, packed, targets, canReach);
         if (opening != UINT32_MAX) psBonus = PO_RANK / 4;
@@ -2445,6 +2613,7 @@ struct Search {
     int childDist = 0;          // packing, POY: the moved box's distance to the nearest target
     int childArea = 0;          // packing, SOKOBAN_KERNEL_POU: the cells of its target's pull area
     int childBonus = 0;         // packing: its Cand's bonus (a parking, SOKOBAN_KERNEL_POK, or an opening, POL)
+    vector<uint8_t> openNone;   // packing, SOKOBAN_KERNEL_CHO: by node id, its opening search found nothing
     vector<Node> nodes;
     vector<uint64_t> bits;      // WORDS per node
     vector<uint8_t> expanded;
@@ -2452,10 +2621,23 @@ struct Search {
     size_t mask;
     priority_queue<HeapE> heap;
     vector<vector<uint32_t>> macroStore;
-    // matchings of generated children, in a ring indexed by node id
+    // matchings of generated children, in a ring indexed by node id; the
+    // ring grows with the nodes up to RING entries (a small level never
+    // pays for the whole ring at its start)
     static const int RING = 1 << 16;
     vector<int32_t> ringTag;
     vector<Match> ring;
+    void remember(int id, const Match& m) {
+        size_t at = id % RING;
+        if (at >= ring.size()) {
+            size_t n = min((size_t)RING, max(at + 1, 2 * ring.size()));
+            ring.resize(n);
+            ringTag.resize(n, -1);
+        }
+        ring[at] = m;
+        ringTag[at] = id;
+    }
+    bool remembered(int id) const { return (size_t)(id % RING) < ringTag.size() && ringTag[id % RING] == id; }
     long long expandedCount = 0;
     bool done = false;
     string result;  // "solved"/"exhausted"
@@ -2488,16 +2670,14 @@ struct Search {
     long long rmTick = 0;
 
     Search(int w, bool mac) : weight(w), macros(mac) {
-        table.assign(1 << 16, 0);
+        table.assign(1 << 10, 0);
         mask = table.size() - 1;
-        ringTag.assign(RING, -1);
-        ring.resize(RING);
     }
     ~Search() { memoryUsed -= bytes; }
 
     // Back to no node at all, the tables kept (the proof search, reused).
     void reset() {
-        size_t used = min(nodes.size(), (size_t)RING);
+        size_t used = min(nodes.size(), ringTag.size());  // the ring grows with the nodes
         for (size_t i = 0; i < used; i++) ringTag[i] = -1;
         nodes.clear(); bits.clear(); expanded.clear();
         fill(table.begin(), table.end(), 0);
@@ -2586,7 +2766,7 @@ struct Search {
         Match mt; mt.rows = rootBoxes; matchFull(mt);
         if (mt.total >= INF) { done = true; result = "exhausted"; return; }
         int id = add(h, b.data(), low, -1, 0, 0, 1);
-        ring[id % RING] = mt; ringTag[id % RING] = id;
+        remember(id, mt);
         if (fs) fsCell = featureCell(b.data(), occ.data(), m, &fsTurns);
         queue({(int32_t)(weight * mt.total + rank(b.data())), 0, (uint32_t)id});
     }
@@ -2621,7 +2801,7 @@ struct Search {
     // is true.
     bool unpack(int id, vector<uint64_t>& pb, vector<int>& boxes, Match& parentM) {
         pb.assign(bits.begin() + (size_t)id * WORDS, bits.begin() + (size_t)(id + 1) * WORDS);
-        if (ringTag[id % RING] == id) {
+        if (remembered(id)) {
             parentM = ring[id % RING];
             boxes = parentM.rows;
             return true;
@@ -2852,8 +3032,7 @@ bool Search::keep(int old, uint64_t h, const uint64_t* b, int low, int parent, i
             return true;
         }
     }
-    ring[cid % RING] = childM;
-    ringTag[cid % RING] = cid;
+    remember(cid, childM);
     queue({(int32_t)(g1 + weight * childM.total + rank(b)), g1, (uint32_t)cid, other});
     return false;
 }
@@ -2968,7 +3147,17 @@ long long Search::run(long long budget) {
                     if (seen.has(boxes[i] - OFF[d])) cands.push_back({boxes[i], d, -1});
         }
         int macroTarget = -1;
-        if (packing) macroTarget = packingChildren(occ.data(), boxes, nd.player, cands, macroStore);
+        if (packing) {
+            // CHO: the parent's opening search (openNone, by node id)
+            poOpenSkip = chOpenSkip > 0 && nd.parent >= 0 && (size_t)nd.parent < openNone.size() &&
+                         openNone[nd.parent];
+            macroTarget = packingChildren(occ.data(), boxes, nd.player, cands, macroStore);
+            poOpenSkip = false;
+            if (chOpenSkip > 0 && (poOpenState == 1 || (chOpenSkip == 2 && poOpenState == 3))) {
+                if (openNone.size() <= (size_t)id) openNone.resize(id + 1, 0);
+                openNone[id] = 1;
+            }
+        }
         if (fs && fsMacros && macros && !poOrder.empty()) {
             // FESS's packing advisor: the packing search's box-path macros
             // to the next goal of the order, beside the ordinary pushes.
@@ -3038,8 +3227,14 @@ long long Search::run(long long budget) {
             // child state
             movedBits(b, bc, t, cb);
             occ[bc] = 0; occ[t] = 1;
-            int low = reach(lastCell, occ.data(), cm, todo2);
-            childRegion = todo2.size();
+            // (the packing search's rank counts the child's region and the
+            // feature-space search reads its cells: flooded there)
+            int low = packing || fs || cd.macro >= 0 || steps > 1 ? -1
+                      : lowAfterPush(occ.data(), seen, nd.player, bc, t);
+            if (low < 0) {
+                low = reach(lastCell, occ.data(), cm, todo2);
+                childRegion = todo2.size();
+            }
             bool nearer = false;  // POG: an ordinary push taking its box nearer a target
             if (packing && (PO_DIST || poMacroUnit) && cd.macro < 0) {
                 int dt = poTargetDistance(t);
@@ -3253,7 +3448,7 @@ void Search::startBack() {
         int low = reach(c, occ.data(), m, todo);
         for (int x : todo) taken[x] = 1;
         int id = add(h ^ zobP[low], b.data(), low, -1, 0, 0, 1);
-        ring[id % RING] = mt; ringTag[id % RING] = id;
+        remember(id, mt);
         heap.push({(int32_t)(weight * mt.total), 0, (uint32_t)id});
     }
     if (heap.empty()) { done = true; result = "exhausted"; }
@@ -3363,6 +3558,11 @@ static void printStats() {
     if (PS_STATES > 0)
         fprintf(stderr, "stats: push-by-push openings searched %lld found %lld, positions %lld, plan pushes %lld, followed %lld\n",
                 statPsRuns, statPsFound, statPsStates, statPsPushes, statPsFollowed);
+    fprintf(stderr, "stats: cost: children's players without a flood %lld\n", statLowQuick);
+    if (poMode)
+        fprintf(stderr, "stats: cost: the packing search's pull areas %lld, boxes answered from them %lld, "
+                "by pullArea %lld; opening searches skipped %lld\n", poFilter.fills, poFilter.quick, poFilter.full,
+                statChOpenSkipped);
     if (RM_PROOF > 0)
         fprintf(stderr, "stats: packing proofs: tested %lld, dead %lld (ancestors %lld), solved %lld, "
                 "nodes %lld; expansions dropped below a dead node %lld\n", statRmTests, statRmDead, statRmUp,
@@ -3382,7 +3582,7 @@ int main(int argc, char** argv) {
     areaOf.assign(N, 0);
     g_minv.assign(K + 1, 0); g_way.assign(K + 1, 0); g_used.assign(K + 1, 0);
     uint64_t s = 0x9E3779B97F4A7C15ULL;
-    for (int i = 0; i < 65536; i++) {
+    for (int i = 0; i < N && i < 65536; i++) {  // only cells index them
         s ^= s << 13; s ^= s >> 7; s ^= s << 17; zob[i] = s;
         s ^= s << 13; s ^= s >> 7; s ^= s << 17; zobP[i] = s;
     }
@@ -3455,6 +3655,8 @@ int main(int argc, char** argv) {
     setting("PSC", PS_CLOSE);
     setting("PSF", PS_FAILED);
     setting("PSW", PS_WALK);
+    setting("CHF", chFilter);
+    setting("CHO", chOpenSkip);
     setting("RMP", RM_PROOF);
     setting("RMO", rmOrder);
     setting("RMPE", RM_EVERY);
