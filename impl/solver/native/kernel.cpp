@@ -1372,25 +1372,25 @@ static bool clusterDead(const vector<int>& boxes, int player, const vector<uint8
     return false;
 }
 
-// SOKOBAN_KERNEL_DL=n (docs/solver.md, "Issue 19: learning from the packing
-// search's deep failures"): when the packing search's highest count of goals
-// filled in order runs dry (its queue empty: every line there died), the
-// positions it expanded last at that count are taken apart.  The boxes not
-// packed (not on the goals of the order's filled prefix) are put, in small
-// groups of 1 to DLB boxes (each within 2 cells of another of the group),
-// smallest first, through the corral test's push search (barrierAlive, n
-// states) alone on the board.  A group it proves dead (its boxes cannot all
-// reach goals even with every other box removed) is learned as a pattern
-// like a dead barrier: a proof, so every search may use it.  The packing
-// search then drops each queued position holding it when popped
-// (holdsPattern), and resumes from the shallower positions that avoid that
-// arrangement: the choice made much earlier that killed the deep lines.
+// SOKOBAN_KERNEL_DL=n (300 by default; docs/solver.md, "Issue 19: learning
+// from the packing search's deep failures"): when the packing search's
+// highest count of goals filled in order runs dry (its queue empty: every
+// line there died), the positions it expanded last at that count are taken
+// apart.  The boxes not packed (not on the goals of the order's filled
+// prefix) are put, in small groups of 1 to DLB boxes (each within 2 cells of
+// another of the group), smallest first, through the corral test's push
+// search (barrierAlive, n states) alone on the board.  A group it proves dead
+// (its boxes cannot all reach goals even with every other box removed) is
+// learned as a pattern like a dead barrier: a proof, so every search uses
+// it.  The packing search then drops each queued position holding it when
+// popped (holdsPattern), and resumes from the shallower positions that avoid
+// that arrangement: the choice made much earlier that killed the deep lines.
 // Supersets of a group found dead are not tried; DLT caps the searches per
 // position taken apart, DLR the positions kept per count.
-static int DL_STATES = 0;
+static int DL_STATES = 300;   // 0: off
 static int DL_BOXES = 4;      // SOKOBAN_KERNEL_DLB
-static int DL_TESTS = 400;    // SOKOBAN_KERNEL_DLT
-static int DL_RECENT = 2;     // SOKOBAN_KERNEL_DLR
+static int DL_TESTS = 100;    // SOKOBAN_KERNEL_DLT
+static int DL_RECENT = 1;     // SOKOBAN_KERNEL_DLR
 static int DL_ANY = 0;        // SOKOBAN_KERNEL_DLA=1: any count that runs dry, not only the highest
 static int dlDump = 0;        // SOKOBAN_KERNEL_DLDUMP=1: each group proved dead, as "dldead" (for the tests)
 static long long DL_PROOF = 0;    // SOKOBAN_KERNEL_DLP=n: proofs of n nodes up the dry positions' lines (0 off)
