@@ -1484,6 +1484,118 @@ static int psWalkScore(const uint8_t* occ, const vector<uint8_t>& packed, const 
     return best;
 }
 
+// SOKOBAN_KERNEL_YS=1 (docs/solver.md, "Issue 19: the opening scored as
+// YASS scores it"): the push-by-push opening (PS) ranks its positions as
+// YASS's packing-order search ranks its own (YASS.pas read for the idea
+// only; our own code): the pushes that brought no box nearer a target
+// (ysG), plus the sum over the boxes of the distance to the nearest goal
+// (nearest_: YASS's simple lower bound), plus YS_MOVED × (1 + the moved
+// box's distance to the nearest target), less YS_MOVED for each target the
+// push brought it nearer; a box that reaches no target costs YS_FAR
+// instead.  The distances to a target are pushes of a lone box with the
+// player's walk (ysDistances: the packed boxes are walls, the other boxes
+// ignored); ties: the deeper position first (YASS expands a child no worse
+// than its parent at once).  A box pushed onto a target ends the search as
+// a box path does.  0: psScore (off, the default).
+static int YS_SCORE = 0;
+static int YS_MOVED = 2;  // SOKOBAN_KERNEL_YSM: per step of the moved box's distance (YASS: 2)
+static int YS_FAR = 8;    // SOKOBAN_KERNEL_YSF: the moved box reaches no target (YASS: 32 / 4)
+static long long statYsTables = 0, statYsTargetHits = 0;
+
+// Pushes of a lone box from each cell to each target (ysTab[k * N + c],
+// k the target's index in `targets`; INF: none), the packed boxes walls and
+// the other boxes ignored, the player walking round the box: a 0-1
+// breadth-first search of pulls over (box cell, player side) states from
+// each target, the player changing sides for free when both sides are in
+// one region of the board with the box's cell blocked.  Kept for the last
+// (packed, targets) it was asked for.
+static vector<int> ysTab;
+static const vector<int>& ysDistances(const vector<uint8_t>& packed, const vector<int>& targets) {
+    static vector<uint8_t> lastPacked;
+    static vector<int> lastTargets, side, todo, dist;
+    static vector<uint8_t> blk;
+    static Marks m;
+    if (lastPacked == packed && lastTargets == targets && !ysTab.empty()) return ysTab;
+    statYsTables++;
+    lastPacked = packed;
+    lastTargets = targets;
+    if (m.v.size() != (size_t)N) m.init(N);
+    auto free = [&](int c) { return c >= 0 && c < N && !wall_[c] && !packed[c]; };
+    // side[c * 4 + d]: the region (a cell of it) of the player on c + OFF[d]
+    // with the box on c; -1 when that cell is not free
+    side.assign((size_t)N * 4, -1);
+    blk.assign(packed.begin(), packed.end());
+    for (int c = 0; c < N; c++) {
+        if (!free(c)) continue;
+        blk[c] = 1;
+        for (int d = 0; d < 4; d++) {
+            int x = c + OFF[d];
+            if (!free(x) || side[c * 4 + d] >= 0) continue;
+            reach(x, blk.data(), m, todo);
+            side[c * 4 + d] = x;
+            for (int e = d + 1; e < 4; e++)
+                if (free(c + OFF[e]) && m.has(c + OFF[e])) side[c * 4 + e] = x;
+        }
+        blk[c] = 0;
+    }
+    ysTab.assign(targets.size() * (size_t)N, INF);
+    deque<int> dq;
+    for (size_t k = 0; k < targets.size(); k++) {
+        dist.assign((size_t)N * 4, INF);
+        int* out = &ysTab[k * N];
+        int g = targets[k];
+        if (!free(g)) continue;
+        out[g] = 0;
+        dq.clear();
+        for (int d = 0; d < 4; d++)
+            if (side[g * 4 + d] >= 0) { dist[g * 4 + d] = 0; dq.push_back(g * 4 + d); }
+        while (!dq.empty()) {
+            int st = dq.front(); dq.pop_front();
+            int c = st >> 2, d = st & 3, v = dist[st];
+            for (int e = 0; e < 4; e++)  // the player goes round the box
+                if (e != d && side[c * 4 + e] >= 0 && side[c * 4 + e] == side[st] && dist[c * 4 + e] > v) {
+                    dist[c * 4 + e] = v;
+                    dq.push_front(c * 4 + e);
+                }
+            int to = c + OFF[d], pl = c + 2 * OFF[d];  // the pull: box to `to`, player to pl
+            if (!free(pl)) continue;
+            int ns = to * 4 + d;
+            if (dist[ns] <= v + 1) continue;
+            dist[ns] = v + 1;
+            out[to] = min(out[to], v + 1);
+            dq.push_back(ns);
+        }
+    }
+    if (getenv("YSDUMPTAB"))
+        for (size_t k = 0; k < targets.size(); k++) {
+            fprintf(stderr, "ys table to %d\n", targets[k]);
+            for (int c = 0; c < N; c++)
+                fprintf(stderr, "%s%s", wall_[c] ? "  #" : ysTab[k * N + c] >= INF ? "  ." : (to_string(ysTab[k * N + c]).insert(0, 3 - min<size_t>(3, to_string(ysTab[k * N + c]).size()), ' ')).c_str(), c % W == W - 1 ? "\n" : "");
+        }
+    return ysTab;
+}
+
+// YS: a child's score in the push-by-push opening: `g` the parent's pushes
+// that brought no box nearer a target (updated to the child's), `h` the
+// parent's sum of nearest_ over the boxes (updated), the box pushed from c
+// to t.  Sets `onTarget` when t is an empty target.
+static int ysScore(const vector<int>& tab, const vector<int>& targets, const uint8_t* occ, int c, int t, int& g,
+                   int& h, bool& onTarget) {
+    int d = INF, nearer = 0;
+    onTarget = false;
+    for (size_t k = 0; k < targets.size(); k++) {
+        int g0 = targets[k];
+        if (occ[g0] && g0 != t) continue;  // filled
+        if (g0 == t) onTarget = true;
+        const int* to = &tab[k * N];
+        d = min(d, to[t]);
+        nearer += to[t] < to[c];
+    }
+    g += nearer ? 0 : 1;
+    h += nearest_[t] - nearest_[c];
+    return g + h + (d < INF ? YS_MOVED * (1 + d) : YS_FAR) - YS_MOVED * nearer;
+}
+
 // psScore: see PS_STATES.  `region` marks the player's region; the boxes
 // the pulls reach with no other box in the way, cheapest first, go to
 // `free` (the candidates for a box path).
@@ -1555,6 +1667,7 @@ static uint32_t psOpening(uint8_t* occ, int player, const vector<uint8_t>& packe
     struct Q { int score, region, depth, id; };
     auto worse = [](const Q& a, const Q& b) {
         if (a.score != b.score) return a.score > b.score;
+        if (YS_SCORE && a.depth != b.depth) return a.depth < b.depth;  // YS: deeper first
         if (a.region != b.region) return a.region < b.region;
         return a.depth > b.depth;
     };
@@ -1585,6 +1698,14 @@ static uint32_t psOpening(uint8_t* occ, int player, const vector<uint8_t>& packe
     lows[0] = reach(player, occ, m, todo);
     known.insert(psHash(occ, lows[0]));
     open.push({psScore(occ, packed, targets, m, free), (int)todo.size(), 0, 0});
+    // YS: each state's pushes that brought no box nearer and its sum of nearest_
+    vector<int> ysG{0}, ysH{0};
+    const vector<int>* ysTable = YS_SCORE ? &ysDistances(packed, targets) : nullptr;
+    if (YS_SCORE) {
+        forOccupied(occ, [&](int b) { ysH[0] += nearest_[b]; return true; });
+        open.pop();
+        open.push({INF, (int)todo.size(), 0, 0});  // the children's scores are not comparable with it
+    }
     int goal = -1;
     int bestScore = open.top().score, bestId = 0, startScore = bestScore;
     bool dumping = statPsRuns <= psDump;
@@ -1613,9 +1734,21 @@ static uint32_t psOpening(uint8_t* occ, int player, const vector<uint8_t>& packe
                 states.push_back({si, p, states[si].depth + 1, t, last});
                 lows.push_back(low);
                 int score = psScore(occ, packed, targets, cm, free);
+                if (ysTable) {
+                    int g = ysG[si], h = ysH[si];
+                    bool onTarget;
+                    score = ysScore(*ysTable, targets, occ, c, t, g, h, onTarget);
+                    ysG.push_back(g);
+                    ysH.push_back(h);
+                    if (onTarget) {
+                        statYsTargetHits++;
+                        goal = (int)states.size() - 1;
+                    }
+                }
                 int paths = 0, closest = INF, tried = 0;
                 int effective = INF;  // PSF: the score with each failed candidate counted as blocked
                 for (auto& f : free) {
+                    if (goal >= 0) break;
                     if (f.second < 0 || paths >= PS_PATHS) { effective = min(effective, f.first); continue; }
                     bool any = false;
                     for (int target : targets) {  // the first target it has a box path to
@@ -3558,6 +3691,9 @@ static void printStats() {
     if (PS_STATES > 0)
         fprintf(stderr, "stats: push-by-push openings searched %lld found %lld, positions %lld, plan pushes %lld, followed %lld\n",
                 statPsRuns, statPsFound, statPsStates, statPsPushes, statPsFollowed);
+    if (YS_SCORE)
+        fprintf(stderr, "stats: YASS's score (YS): distance tables %lld, lines ending on a target %lld\n",
+                statYsTables, statYsTargetHits);
     fprintf(stderr, "stats: cost: children's players without a flood %lld\n", statLowQuick);
     if (poMode)
         fprintf(stderr, "stats: cost: the packing search's pull areas %lld, boxes answered from them %lld, "
@@ -3655,6 +3791,9 @@ int main(int argc, char** argv) {
     setting("PSC", PS_CLOSE);
     setting("PSF", PS_FAILED);
     setting("PSW", PS_WALK);
+    setting("YS", YS_SCORE);
+    setting("YSM", YS_MOVED);
+    setting("YSF", YS_FAR);
     setting("CHF", chFilter);
     setting("CHO", chOpenSkip);
     setting("RMP", RM_PROOF);
