@@ -415,11 +415,10 @@ PACKING_CUTS = {"PO": "2", "POX": "1", "POA": "1", "POQ": "200", "POK": "1", "PO
 @pytest.mark.parametrize("switches", [{"FS": "2"}, FESS_FEATURES, {"PO": "2"}, {"PO": "2", "POO": "1"},
                                       {"PO": "2", "POO": "2"}, {"PO": "2", "POO": "1", "POE": "2"},
                                       PACKING_CUTS, PACKING_OPENING, {**PACKING_OPENING, "POG": "0", "POY": "0"},
-                                      {**PACKING_OPENING, "CHO": "1"}, {**PACKING_OPENING, "CHO": "2"}, PACKING_PUSHES],
+                                      PACKING_PUSHES],
                          ids=["feature-space", "feature-space-all-features", "packing",
                               "packing-start-order", "packing-phases", "packing-escape", "packing-cuts",
-                              "packing-opening", "packing-opening-only", "packing-opening-skipped",
-                              "packing-opening-skipped-below", "packing-push-by-push"])
+                              "packing-opening", "packing-opening-only", "packing-push-by-push"])
 @settings(max_examples=60, deadline=None)
 @given(nivel=tiny_levels(max_w=6, max_h=4, max_boxes=3))
 def test_a_new_search_alone_agrees_with_brute_force(built, switches, nivel):
@@ -431,8 +430,7 @@ def test_a_new_search_alone_agrees_with_brute_force(built, switches, nivel):
     start, POO=1, in phases, POO=2, with the escape to lower counts, POE,
     with its cuts, parking and target area, POX, POA, POQ, POK, POU, and
     with the opening search, its start-on-goal order and YASS's score terms,
-    PACKING_OPENING, without it below a position where it found nothing,
-    CHO, and with the push-by-push opening, PACKING_PUSHES) change the
+    PACKING_OPENING, and with the push-by-push opening, PACKING_PUSHES) change the
     order, not what is searched: "unsolvable"
     exactly when the brute force finds no solution (the packing search's
     macros prove nothing: it is rerun without them first), and every answer

@@ -998,13 +998,11 @@ static int goalIndex(int g) { return lower_bound(goals.begin(), goals.end(), g) 
 // Shortest push sequence (cell<<2|dir) taking the box on `box` to `target`,
 // the other boxes fixed; empty when not found within PATH_STATES states.
 // `limit` > 0 replaces PATH_STATES (the packing-order search's larger limit).
-// With `closest` (the push-by-push opening, SOKOBAN_KERNEL_PSC): lowered to
-// the least distance to `target` (pdist) of a cell the box was pushed to.
 // With `avoid` (the packing search's parking, SOKOBAN_KERNEL_POK): the
 // fewest pushes taking the box to any cell not marked in `avoid` and not a
 // dead square (target unused).
 static bool boxPath(uint8_t* occ, int playerLow, int box, int target, vector<uint32_t>& out,
-                    int limit = 0, const Marks* avoid = nullptr, int* closest = nullptr) {
+                    int limit = 0, const Marks* avoid = nullptr) {
     if (limit <= 0) limit = PATH_STATES;
     const int* to = avoid ? nearest_.data() : &pdist[(size_t)goalIndex(target) * N];
     const int weight = avoid ? 0 : 1;  // parking: breadth first
@@ -1064,7 +1062,6 @@ static bool boxPath(uint8_t* occ, int playerLow, int box, int target, vector<uin
             if (!fresh(t, low)) continue;  // (cell, region) seen
             states.push_back({t, low, si, (uint32_t)c << 2 | d, s.depth + 1});
             fr.push({{s.depth + 1 + weight * to[t], counter++}, (int)states.size() - 1});
-            if (closest) *closest = min(*closest, to[t]);
         }
         if (ok) break;
     }
@@ -1256,15 +1253,6 @@ struct PullFilter {
     }
 };
 static PullFilter poFilter;
-// SOKOBAN_KERNEL_CHO=n (docs/solver.md, "Issue 19: cost per node"): no
-// opening search in a position whose parent's opening search found nothing
-// (1), or whose parent's found nothing or was skipped so (2: once none is
-// found, none below it until a box has a path again); 0 (the default): an
-// opening search in every stuck position where parking found nothing.
-static int chOpenSkip = 0;
-static int poOpenState = 0;  // packingChildren's: 0 no opening search, 1 found none, 2 found one, 3 skipped
-static bool poOpenSkip = false;  // set by the packing search before packingChildren
-static long long statChOpenSkipped = 0;
 static int chFilter = 1;  // SOKOBAN_KERNEL_CHF: 1 PullFilter, 0 pullArea box by box, 2 both (a check)
 
 // POL: the opening search (see PO_OPEN).  occ holds the position's boxes
@@ -1405,84 +1393,11 @@ static int PS_STATES = 0;
 static int PS_BOX = 256;     // SOKOBAN_KERNEL_PSB: a box on a pull's cells
 static int PS_ACCESS = 64;   // SOKOBAN_KERNEL_PSA: per box between the player and the pushing cell
 static int PS_PATHS = 4;     // SOKOBAN_KERNEL_PSP: box paths tried per position at most
-static int PS_CLOSE = 0;     // SOKOBAN_KERNEL_PSC=n: the score is n times the least distance to the target a candidate box can be pushed to (boxPath), plus the boxes in the way
-static int PS_FAILED = 0;    // SOKOBAN_KERNEL_PSF=1: a candidate whose box path fails counts as a box in the way
-static int PS_WALK = 0;      // SOKOBAN_KERNEL_PSW=1: the score counts the player's walk round the box (psWalkScore)
 static int PS_RATIO = 20;    // SOKOBAN_KERNEL_PSR: a new search only while its positions are at most n per packing expansion
 static long long statPsRuns = 0, statPsFound = 0, statPsStates = 0, statPsFollowed = 0, statPsPushes = 0;
 static unordered_map<uint64_t, pair<uint32_t, int>> psPlan;  // -> the next push, its index in the line
 static int psDump = 0;       // SOKOBAN_KERNEL_PSDUMP=n: the first n searches' start, best and scores on stderr
 static const size_t PS_PLAN_MAX = 1 << 20;
-
-// PSW=1: psScore with the player's walk between the pushes.  Pulls over
-// (box cell, player side) states from the targets: a push costs 1 and PSB
-// more for a box on the cell the box enters or the player's; the player
-// going round the box from one side to another costs nothing when both
-// sides are free cells of one region of the position (its boxes and walls
-// as walls), else PSB.  A box not packed found at (cell, side) scores the
-// cost there plus PSA per box between the player and that side (pc).
-static int psWalkScore(const uint8_t* occ, const vector<uint8_t>& packed, const vector<int>& targets,
-                       const vector<int>& pc, vector<pair<int, int>>& free) {
-    static vector<int> comp, dist;
-    static vector<vector<int>> bucket;
-    static vector<int> todo;
-    if (comp.size() != (size_t)N) { comp.assign(N, -1); dist.assign(4 * N, INF); }
-    fill(comp.begin(), comp.end(), -1);
-    int label = 0;
-    for (int c = 0; c < N; c++) {
-        if (wall_[c] || occ[c] || comp[c] >= 0) continue;
-        comp[c] = label;
-        todo.assign(1, c);
-        for (size_t i = 0; i < todo.size(); i++)
-            for (int d = 0; d < 4; d++) {
-                int x = todo[i] + OFF[d];
-                if (x >= 0 && x < N && !wall_[x] && !occ[x] && comp[x] < 0) { comp[x] = label; todo.push_back(x); }
-            }
-        label++;
-    }
-    fill(dist.begin(), dist.end(), INF);
-    bucket.assign(1, vector<int>());
-    auto open = [](int c) { return c >= 0 && c < N && !wall_[c]; };
-    for (int g : targets)
-        if (!occ[g])
-            for (int e = 0; e < 4; e++)
-                if (open(g + OFF[e])) { dist[g * 4 + e] = 0; bucket[0].push_back(g * 4 + e); }
-    int best = INF;
-    auto relax = [&](int st, int v) {
-        if (v >= dist[st]) return;
-        dist[st] = v;
-        if (bucket.size() <= (size_t)v) bucket.resize(v + 1);
-        bucket[v].push_back(st);
-    };
-    for (size_t k = 0; k < bucket.size() && (int)k < best; k++) {
-        for (size_t i = 0; i < bucket[k].size(); i++) {
-            int st = bucket[k][i];
-            if (dist[st] != (int)k) continue;
-            int c = st >> 2, e = st & 3, side = c + OFF[e];
-            for (int e2 = 0; e2 < 4; e2++) {  // the player goes round the box
-                int other = c + OFF[e2];
-                if (e2 == e || !open(other) || packed[other]) continue;
-                bool walk = !occ[side] && !occ[other] && comp[side] == comp[other];
-                relax(c * 4 + e2, (int)k + (walk ? 0 : PS_BOX));
-            }
-            // the push that ends here: the box came from `side`, the player from beyond it
-            int b = side, pl = side + OFF[e];
-            if (!open(b) || !open(pl) || packed[b] || packed[pl]) continue;
-            int v = (int)k + 1 + (occ[c] ? PS_BOX : 0) + (occ[pl] ? PS_BOX : 0);
-            if (occ[b]) {
-                int sc = v + (pc[pl] >= INF ? PS_BOX : PS_ACCESS * pc[pl]);
-                if (!occ[pl] && (PS_CLOSE || sc < PS_BOX)) free.push_back({sc, b});
-                else if (PS_FAILED) free.push_back({sc, -1 - b});
-                best = min(best, sc);
-            }
-            relax(b * 4 + e, v);
-        }
-    }
-    sort(free.begin(), free.end());
-    free.erase(unique(free.begin(), free.end(), [](const pair<int, int>& x, const pair<int, int>& y) {
-                   return x.second == y.second; }), free.end());
-    return best;
-}
 
 // SOKOBAN_KERNEL_YS=1 (docs/solver.md, "Issue 19: the opening scored as
 // YASS scores it"): the push-by-push opening (PS) ranks its positions as
@@ -1623,7 +1538,6 @@ static int psScore(const uint8_t* occ, const vector<uint8_t>& packed, const vect
         }
     }
     free.clear();
-    if (PS_WALK) return psWalkScore(occ, packed, targets, pc, free);
     fill(dist.begin(), dist.end(), INF);
     int best = INF;
     bucket.assign(1, vector<int>());
@@ -1639,8 +1553,7 @@ static int psScore(const uint8_t* occ, const vector<uint8_t>& packed, const vect
                 int step = (int)k + 1 + (occ[pl] ? PS_BOX : 0);
                 if (occ[prev]) {  // a box not packed: pushed from pl towards c
                     int s = step + (pc[pl] >= INF ? PS_BOX : PS_ACCESS * pc[pl]);
-                    if (!occ[pl] && (PS_CLOSE || s < PS_BOX)) free.push_back({s, prev});
-                    else if (PS_FAILED) free.push_back({s, -1 - prev});  // not a box-path candidate
+                    if (!occ[pl] && s < PS_BOX) free.push_back({s, prev});
                     best = min(best, s);
                     step += PS_BOX;  // the pulls go on through it
                 }
@@ -1745,32 +1658,24 @@ static uint32_t psOpening(uint8_t* occ, int player, const vector<uint8_t>& packe
                         goal = (int)states.size() - 1;
                     }
                 }
-                int paths = 0, closest = INF, tried = 0;
-                int effective = INF;  // PSF: the score with each failed candidate counted as blocked
+                int paths = 0;
                 for (auto& f : free) {
-                    if (goal >= 0) break;
-                    if (f.second < 0 || paths >= PS_PATHS) { effective = min(effective, f.first); continue; }
+                    if (goal >= 0 || paths >= PS_PATHS) break;
                     bool any = false;
                     for (int target : targets) {  // the first target it has a box path to
                         if (occ[target]) continue;
                         bool pulls = reaches(f.second, target);
                         int near = pdist[(size_t)goalIndex(target) * N + f.second];
-                        if ((!pulls && !PS_CLOSE) || near >= INF) continue;
+                        if (!pulls || near >= INF) continue;
                         any = true;
-                        tried++;
-                        if (boxPath(occ, last, f.second, target, path, PO_PATH_STATES, nullptr,
-                                    PS_CLOSE ? &near : nullptr) && pulls) {
+                        if (boxPath(occ, last, f.second, target, path, PO_PATH_STATES)) {
                             goal = (int)states.size() - 1;
                             break;
                         }
-                        closest = min(closest, near);
                     }
                     if (goal >= 0) break;
                     paths += any;
-                    effective = min(effective, f.first + PS_BOX);
                 }
-                if (PS_FAILED && effective < INF) score = effective;
-                if (PS_CLOSE && tried) score = PS_CLOSE * closest + score / PS_BOX;
                 open.push({score, (int)ctodo.size(), states.back().depth, (int)states.size() - 1});
             }
             occ[t] = 0; occ[c] = 1;
@@ -1971,16 +1876,8 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
             statPsFollowed++;
         }
     }
-    poOpenState = 0;
-    if (stuck && found.empty() && PO_OPEN > 0 && opening == UINT32_MAX) {
-        if (poOpenSkip) {
-            poOpenState = 3;
-            statChOpenSkipped++;
-        } else {
-            opening = poOpening(occ, player, packed, targets, canReach);
-            poOpenState = opening == UINT32_MAX ? 1 : 2;
-        }
-    }
+    if (stuck && found.empty() && PO_OPEN > 0 && opening == UINT32_MAX)
+        opening = poOpening(occ, player, packed, targets, canReach);
     if (psOn && opening == UINT32_MAX && statPsStates <= (long long)PS_RATIO * statPoExp) {
         opening = psOpening(occ, player, packed, targets, canReach);
         if (opening != UINT32_MAX) psBonus = PO_RANK / 4;
@@ -2746,7 +2643,6 @@ struct Search {
     int childDist = 0;          // packing, POY: the moved box's distance to the nearest target
     int childArea = 0;          // packing, SOKOBAN_KERNEL_POU: the cells of its target's pull area
     int childBonus = 0;         // packing: its Cand's bonus (a parking, SOKOBAN_KERNEL_POK, or an opening, POL)
-    vector<uint8_t> openNone;   // packing, SOKOBAN_KERNEL_CHO: by node id, its opening search found nothing
     vector<Node> nodes;
     vector<uint64_t> bits;      // WORDS per node
     vector<uint8_t> expanded;
@@ -3280,17 +3176,7 @@ long long Search::run(long long budget) {
                     if (seen.has(boxes[i] - OFF[d])) cands.push_back({boxes[i], d, -1});
         }
         int macroTarget = -1;
-        if (packing) {
-            // CHO: the parent's opening search (openNone, by node id)
-            poOpenSkip = chOpenSkip > 0 && nd.parent >= 0 && (size_t)nd.parent < openNone.size() &&
-                         openNone[nd.parent];
-            macroTarget = packingChildren(occ.data(), boxes, nd.player, cands, macroStore);
-            poOpenSkip = false;
-            if (chOpenSkip > 0 && (poOpenState == 1 || (chOpenSkip == 2 && poOpenState == 3))) {
-                if (openNone.size() <= (size_t)id) openNone.resize(id + 1, 0);
-                openNone[id] = 1;
-            }
-        }
+        if (packing) macroTarget = packingChildren(occ.data(), boxes, nd.player, cands, macroStore);
         if (fs && fsMacros && macros && !poOrder.empty()) {
             // FESS's packing advisor: the packing search's box-path macros
             // to the next goal of the order, beside the ordinary pushes.
@@ -3697,8 +3583,7 @@ static void printStats() {
     fprintf(stderr, "stats: cost: children's players without a flood %lld\n", statLowQuick);
     if (poMode)
         fprintf(stderr, "stats: cost: the packing search's pull areas %lld, boxes answered from them %lld, "
-                "by pullArea %lld; opening searches skipped %lld\n", poFilter.fills, poFilter.quick, poFilter.full,
-                statChOpenSkipped);
+                "by pullArea %lld\n", poFilter.fills, poFilter.quick, poFilter.full);
     if (RM_PROOF > 0)
         fprintf(stderr, "stats: packing proofs: tested %lld, dead %lld (ancestors %lld), solved %lld, "
                 "nodes %lld; expansions dropped below a dead node %lld\n", statRmTests, statRmDead, statRmUp,
@@ -3788,14 +3673,10 @@ int main(int argc, char** argv) {
     setting("PSP", PS_PATHS);
     setting("PSDUMP", psDump);
     setting("PSR", PS_RATIO);
-    setting("PSC", PS_CLOSE);
-    setting("PSF", PS_FAILED);
-    setting("PSW", PS_WALK);
     setting("YS", YS_SCORE);
     setting("YSM", YS_MOVED);
     setting("YSF", YS_FAR);
     setting("CHF", chFilter);
-    setting("CHO", chOpenSkip);
     setting("RMP", RM_PROOF);
     setting("RMO", rmOrder);
     setting("RMPE", RM_EVERY);
