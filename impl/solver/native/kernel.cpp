@@ -1490,13 +1490,15 @@ static const vector<int>& ysDistances(const vector<uint8_t>& packed, const vecto
     return ysTab;
 }
 
-// YS: a child's score in the push-by-push opening: `g` the parent's pushes
-// that brought no box nearer a target (updated to the child's), `h` the
-// parent's sum of nearest_ over the boxes (updated), the box pushed from c
-// to t.  Sets `onTarget` when t is an empty target.
-static int ysScore(const vector<int>& tab, const vector<int>& targets, const uint8_t* occ, int c, int t, int& g,
-                   int& h, bool& onTarget) {
-    int d = INF, nearer = 0;
+// YS, YSQ: the moved box's term of YASS's score for a push from c to t
+// (occ after it; tab from ysDistances for `targets`): w × (1 + its distance
+// to the nearest empty target) less w for each empty target it came
+// nearer, YS_FAR when it reaches none; `nearer` counts those targets and
+// `onTarget` says t is one.
+static int ysMoved(const vector<int>& tab, const vector<int>& targets, const uint8_t* occ, int c, int t, int w,
+                   int& nearer, bool& onTarget) {
+    int d = INF;
+    nearer = 0;
     onTarget = false;
     for (size_t k = 0; k < targets.size(); k++) {
         int g0 = targets[k];
@@ -1506,10 +1508,29 @@ static int ysScore(const vector<int>& tab, const vector<int>& targets, const uin
         d = min(d, to[t]);
         nearer += to[t] < to[c];
     }
+    return (d < INF ? w * (1 + d) : YS_FAR) - w * nearer;
+}
+
+// YS: a child's score in the push-by-push opening: `g` the parent's pushes
+// that brought no box nearer a target (updated to the child's), `h` the
+// parent's sum of nearest_ over the boxes (updated), the box pushed from c
+// to t.  Sets `onTarget` when t is an empty target.
+static int ysScore(const vector<int>& tab, const vector<int>& targets, const uint8_t* occ, int c, int t, int& g,
+                   int& h, bool& onTarget) {
+    int nearer;
+    int moved = ysMoved(tab, targets, occ, c, t, YS_MOVED, nearer, onTarget);
     g += nearer ? 0 : 1;
     h += nearest_[t] - nearest_[c];
-    return g + h + (d < INF ? YS_MOVED * (1 + d) : YS_FAR) - YS_MOVED * nearer;
+    return g + h + moved;
 }
+
+// SOKOBAN_KERNEL_YSQ=n (docs/solver.md, "Issue 19: the opening scored as
+// YASS scores it"): the packing search's rank of a child made by an
+// ordinary push adds ysMoved with weight n (the distances of ysDistances
+// for the position's targets, the packed boxes walls); with POG=1 "nearer"
+// is that one.  0: off (the default).
+static int YS_QUEUE = 0;
+static vector<int> ysQueueTargets;  // the targets ysTab was computed for by packingChildren
 
 // psScore: see PS_STATES.  `region` marks the player's region; the boxes
 // the pulls reach with no other box in the way, cheapest first, go to
@@ -1743,6 +1764,10 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
     int target = targets[0];
     poTargets = targets;
     for (int i = 0; i < n; i++) packed[poOrder[i]] = 1;
+    if (YS_QUEUE) {
+        ysDistances(packed, targets);
+        ysQueueTargets = targets;
+    }
     {
         int filled = packedCount([occ](int g) { return (int)occ[g]; });
         if (filled > statPoBest) {
@@ -2642,6 +2667,7 @@ struct Search {
     int childRegion = 0;        // packing: the cells of the player's region of the child being kept
     int childDist = 0;          // packing, POY: the moved box's distance to the nearest target
     int childArea = 0;          // packing, SOKOBAN_KERNEL_POU: the cells of its target's pull area
+    int childYs = 0;            // packing, SOKOBAN_KERNEL_YSQ: the moved box's term of YASS's score (ysMoved)
     int childBonus = 0;         // packing: its Cand's bonus (a parking, SOKOBAN_KERNEL_POK, or an opening, POL)
     vector<Node> nodes;
     vector<uint64_t> bits;      // WORDS per node
@@ -2805,7 +2831,7 @@ struct Search {
         if (!packing) return 0;
         queueCount = packedPrefix(b);
         return (K - queueCount) * PO_RANK - PO_REGION * childRegion - PO_AREA * childArea - childBonus +
-               PO_DIST * childDist;
+               PO_DIST * childDist + childYs;
     }
 
     void pushesTo(int id, vector<uint32_t>& out) {
@@ -3255,7 +3281,14 @@ long long Search::run(long long budget) {
                 childRegion = todo2.size();
             }
             bool nearer = false;  // POG: an ordinary push taking its box nearer a target
-            if (packing && (PO_DIST || poMacroUnit) && cd.macro < 0) {
+            childYs = 0;
+            if (packing && YS_QUEUE && cd.macro < 0) {
+                int k;
+                bool on;
+                childYs = ysMoved(ysTab, ysQueueTargets, occ.data(), bc, t, YS_QUEUE, k, on);
+                nearer = k > 0;
+            }
+            if (packing && (PO_DIST || (poMacroUnit && !YS_QUEUE)) && cd.macro < 0) {
                 int dt = poTargetDistance(t);
                 nearer = dt < poTargetDistance(bc);
                 childDist = 1 + dt;
@@ -3674,6 +3707,7 @@ int main(int argc, char** argv) {
     setting("PSDUMP", psDump);
     setting("PSR", PS_RATIO);
     setting("YS", YS_SCORE);
+    setting("YSQ", YS_QUEUE);
     setting("YSM", YS_MOVED);
     setting("YSF", YS_FAR);
     setting("CHF", chFilter);
