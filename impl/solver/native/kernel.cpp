@@ -1531,6 +1531,11 @@ static int ysScore(const vector<int>& tab, const vector<int>& targets, const uin
 // is that one.  0: off (the default).
 static int YS_QUEUE = 0;
 static vector<int> ysQueueTargets;  // the targets ysTab was computed for by packingChildren
+// SOKOBAN_KERNEL_YSQO=1: YSQ only in a stuck position where neither parking
+// nor the opening searches found anything (ysQueueOn, set by
+// packingChildren); 0: in every position.
+static int YS_QUEUE_ONLY = 0;
+static bool ysQueueOn = false;
 
 // psScore: see PS_STATES.  `region` marks the player's region; the boxes
 // the pulls reach with no other box in the way, cheapest first, go to
@@ -1907,6 +1912,7 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
         opening = psOpening(occ, player, packed, targets, canReach);
         if (opening != UINT32_MAX) psBonus = PO_RANK / 4;
     }
+    ysQueueOn = YS_QUEUE && (!YS_QUEUE_ONLY || (stuck && found.empty() && opening == UINT32_MAX));
     if ((stuck || PO_CLUSTER_EVERY) && PO_CLUSTER_STATES > 0 && clusterDead(boxes, player, packed)) {
         cands.clear();  // dead: no children
     } else if (!stuck && !PO_ALL_PUSHES) {
@@ -3282,7 +3288,7 @@ long long Search::run(long long budget) {
             }
             bool nearer = false;  // POG: an ordinary push taking its box nearer a target
             childYs = 0;
-            if (packing && YS_QUEUE && cd.macro < 0) {
+            if (packing && ysQueueOn && cd.macro < 0) {
                 int k;
                 bool on;
                 childYs = ysMoved(ysTab, ysQueueTargets, occ.data(), bc, t, YS_QUEUE, k, on);
@@ -3708,6 +3714,7 @@ int main(int argc, char** argv) {
     setting("PSR", PS_RATIO);
     setting("YS", YS_SCORE);
     setting("YSQ", YS_QUEUE);
+    setting("YSQO", YS_QUEUE_ONLY);
     setting("YSM", YS_MOVED);
     setting("YSF", YS_FAR);
     setting("CHF", chFilter);
