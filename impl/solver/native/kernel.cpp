@@ -1481,12 +1481,6 @@ static const vector<int>& ysDistances(const vector<uint8_t>& packed, const vecto
             dq.push_back(ns);
         }
     }
-    if (getenv("YSDUMPTAB"))
-        for (size_t k = 0; k < targets.size(); k++) {
-            fprintf(stderr, "ys table to %d\n", targets[k]);
-            for (int c = 0; c < N; c++)
-                fprintf(stderr, "%s%s", wall_[c] ? "  #" : ysTab[k * N + c] >= INF ? "  ." : (to_string(ysTab[k * N + c]).insert(0, 3 - min<size_t>(3, to_string(ysTab[k * N + c]).size()), ' ')).c_str(), c % W == W - 1 ? "\n" : "");
-        }
     return ysTab;
 }
 
