@@ -791,6 +791,33 @@ def test_packing_search_with_yass_score_solves_microban(built):
     assert all("YASS's score (YS): distance tables" in err for err in stats)
 
 
+def packing_expansions(built, level, switches, nodes):
+    """The kernel's answer (stdout words) and its packing searches'
+    expansions (SOKOBAN_KERNEL_STAT=1) on ``level`` with ``switches``."""
+    env = {**os.environ, **{"SOKOBAN_KERNEL_" + k: v for k, v in switches.items()}, "SOKOBAN_KERNEL_STAT": "1"}
+    run = subprocess.run([str(built), "60", str(nodes), "1000"], input=native.xsb(pieces_of(level.to_nivel())),
+                         capture_output=True, text=True, env=env, check=True)
+    expanded = [int(line.split("packing search expanded ")[1].split(",")[0])
+                for line in run.stderr.splitlines() if "packing search expanded " in line]
+    return run.stdout.split(), sum(expanded)
+
+
+def test_second_packing_search_takes_turns_beside_the_first(built):
+    """SOKOBAN_KERNEL_YSP=n adds a second packing-order search to the
+    portfolio, ranked with YASS's moved-box term at weight n (YSQ's), beside
+    the first: on Microban 153 (a goal room, stuck packing positions) the
+    packing searches expand about twice as many positions in the same
+    nodes, and both ways the answer is solved and replays.  On tiny levels
+    the weight's ranking is checked against the brute force above
+    (PACKING_YASS: YSQ=96)."""
+    level = levels.load("microban")[152]
+    one, alone = packing_expansions(built, level, {"YSQ": "0", "YSP": "0"}, 400_000)
+    two, both = packing_expansions(built, level, {"YSQ": "0", "YSP": "96"}, 400_000)
+    for words in (one, two):
+        assert words[0] == "solved" and levels.lurd.solves(level, words[2]), words[:2]
+    assert both > 1.5 * alone > 0, (alone, both)
+
+
 # The packing search's filter before each box path (a pull search from the
 # target must reach the box) answered box after box from one pull area per
 # target (PullFilter, SOKOBAN_KERNEL_CHF=1, the default) instead of one

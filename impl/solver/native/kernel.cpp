@@ -1612,15 +1612,27 @@ static int ysScore(const vector<int>& tab, const vector<int>& targets, const uin
 // YASS scores it"): the packing search's rank of a child made by an
 // ordinary push adds ysMoved with weight n (the distances of ysDistances
 // for the position's targets, the packed boxes walls); with POG=1 "nearer"
-// is that one.  3, the default (measured: XSokoban 37 added, none lost;
-// 96 adds 27, 36, 37 and 61 but loses 20 and 25); 0 off.
-static int YS_QUEUE = 3;
+// is that one.  0 (the default, the fifth session's lead: with the second
+// packing search below, YSP=96, the first keeps its old rank; 3 added
+// XSokoban 37 but took 5 from 603 to 32 163 nodes; 96 adds 27, 36, 37 and
+// 61 but loses 20 and 25: hence two searches).
+static int YS_QUEUE = 0;
 static vector<int> ysQueueTargets;  // the targets ysTab was computed for by packingChildren
 // SOKOBAN_KERNEL_YSQO=1: YSQ only in a stuck position where neither parking
 // nor the opening searches found anything (ysQueueOn, set by
 // packingChildren); 0: in every position.
 static int YS_QUEUE_ONLY = 0;
 static bool ysQueueOn = false;
+// The weight of the packing search being expanded (its Search::ysWeight;
+// YSQ, or YSP for the second packing search), set before packingChildren.
+static int ysQueueWeight = 0;
+// SOKOBAN_KERNEL_YSP=n: a second packing-order search in the portfolio
+// with YSQ=n (weights 24-96 solve XSokoban 27, 36, 37 and 61, where 20 and
+// 25 need 3 or less: both, each in its own search), taking turns beside the
+// first; 0: none.  96, the default: XSokoban 19, 27, 36, 37, 45 and 61
+// solved at 1 000 000 nodes, none of the others lost (docs/solver.md, "Issue
+// 19: the fifth session's defaults together").
+static int YS_SECOND = 96;
 
 // psScore: see PS_STATES.  `region` marks the player's region; the boxes
 // the pulls reach with no other box in the way, cheapest first, go to
@@ -1994,7 +2006,7 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
         if (opening != UINT32_MAX) psBonus = PO_RANK / 4;
     }
     // YSQ: the distance table, only where ordinary pushes are children
-    ysQueueOn = YS_QUEUE && (stuck || PO_ALL_PUSHES) &&
+    ysQueueOn = ysQueueWeight && (stuck || PO_ALL_PUSHES) &&
                 (!YS_QUEUE_ONLY || (stuck && found.empty() && opening == UINT32_MAX));
     if (ysQueueOn) {
         ysDistances(packed, targets);
@@ -2761,6 +2773,7 @@ struct Search {
     int childDist = 0;          // packing, POY: the moved box's distance to the nearest target
     int childArea = 0;          // packing, SOKOBAN_KERNEL_POU: the cells of its target's pull area
     int childYs = 0;            // packing, SOKOBAN_KERNEL_YSQ: the moved box's term of YASS's score (ysMoved)
+    int ysWeight = YS_QUEUE;    // packing: that term's weight (YSQ; the second packing search's YSP)
     int childBonus = 0;         // packing: its Cand's bonus (a parking, SOKOBAN_KERNEL_POK, or an opening, POL)
     vector<Node> nodes;
     vector<uint64_t> bits;      // WORDS per node
@@ -3402,8 +3415,12 @@ long long Search::run(long long budget) {
                     if (seen.has(boxes[i] - OFF[d])) cands.push_back({boxes[i], d, -1});
         }
         int macroTarget = -1;
-        if (packing) macroTarget = packingChildren(occ.data(), boxes, nd.player, cands, macroStore);
+        if (packing) {
+            ysQueueWeight = ysWeight;
+            macroTarget = packingChildren(occ.data(), boxes, nd.player, cands, macroStore);
+        }
         if (fs && fsMacros && macros && !poOrder.empty()) {
+            ysQueueWeight = YS_QUEUE;
             // FESS's packing advisor: the packing search's box-path macros
             // to the next goal of the order, beside the ordinary pushes.
             vector<Cand> advice = cands;
@@ -3485,7 +3502,7 @@ long long Search::run(long long budget) {
             if (packing && ysQueueOn && cd.macro < 0) {
                 int k;
                 bool on;
-                childYs = ysMoved(ysTab, ysQueueTargets, occ.data(), bc, t, YS_QUEUE, k, on);
+                childYs = ysMoved(ysTab, ysQueueTargets, occ.data(), bc, t, ysWeight, k, on);
                 nearer = k > 0;
             }
             if (packing && (PO_DIST || (poMacroUnit && !ysQueueOn)) && cd.macro < 0) {
@@ -3923,6 +3940,7 @@ int main(int argc, char** argv) {
     setting("YS", YS_SCORE);
     setting("YSQ", YS_QUEUE);
     setting("YSQO", YS_QUEUE_ONLY);
+    setting("YSP", YS_SECOND);
     setting("YSM", YS_MOVED);
     setting("YSF", YS_FAR);
     setting("CHF", chFilter);
@@ -4021,6 +4039,12 @@ int main(int argc, char** argv) {
     if (poMode == 1) {
         runs.push_back(newPacking());
         shares.push_back(1);
+        if (YS_SECOND > 0) {  // YSP: the second packing search
+            Search* p = newPacking();
+            p->ysWeight = YS_SECOND;  // read from its first expansion on
+            runs.push_back(p);
+            shares.push_back(1);
+        }
     }
     bool joined = backMode == 2 || poMode == 2 || fsMode == 2;
     bool fsJoined = fsMode != 1;
