@@ -897,3 +897,69 @@ def test_a_first_phase_that_walls_goals_off_is_not_first(built):
     behind, own = order({"POF": "0"})
     assert order({}) == [own, behind]
     assert order({"RMO": "1"}) == [behind, own]
+
+
+# The packing search learning from its deep failures: when its highest count
+# of goals filled in order runs dry, the positions it expanded last there are
+# taken apart (SOKOBAN_KERNEL_DL: groups of their boxes not packed through the
+# corral test's push search, each group proved dead learned as a pattern) and
+# their lines proved dead as far up as a plain search can (DLP: the highest
+# position proved marked, the positions queued below it dropped).  Small
+# budgets, and the proofs never held back (DLPR), so they fire on tiny levels.
+DEEP_FAILURES = {"PO": "2", "DL": "300", "DLB": "3", "DLP": "300", "DLPR": "100"}
+
+
+@settings(max_examples=60, deadline=None)
+@given(nivel=tiny_levels(max_w=6, max_h=4, max_boxes=3), data=st.data())
+def test_deep_failure_groups_are_dead(built, nivel, data):
+    """Every group of boxes the packing search proves dead where a count ran
+    dry (printed by DLDUMP, with the player's cell) is a proof: with any other
+    boxes and the player there, the brute force finds no solution."""
+    sets = deadlock_sets(built, nivel, boxes="0", kind="dldead", switches={**DEEP_FAILURES, "DLDUMP": "1"},
+                         nodes="3000")
+    assert_patterns_dead(nivel, sets[:4], data)
+
+
+@settings(max_examples=60, deadline=None)
+@given(tiny_levels(max_w=6, max_h=4, max_boxes=3))
+def test_deep_failure_proofs_call_only_dead_positions_dead(built, nivel):
+    """Every position the proofs up a dry line call dead (DLP alone, without
+    the packing search's other proofs) is unsolvable by the brute force."""
+    switches = [("RMP", "0"), *DEEP_FAILURES.items()]
+    for dead in proved_dead(built, nivel, switches)[:4]:
+        assert brute_force_moves(dead) is None, dead
+
+
+@pytest.mark.parametrize("switches", [DEEP_FAILURES, {**DEEP_FAILURES, "PO": "1", "D": "0"}],
+                         ids=["alone", "portfolio"])
+@settings(max_examples=60, deadline=None)
+@given(nivel=tiny_levels(max_w=6, max_h=4, max_boxes=3))
+def test_deep_failures_agree_with_brute_force(built, switches, nivel):
+    """The packing search learning from its deep failures, alone and in the
+    portfolio from the first node: the positions below a line proved dead are
+    dropped and a proof that solves its position finishes the line, so
+    "unsolvable" exactly when the brute force finds no solution, and every
+    answer replays through spec."""
+    r = kernel_solve(nivel, switches)
+    assert r.method == "pushes (native)", r.summary()
+    assert_agrees_with_brute_force(nivel, r)
+
+
+def test_deep_failures_on_microban_are_proofs(built):
+    """On Microban (155 levels, 4 000 nodes of the packing search alone each)
+    the counts run dry on larger positions than the brute force can check:
+    each position the proofs call dead (up to 2 a level; at least 20 in all)
+    is unsolvable for the kernel's default search, without the packing
+    search; groups of boxes are proved dead there too (at least 5 in all;
+    each such group is checked against the brute force on tiny levels,
+    above)."""
+    positions = groups = 0
+    for level in levels.load("microban"):
+        nivel = level.to_nivel()
+        for dead in proved_dead(built, nivel, [("RMP", "0"), *DEEP_FAILURES.items()], nodes="4000")[:2]:
+            r = kernel_solve(dead, {"PO": "0"}, node_limit=200000)
+            assert r.status == "unsolvable", (level, r.summary())
+            positions += 1
+        groups += len(deadlock_sets(built, nivel, boxes="0", kind="dldead",
+                                    switches={**DEEP_FAILURES, "DLDUMP": "1"}, nodes="4000"))
+    assert positions >= 20 and groups >= 5, (positions, groups)

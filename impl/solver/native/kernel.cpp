@@ -38,6 +38,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <iostream>
 #include <queue>
 #include <set>
@@ -1369,6 +1370,95 @@ static bool clusterDead(const vector<int>& boxes, int player, const vector<uint8
         if (!barrierAlive(cluster, player, PO_CLUSTER_STATES)) { statPoClusterDead++; return true; }
     }
     return false;
+}
+
+// SOKOBAN_KERNEL_DL=n (300 by default; docs/solver.md, "Issue 19: learning
+// from the packing search's deep failures"): when the packing search's
+// highest count of goals filled in order runs dry (its queue empty: every
+// line there died), the positions it expanded last at that count are taken
+// apart.  The boxes not packed (not on the goals of the order's filled
+// prefix) are put, in small groups of 1 to DLB boxes (each within 2 cells of
+// another of the group), smallest first, through the corral test's push
+// search (barrierAlive, n states) alone on the board.  A group it proves dead
+// (its boxes cannot all reach goals even with every other box removed) is
+// learned as a pattern like a dead barrier: a proof, so every search uses
+// it.  The packing search then drops each queued position holding it when
+// popped (holdsPattern), and resumes from the shallower positions that avoid
+// that arrangement: the choice made much earlier that killed the deep lines.
+// Supersets of a group found dead are not tried; DLT caps the searches per
+// position taken apart, DLR the positions kept per count.
+static int DL_STATES = 300;   // 0: off
+static int DL_BOXES = 4;      // SOKOBAN_KERNEL_DLB
+static int DL_TESTS = 100;    // SOKOBAN_KERNEL_DLT
+static int DL_RECENT = 1;     // SOKOBAN_KERNEL_DLR
+static int DL_ANY = 0;        // SOKOBAN_KERNEL_DLA=1: any count that runs dry, not only the highest
+static int dlDump = 0;        // SOKOBAN_KERNEL_DLDUMP=1: each group proved dead, as "dldead" (for the tests)
+static long long DL_PROOF = 0;    // SOKOBAN_KERNEL_DLP=n: proofs of n nodes up the dry positions' lines (0 off)
+static int DL_PROOF_UP = 64;      // SOKOBAN_KERNEL_DLPU: ancestors proved at most per position
+static int DL_PROOF_RATIO = 1;    // SOKOBAN_KERNEL_DLPR: proofs only while their nodes are at most n per packing expansion
+static long long statDlProofs = 0, statDlProved = 0, statDlProofNodes = 0, statDlDropped = 0;
+static long long statDlRuns = 0, statDlPositions = 0, statDlTests = 0, statDlDead = 0, statDlStates = 0;
+
+// The position (boxes, the player on `player`) taken apart; the number of
+// groups proved dead (each learned by barrierAlive).
+static int dlTakeApart(const vector<int>& boxes, int player) {
+    static vector<uint8_t> occ;
+    if (occ.size() != (size_t)N) occ.assign(N, 0);
+    for (int c : boxes) occ[c] = 1;
+    int n = 0;
+    while (n < (int)poOrder.size() && occ[poOrder[n]]) n++;
+    for (int c : boxes) occ[c] = 0;
+    vector<int> rest;
+    for (int c : boxes)
+        if (find(poOrder.begin(), poOrder.begin() + n, c) == poOrder.begin() + n) rest.push_back(c);
+    statDlPositions++;
+    auto near = [](int a, int b) { return abs(a % W - b % W) <= 2 && abs(a / W - b / W) <= 2; };
+    vector<vector<int>> dead;  // groups proved dead here (sorted)
+    int tests = 0;
+    long long before = corralStatesUsed;
+    vector<int> group;
+    // Is the group connected (each box within 2 cells of another, joined)?
+    auto connected = [&]() {
+        vector<int> todo{group[0]};
+        vector<char> in(group.size(), 0);
+        in[0] = 1;
+        for (size_t k = 0; k < todo.size(); k++)
+            for (size_t j = 0; j < group.size(); j++)
+                if (!in[j] && near(todo[k], group[j])) { in[j] = 1; todo.push_back(group[j]); }
+        return todo.size() == group.size();
+    };
+    // Every connected group of `size` boxes from rest[from..].
+    function<void(size_t, int)> grow = [&](size_t from, int size) {
+        if ((int)group.size() == size) {
+            if (tests >= DL_TESTS || !connected()) return;
+            if (all_of(group.begin(), group.end(), [](int c) { return goal_[c] != 0; })) return;
+            vector<int> g(group);
+            sort(g.begin(), g.end());
+            for (const vector<int>& d : dead)
+                if (includes(g.begin(), g.end(), d.begin(), d.end())) return;
+            tests++;
+            statDlTests++;
+            if (!barrierAlive(g, player, DL_STATES)) {
+                statDlDead++;
+                if (dlDump) {  // as dumpPattern: the boxes, then the player (on a cell of its region)
+                    auto at = [](int c) { return " " + to_string(c % W - MARGIN) + "," + to_string(c / W - MARGIN); };
+                    string line = "dldead";
+                    for (int c : g) line += at(c);
+                    fprintf(stderr, "%s player%s\n", line.c_str(), at(player).c_str());
+                }
+                dead.push_back(move(g));
+            }
+            return;
+        }
+        for (size_t i = from; i < rest.size() && tests < DL_TESTS; i++) {
+            group.push_back(rest[i]);
+            grow(i + 1, size);
+            group.pop_back();
+        }
+    };
+    for (int size = 1; size <= DL_BOXES && tests < DL_TESTS; size++) grow(0, size);
+    statDlStates += corralStatesUsed - before;
+    return (int)dead.size();
 }
 
 // SOKOBAN_KERNEL_PS=n (docs/solver.md, "Issue 19: the opening at scale"):
@@ -2805,6 +2895,10 @@ struct Search {
         while (poQueued > 0) {
             int top = (int)countQ.size() - 1;
             while (countQ[top].empty()) top--;
+            if (DL_STATES > 0 || DL_PROOF > 0) {
+                dlCheck(top);
+                if (done) return EXHAUSTED;  // a proof solved its position (run() sees done)
+            }
             int n = top;
             if (++poTick % PO_ESCAPE == 0) {
                 n = poRover;
@@ -2814,9 +2908,110 @@ struct Search {
             HeapE e = countQ[n].top(); countQ[n].pop();
             poQueued--;
             int id = take(e);
-            if (id != STALE) return id;
+            if (id != STALE) {
+                if (DL_STATES > 0 || DL_PROOF > 0) dlRemember(n, id);
+                return id;
+            }
         }
         return EXHAUSTED;
+    }
+
+    // SOKOBAN_KERNEL_DL: the last positions expanded at each count
+    // (dlRecent[n], up to DL_RECENT) and the highest count seen non-empty.
+    vector<vector<int>> dlRecent;
+    void dlRemember(int n, int id) {
+        if (dlRecent.size() <= (size_t)n) dlRecent.resize(n + 1);
+        vector<int>& r = dlRecent[n];
+        r.push_back(id);
+        if ((int)r.size() > DL_RECENT) r.erase(r.begin());
+    }
+    // A count runs dry when its queue, non-empty at the last look, is empty
+    // (every line there died): the counts above `top`, the highest non-empty
+    // one, and with DLA=1 any count below it too.  The positions expanded
+    // last at a dry count are taken apart (DL) and proved up their lines (DLP).
+    vector<char> dlSeen;
+    void dlCheck(int top) {
+        if (dlSeen.size() < countQ.size()) dlSeen.resize(countQ.size(), 0);
+        bool any = false;
+        vector<uint64_t> pb;
+        vector<int> bx;
+        Match unused;
+        for (int c = (int)dlSeen.size() - 1; c >= 0 && !done; c--) {
+            bool now = !countQ[c].empty();
+            if (dlSeen[c] && !now && (c > top || DL_ANY) && (size_t)c < dlRecent.size()) {
+                any = true;
+                for (int id : dlRecent[c]) {
+                    if (DL_STATES > 0) {
+                        unpack(id, pb, bx, unused);
+                        dlTakeApart(bx, nodes[id].player);
+                    }
+                    if (DL_PROOF > 0 && !done) dlProveUp(id);
+                    if (done) break;
+                }
+                dlRecent[c].clear();
+            }
+            dlSeen[c] = now;
+        }
+        statDlRuns += any;
+    }
+
+    // SOKOBAN_KERNEL_DLP: how far up a dry position's line is it dead?  A
+    // position below a dead one is dead, so the dead positions of the line
+    // are its deepest part: the ancestors 1, 2, 4, 8, ... pushes of the
+    // packing search up (at most DLPU) are put through a plain search of
+    // DL_PROOF nodes each (rmProve: every rule sound, exhausted is a proof)
+    // until one is not proved, then the ancestors between the last proved and
+    // that one by halving.  The highest proved is marked (rmDead), so every
+    // queued position below it is dropped when popped (rmDeadNode): the
+    // packing search resumes above the choice that killed the line.  A proof
+    // that solves its position finishes the line.  The proofs' nodes go to
+    // dlNodes (run() counts them); none while they are more than DLPR per
+    // packing expansion.
+    long long dlNodes = 0;
+    void dlProveUp(int id) {
+        if (rmDead.size() < nodes.size()) rmDead.resize(nodes.size(), 0);
+        vector<int> line;  // line[k]: the ancestor k steps up
+        for (int k = id; k >= 0 && (int)line.size() <= DL_PROOF_UP; k = nodes[k].parent) {
+            line.push_back(k);
+            if (rmDead[k]) break;  // proved before (and its subtree with it)
+        }
+        // 1 dead, 0 not proved, 2 solved (the search is over)
+        auto prove = [&](int k) {
+            if (rmDead[line[k]]) return 1;
+            if (statDlProofNodes > DL_PROOF_RATIO * statPoExp) return 0;
+            vector<uint32_t> tail;
+            statDlProofs++;
+            long long before = dlNodes;
+            int r = rmProve(line[k], DL_PROOF, dlNodes, tail);
+            statDlProofNodes += dlNodes - before;
+            if (r == 2) {
+                vector<uint32_t> pushes;
+                pushesTo(line[k], pushes);
+                pushes.insert(pushes.end(), tail.begin(), tail.end());
+                solvedWith(pushes);
+            }
+            return r;
+        };
+        int dead = -1, alive = (int)line.size();  // the highest proved dead, the lowest not proved
+        for (int k = 0; k < (int)line.size(); k = k ? 2 * k : 1) {
+            int r = prove(k);
+            if (r == 2) return;
+            if (r != 1) { alive = k; break; }
+            dead = k;
+        }
+        if (dead < 0) return;
+        if (alive == (int)line.size() && dead < alive - 1) {  // the line's top not tried yet
+            int r = prove(alive - 1);
+            if (r == 2) return;
+            if (r == 1) dead = alive - 1; else alive = alive - 1;
+        }
+        while (alive - dead > 1) {
+            int mid = (dead + alive) / 2;
+            int r = prove(mid);
+            if (r == 2) return;
+            if (r == 1) dead = mid; else alive = mid;
+        }
+        if (!rmDead[line[dead]]) { rmDead[line[dead]] = 1; statDlProved++; }
     }
 
     // Is node id a dead end now, with the patterns learned since it was
@@ -3001,10 +3196,12 @@ long long Search::run(long long budget) {
     Match parentM, childM;
     while (count < budget) {
         int id = next();
+        if (dlNodes > 0) { count += dlNodes; dlNodes = 0; }
+        if (done) return count;  // SOKOBAN_KERNEL_DLP: a proof in next() solved its position
         if (id == EXHAUSTED) { done = true; result = "exhausted"; return count; }
         if (id == STALE) continue;
         count++;
-        if (packing && RM_PROOF > 0 && rmDeadNode(id, count)) {
+        if (packing && (RM_PROOF > 0 || DL_PROOF > 0) && rmDeadNode(id, count)) {
             if (done) return count;  // a proof search solved it
             continue;
         }
@@ -3259,8 +3456,8 @@ int Search::rmProve(int id, long long budget, long long& used, vector<uint32_t>&
 bool Search::rmDeadNode(int id, long long& count) {
     if (rmDead.size() < nodes.size()) rmDead.resize(nodes.size(), 0);
     for (int k = id; k >= 0; k = nodes[k].parent)
-        if (rmDead[k]) { statRmSkipped++; return true; }
-    if (++rmTick % RM_EVERY != 0) return false;
+        if (rmDead[k]) { statRmSkipped++; statDlDropped += DL_PROOF > 0; return true; }
+    if (RM_PROOF <= 0 || ++rmTick % RM_EVERY != 0) return false;
     vector<uint32_t> tail;
     int at = id;  // the node tested
     int r = rmProve(at, RM_PROOF, count, tail);
@@ -3440,6 +3637,11 @@ static void printStats() {
             "pattern %lld; ancestors found dead ends %lld\n", statDeEnds, statDeTests, statDeDead, statNodeDead, statDeUp);
     fprintf(stderr, "stats: capacity: rooms %d, rooms tested %lld, boxes tested %lld, shut in %lld, "
             "dead %lld\n", capStates ? roomCount : 0, statCapTests, statCapBoxes, statCapShut, statCapDead);
+    if (DL_STATES > 0 || DL_PROOF > 0)
+        fprintf(stderr, "stats: deep failures: counts run dry %lld, positions taken apart %lld, groups tested %lld, "
+                "dead %lld, states %lld; proofs %lld, proved dead %lld, their nodes %lld, expansions dropped %lld\n",
+                statDlRuns, statDlPositions, statDlTests, statDlDead, statDlStates, statDlProofs, statDlProved,
+                statDlProofNodes, statDlDropped);
     if (PO_OPEN > 0)
         fprintf(stderr, "stats: packing search openings searched %lld found %lld\n", statPoOpenTried,
                 statPoOpenFound);
@@ -3520,6 +3722,15 @@ int main(int argc, char** argv) {
     setting("PODUMP", poDumpBest);
     setting("POX", poDeadCut);
     setting("POA", PO_ALL_PUSHES);
+    setting("DL", DL_STATES);
+    setting("DLB", DL_BOXES);
+    setting("DLT", DL_TESTS);
+    setting("DLR", DL_RECENT);
+    setting("DLA", DL_ANY);
+    setting("DLDUMP", dlDump);
+    setting("DLP", DL_PROOF);
+    setting("DLPU", DL_PROOF_UP);
+    setting("DLPR", DL_PROOF_RATIO);
     setting("POQ", PO_CLUSTER_STATES);
     setting("POQB", PO_CLUSTER_MAX);
     setting("POQE", PO_CLUSTER_EVERY);
