@@ -3797,7 +3797,7 @@ int main(int argc, char** argv) {
     // SOKOBAN_KERNEL_SWA=n: beside the feature-space search, a second one
     // with FSM's box-path macros, n turns per round, on levels with a
     // packing order (a goal room); 0 off.
-    int swAdvice = 0;
+    int swAdvice = 4;
     setting("SWA", swAdvice);
     // Out-of-plan and the box-path macros need a packing order: on a level
     // without a goal room, every goal's order (as the packing search alone).
