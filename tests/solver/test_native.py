@@ -95,14 +95,20 @@ PACKING_OPENING = {"PO": "2", "POL": "50", "POLP": "8", "POK": "0", "POF": "0", 
 # 19: the opening at scale") as its only way out of a stuck position: parking
 # and the short opening search off, no budget ratio.
 PACKING_PUSHES = {"PO": "2", "PS": "300", "PSR": "1000000", "POK": "0", "POL": "0"}
+# The packing search with YASS's score (docs/solver.md "Issue 19: the opening
+# scored as YASS scores it"): the moved box's distance to the targets in the
+# rank of its ordinary pushes (YSQ), and the push-by-push opening ranked the
+# same way (YS), with phases (POO=2: several targets).
+PACKING_YASS = {"PO": "2", "YSQ": "96", "YS": "1", "PS": "300", "PSR": "1000000", "POO": "2"}
 
 
 @pytest.mark.parametrize("alone", [{"B": "2"}, {"PO": "2"}, {"PO": "2", "POO": "2"},
                                    {"PO": "2", "POO": "1", "POE": "2"},
                                    {"PO": "2", "POX": "1", "POA": "1", "POQ": "200", "POK": "1"},
-                                   {"PO": "2", "POK": "1"}, {"FS": "2"}, PACKING_OPENING, PACKING_PUSHES],
+                                   {"PO": "2", "POK": "1"}, {"FS": "2"}, PACKING_OPENING, PACKING_PUSHES, PACKING_YASS],
                          ids=["backward", "packing", "packing-phases", "packing-escape", "packing-cuts",
-                              "packing-parking", "feature-space", "packing-opening", "packing-push-by-push"])
+                              "packing-parking", "feature-space", "packing-opening", "packing-push-by-push",
+                              "packing-yass-score"])
 @settings(max_examples=25, deadline=None)
 @given(level=generated_levels(min_size=4, max_size=9, max_boxes=5))
 def test_one_search_alone_solves_generated_levels(built, alone, level):
@@ -111,8 +117,8 @@ def test_one_search_alone_solves_generated_levels(built, alone, level):
     escape; POX, POA, POQ: with its dead-box cut, the ordinary pushes beside
     its macros and its clusters tested when stuck; POK: with its parking;
     PACKING_OPENING: with the opening search and YASS's score;
-    PACKING_PUSHES: with the push-by-push opening) and the
-    feature-space search alone (FS=2): each solves every
+    PACKING_PUSHES: with the push-by-push opening; PACKING_YASS: with
+    YASS's score) and the feature-space search alone (FS=2): each solves every
     generated level, and the answer replays."""
     r = kernel_solve(level, alone, time_limit=20)
     assert r.status == "solved" and r.method == "pushes (native)", r.summary()
@@ -415,10 +421,11 @@ PACKING_CUTS = {"PO": "2", "POX": "1", "POA": "1", "POQ": "200", "POK": "1", "PO
 @pytest.mark.parametrize("switches", [{"FS": "2"}, FESS_FEATURES, {"PO": "2"}, {"PO": "2", "POO": "1"},
                                       {"PO": "2", "POO": "2"}, {"PO": "2", "POO": "1", "POE": "2"},
                                       PACKING_CUTS, PACKING_OPENING, {**PACKING_OPENING, "POG": "0", "POY": "0"},
-                                      PACKING_PUSHES],
+                                      PACKING_PUSHES, PACKING_YASS],
                          ids=["feature-space", "feature-space-all-features", "packing",
                               "packing-start-order", "packing-phases", "packing-escape", "packing-cuts",
-                              "packing-opening", "packing-opening-only", "packing-push-by-push"])
+                              "packing-opening", "packing-opening-only", "packing-push-by-push",
+                              "packing-yass-score"])
 @settings(max_examples=60, deadline=None)
 @given(nivel=tiny_levels(max_w=6, max_h=4, max_boxes=3))
 def test_a_new_search_alone_agrees_with_brute_force(built, switches, nivel):
@@ -430,7 +437,8 @@ def test_a_new_search_alone_agrees_with_brute_force(built, switches, nivel):
     start, POO=1, in phases, POO=2, with the escape to lower counts, POE,
     with its cuts, parking and target area, POX, POA, POQ, POK, POU, and
     with the opening search, its start-on-goal order and YASS's score terms,
-    PACKING_OPENING, and with the push-by-push opening, PACKING_PUSHES) change the
+    PACKING_OPENING, with the push-by-push opening, PACKING_PUSHES, and
+    with YASS's score, PACKING_YASS) change the
     order, not what is searched: "unsolvable"
     exactly when the brute force finds no solution (the packing search's
     macros prove nothing: it is rerun without them first), and every answer
@@ -774,6 +782,19 @@ def test_packing_search_follows_push_by_push_plans_on_microban(built):
     assert planned >= 10, planned
 
 
+def test_packing_search_with_yass_score_solves_microban(built):
+    """SOKOBAN_KERNEL_YSQ: the packing search ranks the ordinary pushes of
+    a stuck position by the moved box's distance to its targets (the packed
+    boxes walls), as YASS does.  Alone with it, and with the push-by-push
+    opening ranked the same way (YS), the packing search solves each of
+    Microban's first 40 levels (every answer replays) and the opening finds
+    a line on at least 5 of them."""
+    stats = microban_statistics(built, {**PACKING_YASS, "POK": "0", "POL": "0"})
+    planned = sum(int(err.split("push-by-push openings searched ")[1].split()[2].rstrip(",")) > 0 for err in stats)
+    assert planned >= 5, planned
+    assert all("YASS's score (YS): distance tables" in err for err in stats)
+
+
 # The packing search's filter before each box path (a pull search from the
 # target must reach the box) answered box after box from one pull area per
 # target (PullFilter, SOKOBAN_KERNEL_CHF=1, the default) instead of one
@@ -960,6 +981,8 @@ def test_deep_failures_on_microban_are_proofs(built):
             r = kernel_solve(dead, {"PO": "0"}, node_limit=200000)
             assert r.status == "unsolvable", (level, r.summary())
             positions += 1
+        # (ranked without YASS's moved-box term, YSQ=0, as when this count
+        # was measured: with it the packing search meets 4 groups there)
         groups += len(deadlock_sets(built, nivel, boxes="0", kind="dldead",
-                                    switches={**DEEP_FAILURES, "DLDUMP": "1"}, nodes="4000"))
+                                    switches={**DEEP_FAILURES, "DLDUMP": "1", "YSQ": "0"}, nodes="4000"))
     assert positions >= 20 and groups >= 5, (positions, groups)

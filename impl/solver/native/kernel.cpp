@@ -1489,6 +1489,139 @@ static unordered_map<uint64_t, pair<uint32_t, int>> psPlan;  // -> the next push
 static int psDump = 0;       // SOKOBAN_KERNEL_PSDUMP=n: the first n searches' start, best and scores on stderr
 static const size_t PS_PLAN_MAX = 1 << 20;
 
+// SOKOBAN_KERNEL_YS=1 (docs/solver.md, "Issue 19: the opening scored as
+// YASS scores it"): the push-by-push opening (PS) ranks its positions as
+// YASS's packing-order search ranks its own (YASS.pas read for the idea
+// only; our own code): the pushes that brought no box nearer a target
+// (ysG), plus the sum over the boxes of the distance to the nearest goal
+// (nearest_: YASS's simple lower bound), plus YS_MOVED × (1 + the moved
+// box's distance to the nearest target), less YS_MOVED for each target the
+// push brought it nearer; a box that reaches no target costs YS_FAR
+// instead.  The distances to a target are pushes of a lone box with the
+// player's walk (ysDistances: the packed boxes are walls, the other boxes
+// ignored); ties: the deeper position first (YASS expands a child no worse
+// than its parent at once).  A box pushed onto a target ends the search as
+// a box path does.  0: psScore (off, the default).
+static int YS_SCORE = 0;
+static int YS_MOVED = 2;  // SOKOBAN_KERNEL_YSM: per step of the moved box's distance (YASS: 2)
+static int YS_FAR = 8;    // SOKOBAN_KERNEL_YSF: the moved box reaches no target (YASS: 32 / 4)
+static long long statYsTables = 0, statYsTargetHits = 0;
+
+// Pushes of a lone box from each cell to each target (ysTab[k * N + c],
+// k the target's index in `targets`; INF: none), the packed boxes walls and
+// the other boxes ignored, the player walking round the box: a 0-1
+// breadth-first search of pulls over (box cell, player side) states from
+// each target, the player changing sides for free when both sides are in
+// one region of the board with the box's cell blocked.  Kept for the last
+// (packed, targets) it was asked for.
+static vector<int> ysTab;
+static const vector<int>& ysDistances(const vector<uint8_t>& packed, const vector<int>& targets) {
+    static vector<uint8_t> lastPacked;
+    static vector<int> lastTargets, side, todo, dist;
+    static vector<uint8_t> blk;
+    static Marks m;
+    if (lastPacked == packed && lastTargets == targets && !ysTab.empty()) return ysTab;
+    statYsTables++;
+    lastPacked = packed;
+    lastTargets = targets;
+    if (m.v.size() != (size_t)N) m.init(N);
+    auto free = [&](int c) { return c >= 0 && c < N && !wall_[c] && !packed[c]; };
+    // side[c * 4 + d]: the region (a cell of it) of the player on c + OFF[d]
+    // with the box on c; -1 when that cell is not free
+    side.assign((size_t)N * 4, -1);
+    blk.assign(packed.begin(), packed.end());
+    for (int c = 0; c < N; c++) {
+        if (!free(c)) continue;
+        blk[c] = 1;
+        for (int d = 0; d < 4; d++) {
+            int x = c + OFF[d];
+            if (!free(x) || side[c * 4 + d] >= 0) continue;
+            reach(x, blk.data(), m, todo);
+            side[c * 4 + d] = x;
+            for (int e = d + 1; e < 4; e++)
+                if (free(c + OFF[e]) && m.has(c + OFF[e])) side[c * 4 + e] = x;
+        }
+        blk[c] = 0;
+    }
+    ysTab.assign(targets.size() * (size_t)N, INF);
+    deque<int> dq;
+    for (size_t k = 0; k < targets.size(); k++) {
+        dist.assign((size_t)N * 4, INF);
+        int* out = &ysTab[k * N];
+        int g = targets[k];
+        if (!free(g)) continue;
+        out[g] = 0;
+        dq.clear();
+        for (int d = 0; d < 4; d++)
+            if (side[g * 4 + d] >= 0) { dist[g * 4 + d] = 0; dq.push_back(g * 4 + d); }
+        while (!dq.empty()) {
+            int st = dq.front(); dq.pop_front();
+            int c = st >> 2, d = st & 3, v = dist[st];
+            for (int e = 0; e < 4; e++)  // the player goes round the box
+                if (e != d && side[c * 4 + e] >= 0 && side[c * 4 + e] == side[st] && dist[c * 4 + e] > v) {
+                    dist[c * 4 + e] = v;
+                    dq.push_front(c * 4 + e);
+                }
+            int to = c + OFF[d], pl = c + 2 * OFF[d];  // the pull: box to `to`, player to pl
+            if (!free(pl)) continue;
+            int ns = to * 4 + d;
+            if (dist[ns] <= v + 1) continue;
+            dist[ns] = v + 1;
+            out[to] = min(out[to], v + 1);
+            dq.push_back(ns);
+        }
+    }
+    return ysTab;
+}
+
+// YS, YSQ: the moved box's term of YASS's score for a push from c to t
+// (occ after it; tab from ysDistances for `targets`): w × (1 + its distance
+// to the nearest empty target) less w for each empty target it came
+// nearer, YS_FAR when it reaches none; `nearer` counts those targets and
+// `onTarget` says t is one.
+static int ysMoved(const vector<int>& tab, const vector<int>& targets, const uint8_t* occ, int c, int t, int w,
+                   int& nearer, bool& onTarget) {
+    int d = INF;
+    nearer = 0;
+    onTarget = false;
+    for (size_t k = 0; k < targets.size(); k++) {
+        int g0 = targets[k];
+        if (occ[g0] && g0 != t) continue;  // filled
+        if (g0 == t) onTarget = true;
+        const int* to = &tab[k * N];
+        d = min(d, to[t]);
+        nearer += to[t] < to[c];
+    }
+    return (d < INF ? w * (1 + d) : YS_FAR) - w * nearer;
+}
+
+// YS: a child's score in the push-by-push opening: `g` the parent's pushes
+// that brought no box nearer a target (updated to the child's), `h` the
+// parent's sum of nearest_ over the boxes (updated), the box pushed from c
+// to t.  Sets `onTarget` when t is an empty target.
+static int ysScore(const vector<int>& tab, const vector<int>& targets, const uint8_t* occ, int c, int t, int& g,
+                   int& h, bool& onTarget) {
+    int nearer;
+    int moved = ysMoved(tab, targets, occ, c, t, YS_MOVED, nearer, onTarget);
+    g += nearer ? 0 : 1;
+    h += nearest_[t] - nearest_[c];
+    return g + h + moved;
+}
+
+// SOKOBAN_KERNEL_YSQ=n (docs/solver.md, "Issue 19: the opening scored as
+// YASS scores it"): the packing search's rank of a child made by an
+// ordinary push adds ysMoved with weight n (the distances of ysDistances
+// for the position's targets, the packed boxes walls); with POG=1 "nearer"
+// is that one.  3, the default (measured: XSokoban 37 added, none lost;
+// 96 adds 27, 36, 37 and 61 but loses 20 and 25); 0 off.
+static int YS_QUEUE = 3;
+static vector<int> ysQueueTargets;  // the targets ysTab was computed for by packingChildren
+// SOKOBAN_KERNEL_YSQO=1: YSQ only in a stuck position where neither parking
+// nor the opening searches found anything (ysQueueOn, set by
+// packingChildren); 0: in every position.
+static int YS_QUEUE_ONLY = 0;
+static bool ysQueueOn = false;
+
 // psScore: see PS_STATES.  `region` marks the player's region; the boxes
 // the pulls reach with no other box in the way, cheapest first, go to
 // `free` (the candidates for a box path).
@@ -1558,6 +1691,7 @@ static uint32_t psOpening(uint8_t* occ, int player, const vector<uint8_t>& packe
     struct Q { int score, region, depth, id; };
     auto worse = [](const Q& a, const Q& b) {
         if (a.score != b.score) return a.score > b.score;
+        if (YS_SCORE && a.depth != b.depth) return a.depth < b.depth;  // YS: deeper first
         if (a.region != b.region) return a.region < b.region;
         return a.depth > b.depth;
     };
@@ -1588,6 +1722,14 @@ static uint32_t psOpening(uint8_t* occ, int player, const vector<uint8_t>& packe
     lows[0] = reach(player, occ, m, todo);
     known.insert(psHash(occ, lows[0]));
     open.push({psScore(occ, packed, targets, m, free), (int)todo.size(), 0, 0});
+    // YS: each state's pushes that brought no box nearer and its sum of nearest_
+    vector<int> ysG{0}, ysH{0};
+    const vector<int>* ysTable = YS_SCORE ? &ysDistances(packed, targets) : nullptr;
+    if (YS_SCORE) {
+        forOccupied(occ, [&](int b) { ysH[0] += nearest_[b]; return true; });
+        open.pop();
+        open.push({INF, (int)todo.size(), 0, 0});  // the children's scores are not comparable with it
+    }
     int goal = -1;
     int bestScore = open.top().score, bestId = 0, startScore = bestScore;
     bool dumping = statPsRuns <= psDump;
@@ -1616,9 +1758,20 @@ static uint32_t psOpening(uint8_t* occ, int player, const vector<uint8_t>& packe
                 states.push_back({si, p, states[si].depth + 1, t, last});
                 lows.push_back(low);
                 int score = psScore(occ, packed, targets, cm, free);
+                if (ysTable) {
+                    int g = ysG[si], h = ysH[si];
+                    bool onTarget;
+                    score = ysScore(*ysTable, targets, occ, c, t, g, h, onTarget);
+                    ysG.push_back(g);
+                    ysH.push_back(h);
+                    if (onTarget) {
+                        statYsTargetHits++;
+                        goal = (int)states.size() - 1;
+                    }
+                }
                 int paths = 0;
                 for (auto& f : free) {
-                    if (paths >= PS_PATHS) break;
+                    if (goal >= 0 || paths >= PS_PATHS) break;
                     bool any = false;
                     for (int target : targets) {  // the first target it has a box path to
                         if (occ[target]) continue;
@@ -1839,6 +1992,13 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
     if (psOn && opening == UINT32_MAX && statPsStates <= (long long)PS_RATIO * statPoExp) {
         opening = psOpening(occ, player, packed, targets, canReach);
         if (opening != UINT32_MAX) psBonus = PO_RANK / 4;
+    }
+    // YSQ: the distance table, only where ordinary pushes are children
+    ysQueueOn = YS_QUEUE && (stuck || PO_ALL_PUSHES) &&
+                (!YS_QUEUE_ONLY || (stuck && found.empty() && opening == UINT32_MAX));
+    if (ysQueueOn) {
+        ysDistances(packed, targets);
+        ysQueueTargets = targets;
     }
     if ((stuck || PO_CLUSTER_EVERY) && PO_CLUSTER_STATES > 0 && clusterDead(boxes, player, packed)) {
         cands.clear();  // dead: no children
@@ -2600,6 +2760,7 @@ struct Search {
     int childRegion = 0;        // packing: the cells of the player's region of the child being kept
     int childDist = 0;          // packing, POY: the moved box's distance to the nearest target
     int childArea = 0;          // packing, SOKOBAN_KERNEL_POU: the cells of its target's pull area
+    int childYs = 0;            // packing, SOKOBAN_KERNEL_YSQ: the moved box's term of YASS's score (ysMoved)
     int childBonus = 0;         // packing: its Cand's bonus (a parking, SOKOBAN_KERNEL_POK, or an opening, POL)
     vector<Node> nodes;
     vector<uint64_t> bits;      // WORDS per node
@@ -2764,7 +2925,7 @@ struct Search {
         if (!packing) return 0;
         queueCount = packedPrefix(b);
         return (K - queueCount) * PO_RANK - PO_REGION * childRegion - PO_AREA * childArea - childBonus +
-               PO_DIST * childDist;
+               PO_DIST * childDist + childYs;
     }
 
     void pushesTo(int id, vector<uint32_t>& out) {
@@ -3321,7 +3482,14 @@ long long Search::run(long long budget) {
                 childRegion = todo2.size();
             }
             bool nearer = false;  // POG: an ordinary push taking its box nearer a target
-            if (packing && (PO_DIST || poMacroUnit) && cd.macro < 0) {
+            childYs = 0;
+            if (packing && ysQueueOn && cd.macro < 0) {
+                int k;
+                bool on;
+                childYs = ysMoved(ysTab, ysQueueTargets, occ.data(), bc, t, YS_QUEUE, k, on);
+                nearer = k > 0;
+            }
+            if (packing && (PO_DIST || (poMacroUnit && !ysQueueOn)) && cd.macro < 0) {
                 int dt = poTargetDistance(t);
                 nearer = dt < poTargetDistance(bc);
                 childDist = 1 + dt;
@@ -3648,6 +3816,9 @@ static void printStats() {
     if (PS_STATES > 0)
         fprintf(stderr, "stats: push-by-push openings searched %lld found %lld, positions %lld, plan pushes %lld, followed %lld\n",
                 statPsRuns, statPsFound, statPsStates, statPsPushes, statPsFollowed);
+    if (YS_SCORE)
+        fprintf(stderr, "stats: YASS's score (YS): distance tables %lld, lines ending on a target %lld\n",
+                statYsTables, statYsTargetHits);
     fprintf(stderr, "stats: cost: children's players without a flood %lld\n", statLowQuick);
     if (poMode)
         fprintf(stderr, "stats: cost: the packing search's pull areas %lld, boxes answered from them %lld, "
@@ -3750,6 +3921,11 @@ int main(int argc, char** argv) {
     setting("PSP", PS_PATHS);
     setting("PSDUMP", psDump);
     setting("PSR", PS_RATIO);
+    setting("YS", YS_SCORE);
+    setting("YSQ", YS_QUEUE);
+    setting("YSQO", YS_QUEUE_ONLY);
+    setting("YSM", YS_MOVED);
+    setting("YSF", YS_FAR);
     setting("CHF", chFilter);
     setting("RMP", RM_PROOF);
     setting("RMO", rmOrder);
