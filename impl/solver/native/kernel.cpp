@@ -2807,6 +2807,7 @@ struct Search {
     // Feature-space search (FESS-style, SOKOBAN_KERNEL_FS; see featureCell):
     // instead of `heap`, one queue per feature cell, visited in turn.
     bool fs = false;
+    bool fsAdvice = false;  // the packing search's box-path macros too (SOKOBAN_KERNEL_SWA's member)
     vector<priority_queue<HeapE>> cellQ;   // the cells' queues, in order of discovery
     unordered_map<int, int> cellIndex;     // feature cell -> index in cellQ
     vector<int> cellTurns;                 // each cell's turns per visit (featureCell)
@@ -3419,7 +3420,7 @@ long long Search::run(long long budget) {
             ysQueueWeight = ysWeight;
             macroTarget = packingChildren(occ.data(), boxes, nd.player, cands, macroStore);
         }
-        if (fs && fsMacros && macros && !poOrder.empty()) {
+        if (fs && (fsMacros || fsAdvice) && macros && !poOrder.empty()) {
             ysQueueWeight = YS_QUEUE;
             // FESS's packing advisor: the packing search's box-path macros
             // to the next goal of the order, beside the ordinary pushes.
@@ -3987,6 +3988,11 @@ int main(int argc, char** argv) {
     setting("FSV", fsVisit);
     setting("FSQ", fsQuick);
     setting("FSM", fsMacros);
+    // SOKOBAN_KERNEL_SWA=n: beside the feature-space search, a second one
+    // with FSM's box-path macros, n turns per round, on levels with a
+    // packing order (a goal room); 0 off.
+    int swAdvice = 4;
+    setting("SWA", swAdvice);
     // Out-of-plan and the box-path macros need a packing order: on a level
     // without a goal room, every goal's order (as the packing search alone).
     if (fsMode && (fsMacros || fsPlan) && poOrder.empty()) {
@@ -4077,6 +4083,13 @@ int main(int argc, char** argv) {
             fsJoined = true;
             runs.push_back(newForward(fsWeight, true, true));
             shares.push_back(fsShare);
+            if (swAdvice > 0 && !fsMacros && !poOrder.empty()) {
+                // A second feature-space search with the packing search's
+                // box-path macros as children too (FSM's, for it alone).
+                runs.push_back(newForward(fsWeight, true, true));
+                runs.back()->fsAdvice = true;
+                shares.push_back(swAdvice);
+            }
         }
         if (backMode == 1 && !backJoined && total >= backDelay) {
             backJoined = true;
@@ -4093,7 +4106,8 @@ int main(int argc, char** argv) {
                     if (sr->result == "solved") {
                         statSolvedBy = (sr->backward ? string("backward")
                                         : sr->packing ? string("packing")
-                                        : (sr->fs ? "feature-space w=" : "forward w=") + to_string(sr->weight)) +
+                                        : (sr->fs ? "feature-space w=" : "forward w=") + to_string(sr->weight) +
+                                          (sr->fsAdvice ? " (box-path macros)" : "")) +
                                        (statSolvedBy == "meeting" ? " (meeting)" : "");
                         if (sr->lurd.empty()) { printf("error no walk between pushes\n"); return 3; }
                         printf("solved %lld %s\n", total, sr->lurd.c_str());
