@@ -240,24 +240,25 @@ def test_learned_deadlock_patterns_cut_microban_153(built):
     matched against every child: Microban 153 is solved within 180 000
     nodes with them (161 681), not without them (222 271), by the portfolio
     without the feature-space search (which takes turns from it: 209 735
-    nodes with the patterns) and without the dead-end patterns."""
+    nodes with the patterns) and without the dead-end patterns, with one
+    packing search (YSP=0: the second takes turns from the others)."""
     level = levels.load("microban")[152]
     limits = {"node_limit": 180_000, "time_limit": None}
-    r = kernel_solve(level, {"LP": "1", "FS": "0", "DE": "0", "DEN": "0"}, **limits)
+    r = kernel_solve(level, {"LP": "1", "FS": "0", "DE": "0", "DEN": "0", "YSP": "0"}, **limits)
     assert r.status == "solved" and levels.lurd.solves(level, r.solution), r.summary()
-    r = kernel_solve(level, {"LP": "0", "FS": "0", "DE": "0", "DEN": "0"}, **limits)
+    r = kernel_solve(level, {"LP": "0", "FS": "0", "DE": "0", "DEN": "0", "YSP": "0"}, **limits)
     assert r.status == "gave_up" and r.limit == "nodes", r.summary()
 
 
 def test_dead_end_patterns_cut_microban_153(built):
     """The dead-end patterns, matched on expansion too (the defaults):
     Microban 153 is solved within 265 000 nodes with them (253 706), not
-    without them (279 776)."""
+    without them (279 776), with one packing search (YSP=0)."""
     level = levels.load("microban")[152]
     limits = {"node_limit": 265_000, "time_limit": None}
-    r = kernel_solve(level, **limits)
+    r = kernel_solve(level, {"YSP": "0"}, **limits)
     assert r.status == "solved" and levels.lurd.solves(level, r.solution), r.summary()
-    r = kernel_solve(level, {"DE": "0", "DEN": "0"}, **limits)
+    r = kernel_solve(level, {"DE": "0", "DEN": "0", "YSP": "0"}, **limits)
     assert r.status == "gave_up" and r.limit == "nodes", r.summary()
 
 
