@@ -240,25 +240,27 @@ def test_learned_deadlock_patterns_cut_microban_153(built):
     matched against every child: Microban 153 is solved within 180 000
     nodes with them (161 681), not without them (222 271), by the portfolio
     without the feature-space search (which takes turns from it: 209 735
-    nodes with the patterns) and without the dead-end patterns."""
+    nodes with the patterns) and without the dead-end patterns, with one
+    packing search (YSP=0: the second takes turns from the others)."""
     level = levels.load("microban")[152]
     limits = {"node_limit": 180_000, "time_limit": None}
-    r = kernel_solve(level, {"LP": "1", "FS": "0", "DE": "0", "DEN": "0"}, **limits)
+    r = kernel_solve(level, {"LP": "1", "FS": "0", "DE": "0", "DEN": "0", "YSP": "0"}, **limits)
     assert r.status == "solved" and levels.lurd.solves(level, r.solution), r.summary()
-    r = kernel_solve(level, {"LP": "0", "FS": "0", "DE": "0", "DEN": "0"}, **limits)
+    r = kernel_solve(level, {"LP": "0", "FS": "0", "DE": "0", "DEN": "0", "YSP": "0"}, **limits)
     assert r.status == "gave_up" and r.limit == "nodes", r.summary()
 
 
 def test_dead_end_patterns_cut_microban_153(built):
     """The dead-end patterns, matched on expansion too (the defaults):
     Microban 153 is solved within 265 000 nodes with them (253 706), not
-    without them (279 776); without the second feature-space search (SWA=0,
-    which takes turns there: 345 864 nodes with it)."""
+    without them (279 776), with one packing search and one feature-space
+    search (YSP=0, SWA=0: the second of each takes turns there)."""
     level = levels.load("microban")[152]
     limits = {"node_limit": 265_000, "time_limit": None}
-    r = kernel_solve(level, {"SWA": "0"}, **limits)
+    one = {"YSP": "0", "SWA": "0"}
+    r = kernel_solve(level, one, **limits)
     assert r.status == "solved" and levels.lurd.solves(level, r.solution), r.summary()
-    r = kernel_solve(level, {"DE": "0", "DEN": "0", "SWA": "0"}, **limits)
+    r = kernel_solve(level, {"DE": "0", "DEN": "0", **one}, **limits)
     assert r.status == "gave_up" and r.limit == "nodes", r.summary()
 
 
