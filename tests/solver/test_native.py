@@ -814,12 +814,13 @@ def test_second_packing_search_takes_turns_beside_the_first(built):
     portfolio, ranked with YASS's moved-box term at weight n (YSQ's), beside
     the first: on Microban 153 (a goal room, stuck packing positions) the
     packing searches expand about twice as many positions in the same
-    nodes, and both ways the answer is solved and replays.  On tiny levels
+    nodes, and both ways the answer is solved and replays (SWA=0: the
+    second feature-space search's box paths are counted there too).  On tiny levels
     the weight's ranking is checked against the brute force above
     (PACKING_YASS: YSQ=96)."""
     level = levels.load("microban")[152]
-    one, alone = packing_expansions(built, level, {"YSQ": "0", "YSP": "0"}, 400_000)
-    two, both = packing_expansions(built, level, {"YSQ": "0", "YSP": "96"}, 400_000)
+    one, alone = packing_expansions(built, level, {"YSQ": "0", "YSP": "0", "SWA": "0"}, 400_000)
+    two, both = packing_expansions(built, level, {"YSQ": "0", "YSP": "96", "SWA": "0"}, 400_000)
     for words in (one, two):
         assert words[0] == "solved" and levels.lurd.solves(level, words[2]), words[:2]
     assert both > 1.5 * alone > 0, (alone, both)
