@@ -124,16 +124,16 @@ def _dispatch(command: str, rest: list[str]) -> int:
     back for it."""
     prog = f"sokoban {command}"
     if command == "check":
-        from conformance.cli import main as entry
+        from conformance.commands.cli import main as entry
         return run(entry, rest, None, prog)
     if command == "grade":
-        from conformance.cli import grade_main
+        from conformance.commands.cli import grade_main
         return run(grade_main, rest, None, prog)
     if command == "selftest":
-        from conformance.cli import selftest_main
+        from conformance.commands.cli import selftest_main
         return run(selftest_main, rest, prog)
     if command == "monitor":
-        from conformance.monitor_run import main as entry
+        from conformance.commands.monitor_run import main as entry
         return run(entry, rest, prog)
     if command == "levels":
         from levels.cli import main as entry
@@ -154,20 +154,20 @@ def _is_target(text: str) -> bool:
     levels (a file, or a bundled collection's name)."""
     if text.endswith(".py") or os.path.isdir(text):
         return True
-    from conformance.prolog.source import looks_like_program
+    from conformance.profiles.prolog.source import looks_like_program
     return looks_like_program(text, defining=True)
 
 
 def play_target(target: str, rest: list[str], prog: str) -> int:
     """``sokoban play TARGET [FILE|COLLECTION] [--level N]``: the terminal
     game (:mod:`impl.play`) on a student's implementation (any profile),
-    with the spec beside it (:class:`conformance.referee.Referee`, the
+    with the spec beside it (:class:`conformance.live.referee.Referee`, the
     target where ``sokoban check`` runs it). The glue lives here, in the
     command on top of both, because impl and conformance are siblings that
     must not import each other: the game only calls the referee it is
     handed."""
-    from conformance.referee import PROFILES, Referee
-    from conformance.targets import BadTarget
+    from conformance.live.referee import PROFILES, Referee
+    from conformance.checking.targets import BadTarget
     from impl.play.cli import main as play
 
     if any(a in ("-h", "--help") for a in rest):

@@ -6,7 +6,7 @@ Google Test cases it prints fail where a student runs them.
     python benchmarks/aed2.py --cases SRC...
     python benchmarks/aed2.py --cases --tree ../before SRC...   # with another commit's code
 
-Cost: builds our C++ reference (``conformance/cpp/reference``) in a fresh,
+Cost: builds our C++ reference (``conformance/profiles/aed2/reference``) in a fresh,
 private build cache, with and without the sanitizers, then looks it up again
 (the cached rebuild), then runs the default check (100 examples, shrinking
 on, what ``python -m conformance path/to/src`` does) per seed. Prints one
@@ -20,7 +20,7 @@ code, or with ``--tree`` the code of another tree: a worktree of an older
 commit, to compare before and after a change), takes every ``TEST_F`` case
 the report prints, appends it to a course-style test file (ours by default,
 ``tests/conformance/fixtures/aed2_course/juego-tests.cpp``; ``--course-tests``
-the course's own, its includes adapted by ``conformance.aed2.gtest.adapt``),
+the course's own, its includes adapted by ``conformance.profiles.aed2.gtest.adapt``),
 builds it with the real Google Test and the folder's sources, as the course
 builds its tests (``g++ -std=gnu++11 -g``, no optimisation), at ``-O2``, and
 with the sanitizers (the flags a memory-only case names, else
@@ -53,10 +53,10 @@ from pathlib import Path
 def cost(seeds: int) -> int:
     with tempfile.TemporaryDirectory() as cache:
         os.environ["XDG_CACHE_HOME"] = cache
-        from conformance.aed2.build import build
-        from conformance.aed2.mutants import REFERENCE
-        from conformance.checks import RunOptions, check_target
-        from conformance.targets import cpp_spec
+        from conformance.profiles.aed2.build import build
+        from conformance.profiles.aed2.mutants import REFERENCE
+        from conformance.checking.checks import RunOptions, check_target
+        from conformance.checking.targets import cpp_spec
 
         rows = []
         for sanitize in (True, False):
@@ -140,8 +140,8 @@ def _fails(text: str, folder: str, name: str, flags: str, std: str, runs: int) -
     """"yes" when the case fails in each of ``runs`` runs, "no" when it
     passes in each, else "K of N" (what a bad read or write does in a plain
     build changes from run to run: the address space is laid out at random)."""
-    from conformance.aed2 import gtest
-    from conformance.aed2.build import BuildError
+    from conformance.profiles.aed2 import gtest
+    from conformance.profiles.aed2.build import BuildError
     try:
         binary = gtest.build_tests(text, folder, flags, std=std)
     except BuildError as e:
@@ -155,7 +155,7 @@ def cases(folders: list[str], course_tests: str | None, seed: int, tree: str | N
           std: str, runs: int) -> int:
     """The table of the module's docstring; exit status 1 when a case
     passes in the build its comment names (useless to the student)."""
-    from conformance.aed2 import gtest, sanitizer
+    from conformance.profiles.aed2 import gtest, sanitizer
 
     if gtest.library() is None:
         print(gtest.missing(), file=sys.stderr)

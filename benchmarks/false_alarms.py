@@ -8,7 +8,7 @@ knows scores full marks under each of seeds 1..N.
 A course grades everyone under one fixed seed, so a correct submission that
 loses a point under some seed loses it for the whole class that drew it.
 For every correct implementation of ``sokoban selftest``
-(:func:`conformance.selftest.subjects`: ``impl.tad``, ``impl.extendido``,
+(:func:`conformance.commands.selftest.subjects`: ``impl.tad``, ``impl.extendido``,
 our ``soko``, every ``student_*`` file, the C++ reference when g++ is
 installed, the Prolog reference and its slow variant when swipl is) and
 every seed 1..N, runs ``sokoban check TARGET --seed N --gradescope FILE``
@@ -37,9 +37,9 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from conformance import selftest
-from conformance.aed2 import mutants as cpp_mutants
-from conformance.prolog import mutants as prolog_mutants
+from conformance.commands import selftest
+from conformance.profiles.aed2 import mutants as cpp_mutants
+from conformance.profiles.prolog import mutants as prolog_mutants
 
 
 def command_target(target: str) -> tuple[str, list[str]]:

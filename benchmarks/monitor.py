@@ -1,5 +1,5 @@
 """Calls per second of a student's soko.py, bare and under the monitor
-(``conformance.monitor.monitored``), side by side.
+(``conformance.live.monitor.monitored``), side by side.
 
     python benchmarks/monitor.py [--student student_soko] [--sizes 5,10,20] [--calls N]
 
@@ -42,8 +42,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from conformance import mutants  # noqa: E402
-from conformance.monitor import monitored  # noqa: E402
-from conformance.targets import load, resolve  # noqa: E402
+from conformance.live.monitor import monitored  # noqa: E402
+from conformance.checking.targets import load, resolve  # noqa: E402
 
 DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 

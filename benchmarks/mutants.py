@@ -8,12 +8,12 @@ which rule it blames.
 
 A C++ mutant's findings are ordered as ``sokoban check`` reports them (a
 departure a plain build shows first, a memory error only a sanitizer sees
-after it: :mod:`conformance.aed2.findings`), so the rule blamed is the one a
+after it: :mod:`conformance.profiles.aed2.findings`), so the rule blamed is the one a
 teacher reads. A course grades everyone under one fixed seed, so a mutant
 caught under most seeds but not all is still missed by some course. For
 every mutant of :mod:`conformance.mutants` (and with ``--cpp`` of
-:mod:`conformance.aed2.mutants`) and every random seed 1..N, runs
-``conformance.engine.check`` with the default budget (100 examples) without
+:mod:`conformance.profiles.aed2.mutants`) and every random seed 1..N, runs
+``conformance.checking.engine.check`` with the default budget (100 examples) without
 shrinking (the first departure found: how surely and how fast the suite
 *finds* the mistake). Prints one table: per mutant the rule it declares it
 breaks, the kill rate over the seeds, the rules its departures were blamed
@@ -32,9 +32,13 @@ import statistics
 import sys
 import time
 
-from conformance import blame, engine, mutants
-from conformance.sandbox import open_target
-from conformance.targets import DirectionAdapter, resolve
+from conformance.machines import blame
+
+from conformance.checking import engine
+
+from conformance import mutants
+from conformance.sandbox.box import open_target
+from conformance.checking.targets import DirectionAdapter, resolve
 
 
 def _python_target(name: str):
@@ -42,10 +46,10 @@ def _python_target(name: str):
 
 
 def _cpp_target(name: str):
-    from conformance.aed2 import mutants as cpp_mutants
-    from conformance.aed2.build import build
-    from conformance.aed2.target import Aed2Target
-    from conformance.sandbox import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT
+    from conformance.profiles.aed2 import mutants as cpp_mutants
+    from conformance.profiles.aed2.build import build
+    from conformance.profiles.aed2.target import Aed2Target
+    from conformance.sandbox.box import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT
     built = build(cpp_mutants.materialize(cpp_mutants.BY_NAME[name]), std="c++17", sanitize=True)
     inner = Aed2Target(built, timeout=DEFAULT_TIMEOUT, memory_mb=DEFAULT_MEMORY_MB, name=name)
     return DirectionAdapter(inner, "aed2", "seed001")
@@ -53,10 +57,10 @@ def _cpp_target(name: str):
 
 def _cpp_findings(target, verdict, seed: int, shrink: bool):
     """``verdict`` of a C++ mutant ordered as ``sokoban check`` reports it
-    (:func:`conformance.aed2.findings.classify`): a departure that shows in a
+    (:func:`conformance.profiles.aed2.findings.classify`): a departure that shows in a
     plain build (the course's) first, a memory error only a sanitizer sees
     after it. The blame a teacher reads is the first finding's."""
-    from conformance.aed2 import findings
+    from conformance.profiles.aed2 import findings
 
     def judge(other, replay_text):
         adapted = DirectionAdapter(other, "aed2", "seed001")
@@ -93,7 +97,7 @@ def subjects(only: str | None, cpp: bool):
     found = [(n, p, mutants.RULES.get(n, "?"), _python_target)
              for n, p in sorted(mutants.MUTANTS.items())]
     if cpp:
-        from conformance.aed2 import mutants as cpp_mutants
+        from conformance.profiles.aed2 import mutants as cpp_mutants
         found += [(m.name, "aed2", m.rule, _cpp_target) for m in cpp_mutants.MUTANTS]
     return [s for s in found if only is None or only in s[0]]
 

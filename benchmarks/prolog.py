@@ -13,7 +13,7 @@ printed, obstacles gathered again at every step) take, through the driver:
 the evidence that a table under ``FEW_NODES`` takes our planner under 0.1 s.
 
 ``kills`` runs the default check (100 examples, shrinking on) on every
-mutant of :mod:`conformance.prolog.mutants` and on the correct programs (the
+mutant of :mod:`conformance.profiles.prolog.mutants` and on the correct programs (the
 reference, its slow variant and the student-style ones) under each seed, and prints per program how many seeds caught it,
 the rule blamed, and the median and worst seconds. Exit status 1 when a
 mutant escaped a seed, a mutant was blamed on a rule other than its own, or
@@ -34,9 +34,9 @@ from collections import Counter
 from hypothesis import HealthCheck, given, seed, settings
 
 from conformance.machines import prolog as machine
-from conformance.prolog import check, model, mutants
-from conformance.prolog.source import find_program
-from conformance.prolog.target import PrologTarget
+from conformance.profiles.prolog import check, model, mutants
+from conformance.profiles.prolog.source import find_program
+from conformance.profiles.prolog.target import PrologTarget
 
 BANDS = (0, 100, 300, 1000, 2000, 3000, 10000, 30000, 100000)
 
@@ -119,7 +119,7 @@ def kills(seeds: list[int], only: str | None) -> int:
 def timing(paths: list[str], seeds: list[int], groups: list[str] | None) -> int:
     """A default check of each program (its folder's own levels first, as
     ``sokoban check`` does) under each seed: verdict, rule, seconds."""
-    from conformance.prolog.run import check_program
+    from conformance.profiles.prolog.run import check_program
     for path in paths:
         times = []
         for s in seeds:

@@ -199,7 +199,7 @@ def main(argv=None) -> int:
     parser.add_argument("--levels", default="bwrap,user,best-effort")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
-    from conformance import isolation
+    from conformance.sandbox import isolation
     mb = 2 ** 20
     print(f"storage budget {args.storage} MB, grade --jobs 2; one capped tmpfs per box: "
           f"{'yes' if isolation.storage_capped() else 'no (watched)'}; load "

@@ -9,7 +9,7 @@ A course grades everyone under one fixed seed, so a submission whose bug is
 found under some seeds and not others keeps full marks in some courses.
 For every submission of DIR (as ``sokoban grade`` finds them) and every seed
 1..N (and ``--also`` seeds), checks it by rules as ``grade`` does
-(:func:`conformance.grade.grade_one`: the fixed scenarios, then the masked
+(:func:`conformance.commands.grade.grade_one`: the fixed scenarios, then the masked
 search rounds), without shrinking (a departure as first found: the same
 rules are broken, the counterexamples are just not the smallest). Each
 submission is checked in a process of its own, killed after ``--timeout``
@@ -49,9 +49,9 @@ from pathlib import Path
 def _first(path: str, options) -> dict:
     """A plain check's row (the first departure only): verdict, its rule."""
     import time
-    from conformance.checks import check_target
-    from conformance.output import verdict_status
-    from conformance.targets import BadTarget, resolve
+    from conformance.checking.checks import check_target
+    from conformance.reports.output import verdict_status
+    from conformance.checking.targets import BadTarget, resolve
     start = time.perf_counter()
     try:
         verdict, _ = check_target(resolve(path), None, options)[0]
@@ -71,8 +71,8 @@ def worker(path: str, seeds: list[int], in_process: bool, first: bool) -> None:
     (what the submission prints goes to stderr)."""
     rows = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)
-    from conformance.checks import RunOptions
-    from conformance.grade import grade_one
+    from conformance.checking.checks import RunOptions
+    from conformance.commands.grade import grade_one
     for seed in seeds:
         options = RunOptions(seed=seed, shrink=False, in_process=in_process)
         row = _first(path, options) if first else grade_one(path, None, options)
@@ -129,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if not args.folder:
         parser.error("the folder of submissions is required")
-    from conformance.grade import find_submissions
+    from conformance.commands.grade import find_submissions
     also = [int(s) for s in args.also.split(",") if s.strip()]
     seeds = list(range(1, args.seeds + 1)) + [s for s in also if s > args.seeds]
     submissions = find_submissions(Path(args.folder))

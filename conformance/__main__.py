@@ -1,4 +1,4 @@
-"""``python -m conformance``: see :mod:`conformance.cli`."""
+"""``python -m conformance``: see :mod:`conformance.commands.cli`."""
 
 import sys
 
@@ -6,7 +6,7 @@ import sokoban_tad
 
 sokoban_tad.use_our_packages()
 
-from conformance.cli import main  # noqa: E402 - after the guard
+from conformance.commands.cli import main  # noqa: E402 - after the guard
 
 if __name__ == "__main__":
     sys.exit(sokoban_tad.run(main))

@@ -13,7 +13,7 @@ grid as a list of lists) reaches the engine as a copy, but the target keeps
 the original: when the engine passes *that same copy* back as an argument,
 the target gets its original object. So ``FINGERPRINT(g)`` after ``mover(g,
 d)`` describes the target's own ``g`` and catches a ``mover`` that mutates
-its argument. (Runner side: ``conformance.sandbox``.)
+its argument. (Runner side: ``conformance.sandbox.box``.)
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from typing import Any, Protocol
 
 PROFILES = ("tad", "extendido", "soko")
 #: Profiles of compiled (C++) targets: never detected from a Python target's
-#: operations, only from what a folder holds (``conformance.aed2``).
+#: operations, only from what a folder holds (``conformance.profiles.aed2``).
 CPP_PROFILES = ("aed2",)
-#: Profiles of Prolog targets (seed 003's programs, ``conformance.prolog``):
+#: Profiles of Prolog targets (seed 003's programs, ``conformance.profiles.prolog``):
 #: detected from what a folder or file holds, checked by their own machine.
 PROLOG_PROFILES = ("prolog",)
 ALL_PROFILES = PROFILES + CPP_PROFILES + PROLOG_PROFILES
@@ -49,7 +49,7 @@ REQUIRED_OPERATIONS: dict[str, tuple[str, ...]] = {
         "nuevo_juego", "mover", "puede_mover", "tirar_bomba", "deshacer",
         "persona", "hay_pared", "hay_deposito", "hay_caja", "bombas",
     ),
-    # Seed 003's predicates (a Prolog program, conformance.prolog).
+    # Seed 003's predicates (a Prolog program, conformance.profiles.prolog).
     "prolog": ("action/2", "perform/3", "sokoban/1"),
 }
 
@@ -116,7 +116,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "prolog": ("actions", "planner"),
 }
 
-# The engine's entry point, ``conformance.engine.check``, has this signature::
+# The engine's entry point, ``conformance.checking.engine.check``, has this signature::
 #
 #     check(target: Target, profile: str, *, max_examples: int = 100,
 #           seed: int | None = None, directions: str = "ours",
@@ -128,7 +128,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
 # ``groups`` (None: all of ``GROUPS[profile]``) restricts the check to those
 # operation groups. ``directions`` ("ours" or "seed001") is informational for
 # the engine: the runner has already wrapped the target in
-# ``conformance.targets.DirectionAdapter`` when it is "seed001", so the engine
+# ``conformance.checking.targets.DirectionAdapter`` when it is "seed001", so the engine
 # must not convert again; it only puts ``--directions`` in the replay command.
 
 
@@ -208,20 +208,20 @@ class Counterexample:
     #: spec's case behind what ``operation`` should have shown; None only
     #: when the rule table has no rule for that case (a bug of the table).
     rule: str | None = None
-    #: The fixed scenario it came from (``conformance.scenarios``), if any.
+    #: The fixed scenario it came from (``conformance.profiles.scenarios``), if any.
     scenario: str = ""
     #: It ended the target's process (timeout, crash, exit...): not shrunk.
     fatal: bool = False
     #: C++ targets: "" when the departure shows in a plain build (no
     #: sanitizer); else the g++ flags a build needs to show it (a memory
-    #: error a plain build does not notice; ``conformance.aed2.findings``).
+    #: error a plain build does not notice; ``conformance.profiles.aed2.findings``).
     sanitizer_flags: str = ""
 
 
 @dataclass
 class RuleOutcome:
     """What a check found about one rule of the seed (see
-    :mod:`conformance.points`): ``status`` is ``"kept"`` (exercised, no
+    :mod:`conformance.reports.points`): ``status`` is ``"kept"`` (exercised, no
     departure), ``"broken"`` (a departure blamed on it: its counterexample),
     ``"missing"`` (the target lacks an operation the rule needs),
     ``"unexercised"`` (the run never took one of its cases) or
@@ -266,16 +266,16 @@ class Verdict:
     #: many times the run exercised it (took one of its cases). A rule at 0
     #: was never exercised: the report names it.
     coverage: dict[str, int] = field(default_factory=dict)
-    #: A check by rules (``conformance.engine.check_rules``): one outcome
+    #: A check by rules (``conformance.checking.engine.check_rules``): one outcome
     #: per rule; empty for a plain check.
     outcomes: list[RuleOutcome] = field(default_factory=list)
     #: Findings after ``counterexample``, reported second: for a C++ target,
     #: a memory error only a sanitizer build shows, when a plain build also
-    #: departs (``conformance.aed2.findings``).
+    #: departs (``conformance.profiles.aed2.findings``).
     more_findings: list[Counterexample] = field(default_factory=list)
     #: The check's time budget (``--budget``) ran out before it finished:
     #: without a departure found, the verdict is "not fully checked"
-    #: (``conformance.output.verdict_status``), neither conforms nor a crash.
+    #: (``conformance.reports.output.verdict_status``), neither conforms nor a crash.
     out_of_time: bool = False
     #: The budget, in seconds (None: the check had none).
     budget: float | None = None

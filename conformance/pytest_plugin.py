@@ -44,7 +44,7 @@ def pytest_addoption(parser):
     # Nothing here may import spec: this runs in every pytest session, also
     # in folders whose own spec/ package shadows ours (python -m pytest).
     from conformance.api import ALL_PROFILES
-    from conformance.targets import DIRECTIONS
+    from conformance.checking.targets import DIRECTIONS
 
     group = parser.getgroup("sokoban", "Sokoban conformance")
     group.addoption("--sokoban-impl", action="store", default=None, metavar="TARGET",
@@ -76,10 +76,10 @@ class _Suite:
     """The target of this session (opened on first use in each process)."""
 
     def __init__(self, config):
-        from conformance.budget import DEFAULT_BUDGET
-        from conformance.checks import RunOptions
-        from conformance.sandbox import DEFAULT_TIMEOUT
-        from conformance.targets import BadTarget, resolve
+        from conformance.machines.budget import DEFAULT_BUDGET
+        from conformance.checking.checks import RunOptions
+        from conformance.sandbox.box import DEFAULT_TIMEOUT
+        from conformance.checking.targets import BadTarget, resolve
 
         self.text = config.getoption("sokoban_impl")
         self.profile = config.getoption("sokoban_profile")
@@ -109,9 +109,9 @@ class _Suite:
         self._checked: dict = {}
 
     def target(self):
-        from conformance.checks import own_profile
-        from conformance.sandbox import open_target
-        from conformance.targets import BadTarget
+        from conformance.checking.checks import own_profile
+        from conformance.sandbox.box import open_target
+        from conformance.checking.targets import BadTarget
 
         if own_profile(self.spec) is not None:
             return None         # C++ or Prolog: each check builds or loads it itself
@@ -126,7 +126,7 @@ class _Suite:
     def checked(self, profile: str):
         """``(verdict, report)`` of the check by rules under ``profile``,
         made once per process (every rule's test reads its outcome)."""
-        from conformance.checks import check_by_rules
+        from conformance.checking.checks import check_by_rules
         if profile not in self._checked:
             self._checked[profile] = check_by_rules(self.spec, profile, self.options,
                                                     target=self.target())[0]
@@ -234,9 +234,9 @@ class SokobanItem(pytest.Item):
         self.problem = problem
 
     def runtest(self):
-        from conformance import points
-        from conformance.checks import own_profile
-        from conformance.output import verdict_message, verdict_status
+        from conformance.reports import points
+        from conformance.checking.checks import own_profile
+        from conformance.reports.output import verdict_message, verdict_status
 
         if self.problem:
             raise SokobanFailure(self.problem.splitlines()[0], self.problem)
@@ -259,8 +259,8 @@ class SokobanItem(pytest.Item):
 
     def _run_own(self, suite: "_Suite") -> None:
         """A C++ folder or a Prolog program: built or loaded by each check."""
-        from conformance.checks import check_target, lacking
-        from conformance.output import group_passed, verdict_message, verdict_status
+        from conformance.checking.checks import check_target, lacking
+        from conformance.reports.output import group_passed, verdict_message, verdict_status
 
         if self.group == OPERATIONS:
             why = lacking(suite.spec, suite.options)
@@ -308,8 +308,8 @@ def _failure_repr(path: str, reason: str, text: str):
 
 def _items(session, suite: _Suite) -> list[SokobanItem]:
     from conformance.api import GROUPS
-    from conformance.checks import own_profile, partial_profiles
-    from conformance.targets import detect_profiles, explain_missing, missing_operations
+    from conformance.checking.checks import own_profile, partial_profiles
+    from conformance.checking.targets import detect_profiles, explain_missing, missing_operations
     from spec import rules
 
     def item(name, profile, rule, problem=None, group=None):

@@ -164,7 +164,7 @@ GRILLA_NUEVA = _case("mover: devuelve una grilla nueva; la recibida NO se modifi
 GRILLA_IGUAL = _case("mover, no permitido: la grilla del estado siguiente es la misma", GRILLA,
                      "spec.grilla.mover")
 
-# --- the course's aed2_Juego (seed 001 in C++; conformance/aed2)
+# --- the course's aed2_Juego (seed 001 in C++; conformance/profiles/aed2)
 MOVER_COMPLETA = _case("aed2_Juego::mover: true iff this move completes the current level",
                        RESPUESTA, "conformance (aed2's mover answer)")
 

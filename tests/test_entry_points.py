@@ -196,8 +196,9 @@ def test_a_submission_importing_its_own_sibling_soko_gets_it(tmp_path):
     """The guard in the sandbox child pins only what the child needs: a
     submission whose juego.py re-exports its own soko.py is checked on that
     soko.py (a wrong one here), not on ours."""
-    from conformance import checks, mutants
-    from conformance.targets import resolve
+    from conformance.checking import checks
+    from conformance import mutants
+    from conformance.checking.targets import resolve
 
     sub = tmp_path / "sub"
     sub.mkdir()

@@ -20,11 +20,11 @@ from conformance.machines.base import Machine
 
 #: Each profile's machine, as ``"module:Class"`` (imported when first used).
 MACHINES: dict[str, str] = {
-    "tad": "conformance.machines.tad:TadMachine",
-    "extendido": "conformance.machines.extendido:ExtendidoMachine",
-    "aed2": "conformance.machines.aed2:Aed2Machine",
-    "soko": "conformance.machines.soko:SokoMachine",
-    "prolog": "conformance.machines.prolog:PrologMachine",
+    "tad": "conformance.profiles.tad.machine:TadMachine",
+    "extendido": "conformance.profiles.extendido.machine:ExtendidoMachine",
+    "aed2": "conformance.profiles.aed2.machine:Aed2Machine",
+    "soko": "conformance.profiles.soko.machine:SokoMachine",
+    "prolog": "conformance.profiles.prolog.machine:PrologMachine",
 }
 
 

@@ -25,14 +25,14 @@ from hypothesis import strategies as st
 from hypothesis.control import current_build_context
 from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
 
-from conformance import blame, engine_levels as lv
+from conformance.machines import blame, levels as lv
 from conformance.api import (
     BATCH, GROUPS, NOT_PROVIDED, OPAQUE, OPAQUE_RESULTS, RESET,
     Counterexample, Handle, Target, TargetError,
 )
-from conformance.budget import OutOfBudget, fired
-from conformance.replays import replay_command
-from conformance.report import Board
+from conformance.machines.budget import OutOfBudget, fired
+from conformance.machines.replays import replay_command
+from conformance.reports.report import Board
 from spec.tipos import Accion
 
 #: Kinds of TargetError that end the target's process: reported unshrunk.
@@ -147,7 +147,7 @@ class Run:
         #: Rules already known broken (a check by rules): a departure blamed
         #: on one of them ends its example, unreported (see Machine.ended).
         self.masked: frozenset[str] = frozenset()
-        #: The check's time budget (``conformance.budget.Budget``), or None:
+        #: The check's time budget (``conformance.machines.budget.Budget``), or None:
         #: looked at before every call into the target, which it times.
         self.budget = None
 

@@ -5,7 +5,7 @@ A :class:`TargetSession` is what :mod:`impl.play.view` draws and
 actions are played by a *referee*: the target (a student's ``soko.py``, a
 ``tad`` or ``extendido`` module, a C++ ``aed2`` folder, a Prolog program)
 with the spec beside it, compared after every action. This package never
-imports the referee's (``conformance.referee.Referee``, given by the
+imports the referee's (``conformance.live.referee.Referee``, given by the
 ``sokoban`` command): it only calls it. The referee's parts used:
 ``refuses(level)`` (why a level cannot be played, or None),
 ``start(levels)`` (the first of them, or the first few in sequence when

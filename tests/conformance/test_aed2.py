@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from conformance.aed2 import build as aed2_build
-from conformance.aed2 import mutants
-from conformance.checks import RunOptions, check_target
-from conformance.cli import main
-from conformance.targets import cpp_spec, resolve
+from conformance.profiles.aed2 import build as aed2_build
+from conformance.profiles.aed2 import mutants
+from conformance.checking.checks import RunOptions, check_target
+from conformance.commands.cli import main
+from conformance.checking.targets import cpp_spec, resolve
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not installed")
 
@@ -148,7 +148,7 @@ def test_exit_exception_and_endless_loop_are_verdicts(cache, tmp_path, old, new,
 
 
 def test_selftest_covers_the_reference_and_every_cpp_mutant():
-    from conformance.selftest import subjects
+    from conformance.commands.selftest import subjects
     rows = subjects("cpp_")
     assert ("cpp:reference", "aed2", True) in rows
     assert {r[0] for r in rows if not r[2]} == {f"cpp:{m.name}" for m in mutants.MUTANTS}

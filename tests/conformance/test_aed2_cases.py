@@ -19,11 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from conformance.aed2 import gtest as aed2_gtest
-from conformance.aed2 import mutants, sanitizer
-from conformance.checks import RunOptions, check_target
-from conformance.emit import emit_for
-from conformance.targets import cpp_spec
+from conformance.profiles.aed2 import gtest as aed2_gtest
+from conformance.profiles.aed2 import mutants, sanitizer
+from conformance.checking.checks import RunOptions, check_target
+from conformance.reports.emit import emit_for
+from conformance.checking.targets import cpp_spec
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not installed")
 

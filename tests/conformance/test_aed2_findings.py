@@ -1,6 +1,6 @@
 """Profile aed2 without a compiler: a sanitizer's report parsed apart into
-its stacks (conformance.aed2.sanitizer), and the two builds' findings
-classified and ordered (conformance.aed2.findings)."""
+its stacks (conformance.profiles.aed2.sanitizer), and the two builds' findings
+classified and ordered (conformance.profiles.aed2.findings)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from types import SimpleNamespace
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance.aed2 import findings, sanitizer
-from conformance.aed2.target import describe_death
+from conformance.profiles.aed2 import findings, sanitizer
+from conformance.profiles.aed2.target import describe_death
 from conformance.api import Counterexample, Verdict
 
 FOLDER = "/home/student/tp/src"

@@ -10,10 +10,16 @@ import shutil
 
 import pytest
 
-from conformance import blame, cli, engine, mutants
+from conformance.machines import blame
+
+from conformance.commands import cli
+
+from conformance.checking import engine
+
+from conformance import mutants
 from conformance.api import GROUPS
-from conformance.sandbox import open_target
-from conformance.targets import resolve
+from conformance.sandbox.box import open_target
+from conformance.checking.targets import resolve
 from spec import rules
 
 
@@ -68,9 +74,9 @@ def test_a_departure_of_the_random_search_has_a_rule_too(name):
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not installed")
 def test_each_cpp_mutant_is_blamed_on_the_rule_it_declares():
-    from conformance.aed2 import mutants as cpp_mutants
-    from conformance.checks import RunOptions, check_target
-    from conformance.targets import cpp_spec
+    from conformance.profiles.aed2 import mutants as cpp_mutants
+    from conformance.checking.checks import RunOptions, check_target
+    from conformance.checking.targets import cpp_spec
     for m in cpp_mutants.MUTANTS:
         for seed in (1, 2):
             [(v, report)] = check_target(cpp_spec(cpp_mutants.materialize(m)), "aed2",

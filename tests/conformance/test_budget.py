@@ -18,10 +18,16 @@ from pathlib import Path
 
 import pytest
 
-from conformance import checks, cli, isolation, points
+from conformance.checking import checks
+
+from conformance.commands import cli
+
+from conformance.sandbox import isolation
+
+from conformance.reports import points
 from conformance.api import RuleOutcome, Verdict
-from conformance.budget import Budget, OutOfBudget, reserve
-from conformance.output import NOT_FULLY_CHECKED, verdict_status, verdicts_to_gradescope
+from conformance.machines.budget import Budget, OutOfBudget, reserve
+from conformance.reports.output import NOT_FULLY_CHECKED, verdict_status, verdicts_to_gradescope
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SLOW = FIXTURES / "soko_slow.py"

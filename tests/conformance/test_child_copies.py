@@ -1,11 +1,15 @@
 """The sandbox child (``conformance/child.py``, standard library only) keeps
 its own copies of the special operations' names, the action names and their
 vectors: they must equal the originals in ``conformance.api``,
-``spec.tipos`` and ``conformance.targets``."""
+``spec.tipos`` and ``conformance.checking.targets``."""
 
 from __future__ import annotations
 
-from conformance import api, child, targets
+from conformance import api
+
+from conformance.sandbox import child
+
+from conformance.checking import targets
 from spec.tipos import ACCIONES, Accion
 
 

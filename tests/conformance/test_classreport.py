@@ -14,7 +14,11 @@ import sys
 
 import pytest
 
-from conformance import classreport, cli, mutants
+from conformance.reports import classreport
+
+from conformance.commands import cli
+
+from conformance import mutants
 
 CLASS = {"ana": "student_soko", "bruno": "soko_win_needs_all_boxes",
          "carla": "soko_pushes_two_boxes", "dario": "soko_mutates_grid",

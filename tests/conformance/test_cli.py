@@ -12,10 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from conformance import checks, cli
+from conformance.checking import checks
+
+from conformance.commands import cli
 from conformance.api import Counterexample, Verdict
-from conformance.output import verdicts_to_junit
-from conformance.targets import DirectionAdapter, load, resolve
+from conformance.reports.output import verdicts_to_junit
+from conformance.checking.targets import DirectionAdapter, load, resolve
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -63,7 +65,7 @@ def test_in_process_option(fake, capsys):
 
 
 def test_the_check_says_how_the_target_is_isolated(fake, capsys, monkeypatch):
-    from conformance import isolation
+    from conformance.sandbox import isolation
     level = isolation.available_levels()[-1]         # best-effort: on every machine
     monkeypatch.setenv(isolation.ENV_VAR, level)
     assert cli.main([fixture("soko_base.py"), "--max-examples", "2"]) == 0
@@ -209,9 +211,9 @@ def test_unwritable_output_exits_2(fake, tmp_path, capsys):
 
 def test_selftest_is_dispatched_lazily(monkeypatch):
     seen = []
-    module = type(sys)("conformance.selftest")
+    module = type(sys)("conformance.commands.selftest")
     module.main = lambda argv, prog: seen.append((argv, prog)) or 0
-    monkeypatch.setitem(sys.modules, "conformance.selftest", module)
+    monkeypatch.setitem(sys.modules, "conformance.commands.selftest", module)
     assert cli.main(["selftest", "--max-examples", "5"]) == 0
     assert seen == [(["--max-examples", "5"], "python -m conformance selftest")]
 
@@ -229,7 +231,7 @@ def test_command_line_without_traceback():
 
 # ------------------------------------------------- end to end, real engine
 
-MUTANTS = Path(cli.__file__).parent / "mutants"
+MUTANTS = Path(cli.__file__).parents[1] / "mutants"
 
 
 def test_real_engine_on_our_implementation(capsys):

@@ -1,4 +1,4 @@
-"""conformance.emit: a counterexample as a test in the student's format;
+"""conformance.reports.emit: a counterexample as a test in the student's format;
 each emitted test fails on the implementation that produced it and passes
 on a correct one. (The Google Test cases of profile aed2: test_aed2_cases.py,
 with the real library.)"""
@@ -9,11 +9,11 @@ import sys
 
 import pytest
 
-from conformance import engine
+from conformance.checking import engine
 from conformance import mutants as py_mutants
-from conformance.emit import pytest_python, pytest_soko
-from conformance.sandbox import open_target
-from conformance.targets import resolve
+from conformance.reports.emit import pytest_python, pytest_soko
+from conformance.sandbox.box import open_target
+from conformance.checking.targets import resolve
 
 
 def _exec(code: str, modules: dict) -> None:
@@ -48,7 +48,7 @@ def test_soko_case_fails_on_its_mutant_and_passes_on_ours(mutant):
     c = _counterexample(mutant, "soko")
     code = pytest_soko(c)
     assert code.startswith("import soko") and "desc = [" in code
-    from conformance.targets import load
+    from conformance.checking.targets import load
     bad = load(resolve(str(py_mutants.path(mutant))))
     with pytest.raises(AssertionError):
         _exec(code, {"soko": bad})

@@ -9,11 +9,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conformance import engine, mutants, replays
-from conformance import engine_levels as lv
+from conformance.checking import engine
+
+from conformance import mutants
+
+from conformance.machines import replays
+from conformance.machines import levels as lv
 from conformance.api import GROUPS, TargetError
-from conformance.sandbox import open_target
-from conformance.targets import resolve
+from conformance.sandbox.box import open_target
+from conformance.checking.targets import resolve
 from spec import fisica, grilla, juego
 
 
@@ -199,8 +203,8 @@ def test_the_replay_command_names_the_direction_convention():
 
 def _soko_target(**overrides):
     import types
-    from conformance.sandbox import InProcessTarget
-    from conformance.targets import ResolvedTarget
+    from conformance.sandbox.box import InProcessTarget
+    from conformance.checking.targets import ResolvedTarget
     ops = {name: getattr(grilla, name) for name in (
         "crear_grilla", "dimensiones", "hay_pared", "hay_objetivo", "hay_caja",
         "hay_jugador", "juego_ganado", "mover")}
@@ -242,7 +246,7 @@ def test_robustness_findings_never_change_the_verdict():
     assert plain.conforms and plain.robustness == []
     robust = engine.check(t, "soko", max_examples=10, seed=4, robustness=True)
     assert robust.conforms and robust.robustness
-    from conformance.report import format_verdict
+    from conformance.reports.report import format_verdict
     assert "Robustness (--robustness" in format_verdict(robust)
 
 

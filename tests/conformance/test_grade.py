@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance import cli, grade
+from conformance.commands import cli, grade
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -9,9 +9,11 @@ import shutil
 
 import pytest
 
-from conformance import cli, mutants
+from conformance.commands import cli
+
+from conformance import mutants
 from spec import rules
-from conformance.output import GRADESCOPE_VISIBILITY
+from conformance.reports.output import GRADESCOPE_VISIBILITY
 
 #: The specification's top-level fields and test-case fields, with their types.
 TOP = {"score": (int, float), "execution_time": (int, float), "output": str,
@@ -89,7 +91,7 @@ def test_the_cpp_reference_gets_every_point(tmp_path):
     """Every rule of aed2 is exercised, mover's answer too (it is the
     engine's, not a case the spec takes), so a correct C++ implementation
     keeps every point."""
-    from conformance.aed2 import mutants as cpp_mutants
+    from conformance.profiles.aed2 import mutants as cpp_mutants
     status, doc = run(tmp_path, str(cpp_mutants.REFERENCE), "--max-examples", "5", "--seed", "1")
     conforms_to_the_spec(doc)
     assert [t["name"].split(":")[0] for t in doc["tests"]] == [

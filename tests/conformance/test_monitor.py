@@ -1,4 +1,4 @@
-"""The live monitor (conformance.monitor, issue 18): a student's soko.py
+"""The live monitor (conformance.live.monitor, issue 18): a student's soko.py
 wrapped so that every call is also computed by the spec. A correct student
 module behaves exactly as it does bare; each soko mutant raises, at the
 first call that departs, an icontract-style error naming the rule it
@@ -15,10 +15,11 @@ import icontract
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from conformance import engine_levels as lv
-from conformance import mutants, scenarios
-from conformance.monitor import CallersFault, DepartureError, _room, monitored, spec_grid
-from conformance.targets import BadTarget, load, resolve
+from conformance.machines import levels as lv
+from conformance import mutants
+from conformance.profiles import scenarios
+from conformance.live.monitor import CallersFault, DepartureError, _room, monitored, spec_grid
+from conformance.checking.targets import BadTarget, load, resolve
 from spec import PreconditionError, rules
 from spec import grilla as spec_grilla
 

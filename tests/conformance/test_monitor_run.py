@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conformance import mutants
-from conformance.monitor_run import style
+from conformance.commands.monitor_run import style
 
 HERE = Path(__file__).resolve().parent
 UNITTEST_FILE = HERE / "fixtures" / "monitor_course" / "soko_test.py"     # unittest style

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from conformance import engine, mutants
-from conformance.sandbox import open_target
-from conformance.targets import resolve
+from conformance.checking import engine
+
+from conformance import mutants
+from conformance.sandbox.box import open_target
+from conformance.checking.targets import resolve
 
 
 def test_there_are_at_least_twenty_mutants_over_the_three_profiles():
@@ -81,7 +83,7 @@ def test_selftest_only_matches_the_target_name_not_its_folder(monkeypatch, tmp_p
     """The clone's folder is ``sokoban-tad``: ``--only tad`` must not pick every mutant."""
     from pathlib import Path
 
-    from conformance import selftest
+    from conformance.commands import selftest
 
     clone = tmp_path / "sokoban-tad" / "conformance" / "mutants"
     monkeypatch.setattr(selftest.mutants, "path", lambda name: clone / f"{name}.py")
@@ -92,7 +94,7 @@ def test_selftest_only_matches_the_target_name_not_its_folder(monkeypatch, tmp_p
 
 
 def test_every_mutant_declares_one_rule_of_its_profiles_table():
-    from conformance.aed2 import mutants as cpp_mutants
+    from conformance.profiles.aed2 import mutants as cpp_mutants
     from spec import rules
     assert set(mutants.RULES) == set(mutants.MUTANTS)
     for name, rule in mutants.RULES.items():

@@ -8,9 +8,9 @@ import stat
 
 from hypothesis import given, settings, strategies as st
 
-from conformance import cli
+from conformance.commands import cli
 from conformance.api import Verdict
-from conformance.output import write_json, write_junit
+from conformance.reports.output import write_json, write_junit
 
 VERDICTS = [Verdict(target="t", profile="soko", conforms=True)]
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.targets import load, resolve
+from conformance.checking.targets import load, resolve
 from spec import rules
 
 SOKO_RULES = [r.id for r in rules.SOKO.rules_for("soko")]
@@ -22,8 +22,8 @@ pytest_plugins = ["pytester"]
 FIXTURES = Path(__file__).parent / "fixtures"
 
 CONFTEST = f'''
-import conformance.checks as checks
-from conformance.targets import load, resolve
+import conformance.checking.checks as checks
+from conformance.checking.targets import load, resolve
 from spec import rules
 
 SOKO_RULES = [r.id for r in rules.SOKO.rules_for("soko")]

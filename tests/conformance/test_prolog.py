@@ -19,12 +19,12 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from conformance import isolation
+from conformance.sandbox import isolation
 from conformance.machines import prolog as machine
-from conformance.prolog import check, model, mutants, rules, terms
-from conformance.prolog.model import State, Table
-from conformance.prolog.source import NotAProgram, find_program
-from conformance.prolog.target import DRIVER, PrologTarget
+from conformance.profiles.prolog import check, model, mutants, rules, terms
+from conformance.profiles.prolog.model import State, Table
+from conformance.profiles.prolog.source import NotAProgram, find_program
+from conformance.profiles.prolog.target import DRIVER, PrologTarget
 from spec.tipos import ACCIONES
 
 needs_swipl = pytest.mark.skipif(shutil.which("swipl") is None,
@@ -378,7 +378,7 @@ def test_each_mutant_is_caught_and_blamed_on_its_rule(mutant):
 
 
 def test_a_wrong_next_state_is_drawn_beside_the_spec():
-    from conformance.prolog.report import after_drawing
+    from conformance.profiles.prolog.report import after_drawing
     table = Table(3, 1, ((3, 1, "j"), (2, 1, "c"), (1, 1, "x")))
     push = next(s for s in model.legal(table, table.initial()) if s.name == "pushUp")
     box_left = model.State(push.after.player, ((1, 2),))      # the box stayed where it was
@@ -420,7 +420,7 @@ ACTION_RULES = {"prolog.edges", "prolog.directions", "prolog.free", "prolog.move
 
 
 def test_the_fixed_tables_lie_in_seed_003s_domain():
-    from conformance.prolog import scenarios
+    from conformance.profiles.prolog import scenarios
     from levels.validate import validate
     found = scenarios.tables()
     assert len(found) == len(scenarios.LINES) * 4 + len(scenarios.PLANS)
@@ -438,8 +438,8 @@ def test_the_fixed_tables_alone_catch_every_mutant(mutant):
     mutant, blamed on its rule (a random play reached two boxes in a row
     pushed left in only 17 of seeds 1..20, and a goal test looking at the
     first box only was caught in 19)."""
-    from conformance.machines.prolog import PrologRun
-    from conformance.prolog import scenarios
+    from conformance.profiles.prolog.machine import PrologRun
+    from conformance.profiles.prolog import scenarios
     target = PrologTarget(find_program(mutants.materialize(mutant.name)))
     assert check.open_program(target) is None
     run = PrologRun(target, target.program.main.name, plan_seconds=2.0)
@@ -481,7 +481,7 @@ def _class(tmp_path):
 
 @needs_swipl
 def test_check_verdicts_and_exit_statuses(tmp_path, capsys):
-    from conformance import cli
+    from conformance.commands import cli
     root = _class(tmp_path)
     assert cli.main([str(root / "ana"), "--seed", "1", "--max-examples", "8"]) == 0
     out = capsys.readouterr().out
@@ -498,8 +498,8 @@ def test_check_verdicts_and_exit_statuses(tmp_path, capsys):
 
 @needs_swipl
 def test_check_says_what_is_wrong_with_exit_2(tmp_path, capsys, monkeypatch):
-    from conformance import cli
-    from conformance.prolog import target as prolog_target
+    from conformance.commands import cli
+    from conformance.profiles.prolog import target as prolog_target
     root = _class(tmp_path)
     empty = tmp_path / "empty"
     empty.mkdir()
@@ -519,7 +519,7 @@ def test_check_says_what_is_wrong_with_exit_2(tmp_path, capsys, monkeypatch):
 def test_a_newcomers_mistakes_get_a_verdict_that_says_what(tmp_path, capsys):
     """A syntax error is named (file, line) at the top of the report, a
     directive that halts while the program loads is a clear exit 2, and a folder of .pro files none of which defines sokoban/1 says so."""
-    from conformance import cli
+    from conformance.commands import cli
     reference = (mutants.materialize("reference") / "sokoban.pro").read_text()
     line = "up([F, C], [F1, C]) :- F1 is F - 1."
     assert reference.count(line) == 1
@@ -551,7 +551,7 @@ def test_the_driver_loads_without_a_message():
 
 @needs_swipl
 def test_grade_and_gradescope_take_prolog_programs(tmp_path):
-    from conformance import cli
+    from conformance.commands import cli
     root = _class(tmp_path)
     out = tmp_path / "out"
     assert cli.main(["grade", str(root), "--seed", "1", "--max-examples", "30",
@@ -579,7 +579,7 @@ def test_a_prolog_check_stops_cleanly_at_its_budget(tmp_path, capsys, failure):
     a call took; the Gradescope file is written, every rule it kept earns
     its point, and the rules not reached keep theirs unless the budget is a
     failure."""
-    from conformance import cli
+    from conformance.commands import cli
     root = _class(tmp_path)
     results = tmp_path / "results.json"
     start = time.monotonic()

@@ -5,14 +5,18 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance import engine, mutants, scenarios
+from conformance.checking import engine
+
+from conformance import mutants
+
+from conformance.profiles import scenarios
 from conformance.api import Counterexample, Verdict
-from conformance.report import (
+from conformance.reports.report import (
     STAT_LABELS, Board, cell_char, draw, format_comparison, format_stats, format_verdict, marks,
     render_observation,
 )
-from conformance.sandbox import open_target
-from conformance.targets import resolve
+from conformance.sandbox.box import open_target
+from conformance.checking.targets import resolve
 
 cells = st.tuples(st.integers(-3, 3), st.integers(-3, 3))
 boards = st.builds(Board, st.frozensets(cells, max_size=6), st.frozensets(cells, max_size=4),
@@ -89,8 +93,8 @@ def test_counts_agree_with_their_nouns(stats):
 
 def test_a_raised_exception_is_said_once(tmp_path):
     """Not "raised an exception: raised TypeError"."""
-    from conformance import checks
-    from conformance.targets import resolve
+    from conformance.checking import checks
+    from conformance.checking.targets import resolve
 
     (tmp_path / "soko.py").write_text(
         "from conformance.mutants.student_soko import *\n"
@@ -99,7 +103,7 @@ def test_a_raised_exception_is_said_once(tmp_path):
                                         checks.RunOptions(max_examples=5, seed=0, in_process=True))
     assert "raised AttributeError: 'tuple' object has no attribute 'value'" in report
     assert "raised an exception" not in report and "raised: raised" not in report
-    # The fixed scenarios come first, one per rule first (conformance.scenarios.rule_first):
+    # The fixed scenarios come first, one per rule first (conformance.profiles.scenarios.rule_first):
     # the first with a move departs.
     n, first = next((i, s) for i, s in enumerate(scenarios.rule_first("soko"), 1)
                     if s.actions)
@@ -115,7 +119,7 @@ def test_one_cell_differs():
 
 
 def test_status_counts_agree_with_their_verbs():
-    from conformance.output import status_count
+    from conformance.reports.output import status_count
 
     assert [status_count(n, "conforms") for n in (1, 3)] == ["1 conforms", "3 conform"]
     assert status_count(2, "does not conform") == "2 do not conform"

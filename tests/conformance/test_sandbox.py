@@ -20,10 +20,10 @@ from hypothesis import strategies as st
 
 import spec.grilla
 import spec.tipos
-from conformance import isolation
+from conformance.sandbox import isolation
 from conformance.api import BATCH, EQUAL, FINGERPRINT, RESET, Handle, TargetError
-from conformance.sandbox import InProcessTarget, SandboxTarget, fingerprint, open_target
-from conformance.targets import BadTarget, ReferenceImport, resolve
+from conformance.sandbox.box import InProcessTarget, SandboxTarget, fingerprint, open_target
+from conformance.checking.targets import BadTarget, ReferenceImport, resolve
 
 FIXTURES = Path(__file__).parent / "fixtures"
 ROOT = Path(__file__).resolve().parents[2]
@@ -134,7 +134,7 @@ def test_the_kernel_cap_also_holds_for_a_grader_without_root():
             and os.stat(ROOT / "conformance" / "launcher.py").st_mode & stat.S_IROTH):
         pytest.skip("the project is not readable by other users here")
     script = (f"import sys, json, tempfile; sys.path.insert(0, {str(ROOT)!r})\n"
-              "from conformance import isolation\n"
+              "from conformance.sandbox import isolation\n"
               "print(json.dumps([isolation.available_levels(), isolation.storage_capped()]))\n"
               "for level in isolation.available_levels():\n"
               "    work = tempfile.mkdtemp()\n"
@@ -163,9 +163,9 @@ def test_the_kernel_cap_also_holds_for_a_grader_without_root():
 
 
 def test_the_cpp_binary_runs_with_a_storage_budget():
-    """conformance/aed2/process.py: the compiler runs without a budget (it
+    """conformance/profiles/aed2/process.py: the compiler runs without a budget (it
     needs room in /tmp), the student's binary with one (its run is ours)."""
-    from conformance.aed2 import process
+    from conformance.profiles.aed2 import process
     work = Path(tempfile.mkdtemp(prefix="sokoban-test-"))
     try:
         proc = process.start(["/bin/sh", "-c", "head -c 3000000 /dev/zero > /tmp/x; echo $?"],
@@ -450,8 +450,8 @@ def test_a_looping_child_dies_with_its_parent(tmp_path):
     import time
     script = tmp_path / "parent.py"
     script.write_text(
-        "from conformance.targets import resolve\n"
-        "from conformance.sandbox import SandboxTarget\n"
+        "from conformance.checking.targets import resolve\n"
+        "from conformance.sandbox.box import SandboxTarget\n"
         f"t = SandboxTarget(resolve({str(FIXTURES / 'soko_misbehaving.py')!r}), timeout=60)\n"
         "print(t._proc.pid, flush=True)\n"
         "t.call('loop_forever')\n")
@@ -461,7 +461,7 @@ def test_a_looping_child_dies_with_its_parent(tmp_path):
     parent.wait()
     # Dead means gone or a zombie: a zombie runs nothing (an ancestor that
     # adopts orphans, such as a test worker, may not have reaped it yet).
-    from conformance import isolation
+    from conformance.sandbox import isolation
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
         if not isolation._alive(isolation._status(child)):
@@ -472,8 +472,8 @@ def test_a_looping_child_dies_with_its_parent(tmp_path):
 
 # ------------------------------------------------------------ the channel
 
-from conformance import child  # noqa: E402
-from conformance.sandbox import _answer  # noqa: E402
+from conformance.sandbox import child  # noqa: E402
+from conformance.sandbox.box import _answer  # noqa: E402
 from spec.tipos import Accion  # noqa: E402
 
 scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False),
@@ -553,7 +553,7 @@ def test_an_unreadable_answer_kills_the_child(tmp_path):
     ("minimal_extendido_seed001.py", "extendido", "seed001"),
 ])
 def test_minimal_modules_that_import_nothing_of_ours_conform(name, profile, directions):
-    from conformance.checks import RunOptions, check_target
+    from conformance.checking.checks import RunOptions, check_target
     options = RunOptions(max_examples=8, seed=2, directions=directions)
     ((verdict, report),) = check_target(_spec(name), profile, options)
     assert verdict.conforms, report
@@ -622,7 +622,7 @@ def test_limits_apply_when_the_box_cannot_read_the_library(level, tmp_path):
     if level not in isolation.available_levels():
         pytest.skip(f"isolation level {level} is not available on this machine")
     script = ("import sys, tempfile\n"
-              "from conformance import isolation\n"
+              "from conformance.sandbox import isolation\n"
               "for name in [n for n in sys.modules if n == 'resource']:\n"
               "    del sys.modules[name]\n"
               "work = tempfile.mkdtemp(prefix='sokoban-test-')\n"
@@ -655,7 +655,7 @@ def test_a_bwrap_box_sees_only_the_system_and_its_folder():
 # ------------------------------------------------------------ the reference
 
 def test_importing_the_reference_is_a_failing_verdict(capsys):
-    from conformance import cli
+    from conformance.commands import cli
     assert cli.main([str(FIXTURES / "soko_tampers.py"), "--max-examples", "2"]) == 1
     assert "imports the reference implementation" in capsys.readouterr().out
 
@@ -683,8 +683,8 @@ def test_opaque_results_stay_with_the_target(in_process):
     next call; an atom (a bool) still comes back as it is."""
     from conformance import mutants
     from conformance.api import OPAQUE
-    from conformance.targets import resolve
-    from conformance.sandbox import open_target
+    from conformance.checking.targets import resolve
+    from conformance.sandbox.box import open_target
     nivel = {"personaje": {(1, 1)}, "cajas": {(2, 1)}, "paredes": set(),
              "depósitos": {(3, 1)}, "bombas": 1}
     t = open_target(resolve(str(mutants.path("student_extendido"))), in_process=in_process)

@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from conformance import blame, engine_levels as lv, mutants, scenarios
-from conformance.sandbox import open_target
-from conformance.targets import bundled_specs, resolve
+from conformance.machines import blame, levels as lv
+
+from conformance import mutants
+
+from conformance.profiles import scenarios
+from conformance.sandbox.box import open_target
+from conformance.checking.targets import bundled_specs, resolve
 from spec import rules
 
 ALL = [(p, s) for p, ss in scenarios.SCENARIOS.items() for s in ss]
@@ -61,11 +65,11 @@ def test_no_correct_implementation_departs_from_a_scenario(spec, profile):
 
 @pytest.mark.skipif(__import__("shutil").which("g++") is None, reason="g++ is not installed")
 def test_the_cpp_reference_departs_from_no_scenario():
-    from conformance.aed2 import mutants as cpp_mutants
-    from conformance.aed2.build import build
-    from conformance.aed2.target import Aed2Target
-    from conformance.sandbox import DEFAULT_MEMORY_MB
-    from conformance.targets import DirectionAdapter
+    from conformance.profiles.aed2 import mutants as cpp_mutants
+    from conformance.profiles.aed2.build import build
+    from conformance.profiles.aed2.target import Aed2Target
+    from conformance.sandbox.box import DEFAULT_MEMORY_MB
+    from conformance.checking.targets import DirectionAdapter
     target = Aed2Target(build(cpp_mutants.REFERENCE, std="c++17", sanitize=True), timeout=10,
                         memory_mb=DEFAULT_MEMORY_MB, name="reference")
     try:

@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conformance.api import BATCH, REQUIRED_OPERATIONS, Handle
-from conformance.sandbox import InProcessTarget
-from conformance.targets import (
+from conformance.sandbox.box import InProcessTarget
+from conformance.checking.targets import (
     BadTarget, DirectionAdapter, _flip, bundled_specs, detect_profiles, explain_missing,
     load, missing_operations, private_module_name, resolve,
 )

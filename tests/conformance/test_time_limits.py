@@ -21,10 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from conformance import child, isolation
+from conformance.sandbox import child, isolation
 from conformance.api import TargetError
-from conformance.sandbox import SandboxTarget
-from conformance.targets import resolve
+from conformance.sandbox.box import SandboxTarget
+from conformance.checking.targets import resolve
 from spec.tipos import BOMBAS, CAJAS, DEPOSITOS, PAREDES, PERSONAJE
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -169,9 +169,9 @@ def test_a_starved_import_is_not_a_timeout(tmp_path):
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not installed")
 def test_a_starved_cpp_call_is_not_a_timeout():
-    from conformance.aed2 import mutants as cpp_mutants
-    from conformance.aed2.build import build
-    from conformance.aed2.target import Aed2Target
+    from conformance.profiles.aed2 import mutants as cpp_mutants
+    from conformance.profiles.aed2.build import build
+    from conformance.profiles.aed2.target import Aed2Target
     target = Aed2Target(build(cpp_mutants.REFERENCE, std="c++17", sanitize=False), timeout=0.5,
                         name="reference")
     try:
@@ -199,7 +199,7 @@ sokoban([]).
 
 
 def _driver_wall_factor() -> int:
-    from conformance.prolog.target import DRIVER
+    from conformance.profiles.prolog.target import DRIVER
     found = re.search(r"^wall_factor\((\d+)\)\.", Path(DRIVER).read_text(), re.M)
     assert found, "the Prolog driver states its wall_factor/1"
     return int(found.group(1))
@@ -211,9 +211,9 @@ def test_the_prolog_driver_waits_as_long_as_the_others():
 
 @pytest.mark.skipif(shutil.which("swipl") is None, reason="swipl (SWI-Prolog) is not installed")
 def test_a_starved_prolog_call_is_not_a_timeout(tmp_path):
-    from conformance.prolog import terms
-    from conformance.prolog.source import find_program
-    from conformance.prolog.target import PrologTarget
+    from conformance.profiles.prolog import terms
+    from conformance.profiles.prolog.source import find_program
+    from conformance.profiles.prolog.target import PrologTarget
     (tmp_path / "sokoban.pro").write_text(SPINNER)
     target = PrologTarget(find_program(tmp_path), memory_mb=512)
     try:

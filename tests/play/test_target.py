@@ -1,5 +1,5 @@
 """``sokoban play TARGET`` without a terminal: the game's logic on a target
-played by the referee (conformance.referee: the target in the sandbox, the
+played by the referee (conformance.live.referee: the target in the sandbox, the
 spec beside it), the panel laid out, and bad targets refused."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import pytest
 
 import levels
 from conformance import mutants
-from conformance.referee import Referee
-from conformance.targets import BadTarget
+from conformance.live.referee import Referee
+from conformance.checking.targets import BadTarget
 from impl.play import view
 from impl.play.target import TargetSession
 
@@ -84,7 +84,7 @@ def test_a_bad_target_is_refused(tmp_path, monkeypatch, files, target, says):
 
 
 def _cpp_broken(folder: Path) -> None:
-    from conformance.aed2 import mutants as cpp
+    from conformance.profiles.aed2 import mutants as cpp
     shutil.copytree(cpp.REFERENCE, folder)
     with open(folder / "Mapa.cpp", "a") as f:
         f.write("int broken(\n")
@@ -178,7 +178,7 @@ def test_seed_001s_game_counts_undoes_throws_bombs_and_moves_on_to_the_next_leve
 
 
 def test_seed_001s_game_holds_a_few_levels_and_a_new_game_starts_after_them():
-    from conformance.referee import GAME_LEVELS
+    from conformance.live.referee import GAME_LEVELS
     short = "".join(f"; L{i}\n#####\n#@$.#\n#####\n\n" for i in range(GAME_LEVELS + 1))
     referee = Referee(str(mutants.path("student_extendido")), in_process=True)
     s = TargetSession(levels.parse_xsb(short), 0, referee)
@@ -211,7 +211,7 @@ def test_an_undo_that_departs_stops_on_its_rule_and_the_panel_goes_back_a_step()
 @pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not installed: a C++ aed2 "
                     "folder cannot be built")
 def test_a_cpp_folder_plays_as_aed2_in_seed_001s_directions():
-    from conformance.aed2 import mutants as cpp
+    from conformance.profiles.aed2 import mutants as cpp
     referee = Referee(str(cpp.REFERENCE))
     try:
         assert referee.profile == "aed2" and referee.sequence
@@ -232,7 +232,7 @@ def test_a_cpp_folder_plays_as_aed2_in_seed_001s_directions():
 @pytest.mark.skipif(shutil.which("swipl") is None, reason="swipl (SWI-Prolog) is not installed: "
                     "a Prolog program cannot run")
 def test_a_prolog_program_plays_on_its_own_perform_results(tmp_path):
-    from conformance.prolog import mutants as pro
+    from conformance.profiles.prolog import mutants as pro
     referee = Referee(str(pro.REFERENCE))
     try:
         assert referee.profile == "prolog" and referee.default_levels == "seed003"
@@ -264,7 +264,7 @@ def test_a_prolog_program_plays_on_its_own_perform_results(tmp_path):
 
 
 def test_a_prolog_file_is_a_target_and_a_prolog_level_is_levels(tmp_path):
-    from conformance.prolog import mutants as pro
+    from conformance.profiles.prolog import mutants as pro
     from sokoban_tad import _is_target
     level = tmp_path / "nivel0.pro"
     level.write_text("filas(1).\ncolumnas(3).\npista(1, 1, j).\npista(1, 2, c).\npista(1, 3, x).\n")

@@ -344,8 +344,8 @@ def python_target(name: str, tmp_path: Path) -> tuple[Path, str]:
 def cpp_target(name: str, tmp_path: Path) -> tuple[Path, str]:
     """Our C++ reference (``reference``) or one of its mutants, built first
     (as sokoban play builds it: the build is cached, so the game starts at once)."""
-    from conformance.aed2 import mutants as cpp
-    from conformance.aed2.build import build
+    from conformance.profiles.aed2 import mutants as cpp
+    from conformance.profiles.aed2.build import build
 
     folder = cpp.REFERENCE if name == "reference" else cpp.materialize(cpp.BY_NAME[name])
     build(str(folder), std="c++17", sanitize=True)
@@ -353,7 +353,7 @@ def cpp_target(name: str, tmp_path: Path) -> tuple[Path, str]:
 
 
 def prolog_target(name: str, tmp_path: Path) -> tuple[Path, str]:
-    from conformance.prolog import mutants as pro
+    from conformance.profiles.prolog import mutants as pro
 
     folder = pro.materialize(name, tmp_path / "prolog")
     return folder, pro.BY_NAME[name].rule if name in pro.BY_NAME else ""

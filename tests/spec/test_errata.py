@@ -193,9 +193,9 @@ def _soko_namespace(**overrides):
 
 
 def _check_soko(namespace, **kwargs):
-    from conformance import engine
-    from conformance.sandbox import InProcessTarget
-    from conformance.targets import ResolvedTarget
+    from conformance.checking import engine
+    from conformance.sandbox.box import InProcessTarget
+    from conformance.checking.targets import ResolvedTarget
     target = InProcessTarget(ResolvedTarget(name="errata-target", kind="module", module="x"),
                              namespace=namespace)
     return engine.check(target, "soko", max_examples=15, seed=3, shrink=False, **kwargs)
@@ -203,7 +203,7 @@ def _check_soko(namespace, **kwargs):
 
 def test_e24_the_default_check_draws_only_rectangular_grids():
     from hypothesis import HealthCheck, given, settings
-    from conformance import engine_levels as lv
+    from conformance.machines import levels as lv
 
     assert not lv.in_domain("soko", lv.from_rows(["####", "#@$.#", "#####"], soko=True))
     assert lv.in_domain("soko", lv.from_rows(["#####", "#@$.#", "#####"], soko=True))
@@ -236,7 +236,7 @@ def test_e25_fewer_boxes_than_goals_is_accepted_but_not_drawn():
     g = grilla.mover(g, (1, 0))
     assert grilla.hay_caja(g, 4, 1) and not grilla.juego_ganado(g)
     # ... while the default check only draws at least as many boxes as goals.
-    from conformance import engine_levels as lv
+    from conformance.machines import levels as lv
     assert not lv.in_domain("soko", lv.from_rows(["#####", "#@..#", "#$  #", "#####"], soko=True))
     assert lv.in_domain("soko", lv.from_rows(["#####", "#@..#", "#$  #", "#####"], soko=True),
                         robustness=True)
@@ -286,7 +286,7 @@ def test_e28_a_final_state_has_every_box_on_a_destination_in_any_order():
     """Seed 003's program unifies its state with the destinations in the
     order of the facts; the document's final state (and ours) has every box
     on a destination, whichever."""
-    from conformance.prolog import model
+    from conformance.profiles.prolog import model
     crossed = model.Table(1, 3, ((1, 1, "j"), (1, 2, "c"), (1, 3, "c"),
                                  (1, 3, "x"), (1, 2, "x")))
     assert crossed.solved(crossed.initial())

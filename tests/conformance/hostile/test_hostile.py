@@ -19,8 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from conformance import cli, isolation
-from conformance.grade import RULES_FIELD
+from conformance.commands import cli
+
+from conformance.sandbox import isolation
+from conformance.commands.grade import RULES_FIELD
 
 HERE = Path(__file__).parent
 PROJECT = HERE.parents[2]
@@ -206,8 +208,8 @@ def test_cleaning_up_after_one_submission_never_kills_another_starting_checker(
     here it waits 0.3 s there, and a sweep runs without pause the whole time."""
     import subprocess
 
-    from conformance import grade
-    from conformance.checks import RunOptions
+    from conformance.commands import grade
+    from conformance.checking.checks import RunOptions
 
     class SlowToRegister(subprocess.Popen):
         def __init__(self, *args, **kwargs):

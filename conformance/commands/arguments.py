@@ -1,0 +1,106 @@
+"""Command-line arguments shared by the commands that check (``python -m
+conformance`` and ``grade``): the run options and their parsing into a
+:class:`~conformance.checking.checks.RunOptions`."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Sequence
+
+from conformance.api import ALL_PROFILES
+from conformance.machines.budget import DEFAULT_BUDGET
+from conformance.checking.checks import EXIT_BAD, RunOptions
+from conformance.sandbox.box import DEFAULT_MEMORY_MB, DEFAULT_STORAGE_MB, DEFAULT_TIMEOUT
+from conformance.checking.targets import DIRECTIONS
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {text}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be greater than 0: {text}")
+    return value
+
+
+def add_run_options(parser: argparse.ArgumentParser) -> None:
+    """The options shared by the check command and ``grade``."""
+    parser.add_argument("--profile", choices=ALL_PROFILES,
+                        help="the interface to check (default: detected from the operations "
+                             "the target provides; aed2 for a folder holding aed2_Juego.h; "
+                             "prolog for a .pro file or a folder holding one that defines "
+                             "sokoban/1)")
+    parser.add_argument("--max-examples", type=positive_int, default=100, metavar="N",
+                        help="random examples per profile (default: %(default)s)")
+    parser.add_argument("--seed", type=int, default=None, metavar="S",
+                        help="random seed for the examples (default: a fresh one, printed "
+                             "with the verdict)")
+    parser.add_argument("--directions", choices=DIRECTIONS, default="ours",
+                        help="the target's direction convention: 'ours' (y grows south, "
+                             "north = (0, -1)) or 'seed001' (y grows north, Norte = (0, 1)); "
+                             "see docs/conformance-runner.md")
+    parser.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT,
+                        metavar="SECONDS", help="time limit per call into the target, in "
+                        "CPU time (waiting for a core on a loaded machine does not count; a "
+                        "call still ends after 10 times as long): default %(default)s")
+    parser.add_argument("--budget", type=positive_float, default=DEFAULT_BUDGET,
+                        metavar="SECONDS", help="time for the whole check of a target, opening "
+                        "it included; when it runs out the check stops and a target that "
+                        "did not depart by then is 'not fully checked' (exit status 3; its "
+                        "rules not refuted keep their points) (default: %(default)g)")
+    parser.add_argument("--budget-is-failure", action="store_true",
+                        help="a check that runs out of its --budget fails (exit status 1; "
+                             "the rules it did not reach earn no point)")
+    parser.add_argument("--memory", type=positive_int, default=DEFAULT_MEMORY_MB, metavar="MB",
+                        help="memory limit of the target's process (default: %(default)s)")
+    parser.add_argument("--storage", type=positive_int, default=DEFAULT_STORAGE_MB, metavar="MB",
+                        help="what a sandboxed target may store, in its /tmp and working "
+                             "folder together (default: %(default)s)")
+    parser.add_argument("--std", default="c++17", metavar="STD",
+                        help="C++ targets: the language standard given to g++ "
+                             "(default: %(default)s)")
+    parser.add_argument("--no-sanitize", dest="sanitize", action="store_false",
+                        help="C++ targets: build without AddressSanitizer and "
+                             "UndefinedBehaviorSanitizer")
+    parser.add_argument("--strict-types", action="store_true",
+                        help="an answer of the right meaning but not the seed's type (None or "
+                             "0 for False, a list for dimensiones' tuple) is a departure, not a "
+                             "warning")
+    parser.add_argument("--robustness", action="store_true",
+                        help="also play inputs beyond the seed's stated domain (soko: ragged "
+                             "or unevenly padded rows, fewer boxes than goals); findings are "
+                             "warnings in their own report section, never a departure")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--in-process", dest="in_process", action="store_const", const=True,
+                       default=None, help="run the target in this process (trusted code only: "
+                       "no time, memory or output limits)")
+    where.add_argument("--sandbox", dest="in_process", action="store_const", const=False,
+                       help="run even our own implementation in a child process")
+
+
+def options_from(args: argparse.Namespace) -> RunOptions:
+    return RunOptions(max_examples=args.max_examples, seed=args.seed,
+                      directions=args.directions, timeout=args.timeout,
+                      memory_mb=args.memory, storage_mb=args.storage,
+                      in_process=args.in_process, std=args.std,
+                      sanitize=args.sanitize, strict_types=args.strict_types,
+                      robustness=args.robustness, budget=args.budget,
+                      budget_is_failure=args.budget_is_failure)
+
+
+def parse_or_status(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.Namespace | int:
+    try:
+        return parser.parse_args(list(argv))
+    except SystemExit as e:                 # --help (0) or a usage error (2)
+        return e.code if isinstance(e.code, int) else EXIT_BAD

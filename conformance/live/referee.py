@@ -1,0 +1,407 @@
+"""A target played action by action with the spec beside it: what ``sokoban
+play TARGET`` stands on (the terminal is :mod:`impl.play`'s; the two meet in
+the ``sokoban`` command, :mod:`sokoban_tad`, since neither package may
+import the other).
+
+Every profile plays: a student's ``soko.py`` (``soko``), a ``tad`` or
+``extendido`` Python module, a C++ ``aed2`` folder and a Prolog program
+(``prolog``). The target runs where ``sokoban check`` runs it: a Python
+target in the sandbox (:func:`conformance.sandbox.box.open_target`), a C++
+folder built and run as the check builds and runs it
+(:func:`conformance.checking.checks.open_checked`, in seed 001's directions), a
+Prolog program under ``swipl`` in its own box
+(:class:`conformance.profiles.prolog.target.PrologTarget`). Each action is played by
+the profile's machine (:mod:`conformance.machines`), exactly as a check
+plays it: the spec and the target move together, and after every action
+every observer is compared (a Prolog program: its ``action/2`` and
+``perform/3`` successors of the state reached, the state being its own
+``perform/3`` result for the action chosen). At the first departure,
+:meth:`Referee.act` returns the machine's
+:class:`~conformance.api.Counterexample` (its rule from the profile's rule
+table, its boards, its replay command) and :meth:`Referee.panel` lays it
+out for the screen. :meth:`Referee.back` replays the game's history to the
+step before, through the target too.
+
+The only code per profile here is :class:`_Observed` (the machines of the
+targets that answer observers) and :class:`_Prolog` (the Prolog machine),
+each a few lines that start a game, play a letter and say what the spec's
+board is: the comparing is the machines'.
+
+Everything it hands out is plain data (rows, positions, strings), so the
+front end needs nothing of this package.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Sequence
+
+from conformance.machines import levels as lv
+from conformance.api import Counterexample
+from conformance.machines import machine
+from conformance.machines.base import CheckSettings, Departure, Fatal, Run
+from conformance.live.monitor import desc_fault
+from conformance.machines.replays import ACTION_CODES
+from conformance.reports.report import format_comparison, rule_lines
+from conformance.checking.targets import BadTarget, resolve
+from levels.lurd import LETTERS
+from spec.tipos import Accion
+
+#: The profiles a referee plays.
+#: The profiles a referee plays (a Python target providing several plays
+#: the first of them).
+PROFILES = ("soko", "extendido", "tad", "aed2", "prolog")
+#: The profiles whose game is seed 001's: bombs, deshacer, a sequence of levels.
+SEQUENCES = ("extendido", "aed2")
+#: The seed of each profile (messages).
+SEEDS = {"soko": "seed 002", "tad": "seed 000", "extendido": "seed 001", "aed2": "seed 001",
+         "prolog": "seed 003"}
+#: The bundled collection each profile plays by default: seed 001's
+#: tutorial has bombs; seed 003's levels are Prolog tables.
+DEFAULT_LEVELS = {"soko": "microban", "tad": "tutorial", "extendido": "tutorial",
+                  "aed2": "tutorial", "prolog": "seed003"}
+#: The game's commands -> replay letters (``b`` tirar_bomba, ``z`` deshacer).
+MOVES = {"up": LETTERS[Accion.ARRIBA], "down": LETTERS[Accion.ABAJO],
+         "left": LETTERS[Accion.IZQUIERDA], "right": LETTERS[Accion.DERECHA]}
+CODES = {**MOVES, "bomb": "b", "undo": "z"}
+#: Most levels in one game of seed 001 (the longest game a check plays):
+#: a departure's replay command holds them all.
+GAME_LEVELS = CheckSettings.for_groups("extendido").levels_per_game[1]
+
+
+@dataclass(frozen=True)
+class View(lv.Position):
+    """The spec's game now (which the target matched after the last action)."""
+
+    bombs: int | None = None        # None: the profile has no bombs
+    index: int = 0                  # the level played, in the game's sequence
+    won: bool = False               # this level (the last one, in a sequence) is won
+
+
+# ------------------------------------------------------------- per profile
+
+class _Observed:
+    """The profiles whose targets answer observers (soko, tad, extendido,
+    aed2): the profile's machine, bound to a run as a check binds it."""
+
+    def __init__(self, target: Any, profile: str, directions: str):
+        self.target, self.profile, self.directions = target, profile, directions
+        self.machine = None
+
+    @staticmethod
+    def scene(profile: str, level: Any) -> lv.Scene | None:
+        scene = lv._from_level(level, getattr(level, "title", "") or "", soko=profile == "soko")
+        if scene is not None and profile in SEQUENCES:
+            scene = lv._with_bombs(scene, level.bombs)
+        return scene
+
+    def refuses(self, level: Any) -> str | None:
+        scene = self.scene(self.profile, level)
+        if scene is None:
+            return "no player, or cells at negative positions"
+        if self.profile == "soko":
+            return desc_fault(list(scene.desc))
+        import levels
+        return "; ".join(levels.validate(level, "tad")) or None
+
+    def begin(self, levels: Sequence[Any]) -> None:
+        run = Run(self.target, self.profile, CheckSettings.for_groups(self.profile),
+                  self.directions)
+        self.machine = machine(self.profile).bind(run)()
+        self.machine.begin([self.scene(self.profile, level) for level in levels])
+
+    def act(self, code: str) -> bool:
+        """Play ``code`` as the check plays it; False when the machine did
+        not play it (a move ``puede_mover`` refuses, a bomb with none
+        left; an undo with nothing to undo is not asked either)."""
+        m = self.machine
+        if self.profile not in SEQUENCES and code not in ACTION_CODES:
+            return False
+        if code == "z" and m.history_is_empty():
+            return False
+        done = len(m.codes)
+        m.act(code)
+        return len(m.codes) > done
+
+    def view(self) -> View:
+        g = self.machine.model
+        if self.profile == "soko":
+            from spec import grilla
+            return View(g.paredes, g.cajas, g.objetivos, g.jugador,
+                        won=bool(g.objetivos) and grilla.juego_ganado(g))
+        if self.profile == "tad":
+            from spec import juego
+            from spec.tipos import CAJAS, DEPOSITOS, PAREDES, PERSONAJE
+            e = juego.estado(g)
+            return View(e[PAREDES], e[CAJAS], e[DEPOSITOS], next(iter(e[PERSONAJE])),
+                        won=juego.completado(g))
+        from spec import extendido as ext
+        return View(ext.paredes(g), ext.cajas(g), ext.depositos(g), ext.persona(g),
+                    ext.bombas(g), ext.indice_nivel(g), ext.gano(g))
+
+    def close(self) -> None:
+        self.target.close()
+
+
+class _Prolog:
+    """A Prolog program of seed 003 (profile prolog): its machine
+    (:class:`conformance.profiles.prolog.machine.PrologMachine`) compares the
+    program's successors of every state reached; the state after an action
+    is the program's own ``perform/3`` result for it."""
+
+    profile = "prolog"
+
+    def __init__(self, path: str, memory_mb: int):
+        from conformance.profiles.prolog.check import open_program
+        from conformance.profiles.prolog.source import NotAProgram, find_program
+        from conformance.profiles.prolog.target import PrologTarget, SwiplMissing, swipl
+        try:
+            program = find_program(path)
+            swipl()
+        except (NotAProgram, SwiplMissing) as e:
+            raise BadTarget(str(e)) from None
+        self.target = PrologTarget(program, memory_mb=memory_mb)
+        problem = open_program(self.target)
+        if problem is not None:
+            self.target.close()
+            raise BadTarget(problem.error)
+        self.machine = None
+
+    @staticmethod
+    def table(level: Any):
+        from conformance.profiles.prolog.model import Table
+        from levels.prolog import format_prolog
+        return Table.from_text(format_prolog(level))
+
+    def refuses(self, level: Any) -> str | None:
+        import levels
+        try:
+            table = self.table(level)
+        except (levels.LevelError, ValueError, IndexError) as e:
+            return f"not a table of seed 003: {e}"
+        return "; ".join(levels.validate(table.level(), "tad")) or None
+
+    def begin(self, levels: Sequence[Any]) -> None:
+        from conformance.profiles.prolog.machine import PrologMachine, PrologRun
+        self._end()
+        run = PrologRun(self.target, self.target.program.main.name, groups=("actions",))
+        self.machine = PrologMachine.bind(run)()
+        self.machine.start(self.table(levels[0]))
+        self.machine.flush()
+
+    def act(self, code: str) -> bool:
+        """The legal action of seed 003 in the direction of ``code`` (a
+        move, or a push), if any: its state is the program's perform/3
+        result (the machine found it equal to the spec's, boxes in any
+        order), and the successors of that state are compared."""
+        from conformance.profiles.prolog import model
+        m = self.machine
+        if code not in ACTION_CODES:
+            return False
+        word = model.DIRECTION[ACTION_CODES[code]]
+        step = next((s for s in model.legal(m.table, m.state)
+                     if s.name in ("move" + word, "push" + word)), None)
+        if step is None:
+            return False            # blocked: the program did not list it either
+        pairs = m.answer.value if m.answer is not None and m.answer.kind == "ok" else []
+        for pair in pairs:
+            if model.hashable(pair.args[0]) == model.hashable(step.term()):
+                theirs = model.read_state(pair.args[1])
+                if isinstance(theirs, model.State):
+                    step = replace(step, after=theirs)
+        m.played.append(step)
+        m.state = step.after
+        m.compare()
+        m.flush()
+        return True
+
+    def view(self) -> View:
+        m = self.machine
+        return View(m.table.walls(), frozenset(m.state.boxes), m.table.goals, m.state.player,
+                    won=m.table.solved(m.state))
+
+    def _end(self) -> None:
+        if self.machine is not None:
+            self.machine.failed = True      # nothing left to compare: close its level
+            self.machine.teardown()
+            self.machine = None
+
+    def close(self) -> None:
+        self._end()
+        self.target.close()
+
+
+def _open(target: str, in_process: bool, profile: str | None = None):
+    """The game of ``target`` as typed (a ``_Observed`` or a ``_Prolog``)
+    and its name, under ``profile`` or, of those a check would check, the
+    first in :data:`PROFILES`;
+    :class:`BadTarget` saying why it cannot be played."""
+    from conformance.checking.checks import RunOptions, open_checked
+    spec = resolve(target)
+    if spec is None:
+        raise BadTarget("no target given")
+    options = RunOptions(in_process=in_process)
+    if spec.kind == "prolog" and profile in (None, "prolog"):
+        return _Prolog(spec.path, options.memory_mb), spec.name
+    opened, profile, directions = open_checked(spec, options, profile, prefer=PROFILES)
+    return _Observed(opened, profile, directions), spec.name
+
+
+# ----------------------------------------------------------------- referee
+
+class Referee:
+    """The spec beside ``target`` (as typed: a ``soko.py``, a folder holding
+    one, a module, a C++ folder, a Prolog program), one game at a time.
+    Raises :class:`~conformance.checking.targets.BadTarget` when the target cannot be
+    found, built, loaded or played (one paragraph saying why)."""
+
+    def __init__(self, target: str, *, in_process: bool = False, profile: str | None = None):
+        self.game, self.name = _open(target, in_process, profile)
+        self.profile = self.game.profile
+        self.seed = SEEDS[self.profile]
+        self.default_levels = DEFAULT_LEVELS[self.profile]
+        #: A win moves on to the next level inside the game (seed 001).
+        self.sequence = self.profile in SEQUENCES
+        self.levels: list = []
+        #: The actions played since the game started (replay letters).
+        self.codes: list[str] = []
+        #: This level's actions, as the game counts them: ``m`` move, ``p``
+        #: push, ``b`` bomb (a deshacer takes the last back).
+        self.history: list[str] = []
+        self.departure: Counterexample | None = None
+        #: ``(moves, pushes)`` of the level last won in a sequence.
+        self.solved_counts = (0, 0)
+
+    # -- levels -----------------------------------------------------------------
+
+    def refuses(self, level: Any) -> str | None:
+        """Why ``level`` (a :class:`levels.Level`) cannot be played under the
+        profile (None: it can): the seed's preconditions on it."""
+        return self.game.refuses(level)
+
+    def start(self, levels: Sequence[Any]) -> Counterexample | None:
+        """Start a game on ``levels`` (:class:`levels.Level` s, playable):
+        the first one, or in seed 001's game the first :data:`GAME_LEVELS`
+        of them in sequence. The departure at the start, or None."""
+        self.levels = list(levels[:GAME_LEVELS if self.sequence else 1])
+        for level in self.levels:
+            why = self.refuses(level)
+            if why is not None:
+                raise ValueError(why)
+        return self._replay([])
+
+    def _replay(self, codes: Sequence[str]) -> Counterexample | None:
+        self.codes, self.history, self.departure = [], [], None
+        try:
+            self.game.begin(self.levels)
+            for code in codes:
+                self._play(code)
+        except (Departure, Fatal) as e:
+            self.departure = e.counterexample
+        return self.departure
+
+    def _play(self, code: str) -> None:
+        """Play ``code`` on the spec and the target (Departure, Fatal); one
+        the game does not play (a move the seed refuses, an undo with
+        nothing to undo, a bomb with none left) is not recorded."""
+        before = self.view()
+        self.codes.append(code)
+        try:
+            if not self.game.act(code):
+                self.codes.pop()
+                return
+        except (Departure, Fatal):
+            self._count(code, before)       # played: the spec's board is the one after it
+            raise
+        self._count(code, before)
+
+    def _count(self, code: str, before: View) -> None:
+        """This level's history after ``code`` was played from ``before``."""
+        after = self.view()
+        if after.index != before.index:        # won, and on to the next level
+            done = self.history + ["p"]
+            self.solved_counts = (sum(a != "b" for a in done), done.count("p"))
+            self.history = []                   # the history does not cross levels
+        elif code == "z":
+            self.history[-1:] = []
+        elif code == "b":
+            self.history.append("b")
+        elif after.player != before.player:
+            self.history.append("p" if after.boxes != before.boxes else "m")
+
+    # -- actions -------------------------------------------------------------------
+
+    def act(self, command: str) -> Counterexample | None:
+        """Play a command (``up``, ``down``, ``left``, ``right``; ``bomb``
+        and ``undo`` in seed 001's game): the departure it shows, or None."""
+        try:
+            self._play(CODES[command])
+        except (Departure, Fatal) as e:
+            self.departure = e.counterexample
+        return self.departure
+
+    def back(self) -> Counterexample | None:
+        """Undo the last action: the game's history replayed to the step
+        before, on the spec and on the target (a departure on the way, or
+        None)."""
+        if not self.codes:
+            return self._replay([]) if self.departure is not None else None
+        return self._replay(self.codes[:-1])
+
+    # -- what the screen shows ---------------------------------------------------
+
+    def view(self) -> View:
+        """The spec's game now, which the target's observers matched after
+        the last action."""
+        return self.game.view()
+
+    def board(self) -> tuple[frozenset, frozenset, frozenset, tuple[int, int]]:
+        """``(walls, boxes, goals, player)`` now."""
+        v = self.view()
+        return v.walls, v.boxes, v.goals, v.player
+
+    def won(self) -> bool:
+        return self.view().won
+
+    def moves(self) -> int:
+        """Moves on this level (pushes too; a deshacer takes one back)."""
+        return sum(1 for a in self.history if a != "b")
+
+    def pushes(self) -> int:
+        return self.history.count("p")
+
+    def panel(self) -> list[str | list[str]]:
+        """The departure laid out for the screen: paragraphs (a string, to
+        wrap) and blocks (a list of lines, kept as they are: boards). The
+        rule broken comes first, in the seed's words; then what went wrong,
+        the expected and actual boards (a Prolog program: the state reached,
+        the query, the spec's successors and its own), the replay command."""
+        c = self.departure
+        if c is None:
+            return []
+        rule, *words = rule_lines(c.profile, c.rule)
+        step = len(self.codes)
+        last = self.codes[-1] if self.codes else ""
+        where = ("at the start" if not step else f"at move {step}" if last in ACTION_CODES
+                 else f"at action {step} ({'a bomb' if last == 'b' else 'an undo'})")
+        out: list[str | list[str]] = [f"Departure {where}: {rule}"]
+        out += [w.strip() for w in words]
+        message = c.message
+        if c.profile == "prolog":           # its message ends with the rule, shown above
+            from conformance.profiles.prolog.rules import RULES, rule_line
+            if c.rule in RULES:
+                message = message.removesuffix(f" [{rule_line(c.rule)}]")
+        out.append(f"What went wrong: {message}")
+        if c.profile == "prolog":
+            out.append("The state reached:")
+            out.append(list(c.state_drawing))
+            out.append(f"Query: {c.query}")
+        out.append(format_comparison(c.expected, c.actual))
+        if getattr(c, "after_drawing", None):
+            out.append(c.after_drawing[0])
+            out.append(c.after_drawing[1:])
+        out.append(f"Replay: {c.replay}")
+        return out
+
+    def close(self) -> None:
+        self.game.close()

@@ -1,0 +1,174 @@
+// Written by the conformance toolkit (conformance/profiles/aed2/driver.cpp), compiled
+// with a student's sources: drives one aed2_Juego over a line protocol.
+//
+// Requests on stdin, one per line; one answer line each, on the protocol
+// stream (the original stdout: the student's own prints go to stderr).
+//   N k        a new juego from the k level lines that follow:
+//   L bombs px py nw x y .. nd x y .. nc x y ..   (walls, depots, boxes)
+//   P x y | D x y | C x y   hayPared / hayDeposito / hayCaja   -> 1 | 0
+//   A          posicionActual -> "x y"       B  cantidadBombas -> n
+//   S d        sePuedeMover(d) -> 1 | 0      M d  mover(d) -> 1 | 0
+//   T          tirarBomba -> ok              U  deshacer -> ok
+//   F          flush -> "."                  Q  quit
+// d is 0 Norte, 1 Este, 2 Sur, 3 Oeste. An exception answers "!raised ...".
+// When the process dies (signal, abort, sanitizer), the request being served
+// is written to stderr after the marker "@@aed2-died-in: ".
+#include "aed2_Juego.h"
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <unistd.h>
+
+extern "C" void __sanitizer_set_death_callback(void (*)(void)) __attribute__((weak));
+
+static char aed2_current[512];
+static FILE* aed2_out = nullptr;
+static aed2_Juego* aed2_juego = nullptr;
+
+static void aed2_say_current() {
+    static const char head[] = "\n@@aed2-died-in: ";
+    ssize_t ignored = write(2, head, sizeof head - 1);
+    ignored = write(2, aed2_current, strlen(aed2_current));
+    ignored = write(2, "\n", 1);
+    (void) ignored;
+}
+
+static void aed2_on_signal(int sig) {
+    aed2_say_current();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static const char* aed2_cursor;
+
+static long aed2_number() {
+    char* end;
+    long v = strtol(aed2_cursor, &end, 10);
+    aed2_cursor = end;
+    return v;
+}
+
+static Coordenada aed2_coord() {
+    int x = (int) aed2_number();
+    int y = (int) aed2_number();
+    return Coordenada(x, y);
+}
+
+static set<Coordenada> aed2_coords() {
+    set<Coordenada> s;
+    long n = aed2_number();
+    for (long i = 0; i < n; i++) {
+        s.insert(aed2_coord());
+    }
+    return s;
+}
+
+static PuntoCardinal aed2_direction() {
+    switch (aed2_number()) {
+        case 0: return Norte;
+        case 1: return Este;
+        case 2: return Sur;
+        default: return Oeste;
+    }
+}
+
+static bool aed2_read_line(char*& line, size_t& cap) {
+    ssize_t n = getline(&line, &cap, stdin);
+    if (n < 0) return false;
+    size_t k = (size_t) n < sizeof aed2_current - 1 ? (size_t) n : sizeof aed2_current - 1;
+    memcpy(aed2_current, line, k);
+    aed2_current[k] = '\0';
+    if (k > 0 && aed2_current[k - 1] == '\n') aed2_current[k - 1] = '\0';
+    return true;
+}
+
+static void aed2_serve(char op, char*& line, size_t& cap) {
+    if (op == 'N') {
+        long k = aed2_number();
+        vector<aed2_Nivel> niveles;
+        for (long i = 0; i < k; i++) {
+            if (!aed2_read_line(line, cap)) exit(3);
+            aed2_cursor = line + 1;
+            aed2_Nivel n;
+            n.cantidadBombas = (Nat) aed2_number();
+            n.posicionInicial = aed2_coord();
+            n.paredes = aed2_coords();
+            n.depositos = aed2_coords();
+            n.cajas = aed2_coords();
+            niveles.push_back(n);
+        }
+        snprintf(aed2_current, sizeof aed2_current, "aed2_Juego(niveles)");
+        delete aed2_juego;
+        aed2_juego = nullptr;
+        aed2_juego = new aed2_Juego(niveles);
+        fputs("ok\n", aed2_out);
+        return;
+    }
+    if (op == 'F') {
+        fputs(".\n", aed2_out);
+        fflush(aed2_out);
+        return;
+    }
+    if (aed2_juego == nullptr) {
+        fputs("!nogame\n", aed2_out);
+        return;
+    }
+    aed2_Juego& j = *aed2_juego;
+    switch (op) {
+        case 'P': fputs(j.hayPared(aed2_coord()) ? "1\n" : "0\n", aed2_out); break;
+        case 'D': fputs(j.hayDeposito(aed2_coord()) ? "1\n" : "0\n", aed2_out); break;
+        case 'C': fputs(j.hayCaja(aed2_coord()) ? "1\n" : "0\n", aed2_out); break;
+        case 'A': {
+            Coordenada c = j.posicionActual();
+            fprintf(aed2_out, "%d %d\n", c.first, c.second);
+            break;
+        }
+        case 'B': fprintf(aed2_out, "%lld\n", (long long) j.cantidadBombas()); break;
+        case 'S': fputs(j.sePuedeMover(aed2_direction()) ? "1\n" : "0\n", aed2_out); break;
+        case 'M': fputs(j.mover(aed2_direction()) ? "1\n" : "0\n", aed2_out); break;
+        case 'T': j.tirarBomba(); fputs("ok\n", aed2_out); break;
+        case 'U': j.deshacer(); fputs("ok\n", aed2_out); break;
+        default: fputs("!unknown\n", aed2_out); break;
+    }
+}
+
+int main() {
+    int proto = dup(1);
+    dup2(2, 1);
+    aed2_out = fdopen(proto, "w");
+    if (aed2_out == nullptr) return 3;
+    if (__sanitizer_set_death_callback != nullptr) {
+        __sanitizer_set_death_callback(aed2_say_current);
+    } else {
+        signal(SIGSEGV, aed2_on_signal);
+        signal(SIGBUS, aed2_on_signal);
+        signal(SIGFPE, aed2_on_signal);
+        signal(SIGILL, aed2_on_signal);
+    }
+    signal(SIGABRT, aed2_on_signal);
+    char* line = nullptr;
+    size_t cap = 0;
+    while (aed2_read_line(line, cap)) {
+        if (line[0] == 'Q') break;
+        if (line[0] == '\n' || line[0] == '\0') continue;
+        aed2_cursor = line + 1;
+        try {
+            aed2_serve(line[0], line, cap);
+        } catch (const std::exception& e) {
+            fputs("!raised ", aed2_out);
+            for (const char* c = e.what(); *c != '\0' && c - e.what() < 300; c++) {
+                fputc(*c == '\n' || *c == '\r' ? ' ' : *c, aed2_out);
+            }
+            fputc('\n', aed2_out);
+        } catch (...) {
+            fputs("!raised (not a std::exception)\n", aed2_out);
+        }
+    }
+    delete aed2_juego;
+    fflush(aed2_out);
+    free(line);
+    return 0;
+}

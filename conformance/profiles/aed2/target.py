@@ -1,0 +1,304 @@
+"""The built driver as an engine :class:`~conformance.api.Target`.
+
+The engine speaks the ``aed2`` profile's operations (``nuevo_juego``,
+``mover``, ``hay_pared``...; see ``conformance.api.REQUIRED_OPERATIONS``);
+this class turns each into a request of the driver's line protocol
+(``driver.cpp``) and reads the answer. Positions arrive here already in seed
+001's convention (``DirectionAdapter``); ``Accion`` members become the
+course's ``PuntoCardinal`` (``NORTE`` is ``Norte``...).
+
+When the binary dies (a signal, an abort, a sanitizer report, ``exit``) the
+call raises :class:`~conformance.api.TargetError` of kind ``"died"`` with the
+sanitizer's summary and the first frame in the student's code, and the next
+``nuevo_juego`` starts a fresh process, so the engine shrinks the failure
+like any other departure.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import shutil
+import subprocess
+import tempfile
+import threading
+from typing import Any
+
+from conformance.profiles.aed2 import sanitizer
+from conformance.profiles.aed2.build import Build, student_path
+from conformance.sandbox import isolation
+from conformance.profiles.aed2.process import kill, start
+from conformance.api import BATCH, REQUIRED_OPERATIONS, RESET, Handle, TargetError
+from spec.tipos import BOMBAS, CAJAS, DEPOSITOS, PAREDES, PERSONAJE, Accion
+
+#: PuntoCardinal's values (the course's enum order).
+CARDINAL = {Accion.NORTE: 0, Accion.ESTE: 1, Accion.SUR: 2, Accion.OESTE: 3}
+CARDINAL_NAMES = ("Norte", "Este", "Sur", "Oeste")
+#: Engine operation -> (driver request letter, C++ method).
+REQUESTS = {
+    "hay_pared": ("P", "hayPared"), "hay_deposito": ("D", "hayDeposito"),
+    "hay_caja": ("C", "hayCaja"), "persona": ("A", "posicionActual"),
+    "bombas": ("B", "cantidadBombas"), "puede_mover": ("S", "sePuedeMover"),
+    "mover": ("M", "mover"), "tirar_bomba": ("T", "tirarBomba"),
+    "deshacer": ("U", "deshacer"),
+}
+METHOD_OF_LETTER = {letter: method for letter, method in REQUESTS.values()}
+DIED_MARK = "@@aed2-died-in: "
+#: Bytes of the binary's stderr kept (the sanitizer report is at its end).
+STDERR_KEEP = 256 * 1024
+#: Requests per round trip (a whole compare; keeps both pipes far from full).
+CHUNK = 1500
+
+
+def sanitizer_env(memory_mb: int) -> dict:
+    return {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C",
+        "ASAN_OPTIONS": f"detect_leaks=0:halt_on_error=1:abort_on_error=0:symbolize=1:"
+                        f"hard_rss_limit_mb={memory_mb}:allocator_may_return_null=0:"
+                        "detect_stack_use_after_return=0",
+        "UBSAN_OPTIONS": "halt_on_error=1:abort_on_error=1:print_stacktrace=1:symbolize=1",
+    }
+
+
+class Aed2Target:
+    """A C++ implementation of the course interface, built by :mod:`.build`."""
+
+    def __init__(self, build: Build, *, timeout: float = 10.0, memory_mb: int = 1024,
+                 name: str | None = None,
+                 storage_mb: int | None = isolation.DEFAULT_STORAGE_MB):
+        self.build = build
+        self.name = name or str(build.folder)
+        self.timeout = timeout
+        self.memory_mb = memory_mb
+        self.storage_mb = storage_mb        # what the running binary may store
+        self.proc: subprocess.Popen | None = None
+        self._buffer = b""
+        self._stderr = bytearray()
+        self._stderr_thread: threading.Thread | None = None
+        self._game = 0
+        self._workdir: str | None = None     # the binary's private working folder
+
+    # -- the Target protocol -------------------------------------------------
+
+    def has(self, op: str) -> bool:
+        return op in REQUIRED_OPERATIONS["aed2"] or op in (BATCH, RESET)
+
+    def call(self, op: str, *args: Any) -> Any:
+        if op == RESET:
+            return None
+        if op == BATCH:
+            calls = list(args[0])
+            results: list[Any] = []
+            for i in range(0, len(calls), CHUNK):
+                results += self._many(calls[i:i + CHUNK])
+            return results
+        if op == "nuevo_juego":
+            return self._new_game(args[0])
+        result = self._many([(op, args)])[0]
+        if isinstance(result, TargetError):
+            raise result
+        return result
+
+    def close(self) -> None:
+        if self.proc is not None:
+            try:
+                self.proc.stdin.write(b"Q\n")
+                self.proc.stdin.flush()
+            except (OSError, ValueError):
+                pass
+            kill(self.proc)
+            self.proc = None
+        if self._workdir is not None:
+            shutil.rmtree(self._workdir, ignore_errors=True)
+            self._workdir = None
+
+    # -- the process ------------------------------------------------------------
+
+    def _start(self) -> None:
+        self.close()
+        env = sanitizer_env(self.memory_mb) if self.build.sanitized else {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C"}
+        # A fresh empty working folder: whatever the program writes there
+        # never lands in the build cache (shared with other submissions).
+        self._workdir = tempfile.mkdtemp(prefix="aed2-run-")
+        # The binary runs from its own copy in that folder: the box sees
+        # nothing of the cache (nor of the home folder it lies in).
+        binary = os.path.join(self._workdir, self.build.binary.name)
+        shutil.copy2(self.build.binary, binary)
+        self.proc = start([binary], workdir=self._workdir,
+                          memory_mb=None if self.build.sanitized else self.memory_mb,
+                          env=env, storage_mb=self.storage_mb)
+        self._buffer = b""
+        self._stderr, self._stderr_thread = isolation.keep_tail(self.proc.stderr, STDERR_KEEP)
+
+    def _new_game(self, niveles) -> Handle:
+        if self.proc is None or self.proc.poll() is not None:
+            self._start()
+        lines = [f"N {len(niveles)}"]
+        for n in niveles:
+            (px, py), = n[PERSONAJE]
+            parts = [f"L {int(n.get(BOMBAS, 0))} {px} {py}"]
+            for key in (PAREDES, DEPOSITOS, CAJAS):
+                cells = sorted(n[key])
+                parts.append(f"{len(cells)} " + " ".join(f"{x} {y}" for x, y in cells))
+            lines.append(" ".join(parts))
+        answer = self._exchange(lines, 1, "aed2_Juego(niveles)")[0]
+        if answer != "ok":
+            raise TargetError("raised", answer.removeprefix("!raised ").strip(),
+                              op="aed2_Juego")
+        self._game += 1
+        return Handle(self._game, "aed2_Juego")
+
+    def _many(self, calls) -> list[Any]:
+        lines, shown = [], []
+        for op, args in calls:
+            if op not in REQUESTS:
+                raise TargetError("missing", f"{op} is not an operation of aed2_Juego", op=op)
+            letter, method = REQUESTS[op]
+            rest = list(args[1:])       # args[0]: the juego's handle
+            if rest and isinstance(rest[0], Accion):
+                lines.append(f"{letter} {CARDINAL[rest[0]]}")
+                shown.append(f"{method}({CARDINAL_NAMES[CARDINAL[rest[0]]]})")
+            elif rest:
+                x, y = rest[0]
+                lines.append(f"{letter} {x} {y}")
+                shown.append(f"{method}({{{x}, {y}}})")
+            else:
+                lines.append(letter)
+                shown.append(f"{method}()")
+        if self.proc is None or self.proc.poll() is not None:
+            raise TargetError("died", "the program is not running (it died earlier)",
+                              op=shown[0])
+        answers = self._exchange(lines, len(lines), None, shown)
+        results: list[Any] = []
+        for (op, _), answer, what in zip(calls, answers, shown):
+            results.append(self._parse(op, answer, what))
+        return results
+
+    @staticmethod
+    def _parse(op: str, answer: str, what: str) -> Any:
+        if answer.startswith("!raised"):
+            return TargetError("raised", "threw " + answer.removeprefix("!raised").strip(),
+                               op=what)
+        if answer.startswith("!"):
+            return TargetError("raised", f"the driver answered {answer!r}", op=what)
+        if op == "persona":
+            x, y = answer.split()
+            return (int(x), int(y))
+        if op == "bombas":
+            return int(answer)
+        if op in ("tirar_bomba", "deshacer"):
+            return None
+        return answer == "1"
+
+    def _exchange(self, lines: list[str], expect: int, what: str | None,
+                  shown: list[str] | None = None) -> list[str]:
+        """Send ``lines`` and a flush; return the ``expect`` answers."""
+        proc = self.proc
+        try:
+            proc.stdin.write(("\n".join(lines) + "\nF\n").encode())
+            proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            pass                # it died: reported below
+        answers: list[str] = []
+        clock = isolation.CallClock(proc.pid, self.timeout)
+        fd = proc.stdout.fileno()
+        while True:
+            while b"\n" in self._buffer:
+                line, self._buffer = self._buffer.split(b"\n", 1)
+                text = line.decode("utf-8", "replace")
+                if text == ".":
+                    return answers[:expect]
+                answers.append(text)
+            why = clock.over()
+            if why:
+                self._stop()
+                raise TargetError("timeout", clock.describe(why)
+                                  + (" (an endless loop?)" if why == "cpu" else ""),
+                                  op=what or self._which(shown, answers))
+            ready, _, _ = select.select([fd], [], [], clock.wait())
+            if ready:
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    raise self._death(what or self._which(shown, answers))
+                self._buffer += chunk
+
+    @staticmethod
+    def _which(shown, answers) -> str:
+        if shown:
+            return shown[min(len(answers), len(shown) - 1)]
+        return "?"
+
+    def _stop(self) -> None:
+        if self.proc is not None:
+            kill(self.proc)
+            self.proc = None
+
+    def _death(self, fallback: str) -> TargetError:
+        proc = self.proc
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            kill(proc)
+        if self._stderr_thread is not None:
+            self._stderr_thread.join(timeout=2)
+        # bubblewrap reports a program killed by signal N as status 128 + N
+        signal_number = isolation.exit_signal(proc)
+        status = -signal_number if signal_number else proc.returncode
+        self.proc = None
+        text = student_path(bytes(self._stderr).decode("utf-8", "replace"),
+                            self.build.directory, self.build.folder)
+        return describe_death(text, status, fallback, str(self.build.folder))
+
+
+def _request_text(request: str) -> str:
+    """The driver request being served, as the C++ call (``P 1 2`` ->
+    ``hayPared({1, 2})``)."""
+    parts = request.split()
+    if not parts:
+        return "?"
+    letter, rest = parts[0], parts[1:]
+    if letter == "N" or request.startswith("aed2_Juego"):
+        return "aed2_Juego(niveles)"
+    method = METHOD_OF_LETTER.get(letter, letter)
+    if letter in "SM" and rest:
+        return f"{method}({CARDINAL_NAMES[int(rest[0]) % 4]})"
+    if len(rest) == 2:
+        return f"{method}({{{rest[0]}, {rest[1]}}})"
+    return f"{method}()"
+
+
+def describe_death(text: str, status: int | None, fallback: str, folder: str) -> TargetError:
+    """A TargetError ("died") from the binary's stderr and exit status: the
+    sanitizer's verdict, the first frame of the bad access in the student's
+    folder, the call being served; the detail lists the student's frames of
+    each of the report's stacks under its own heading (see
+    :mod:`conformance.profiles.aed2.sanitizer`)."""
+    call = fallback
+    marks = [line for line in text.splitlines() if line.startswith(DIED_MARK)]
+    report = sanitizer.parse(text)
+    if marks:
+        call = _request_text(marks[-1][len(DIED_MARK):])
+    elif report is not None:    # no mark: the method the driver called, from the access's stack
+        frames = report.access_stack.frames
+        for inner, outer in zip(frames, frames[1:]):
+            if outer.file.endswith("aed2_driver.cpp") and "aed2_Juego::" in inner.function:
+                call = inner.function.split("aed2_Juego::")[1].split("(")[0] + "(...)"
+                break
+    if report is not None:
+        what, detail = sanitizer.describe(report, folder)
+    elif status is not None and status < 0:
+        import signal as _signal
+        try:
+            what = f"killed by signal {_signal.Signals(-status).name}"
+        except ValueError:
+            what = f"killed by signal {-status}"
+        what += " (a plain build names no file and line; the sanitizer build does)"
+        detail = []
+    else:
+        what = f"the program exited with status {status}"
+        detail = []
+    if not detail:
+        detail = [ln for ln in text.splitlines()
+                  if ln.strip() and not ln.startswith(DIED_MARK)][-6:]
+    return TargetError("died", what, detail="\n".join(detail), op=call)

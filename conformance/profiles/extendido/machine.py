@@ -1,0 +1,206 @@
+"""Profile ``extendido`` (seed 001's game over a sequence of levels, in
+Python: ``nuevo_juego``, ``mover``, ``tirar_bomba``, ``deshacer`` and the
+observers). After every action: ``indice_nivel``, ``persona``, ``bombas``,
+``gano``, ``puede_mover`` in the four directions, and ``hay_pared`` /
+``hay_caja`` / ``hay_deposito`` on every cell of the bounding box of the
+level and the current state, one cell beyond (bombs clear whole rows and
+columns of it), and on the 5x5 cells around the character (on an open level
+it may walk far from the rest: the empty plain in between is not scanned)."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from hypothesis import strategies as st
+from hypothesis.stateful import precondition, rule
+
+from conformance.machines import levels as lv
+from conformance.machines.base import (
+    LONG, PATTERNS, Machine, arg_text, cells_board, short,
+)
+from conformance.machines.replays import ACTION_CODES
+from conformance.reports.report import render_observation
+from levels.drawing import bounds
+from spec import extendido as spec_ext
+
+#: The long runs (``Machine.play_long_run``); one the settings do not enable is a ``repeat``.
+LONG_KINDS = ("repeat", "walk_then_bomb", "undo_many")
+
+
+#: Observers the seed defines from the others (compared after them).
+DERIVED = ("puede_mover", "gano")
+
+#: The per-cell observers and the board field each marks.
+CELL_FIELDS = {"hay_pared": "walls", "hay_caja": "boxes", "hay_deposito": "goals"}
+
+
+class ExtendidoMachine(Machine):
+    PROFILE = "extendido"
+    SEED = "seed 001"
+
+    #: Observers the target's interface lacks (not compared).
+    skipped: tuple[str, ...] = ()
+
+    # -- rules (besides the shared start, move and walk_solution) ----------------
+
+    @precondition(lambda self: self.settings.throws_bombs and spec_ext.bombas(self.model) > 0)
+    @rule()
+    def bomb(self):
+        self.act("b")
+
+    @precondition(lambda self: self.settings.undo)
+    @rule()
+    def undo(self):
+        self.act("z")
+
+    @rule(kind=st.sampled_from(LONG_KINDS), pattern=st.sampled_from(PATTERNS),
+          k=st.integers(2, LONG))
+    def long_run(self, kind, pattern, k):
+        enabled = {"repeat": True, "walk_then_bomb": self.settings.throws_bombs,
+                   "undo_many": self.settings.undo}
+        self.play_long_run(kind if enabled[kind] else "repeat", pattern, k)
+
+    # -- playing -------------------------------------------------------------------
+
+    def begin(self, scenes: Sequence[lv.Scene]) -> None:
+        self.scenes = list(scenes)
+        niveles = [s.nivel_extendido() for s in self.scenes]
+        self.model = spec_ext.nuevo_juego(niveles)
+        self.handle = self._call("nuevo_juego", niveles)
+        self.expect_value("nuevo_juego", "nuevo_juego(<the levels>)", self.handle, "a juego")
+        self.path = 0
+        self.compare()
+
+    def solution(self) -> str:
+        return self.scenes[spec_ext.indice_nivel(self.model)].solution
+
+    def can_bomb(self) -> bool:
+        return spec_ext.bombas(self.model) > 0
+
+    def history_is_empty(self) -> bool:
+        return self.model.soko.anterior is None
+
+    def describe(self, code: str) -> str:
+        if code == "b":
+            return "tirar_bomba"
+        if code == "z":
+            return "deshacer"
+        return f"mover {ACTION_CODES[code].name}"
+
+    def act(self, code: str, following: bool = False) -> None:
+        if not following:
+            self.path = None
+        run, j = self.run, self.model
+        if code == "b":
+            if spec_ext.bombas(j) <= 0:
+                return
+            self.model = spec_ext.tirar_bomba(j)
+            self.codes.append(code)
+            self._apply("tirar_bomba")
+            run.count("bombs")
+        elif code == "z":
+            self.model = spec_ext.deshacer(j)
+            self.codes.append(code)
+            self._apply("deshacer")
+            run.count("undos")
+        else:
+            a = ACTION_CODES[code]
+            if not spec_ext.puede_mover(j, a):
+                run.count("blocked")      # mover's precondition fails: not called
+                return
+            self.model = spec_ext.mover(j, a)
+            self.codes.append(code)
+            new = self.model
+            # "this move completed the level": it won it (and play advanced,
+            # or it was the last level)
+            self._apply("mover", a, completed=(spec_ext.indice_nivel(new) != spec_ext.indice_nivel(j)
+                                               or spec_ext.gano(new)))
+            if spec_ext.indice_nivel(new) != spec_ext.indice_nivel(j):
+                run.count("advances")
+                run.count("wins")
+                self.path = 0
+            else:
+                if spec_ext.cajas(new) != spec_ext.cajas(j):
+                    run.count("pushes")
+                if spec_ext.gano(new) and not spec_ext.gano(j):
+                    run.count("wins")
+        run.count("steps")
+        self.compare()
+
+    def _apply(self, op: str, *args: Any, completed: bool | None = None) -> None:
+        """Call the modifier ``op`` on the target (functional: it returns the new
+        juego; a modifier that returns nothing is blamed itself)."""
+        self.handle = self._call(op, self.handle, *args)
+        shown = f"{op}(j{''.join(', ' + a.name for a in args)})"
+        self.expect_value(op, shown, self.handle, "a juego")
+
+    # -- comparing -----------------------------------------------------------------
+
+    def compare(self) -> None:
+        j = self.model
+        scene = self.scenes[spec_ext.indice_nivel(j)]
+        things = (scene.board().cells() | spec_ext.paredes(j) | spec_ext.cajas(j)
+                  | spec_ext.depositos(j))
+        x, y = spec_ext.persona(j)
+        # Every cell of the level's bounding box (one beyond) and the 5x5
+        # around the character (on an open level it may walk far away: the
+        # empty plain in between is not scanned).
+        x0, y0, x1, y1 = bounds(things | {(x, y)}, 1)
+        area = bounds(things, 1) if things else (x, y, x, y)
+        grid = [(cx, cy) for cy in range(y0, y1 + 1) for cx in range(x0, x1 + 1)
+                if (area[0] <= cx <= area[2] and area[1] <= cy <= area[3])
+                or (abs(cx - x) <= 2 and abs(cy - y) <= 2)]
+        window = (x0, y0, x1, y1)
+        h = (self.handle,)
+        scalars = [("indice_nivel", h), ("persona", h), ("bombas", h), ("gano", h)]
+        scalars += [("puede_mover", h + (a,)) for a in ACTION_CODES.values()]
+        if self.lightness:
+            grid = []
+        per_cell = [(op, h + (p,)) for p in grid for op in ("hay_pared", "hay_caja", "hay_deposito")]
+        expected = [spec_ext.indice_nivel(j), spec_ext.persona(j), spec_ext.bombas(j),
+                    spec_ext.gano(j)] + [spec_ext.puede_mover(j, a) for a in ACTION_CODES.values()]
+        spec_ops = {"hay_pared": spec_ext.hay_pared, "hay_caja": spec_ext.hay_caja,
+                    "hay_deposito": spec_ext.hay_deposito}
+        if self.skipped:
+            kept = [i for i, (op, _) in enumerate(scalars) if op not in self.skipped]
+            scalars, expected = [scalars[i] for i in kept], [expected[i] for i in kept]
+        expected += [spec_ops[op](j, args[1]) for op, args in per_cell]
+        # The observers first, then those the seed defines from them
+        # (puedeMover? from the cells, ganó? from the boxes and depots): a
+        # departure is reported where it starts, and blamed on its rule.
+        derived = [i for i, (op, _) in enumerate(scalars) if op in DERIVED]
+        order = ([i for i in range(len(scalars)) if i not in derived]
+                 + list(range(len(scalars), len(scalars) + len(per_cell))) + derived)
+        observed = self.observe(scalars + per_cell, expected, order)
+        if observed is None or observed[1] is None:
+            return
+        answers, i = observed
+        (op, args), want, got = (scalars + per_cell)[i], expected[i], answers[i]
+        if self.lightness:          # compare everything again, to draw the boards
+            self.lightness = False
+            self.compare()
+        shown = ", ".join(["j"] + [arg_text(a) for a in args[1:]])
+        why = self.strict_note(got, want)
+        if self.codes and self.codes[-1] == "z":
+            why = " (deshacer must restore the state before the action it undoes)"
+        self._report(f"{op}({shown})", f"{op}({shown}) is {short(got)}, expected "
+                     f"{want!r} {self.where()}{why}", window, per_cell, scalars, expected,
+                     answers)
+
+    def _report(self, operation, message, window, per_cell, scalars, expected, answers):
+        """Fail with both observations drawn as boards over ``window``."""
+        n = len(scalars)
+        at = [op for op, _ in scalars].index("persona")
+
+        def board(values, persona):
+            players = (frozenset({tuple(persona)}) if isinstance(persona, (tuple, list))
+                       and len(persona) == 2 else frozenset())
+            return cells_board(per_cell, values[n:], CELL_FIELDS, players=players)
+
+        names = [op if op != "puede_mover" else f"puede_mover({arg_text(args[1])})"
+                 for op, args in scalars]
+        self._fail(operation, message,
+                   render_observation(board(expected, expected[at]), window,
+                                      zip(names, expected[:n])),
+                   render_observation(board(answers, answers[at]), window,
+                                      zip(names, answers[:n])))

@@ -1,0 +1,334 @@
+"""A Prolog program run by our driver (``driver.pl``) under ``swipl``, in
+the project's sandbox (:mod:`conformance.sandbox.isolation`: its own session, time
+and memory limits, nothing left running).
+
+One driver process loads the program once; each level is served by a copy
+of it (``fork/1``) with the level's facts asserted, so nothing the program
+asserts while answering one level reaches the next. The copy answers the
+requests of :class:`PrologTarget` (the successors of a state, a plan) on the
+protocol's lines; the program's own printing goes to a null stream.
+
+Answers (:class:`Answer`): ``kind`` is ``"ok"`` (``value``: the pairs or
+the plan, as :mod:`.terms` values), ``"no"`` (``sokoban/1`` failed),
+``"timeout"`` (the driver's own time limit: the copy lives on),
+``"error"`` (the program raised: ``text``), ``"halted"`` (it called
+``halt/0``), ``"died"`` (the copy ended: a signal, memory) or ``"killed"``
+(no answer in time even from the driver: everything was killed and the
+next level starts a fresh process).
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from conformance.sandbox import isolation
+from conformance.profiles.prolog import terms
+from conformance.profiles.prolog.source import Program
+
+DRIVER = Path(__file__).resolve().parent / "driver.pl"
+MARK = b"@@ "
+#: Seconds granted beyond a request's own limit before the process is killed.
+GRACE = 5.0
+#: Seconds to load the program (its directives run then).
+LOAD_SECONDS = 20.0
+#: Bytes of the program's stderr kept (the end of it).
+STDERR_KEEP = 64 * 1024
+#: Processes (and threads) a box may run: the driver, a copy, their threads.
+MAX_PROCESSES = 32
+#: Seconds between two looks at what the box stores (with a storage budget).
+STORAGE_LOOK = 0.05
+
+
+class _Ended(str):
+    """What :meth:`PrologTarget._read` gives when the process ended: a
+    sentence saying how (not an answer term: those are never this type)."""
+
+
+class SwiplMissing(RuntimeError):
+    """``swipl`` is not installed."""
+
+
+class LoadFailed(RuntimeError):
+    """The program could not be loaded (its text says why)."""
+
+
+def swipl() -> str:
+    """The path of ``swipl``, or :class:`SwiplMissing` saying what to install."""
+    found = shutil.which("swipl")
+    if found is None:
+        raise SwiplMissing("swipl (SWI-Prolog) is not installed: Prolog targets need it "
+                           "(Debian/Ubuntu: apt-get install swi-prolog-nox)")
+    return found
+
+
+@dataclass(frozen=True)
+class Answer:
+    kind: str
+    value: Any = None
+    text: str = ""
+    seconds: float = 0.0        # the driver's own measure (a plan)
+
+
+class PrologTarget:
+    """The program of ``program`` under ``swipl``: :meth:`open_level`, then
+    :meth:`successors` and :meth:`plan` on it, :meth:`close_level`."""
+
+    def __init__(self, program: Program, *, memory_mb: int = 1024, name: str | None = None,
+                 storage_mb: int | None = isolation.DEFAULT_STORAGE_MB):
+        self.program = program
+        self.name = name or program.name
+        self.memory_mb = memory_mb
+        self.storage_mb = storage_mb        # what the box may store (None: no budget)
+        self.proc: subprocess.Popen | None = None
+        self.workdir: str | None = None
+        self.missing: list[str] = []
+        self.messages: list[str] = []
+        self._buffer = b""
+        self._stderr = bytearray()
+        self._in_level = False
+        self._closing = False       # a level's end asked for, its answers not read yet
+        self.starts = 0
+        self._late = ""          # why the last read had no answer in time
+
+    # -------------------------------------------------------------- process
+
+    def start(self) -> None:
+        """Start the driver and load the program: :class:`LoadFailed` when
+        it cannot be (the missing predicates are in ``missing``)."""
+        self.close()
+        binary = swipl()
+        self.workdir = tempfile.mkdtemp(prefix="prolog-box-")
+        for f in self.program.files:
+            shutil.copyfile(f, os.path.join(self.workdir, f.name))
+        shutil.copyfile(DRIVER, os.path.join(self.workdir, "sokoban_driver.pl"))
+        stack = max(64, self.memory_mb // 2)
+        argv = [binary, f"--stack-limit={stack}m", "-q", "-f", "none", "--no-packs", "--no-threads",
+                "--no-tty", "sokoban_driver.pl", "--", self.program.main.name]
+        self.proc = isolation.spawn(argv, workdir=self.workdir, memory_mb=self.memory_mb,
+                                    max_processes=MAX_PROCESSES, storage_mb=self.storage_mb,
+                                    env={"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"})
+        self.starts += 1
+        self._buffer = b""
+        self._stderr, _ = isolation.keep_tail(self.proc.stderr, STDERR_KEEP)
+        answer = self._read(LOAD_SECONDS)
+        if answer is None:
+            self.stop()
+            raise LoadFailed(f"{self.name}: loading {self.program.main.name}: {self._late} "
+                             "(a directive that does not end?)")
+        if isinstance(answer, _Ended):
+            self.stop()
+            raise LoadFailed(f"{self.name}: {answer} while {self.program.main.name} was loaded"
+                             " (a directive that calls halt, or a crash)" + self._stderr_tail())
+        if not (isinstance(answer, terms.Compound) and answer.name == "loaded"):
+            self.stop()
+            raise LoadFailed(f"{self.name}: the driver answered {terms.text(answer)} to the load")
+        missing, messages = answer.args
+        self.missing = [f"{m.args[0]}/{m.args[1]}" if isinstance(m, terms.Compound)
+                        and len(m.args) == 2 else terms.text(m) for m in missing]
+        # The box's folder is no place of the student's: file names alone.
+        self.messages = [str(m).replace(self.workdir + os.sep, "") for m in messages]
+
+    def _stderr_tail(self) -> str:
+        text = bytes(self._stderr).decode("utf-8", "replace").strip()
+        return ("\n" + "\n".join(text.splitlines()[-6:])) if text else ""
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            isolation.kill_group(self.proc)
+            self.proc = None
+        self._in_level = self._closing = False
+
+    def close(self) -> None:
+        self.stop()
+        if self.workdir is not None:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+            self.workdir = None
+
+    def _send(self, text: str) -> bool:
+        try:
+            self.proc.stdin.write(text.encode() + b"\n")
+            self.proc.stdin.flush()
+            return True
+        except (BrokenPipeError, OSError, ValueError):
+            return False
+
+    def _read(self, seconds: float):
+        """The next answer as a term; None when the program has used
+        ``seconds`` of CPU time without one (see :class:`isolation.CallClock`:
+        on a loaded machine it may wait longer for its CPU); an
+        :class:`_Ended` sentence when the process ended (its status)."""
+        clock = isolation.CallClock(self.proc.pid, seconds)
+        fd = self.proc.stdout.fileno()
+        while True:
+            while b"\n" in self._buffer:
+                line, self._buffer = self._buffer.split(b"\n", 1)
+                if line.startswith(MARK):
+                    text = line[len(MARK):].decode("utf-8", "replace")
+                    try:
+                        return terms.parse(text)
+                    except terms.TermError as e:
+                        return terms.Compound("error", (terms.Str(
+                            f"the driver's answer could not be read ({e}): {text[:200]}"),))
+            why = clock.over()
+            if why:
+                self._late = clock.describe(why)
+                return None
+            left = clock.wait()
+            storage = getattr(self.proc, "storage", None)
+            if storage is not None:
+                over = storage.over()
+                if over:
+                    self.stop()
+                    return _Ended(f"{over}; the program was killed")
+            ready, _, _ = select.select([fd], [], [], min(left, STORAGE_LOOK))
+            if ready:
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    return self._ended()
+                self._buffer += chunk
+
+    def _ended(self) -> _Ended:
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+        signal_number = isolation.exit_signal(self.proc)
+        if signal_number:
+            return _Ended(f"it was killed by signal {signal_number}")
+        return _Ended(f"it exited with status {self.proc.returncode}")
+
+    # ---------------------------------------------------------------- levels
+
+    def open_level(self, filas: int, columnas: int, pistas: list) -> None:
+        """A fresh copy of the loaded program with the level's facts."""
+        if self._in_level:
+            self.close_level()
+        if self.proc is None or self.proc.poll() is not None:
+            self.start()
+        request = terms.text(terms.Compound("level", (filas, columnas, list(pistas))))
+        answer = self._send(request + ".") and self._read(LOAD_SECONDS)
+        # The end of the previous level is read here, not waited for when
+        # it was asked (one round trip less per level): its "bye" and
+        # "ended(...)" come first.
+        while self._closing and (answer == "bye" or isinstance(answer, terms.Compound)
+                                 and answer.name in ("ended", "error")):
+            if answer != "bye":
+                self._closing = False
+            answer = self._read(LOAD_SECONDS)
+        self._closing = False
+        if answer != "ready":
+            self.stop()
+            raise LoadFailed(f"{self.name}: the driver could not start a level: {answer!r}"
+                             + self._stderr_tail())
+        self._in_level = True
+
+    def close_level(self) -> None:
+        """End the level's copy (its answers are read with the next level's)."""
+        if not self._in_level:
+            return
+        self._in_level = False
+        if self.proc is None:
+            return
+        if not self._send("end."):
+            self.stop()
+            return
+        self._closing = True
+
+    def _request(self, request: str, seconds: float) -> Any:
+        """Send one request; its answer term, or an :class:`Answer` for a
+        copy that ended or a process that had to be killed."""
+        if not self._in_level or self.proc is None:
+            return Answer("died", text="the program is not running (it ended earlier)")
+        if not self._send(request + "."):
+            return self._copy_ended()
+        answer = self._read(seconds + GRACE)
+        if answer is None:
+            self.stop()
+            return Answer("killed", text=f"no answer: {self._late}")
+        if isinstance(answer, _Ended):
+            self.stop()
+            return Answer("died", text=str(answer))
+        if answer == "halted":
+            self._copy_ended()
+            return Answer("halted", text="it called halt")
+        if isinstance(answer, terms.Compound) and answer.name == "ended":
+            self._in_level = False
+            return Answer("died", text=_status_text(answer.args[0]))
+        return answer
+
+    def _copy_ended(self) -> Answer:
+        answer = self._read(GRACE) if self.proc is not None else None
+        self._in_level = False
+        if isinstance(answer, terms.Compound) and answer.name == "ended":
+            return Answer("died", text=_status_text(answer.args[0]))
+        self.stop()
+        return Answer("died", text="the program ended")
+
+    def successors(self, state: list, seconds: float) -> Answer:
+        """``findall(A-S2, (action(State, A), perform(State, A, S2)), L)``."""
+        request = terms.text(terms.Compound("successors", (state, _millis(seconds))))
+        answer = self._request(request, seconds)
+        if isinstance(answer, Answer):
+            return answer
+        return self._successors_answer(answer, seconds)
+
+    @staticmethod
+    def _successors_answer(answer: Any, seconds: float) -> Answer:
+        if isinstance(answer, terms.Compound) and answer.name == "ok":
+            return Answer("ok", answer.args[0])
+        if answer == "timeout":
+            return Answer("timeout", text=f"no answer in {seconds:g} s")
+        if isinstance(answer, terms.Compound) and answer.name == "error":
+            return Answer("error", text=str(answer.args[0]))
+        return Answer("error", text=f"the driver answered {terms.text(answer)}")
+
+    def successors_all(self, states: list, seconds: float) -> list[Answer]:
+        """:meth:`successors` of each state in one round trip: the answers
+        in order, up to the first that is not ``ok`` (``seconds`` each)."""
+        request = terms.text(terms.Compound("successors_all", (list(states), _millis(seconds))))
+        answer = self._request(request, seconds * len(states))
+        if isinstance(answer, Answer):
+            return [answer]
+        if not (isinstance(answer, terms.Compound) and answer.name == "all"
+                and isinstance(answer.args[0], list)):
+            return [Answer("error", text=f"the driver answered {terms.text(answer)}")]
+        return [self._successors_answer(a, seconds) for a in answer.args[0]]
+
+    def plan(self, seconds: float) -> Answer:
+        """``sokoban(Plan)``, its first answer within ``seconds``."""
+        answer = self._request(f"plan({_millis(seconds)})", seconds)
+        if isinstance(answer, Answer):
+            return answer
+        name = answer.name if isinstance(answer, terms.Compound) else answer
+        args = answer.args if isinstance(answer, terms.Compound) else ()
+        if name == "plan":
+            return Answer("ok", args[0], seconds=float(args[1]))
+        if name == "no_plan":
+            return Answer("no", seconds=float(args[0]))
+        if name == "timeout":
+            return Answer("timeout", text=f"no plan in {seconds:g} s", seconds=float(args[0]))
+        if name == "error":
+            return Answer("error", text=str(args[0]), seconds=float(args[1]))
+        return Answer("error", text=f"the driver answered {terms.text(answer)}")
+
+
+def _millis(seconds: float) -> int:
+    return max(1, round(seconds * 1000))
+
+
+def _status_text(status: Any) -> str:
+    if isinstance(status, terms.Compound) and status.args:
+        code = status.args[0]
+        if status.name == "exited":
+            return f"the program exited with status {code}"
+        if status.name == "signaled":
+            return f"the program was killed by signal {code}" + (
+                " (out of memory?)" if code == 9 else "")
+    return f"the program ended ({terms.text(status)})"

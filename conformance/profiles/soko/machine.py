@@ -1,0 +1,138 @@
+"""Profile ``soko`` (seed 002's ``soko.py``: a grid as the student's own
+value, ``crear_grilla``, ``mover`` and the observers). After every move:
+``dimensiones``, ``juego_ganado`` and ``hay_pared`` / ``hay_objetivo`` /
+``hay_caja`` / ``hay_jugador`` on every cell; besides, ``mover`` must leave
+its argument unchanged (``__fingerprint__`` before and after) and a blocked
+move must return a grid equal to it (``__equal__``). Soko's grids are
+enclosed: no far walks (no long runs)."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from conformance.machines import levels as lv
+from conformance.api import EQUAL, FINGERPRINT
+from conformance.machines.base import COURSE_ACCEPTS, Machine, cells_board, short
+from conformance.reports.report import render_observation
+from spec import grilla as spec_grilla
+from spec.rules import GRILLA
+
+
+#: The per-cell observers and the board field each marks.
+CELL_FIELDS = {"hay_pared": "walls", "hay_caja": "boxes", "hay_objetivo": "goals",
+               "hay_jugador": "players"}
+
+
+class SokoMachine(Machine):
+    PROFILE = "soko"
+    SEED = "seed 002"
+    HANDLE_NAME = "grilla"
+    ACCEPTED_BECAUSE = COURSE_ACCEPTS
+    RETURNS = {"mover": GRILLA}
+
+    #: The cells :meth:`compare` reads: None, every cell of the grid (a
+    #: check); a set of cells, only those (the live monitor's fast mode,
+    #: :mod:`conformance.live.monitor`: the cells a move can change). With a set,
+    #: ``mover``'s argument is compared on those cells instead of by its
+    #: fingerprint.
+    cells: frozenset | None = None
+
+    # Rules: the shared start, move and walk_solution.
+
+    def begin(self, scenes: Sequence[lv.Scene]) -> None:
+        scene = scenes[0]
+        self.begin_level(scene, spec_grilla.crear_grilla(list(scene.desc)), "crear_grilla",
+                         list(scene.desc), "a grid")
+
+    def describe(self, code: str) -> str:
+        return f"mover {lv.STEP[code]}"
+
+    def act(self, code: str, following: bool = False) -> None:
+        if not following:
+            self.path = None
+        d = lv.STEP[code]
+        old = self.model
+        self.model = spec_grilla.mover(old, d)
+        blocked = self.model == old
+        self.codes.append(code)
+        run = self.run
+        run.count("steps")
+        if blocked:
+            run.count("blocked")
+        elif self.model.cajas != old.cajas:
+            run.count("pushes")
+        if spec_grilla.juego_ganado(self.model) and not spec_grilla.juego_ganado(old):
+            run.count("wins")
+        given = self.handle
+        immutability = self.settings.immutability
+        whole = self.cells is None
+        if immutability and whole:
+            before = self._call(FINGERPRINT, given)
+        self.handle = self._call("mover", given, d)
+        self.expect_value("mover", f"mover(grilla, {d})", self.handle, "a grid")
+        if immutability:
+            if not whole:
+                self.compare(old, given, changed=self.changed(d))
+            elif self._call(FINGERPRINT, given) != before:
+                self.compare(old, given, changed=self.changed(d))
+                self._fail("mover", self.changed(d), "the argument unchanged",
+                           "the argument was modified (its observers did not show it)",
+                           value=GRILLA)
+        self.compare()
+        if immutability and blocked:
+            if not self._call(EQUAL, given, self.handle):
+                self._fail("mover", f"mover(grilla, {d}) is blocked {self.where()}, but the grid "
+                           "it returned is not equal (==) to the one it was given",
+                           "a grid equal to the argument", "a different grid", value=GRILLA)
+
+    def changed(self, d) -> str:
+        """What a ``mover`` that changed its argument did, in a report."""
+        return (f"mover(grilla, {d}) changed the grid it was given {self.where()} "
+                "(it must return a new grid and leave its argument alone)")
+
+    def compare(self, g=None, handle=None, changed: str = "") -> None:
+        """Compare every observer of the target's grid ``handle`` (default:
+        the current one) with the spec's ``g``. ``changed``: the grid is the
+        argument of the last mover, which must still look like ``g``."""
+        if g is None:
+            g, handle = self.model, self.handle
+        cols, rows = spec_grilla.dimensiones(g)
+        grid = ([(c, f) for f in range(rows) for c in range(cols)] if self.cells is None
+                else sorted((c, f) for c, f in self.cells if 0 <= c < cols and 0 <= f < rows))
+        ops = ("hay_pared", "hay_objetivo", "hay_caja", "hay_jugador")
+        h = (handle,)
+        scalars = [("dimensiones", h), ("juego_ganado", h)]
+        per_cell = [(op, h + p) for p in grid for op in ops]
+        spec_ops = {"hay_pared": spec_grilla.hay_pared, "hay_objetivo": spec_grilla.hay_objetivo,
+                    "hay_caja": spec_grilla.hay_caja, "hay_jugador": spec_grilla.hay_jugador}
+        expected = [(cols, rows), spec_grilla.juego_ganado(g)]
+        expected += [spec_ops[op](g, *args[1:]) for op, args in per_cell]
+        # A grid with no goal is won only vacuously (seed 002's letter); no
+        # course test has one, so juego_ganado is not judged there (E27),
+        # but in a robustness run, whose findings only warn.
+        judge_win = bool(g.objetivos) or self.settings.robustness
+        if self.focus() == "juego_ganado" and not judge_win:
+            return
+        order = [0] + list(range(2, len(expected))) + [1] * judge_win   # dimensiones, cells, juego_ganado
+        observed = self.observe(scalars + per_cell, expected, order)
+        if observed is None or observed[1] is None:
+            return
+        answers, i = observed
+        (op, args), want, got = (scalars + per_cell)[i], expected[i], answers[i]
+        shown = ", ".join(["grilla"] + [repr(a) for a in args[1:]])
+        n = len(scalars)
+
+        def board(values):
+            return cells_board(per_cell, values[n:], CELL_FIELDS, cell=lambda args_: args_[1:])
+
+        window = (0, 0, cols - 1, rows - 1)
+        names = ["dimensiones", "juego_ganado"]
+        message = f"{op}({shown}) is {short(got)}, expected {want!r}{self.strict_note(got, want)}"
+        if op == "juego_ganado" and not g.objetivos:
+            message += " (a grid without a goal: won by seed 002's letter, erratum E27)"
+        message = (f"{changed}: on the argument, {message}" if changed
+                   else f"{message} {self.where()}")
+        self._fail(f"{op}({shown})" if not changed else "mover", message,
+                   render_observation(board(expected), window, zip(names, expected[:n])),
+                   render_observation(board(answers), window, zip(names, answers[:n])),
+                   value=GRILLA if changed else None)

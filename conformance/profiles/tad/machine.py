@@ -1,0 +1,113 @@
+"""Profile ``tad`` (seed 000's TAD Juego: ``iniciar``, ``step``, ``estado``,
+``completado``): after every action, ``estado`` (all four sets) and
+``completado`` are compared with the spec's."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from hypothesis import strategies as st
+from hypothesis.stateful import rule
+
+from conformance.machines import levels as lv
+from conformance.machines.base import (
+    LONG, PATTERNS, Machine, short,
+)
+from conformance.machines.replays import ACTION_CODES
+from conformance.reports.report import Board, render_observation
+from levels.drawing import bounds
+from spec import juego as spec_juego
+from spec.tipos import CAJAS, CLAVES, DEPOSITOS, PAREDES, PERSONAJE
+
+
+class TadMachine(Machine):
+    PROFILE = "tad"
+    SEED = "seed 000"
+
+    # -- rules (besides the shared start, move and walk_solution) ----------------
+
+    @rule(kind=st.sampled_from(("repeat",)), pattern=st.sampled_from(PATTERNS),
+          k=st.integers(2, LONG))
+    def long_run(self, kind, pattern, k):
+        self.play_long_run(kind, pattern, k)
+
+    # -- playing -------------------------------------------------------------------
+
+    def begin(self, scenes: Sequence[lv.Scene]) -> None:
+        scene = scenes[0]
+        self.begin_level(scene, spec_juego.iniciar(scene.nivel()), "iniciar", scene.nivel(),
+                         "a juego")
+
+    def describe(self, code: str) -> str:
+        return f"step {ACTION_CODES[code].name}"
+
+    def act(self, code: str, following: bool = False) -> None:
+        if not following:
+            self.path = None
+        a = ACTION_CODES[code]
+        before = spec_juego.estado(self.model)
+        won = spec_juego.completado(self.model)
+        self.model = spec_juego.step(self.model, a)
+        self.codes.append(code)
+        self.handle = self._call("step", self.handle, a)
+        self.expect_value("step", f"step(j, {a.name})", self.handle, "a juego")
+        after = spec_juego.estado(self.model)
+        run = self.run
+        run.count("steps")
+        if after == before:
+            run.count("blocked")
+        elif after[CAJAS] != before[CAJAS]:
+            run.count("pushes")
+        if spec_juego.completado(self.model) and not won:
+            run.count("wins")
+        self.compare()
+
+    # -- comparing -----------------------------------------------------------------
+
+    def compare(self) -> None:
+        expected = spec_juego.estado(self.model)
+        expected_done = spec_juego.completado(self.model)
+        actual, done = self._batch([("estado", (self.handle,)), ("completado", (self.handle,))])
+        bad = None
+        if not isinstance(actual, dict) or set(actual) != set(CLAVES):
+            keys = sorted(map(repr, actual)) if isinstance(actual, dict) else type(actual).__name__
+            bad = ("estado", f"estado returned {short(actual)} (keys {keys}), "
+                   f"expected a dict with the keys {', '.join(map(repr, CLAVES))}")
+        else:
+            for key in CLAVES:
+                if not _same_set(actual[key], expected[key]):
+                    bad = (f"estado[{key!r}]", f"estado(j)[{key!r}] is {short(actual[key])}, "
+                           f"expected {short(set(expected[key]))}")
+                    break
+        if bad is None and not self.agrees("completado", done, expected_done):
+            bad = ("completado", f"completado is {done!r}, expected {expected_done!r}"
+                   + self.strict_note(done, expected_done))
+        if bad is not None:
+            e_board = _estado_board(expected)
+            a_board = _estado_board(actual) if isinstance(actual, dict) else None
+            window = bounds(e_board.cells() | (a_board.cells() if a_board else frozenset()), 1)
+            self._fail(bad[0], f"{bad[1]} {self.where()}",
+                       render_observation(e_board, window, [("completado", expected_done)]),
+                       render_observation(a_board, window, [("completado", done)])
+                       if a_board else f"estado: {short(actual)}\ncompletado: {done!r}")
+
+
+def _same_set(actual: Any, expected: frozenset) -> bool:
+    if not isinstance(actual, (set, frozenset)):
+        return False
+    try:
+        return actual == expected
+    except Exception:   # noqa: BLE001
+        return False
+
+
+def _positions(value: Any) -> frozenset:
+    try:
+        return frozenset(p for p in value if isinstance(p, tuple) and len(p) == 2)
+    except Exception:   # noqa: BLE001 - not iterable: draw nothing
+        return frozenset()
+
+
+def _estado_board(e: dict) -> Board:
+    return Board(walls=_positions(e.get(PAREDES, ())), boxes=_positions(e.get(CAJAS, ())),
+                 goals=_positions(e.get(DEPOSITOS, ())), players=_positions(e.get(PERSONAJE, ())))

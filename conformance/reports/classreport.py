@@ -1,0 +1,202 @@
+"""``report.html``: the class at a glance, one self-contained page.
+
+``grade`` writes it beside ``summary.csv`` and ``summary.json``, from the
+same summary: a chart of how many students break each rule of the seed, a
+row per student with the rules they break, and for each broken rule its
+counterexample drawn as a board, with the command that replays it. The page
+holds everything it shows (inline CSS and SVG, no script, no font, no
+image, no link to anything outside it), so it opens offline, from a disk or
+an e-mail, in any browser.
+
+No templating or charting library: the page is one table of bars and two
+tables of text, which a few escaped f-strings and SVG rectangles draw with
+less code than a dependency's setup, and without a package to install on
+every grader's machine.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from typing import Any, Iterable
+
+from conformance.reports import points  # noqa: F401 - every profile's table registered
+from conformance.machines.budget import SLOW_CALL
+from spec import rules as spec_rules
+
+#: Colours of the board's cells (XSB character -> fill).
+_FILL = {"#": "#5b5b66", "$": "#c8862a", "*": "#3f9a4a", ".": "#f2f2f2", "@": "#2f6fd1",
+         "+": "#2f6fd1", " ": "#fbfbfb", "!": "#d23b3b"}
+_CELL = 18
+
+
+def _e(text: Any) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _anchor(*parts: str) -> str:
+    return "-".join("".join(ch if ch.isalnum() else "_" for ch in p) for p in parts)
+
+
+def board_svg(rows: list[str], label: str = "") -> str:
+    """One board (XSB rows) as inline SVG: walls, boxes, goals, the player."""
+    width = max((len(r) for r in rows), default=0)
+    out = [f'<svg class="board" role="img" aria-label="{_e(label or "level")}" '
+           f'width="{width * _CELL}" height="{len(rows) * _CELL}" '
+           f'viewBox="0 0 {width * _CELL} {len(rows) * _CELL}">']
+    for y, row in enumerate(rows):
+        for x, ch in enumerate(row.ljust(width)):
+            ch = " " if ch in "-_" else ch
+            px, py = x * _CELL, y * _CELL
+            out.append(f'<rect x="{px}" y="{py}" width="{_CELL}" height="{_CELL}" '
+                       f'fill="{_FILL.get(ch, _FILL[" "])}" stroke="#ddd"/>')
+            if ch in ".+*":
+                out.append(f'<circle cx="{px + _CELL / 2}" cy="{py + _CELL / 2}" r="3.5" '
+                           f'fill="#d23b3b"/>')
+            if ch in "$*":
+                out.append(f'<rect x="{px + 3}" y="{py + 3}" width="{_CELL - 6}" '
+                           f'height="{_CELL - 6}" fill="none" stroke="#6b4212"/>')
+            if ch in "@+":
+                out.append(f'<circle cx="{px + _CELL / 2}" cy="{py + _CELL / 2}" r="6" '
+                           f'fill="#2f6fd1" stroke="#fff"/>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _levels_of(replay: str) -> tuple[list[list[str]], str]:
+    """The levels (XSB rows) and actions of a replay command, if it has them."""
+    from conformance.machines.blame import replay_parts
+    parts = replay_parts(replay or "")
+    if parts is None:
+        return [], ""
+    _, scenes, codes = parts
+    return [s.rows() if s.desc is None else [r for r in s.desc] for s in scenes], codes
+
+
+def _chart(counts: list[tuple[spec_rules.Rule, int]], students: int) -> str:
+    """Horizontal bars: how many students break each rule."""
+    bar_w, row_h, label_w = 260, 22, 330
+    height = row_h * len(counts) + 6
+    out = [f'<svg class="chart" role="img" aria-label="students per broken rule" '
+           f'width="{label_w + bar_w + 60}" height="{height}">']
+    for i, (rule, n) in enumerate(counts):
+        y = i * row_h + 4
+        w = 0 if not students else round(bar_w * n / students)
+        out.append(f'<text x="0" y="{y + 14}" font-size="12">{_e(rule.id)}: {_e(rule.title)}'
+                   f'</text>')
+        out.append(f'<rect class="bar" data-rule="{_e(rule.id)}" data-count="{n}" '
+                   f'x="{label_w}" y="{y}" width="{w}" height="{row_h - 6}" fill="#d2763b"/>')
+        out.append(f'<text x="{label_w + w + 6}" y="{y + 14}" font-size="12">{n}</text>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+_STYLE = """
+body{font-family:system-ui,sans-serif;margin:1.5em;color:#222;max-width:70em}
+h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em}h3{font-size:1em}
+table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.25em .5em;
+text-align:left;vertical-align:top}th{background:#f0f0f0}
+.broken{color:#a52a2a}.kept{color:#2e7d32}.unchecked{color:#777}.slow{color:#b35c00}
+pre{background:#f6f6f6;padding:.5em;overflow-x:auto;font-size:.85em}
+.cx{border-left:3px solid #d2763b;padding-left:1em;margin:1em 0}
+.board{margin:.3em 1em .3em 0;vertical-align:top}
+"""
+
+
+def render(summary: dict) -> str:
+    """The page, from a ``summary.json`` document (``grade``'s)."""
+    subs: list[dict] = summary.get("submissions", [])
+    seed = (summary.get("options") or {}).get("seed")
+    profiles = sorted({s.get("profile") for s in subs if s.get("profile")})
+    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+             f"<title>Sokoban conformance: {_e(summary.get('folder', 'class'))}</title>",
+             f"<style>{_STYLE}</style></head><body>",
+             f"<h1>The class at a glance: {_e(summary.get('folder', ''))}</h1>",
+             f"<p>{len(subs)} submissions, random seed {_e(seed)}; every one checked with the "
+             "same fixed scenarios and the same random examples. A rule is broken when the "
+             "submission departs from the seed's rule somewhere; each broken rule below comes "
+             "with the smallest play that shows it and the command that replays it.</p>"]
+    for profile in profiles:
+        table = spec_rules.table_for(profile)
+        mine = [s for s in subs if s.get("profile") == profile]
+        counts = [(r, sum(1 for s in mine if _status(s, r.id) == "broken"))
+                  for r in table.rules_for(profile)]
+        parts.append(f'<h2 id="{_anchor("chart", profile)}">Students per broken rule '
+                     f'(profile {_e(profile)}, {_e(table.seed)})</h2>')
+        parts.append(_chart(counts, len(mine)))
+        parts.append("<table><tr><th>rule</th><th>what it says</th><th>the seed's words</th>"
+                     "<th>students breaking it</th></tr>")
+        for r, n in counts:
+            parts.append(f'<tr><td id="{_anchor("rule", r.id)}"><code>{_e(r.id)}</code></td>'
+                         f"<td>{_e(r.text)}</td><td>{_e(r.source)}: \u201c{_e(r.words)}\u201d</td>"
+                         f"<td>{n}</td></tr>")
+        parts.append("</table>")
+    budget = (summary.get("options") or {}).get("budget")
+    parts.append('<h2 id="students">Students</h2>'
+                 + (f"<p>Each check had a time budget of {_e(f'{budget:g}')} s (a check that "
+                    "ran out of it is <em>not fully checked</em>). A submission is "
+                    "<em>slow</em> when its median call took "
+                    f"{_e(f'{SLOW_CALL * 1000:g}')} ms or more.</p>" if budget else "")
+                 + '<table class="students"><tr><th>submission</th>'
+                 "<th>profile</th><th>verdict</th><th>score</th><th>rules broken</th>"
+                 "<th>time</th><th>median call</th></tr>")
+    for s in subs:
+        broken = [rid for rid, info in (s.get("rules") or {}).items()
+                  if info.get("status") == "broken"]
+        links = ", ".join(f'<a href="#{_anchor("cx", s["name"], rid)}"><code>{_e(rid)}</code></a>'
+                          for rid in broken) or ("&mdash;" if s.get("verdict") == "conforms"
+                                                 else _e(s.get("message", "")))
+        score = (f"{s['score']:g} / {s['max_score']:g}" if "score" in s and "max_score" in s
+                 else "")
+        slow = ' <strong class="slow">slow</strong>' if s.get("slow") else ""
+        seconds = f"{s['seconds']:.1f} s" if isinstance(s.get("seconds"), (int, float)) else ""
+        median = s.get("median_call_ms")
+        median = f"{median:g} ms" if isinstance(median, (int, float)) and median >= 0 else ""
+        flag = ' data-slow="yes"' if slow else ""
+        parts.append(f'<tr class="student" data-name="{_e(s["name"])}"{flag}>'
+                     f'<td>{_e(s["name"])}</td>'
+                     f"<td>{_e(s.get('profile', ''))}</td><td>{_e(s.get('verdict', ''))}</td>"
+                     f"<td>{score}</td><td>{links}</td><td>{seconds}{slow}</td>"
+                     f"<td>{_e(median)}</td></tr>")
+    parts.append("</table>")
+    parts.append('<h2 id="counterexamples">Counterexamples</h2>')
+    for s in subs:
+        for rid, info in (s.get("rules") or {}).items():
+            if info.get("status") != "broken":
+                continue
+            parts.append(_counterexample(s, rid, info))
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def _status(sub: dict, rule_id: str) -> str:
+    return ((sub.get("rules") or {}).get(rule_id) or {}).get("status", "")
+
+
+def _counterexample(sub: dict, rule_id: str, info: dict) -> str:
+    try:
+        rule = spec_rules.table_for(sub.get("profile", "")).rule(rule_id)
+        cite = rule.cite()
+    except KeyError:
+        cite = rule_id
+    levels, codes = _levels_of(info.get("replay", ""))
+    boards = "".join(board_svg(rows, f"level {i + 1}") for i, rows in enumerate(levels))
+    what = info.get("message", "")
+    missing = info.get("missing")
+    body = (f"<p>Missing: {_e(', '.join(missing))}</p>" if missing else
+            f"<p>{_e(what)}</p><div>{boards}</div>"
+            f"<p>Actions: <code>{_e(codes) or '(none: it departs at the start)'}</code></p>")
+    report = info.get("report", "")
+    return (f'<div class="cx" id="{_anchor("cx", sub["name"], rule_id)}">'
+            f"<h3>{_e(sub['name'])}: <code>{_e(rule_id)}</code></h3>"
+            f"<p><em>{_e(cite)}</em></p>{body}"
+            + (f"<details><summary>the full report</summary><pre>{_e(report)}</pre></details>"
+               if report else "")
+            + (f"<p>Replay it:</p><pre>{_e(info['replay'])}</pre>" if info.get("replay") else "")
+            + "</div>")
+
+
+def write(summary: dict, path) -> None:
+    """Write the page (atomically, with the umask's mode)."""
+    from conformance.reports.output import atomic_write
+    atomic_write(path, render(summary))
