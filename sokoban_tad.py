@@ -141,7 +141,7 @@ def _dispatch(command: str, rest: list[str]) -> int:
     if command == "play" and rest and _is_target(rest[0]):
         return run(play_target, rest[0], rest[1:], prog)
     if command in ("solve", "play"):
-        from impl.__main__ import run_subcommand
+        from impl.commands import run_subcommand
         return run(run_subcommand, command, rest, prog)
     print(f"sokoban: unknown command {command!r}\n\n{USAGE}", file=sys.stderr)
     return 2
@@ -154,8 +154,12 @@ def _is_target(text: str) -> bool:
     levels (a file, or a bundled collection's name)."""
     if text.endswith(".py") or os.path.isdir(text):
         return True
-    from conformance.profiles.prolog.source import looks_like_program
-    return looks_like_program(text, defining=True)
+    if not os.path.isfile(text):        # a bundled collection's name
+        return False
+    from pathlib import Path
+
+    from conformance import profiles
+    return any(p.recognize(Path(text), strict=True) is not None for p in profiles.languages())
 
 
 def play_target(target: str, rest: list[str], prog: str) -> int:
@@ -166,15 +170,18 @@ def play_target(target: str, rest: list[str], prog: str) -> int:
     command on top of both, because impl and conformance are siblings that
     must not import each other: the game only calls the referee it is
     handed."""
-    from conformance.live.referee import PROFILES, Referee
+    from conformance import profiles
     from conformance.checking.targets import BadTarget
+    from conformance.live.referee import Referee
     from impl.play.cli import main as play
 
     if any(a in ("-h", "--help") for a in rest):
         return play(rest, prog)
     profile = _profile_option(rest)
-    if profile is not None and profile not in PROFILES:
-        print(f"{prog}: --profile {profile}: no such profile; known: {', '.join(PROFILES)}",
+    known = [p.name for p in sorted(profiles.python() + profiles.languages(),
+                                    key=lambda p: p.play_rank)]
+    if profile is not None and profile not in known:
+        print(f"{prog}: --profile {profile}: no such profile; known: {', '.join(known)}",
               file=sys.stderr)
         return 2
     try:

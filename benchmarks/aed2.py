@@ -56,7 +56,7 @@ def cost(seeds: int) -> int:
         from conformance.profiles.aed2.build import build
         from conformance.profiles.aed2.mutants import REFERENCE
         from conformance.checking.checks import RunOptions, check_target
-        from conformance.checking.targets import cpp_spec
+        from conformance.checking.targets import own_spec
 
         rows = []
         for sanitize in (True, False):
@@ -69,7 +69,7 @@ def cost(seeds: int) -> int:
         times = []
         for seed in range(seeds):
             start = time.monotonic()
-            verdict, _ = check_target(cpp_spec(REFERENCE), "aed2", RunOptions(seed=seed))[0]
+            verdict, _ = check_target(own_spec("aed2", REFERENCE), "aed2", RunOptions(seed=seed))[0]
             times.append(time.monotonic() - start)
             if not verdict.conforms:
                 print(f"the reference does not conform under seed {seed}", file=sys.stderr)

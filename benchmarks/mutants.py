@@ -52,7 +52,7 @@ def _cpp_target(name: str):
     from conformance.sandbox.box import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT
     built = build(cpp_mutants.materialize(cpp_mutants.BY_NAME[name]), std="c++17", sanitize=True)
     inner = Aed2Target(built, timeout=DEFAULT_TIMEOUT, memory_mb=DEFAULT_MEMORY_MB, name=name)
-    return DirectionAdapter(inner, "aed2", "seed001")
+    return DirectionAdapter(inner, profiles.get("aed2"), "seed001")
 
 
 def _cpp_findings(target, verdict, seed: int, shrink: bool):
@@ -63,7 +63,7 @@ def _cpp_findings(target, verdict, seed: int, shrink: bool):
     from conformance.profiles.aed2 import findings
 
     def judge(other, replay_text):
-        adapted = DirectionAdapter(other, "aed2", "seed001")
+        adapted = DirectionAdapter(other, profiles.get("aed2"), "seed001")
         if replay_text is not None:
             return engine.replay(adapted, "aed2", replay_text, directions="seed001")
         return engine.check(adapted, "aed2", seed=seed, shrink=shrink,
@@ -86,7 +86,7 @@ def catch(opener, name: str, profile: str, seed: int, shrink: bool):
     c = verdict.counterexample
     rule = getattr(c, "rule", None) if c is not None else None
     if c is not None and rule is None:
-        found = blame.blame_counterexample(c)
+        found = profiles.blame_counterexample(c)
         rule = found.id if found else "?"
     return (not verdict.conforms and verdict.error is None,
             verdict.stats.get("examples", 0), seconds, cpu, rule)

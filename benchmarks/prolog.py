@@ -33,7 +33,7 @@ from collections import Counter
 
 from hypothesis import HealthCheck, given, seed, settings
 
-from conformance.machines import prolog as machine
+from conformance.profiles.prolog import machine
 from conformance.profiles.prolog import check, model, mutants
 from conformance.profiles.prolog.source import find_program
 from conformance.profiles.prolog.target import PrologTarget

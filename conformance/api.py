@@ -21,38 +21,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-PROFILES = ("tad", "extendido", "soko")
-#: Profiles of compiled (C++) targets: never detected from a Python target's
-#: operations, only from what a folder holds (``conformance.profiles.aed2``).
-CPP_PROFILES = ("aed2",)
-#: Profiles of Prolog targets (seed 003's programs, ``conformance.profiles.prolog``):
-#: detected from what a folder or file holds, checked by their own machine.
-PROLOG_PROFILES = ("prolog",)
-ALL_PROFILES = PROFILES + CPP_PROFILES + PROLOG_PROFILES
-
-#: The operations each profile needs (the target must provide all of them).
-REQUIRED_OPERATIONS: dict[str, tuple[str, ...]] = {
-    "tad": ("iniciar", "step", "estado", "completado"),
-    "extendido": (
-        "nuevo_juego", "mover", "puede_mover", "tirar_bomba", "deshacer",
-        "persona", "hay_pared", "hay_deposito", "hay_caja", "bombas", "gano",
-        "indice_nivel",
-    ),
-    "soko": (
-        "crear_grilla", "dimensiones", "hay_pared", "hay_objetivo", "hay_caja",
-        "hay_jugador", "juego_ganado", "mover",
-    ),
-    # The course's aed2_Juego (seed 001 in C++): extendido's operations less
-    # the observers its interface lacks (indice_nivel, gano); mover returns
-    # whether it completed the level (see docs/aed2.md).
-    "aed2": (
-        "nuevo_juego", "mover", "puede_mover", "tirar_bomba", "deshacer",
-        "persona", "hay_pared", "hay_deposito", "hay_caja", "bombas",
-    ),
-    # Seed 003's predicates (a Prolog program, conformance.profiles.prolog).
-    "prolog": ("action/2", "perform/3", "sokoban/1"),
-}
-
 #: Special operations every Target answers besides the profile's own:
 #: ``FINGERPRINT(h)`` -> str, a canonical deep description of the value behind
 #: handle ``h`` (two calls give equal strings iff the value did not change);
@@ -75,61 +43,19 @@ RESET = "__reset__"
 #: An atom (``None``, a bool, a number) still comes back as it is.
 OPAQUE = "__opaque__"
 SPECIAL_OPERATIONS = (FINGERPRINT, EQUAL, BATCH, RESET, OPAQUE)
-#: Per profile, the operations whose results the engine treats as opaque.
-OPAQUE_RESULTS = {
-    "tad": ("iniciar", "step"),
-    "extendido": ("nuevo_juego", "mover", "tirar_bomba", "deshacer"),
-}
-
-#: Per profile, the operations without which nothing can be checked; a
-#: target lacking only others is checked on what it has (the runner answers
-#: a missing observer with :data:`NOT_PROVIDED`, which the engine counts as
-#: agreeing, and leaves out the group of a missing modifier).
-ESSENTIAL_OPERATIONS: dict[str, tuple[str, ...]] = {
-    "tad": ("iniciar", "step", "estado"),
-    "extendido": ("nuevo_juego", "mover"),
-    "soko": ("crear_grilla", "mover"),
-}
-#: Modifiers that only some operation groups use (the undo group undoes bombs too).
-GROUPS_OF_OPERATION: dict[str, tuple[str, ...]] = {
-    "tirar_bomba": ("bombs", "undo"), "deshacer": ("undo",),
-}
-
-
 class _NotProvided:
     def __repr__(self) -> str:
         return "<not provided>"
 
 
-#: What a missing observer answers in a partial check (see ESSENTIAL_OPERATIONS).
+#: What a missing observer answers in a partial check (a target lacking some of
+#: a profile's operations but none of its essential ones).
 NOT_PROVIDED = _NotProvided()
 
-#: Operation groups per profile: the pytest plugin makes one test per group
-#: and passes ``groups=[group]`` to the engine's ``check``, which then draws
-#: only the actions of that group (and checks every observer after each).
-GROUPS: dict[str, tuple[str, ...]] = {
-    "tad": ("movement", "pushes", "win"),
-    "extendido": ("movement", "pushes", "win", "undo", "bombs", "levels"),
-    "soko": ("movement", "pushes", "win", "immutability"),
-    "aed2": ("movement", "pushes", "win", "undo", "bombs", "levels"),
-    # the action model (action/2, perform/3) and the planner (sokoban/1)
-    "prolog": ("actions", "planner"),
-}
-
-# The engine's entry point, ``conformance.checking.engine.check``, has this signature::
-#
-#     check(target: Target, profile: str, *, max_examples: int = 100,
-#           seed: int | None = None, directions: str = "ours",
-#           groups: Sequence[str] | None = None, shrink: bool = True,
-#           strict_types: bool = False, robustness: bool = False) -> Verdict
-#
-# (``engine.replay(target, profile, text, *, directions, strict_types)``
-# plays one recorded failure instead.)
-# ``groups`` (None: all of ``GROUPS[profile]``) restricts the check to those
-# operation groups. ``directions`` ("ours" or "seed001") is informational for
-# the engine: the runner has already wrapped the target in
-# ``conformance.checking.targets.DirectionAdapter`` when it is "seed001", so the engine
-# must not convert again; it only puts ``--directions`` in the replay command.
+# A profile (``conformance.profiles``: its operations, groups, rule table,
+# machine...) is declared in its own module; the engine's entry point,
+# ``conformance.checking.engine.check(target, profile, ...)``, takes its name
+# (or the profile itself).
 
 
 @dataclass(frozen=True, repr=False)
@@ -216,6 +142,10 @@ class Counterexample:
     #: sanitizer); else the g++ flags a build needs to show it (a memory
     #: error a plain build does not notice; ``conformance.profiles.aed2.findings``).
     sanitizer_flags: str = ""
+    #: The verdict of the run that found it, whose report ``report`` is: the
+    #: engine sets it, the check writes ``report`` from it once, at its end
+    #: (``conformance.reports.report.write_reports``). Not part of the output.
+    seen: "Verdict | None" = field(default=None, repr=False, compare=False)
 
 
 @dataclass
@@ -236,6 +166,8 @@ class RuleOutcome:
     missing: list[str] = field(default_factory=list)
     report: str = ""                # the human report of its counterexample
     credited: bool = False          # "unreached": a point all the same (slow, not wrong)
+    #: The verdict ``report`` is written from (see ``Counterexample.seen``).
+    seen: "Verdict | None" = field(default=None, repr=False, compare=False)
 
     @property
     def passed(self) -> bool:
@@ -260,8 +192,12 @@ class Verdict:
     #: unless the check ran with ``strict_types`` (then they are departures).
     warnings: list[str] = field(default_factory=list)
     #: What the opt-in robustness checks (inputs beyond the seed's domain)
-    #: found: one paragraph each; never change ``conforms``.
+    #: found: one paragraph each, written at the end of the check from
+    #: ``beyond``; never change ``conforms``.
     robustness: list[str] = field(default_factory=list)
+    #: What they found, as the engine found it: counterexamples (or an error
+    #: line). Not part of the output.
+    beyond: list = field(default_factory=list, repr=False, compare=False)
     #: Per rule of the profile's table (``spec.rules``, in its order): how
     #: many times the run exercised it (took one of its cases). A rule at 0
     #: was never exercised: the report names it.

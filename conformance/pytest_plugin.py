@@ -42,15 +42,15 @@ KEY = pytest.StashKey["_Suite"]()
 
 def pytest_addoption(parser):
     # Nothing here may import spec: this runs in every pytest session, also
-    # in folders whose own spec/ package shadows ours (python -m pytest).
-    from conformance.api import ALL_PROFILES
-    from conformance.checking.targets import DIRECTIONS
+    # in folders whose own spec/ package shadows ours (python -m pytest). So
+    # the profile is checked against the registry when it is used.
+    from conformance.machines.directions import DIRECTIONS
 
     group = parser.getgroup("sokoban", "Sokoban conformance")
     group.addoption("--sokoban-impl", action="store", default=None, metavar="TARGET",
                     help="check TARGET (module:object, module, file.py, folder or entry "
                          "point name) against the spec: one test per operation group")
-    group.addoption("--sokoban-profile", action="store", default=None, choices=ALL_PROFILES,
+    group.addoption("--sokoban-profile", action="store", default=None, metavar="P",
                     help="the profile to check (default: every profile the target provides)")
     group.addoption("--sokoban-max-examples", action="store", type=int, default=100,
                     metavar="N", help="random examples per operation group (default: 100)")
@@ -77,12 +77,16 @@ class _Suite:
 
     def __init__(self, config):
         from conformance.machines.budget import DEFAULT_BUDGET
+        from conformance import profiles
         from conformance.checking.checks import RunOptions
         from conformance.sandbox.box import DEFAULT_TIMEOUT
         from conformance.checking.targets import BadTarget, resolve
 
         self.text = config.getoption("sokoban_impl")
         self.profile = config.getoption("sokoban_profile")
+        if self.profile is not None and self.profile not in profiles.names():
+            raise pytest.UsageError(f"--sokoban-profile: no profile {self.profile!r}; known: "
+                                    + ", ".join(profiles.names()))
         max_examples = config.getoption("sokoban_max_examples")
         if max_examples < 1:
             raise pytest.UsageError("--sokoban-max-examples must be at least 1")
@@ -307,7 +311,7 @@ def _failure_repr(path: str, reason: str, text: str):
 
 
 def _items(session, suite: _Suite) -> list[SokobanItem]:
-    from conformance.api import GROUPS
+    from conformance import profiles
     from conformance.checking.checks import own_profile, partial_profiles
     from conformance.checking.targets import detect_profiles, explain_missing, missing_operations
     from spec import rules
@@ -324,18 +328,18 @@ def _items(session, suite: _Suite) -> list[SokobanItem]:
             problem = (f"{suite.spec.name}: only profile {own} applies to it "
                        f"(got --sokoban-profile {suite.profile})")
         return [item(f"{group}[{own}]", own, None, problem, group=group)
-                for group in (OPERATIONS, *GROUPS[own])]
+                for group in (OPERATIONS, *profiles.get(own).groups)]
     target = suite.target()
     if target is None:
         return [item("load", "", None, f"cannot load {suite.spec.name}: {suite.load_error}")]
     if suite.profile:
-        profiles = [suite.profile]
+        chosen = [suite.profile]
     else:
-        profiles = detect_profiles(target.has) or partial_profiles(target.has)[:1]
-        if not profiles:
+        chosen = detect_profiles(target.has) or partial_profiles(target.has)[:1]
+        if not chosen:
             return [item("profile", "", None, explain_missing(suite.spec.name, target.has))]
     items = []
-    for profile in profiles:
+    for profile in chosen:
         problem = None
         if (missing_operations(target.has, profile)      # checked on the rest, if it can be
                 and profile not in partial_profiles(target.has)):

@@ -10,7 +10,7 @@ seed 000 differ, seed 002 wins here (it has its own rules):
   own ``soko_test.py`` builds such grids (a player on the only goal and no
   box; one box and two goals). The game is then playable but never won. The
   conformance engine still draws only grids with at least as many boxes as
-  goals (``conformance.machines.levels.DOMAINS``);
+  goals (each profile's ``domain`` (``conformance.profiles``));
 * the seed's grid is rectangular ("una grilla rectangular de F filas y C
   columnas", erratum E24); ragged rows are accepted here as an extension
   (missing cells are empty, ``dimensiones`` counts the longest row) so that

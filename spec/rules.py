@@ -368,6 +368,11 @@ def register(table: Table) -> Table:
     return table
 
 
+def unregister(name: str) -> None:
+    """Forget the table ``name`` (one a test registered)."""
+    _TABLES.pop(name, None)
+
+
 def tables() -> dict[str, Table]:
     """Every table, by name."""
     return dict(_TABLES)

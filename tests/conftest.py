@@ -4,7 +4,7 @@
 * ``ci``: derandomized (fixed seed), no database writes, no deadline, so CI is
   deterministic on a noisy machine.  ``.ci/run`` uses it. Under it, the
   tests' draws also leave out the literals of the modules loaded so far
-  (``conformance.checking.engine.fixed_draws``), which differ with the order pytest-xdist
+  (``conformance.machines.search.fixed_draws``), which differ with the order pytest-xdist
   hands the tests to its workers.
 * ``thorough``: many examples, for a long local run before a release.
 
@@ -37,6 +37,6 @@ def _fixed_draws_under_ci():
     if not settings.default.derandomize:          # (the ci profile's mark)
         yield
         return
-    from conformance.checking.engine import fixed_draws
+    from conformance.machines.search import fixed_draws
     with fixed_draws():
         yield

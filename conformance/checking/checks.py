@@ -16,22 +16,26 @@ that bounds all of it, opening the target included.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import time
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
-from conformance.api import (
-    BATCH, ESSENTIAL_OPERATIONS, GROUPS, GROUPS_OF_OPERATION, NOT_PROVIDED, PROFILES,
-    REQUIRED_OPERATIONS, Counterexample, Verdict,
-)
-from conformance.machines.budget import DEFAULT_BUDGET, Budget, OutOfBudget
-from conformance.reports.output import NOT_FULLY_CHECKED, verdict_status
-from conformance.sandbox.box import DEFAULT_MEMORY_MB, DEFAULT_STORAGE_MB, DEFAULT_TIMEOUT, open_target
+from conformance import profiles
+from conformance.api import BATCH, NOT_PROVIDED, Counterexample, Verdict
+from conformance.checking import engine
 from conformance.checking.targets import (
     BadTarget, DirectionAdapter, ReferenceImport, ResolvedTarget, detect_profiles, explain_missing,
     missing_operations,
 )
+from conformance.machines.budget import DEFAULT_BUDGET, Budget, OutOfBudget
+from conformance.machines.profile import Profile
+from conformance.reports import points
+from conformance.reports.output import NOT_FULLY_CHECKED, verdict_status
+from conformance.reports.report import format_verdict, write_reports
+from conformance.sandbox.box import DEFAULT_MEMORY_MB, DEFAULT_STORAGE_MB, DEFAULT_TIMEOUT, open_target
 
 EXIT_CONFORMS, EXIT_DOES_NOT_CONFORM, EXIT_BAD, EXIT_NOT_FULLY_CHECKED = 0, 1, 2, 3
 
@@ -78,16 +82,14 @@ class RunOptions:
 
 
 def load_engine() -> tuple[Callable[..., Verdict], Callable[[Verdict], str]]:
-    """The engine's ``check`` and ``format_verdict`` (imported on first use)."""
-    from conformance.checking.engine import check
-    from conformance.reports.report import format_verdict
-    return check, format_verdict
+    """The engine's ``check`` and the report's ``format_verdict`` (a seam: the
+    runner's tests put a fake engine here)."""
+    return engine.check, format_verdict
 
 
 def load_rules_engine() -> Callable[..., Verdict]:
-    """The engine's ``check_rules`` (imported on first use)."""
-    from conformance.checking.engine import check_rules
-    return check_rules
+    """The engine's ``check_rules`` (a seam, as :func:`load_engine`)."""
+    return engine.check_rules
 
 
 def _bad(spec_name: str, profile: str | None, message: str, missing=()) -> tuple[Verdict, str]:
@@ -96,88 +98,61 @@ def _bad(spec_name: str, profile: str | None, message: str, missing=()) -> tuple
     return verdict, message
 
 
-#: Per kind of target that has a profile of its own: the profile, and what
-#: such a target is (for the messages).
-_OWN_PROFILE = {
-    "cpp": ("aed2", "a folder of C++ sources holding aed2_Juego.h", "a C++ folder"),
-    "prolog": ("prolog", "a .pro or .pl file, or a folder holding one that defines sokoban/1",
-               "a Prolog program"),
-}
-
-
-def _kind_rules(spec: ResolvedTarget, profile: str | None) -> tuple[Verdict, str] | None:
-    """The bad verdict when a profile of its own kind of target (aed2: a C++
-    folder; prolog: a Prolog program) and the target do not go together."""
-    for kind, (own, what, called) in _OWN_PROFILE.items():
-        if profile == own and spec.kind != kind:
-            return _bad(spec.name, profile, f"{spec.name}: profile {own} is for {what}")
-        if spec.kind == kind and profile not in (None, own):
-            return _bad(spec.name, profile, f"{spec.name} is {called}: only profile {own} "
-                                            f"applies to it (got --profile {profile})")
-    return None
-
+# ------------------------------------------------------ the target's language
 
 def own_profile(spec: ResolvedTarget) -> str | None:
     """The profile of a kind of target that has one of its own (``aed2`` for
-    a C++ folder, ``prolog`` for a Prolog program), else None."""
-    entry = _OWN_PROFILE.get(spec.kind)
-    return entry[0] if entry else None
+    a C++ folder, ``prolog`` for a Prolog program), else None: the one place
+    a check decides a target's language."""
+    own = profiles.of_kind(spec.kind)
+    return own.name if own is not None else None
+
+
+def _mismatch(spec: ResolvedTarget, profile: str | None) -> tuple[Verdict, str] | None:
+    """The bad verdict when the profile asked for and the target's kind do
+    not go together (a profile of its own kind of target asked for another
+    kind of target, or the other way round)."""
+    if profile is not None and profile not in profiles.names():
+        return _bad(spec.name, profile, f"unknown profile {profile!r}; known: "
+                                        + ", ".join(profiles.names()))
+    asked = profiles.get(profile) if profile is not None else None
+    own = profiles.of_kind(spec.kind)
+    if asked is not None and not asked.python and asked is not own:
+        return _bad(spec.name, profile, f"{spec.name}: profile {asked.name} is for {asked.what}")
+    if own is not None and profile not in (None, own.name):
+        return _bad(spec.name, profile, f"{spec.name} is {own.called}: only profile {own.name} "
+                                        f"applies to it (got --profile {profile})")
+    return None
 
 
 def lacking(spec: ResolvedTarget, options: RunOptions) -> str | None:
     """For a target of its own profile: None when it provides every
     operation of the profile, else a message saying what it lacks (or why
     it cannot be built or loaded)."""
-    if spec.kind == "prolog":
-        from conformance.profiles.prolog.run import lacking as prolog_lacking
-        return prolog_lacking(spec.path, memory_mb=options.memory_mb)
-    if spec.kind == "cpp":
-        from conformance.profiles.aed2.build import BuildError, build
-        try:
-            build(spec.path, std=options.std, sanitize=options.sanitize)
-        except (BuildError, OSError) as e:
-            return str(e)
-        return None
-    raise ValueError(f"{spec.name}: not a target of a profile of its own")
+    own = profiles.of_kind(spec.kind)
+    if own is None or own.lacking is None:
+        raise ValueError(f"{spec.name}: not a target of a profile of its own")
+    return own.lacking(spec, options)
 
 
-def _check_prolog(spec: ResolvedTarget, options: RunOptions,
-                  budget: Budget | None = None) -> tuple[Verdict, str]:
-    """A Prolog program (profile prolog, :mod:`conformance.profiles.prolog`), within
-    ``budget`` (it stops cleanly between two tables)."""
-    from conformance.profiles.prolog.run import check_program
-    return check_program(spec.path, max_examples=options.max_examples, seed=options.seed,
-                         timeout=options.timeout, memory_mb=options.memory_mb,
-                         storage_mb=options.storage_mb, replay=options.replay,
-                         groups=options.groups, by_rules=options.by_rules, budget=budget,
-                         budget_is_failure=options.budget_is_failure)
-
-
-def _prolog_budget(options: RunOptions) -> Budget | None:
-    """The budget of a Prolog check: its soft deadline leaves room for the
-    longest request of one table (the planner's limit and the driver's
-    grace), not only for one call."""
-    from conformance.profiles.prolog.machine import PLAN_SECONDS
-    from conformance.profiles.prolog.target import GRACE
-    return options.new_budget(call_limit=max(options.timeout, PLAN_SECONDS + GRACE))
+def new_budget(spec: ResolvedTarget, options: RunOptions) -> Budget | None:
+    """The one budget of a check of ``spec``: its soft deadline leaves room
+    for the longest single request the target's profile makes (one call, or
+    one table of a Prolog program)."""
+    own = profiles.of_kind(spec.kind)
+    if own is not None and own.call_limit is not None:
+        return options.new_budget(call_limit=own.call_limit(options))
+    return options.new_budget()
 
 
 def _open(spec: ResolvedTarget, profile: str | None, options: RunOptions):
     """``(target, None)``, or ``(None, verdict)`` saying why it cannot be
-    opened: a bad target, a C++ build failure, or a submission that imports
-    our implementation (a failure, not a bad target)."""
-    if spec.kind == "cpp":
-        from conformance.profiles.aed2.build import BuildError, build
-        from conformance.profiles.aed2.target import Aed2Target
-        try:
-            built = build(spec.path, std=options.std, sanitize=options.sanitize)
-        except BuildError as e:
-            return None, _bad(spec.name, profile, str(e))
-        except OSError as e:
-            return None, _bad(spec.name, profile, f"{spec.name}: cannot read or build it: {e}")
-        return Aed2Target(built, timeout=options.timeout, memory_mb=options.memory_mb,
-                          name=spec.name, storage_mb=options.storage_mb), None
+    opened: a bad target, a build failure, or a submission that imports our
+    implementation (a failure, not a bad target)."""
+    own = profiles.of_kind(spec.kind)
     try:
+        if own is not None and own.open is not None:
+            return own.open(spec, options), None
         return open_target(spec, in_process=options.in_process, timeout=options.timeout,
                            memory_mb=options.memory_mb, directions=options.directions,
                            copy_folder=options.copy_folder,
@@ -194,14 +169,14 @@ def _profiles(name: str, target, profile: str | None) -> list[str | tuple[Verdic
     the closest it can be checked under): its name, or the bad verdict
     saying why it cannot be checked."""
     if profile is None:
-        profiles = detect_profiles(target.has) or partial_profiles(target.has)[:1]
-        if not profiles:
+        found = detect_profiles(target.has) or partial_profiles(target.has)[:1]
+        if not found:
             return [_bad(name, None, explain_missing(name, target.has))]
     else:
-        profiles = [profile]
+        found = [profile]
     return [_bad(name, p, explain_missing(name, target.has, [p]), missing_operations(target.has, p))
             if missing_operations(target.has, p) and p not in partial_profiles(target.has) else p
-            for p in profiles]
+            for p in found]
 
 
 def _refused(spec_name: str, profile: str | None, message: str) -> tuple[Verdict, str]:
@@ -216,9 +191,13 @@ def _refused(spec_name: str, profile: str | None, message: str) -> tuple[Verdict
 
 
 def checked_options(spec: ResolvedTarget, options: RunOptions) -> RunOptions:
-    """``options`` as a check of ``spec`` uses them: a C++ folder is played
-    in seed 001's directions (the course's ``Norte = (0, 1)``)."""
-    return replace(options, directions="seed001") if spec.kind == "cpp" else options
+    """``options`` as a check of ``spec`` uses them: a target of a profile
+    whose targets use another direction convention is played in it (a C++
+    folder: seed 001's ``Norte = (0, 1)``)."""
+    own = profiles.of_kind(spec.kind)
+    if own is not None and own.directions != "ours":
+        return replace(options, directions=own.directions)
+    return options
 
 
 def open_checked(spec: ResolvedTarget, options: RunOptions, profile: str | None = None,
@@ -231,7 +210,7 @@ def open_checked(spec: ResolvedTarget, options: RunOptions, profile: str | None 
     first in ``prefer`` (else the first); a target lacking some of its
     operations answers ``NOT_PROVIDED`` for them, as in a check. Raises :class:`BadTarget` with the check's message when it
     cannot be opened or played under a profile."""
-    bad = _kind_rules(spec, profile)
+    bad = _mismatch(spec, profile)
     if bad is not None:
         raise BadTarget(bad[1])
     options = checked_options(spec, options)
@@ -251,7 +230,7 @@ def open_checked(spec: ResolvedTarget, options: RunOptions, profile: str | None 
             target = PartialTarget(target, choice)
         own = choice
     if options.directions != "ours":
-        target = DirectionAdapter(target, own, options.directions)
+        target = DirectionAdapter(target, profiles.get(own), options.directions)
     return target, own, options.directions
 
 
@@ -262,16 +241,15 @@ def _checking(spec: ResolvedTarget, profile: str | None, options: RunOptions,
     :func:`check_groups`: ``(target, profiles, options)``, where each of
     ``profiles`` is a profile to check or the bad verdict saying why it
     cannot be, and ``target`` is None when the whole target cannot be
-    checked (``profiles`` then holds that one bad verdict). A C++ folder is
-    checked under aed2 in seed 001's directions. ``target``: an already open
-    Target for ``spec`` (the caller then closes it); else it is opened here
-    and closed at the end."""
-    bad = _kind_rules(spec, profile)
+    checked (``profiles`` then holds that one bad verdict). A target of its
+    own kind is checked under its own profile, in its directions.
+    ``target``: an already open Target for ``spec`` (the caller then closes
+    it); else it is opened here and closed at the end."""
+    bad = _mismatch(spec, profile)
     if bad is not None:
         yield None, [bad], options
         return
-    if spec.kind == "cpp":
-        profile = "aed2"
+    profile = own_profile(spec) or profile
     options = checked_options(spec, options)
     own = target is None
     if own:
@@ -286,37 +264,50 @@ def _checking(spec: ResolvedTarget, profile: str | None, options: RunOptions,
             target.close()
 
 
+def _runner(spec: ResolvedTarget, profile: str | None) -> Profile | None:
+    """The profile whose own runner checks ``spec`` (a Prolog program), when
+    the profile asked for suits it; else None (the engine plays it)."""
+    own = profiles.of_kind(spec.kind)
+    if own is not None and own.run is not None and _mismatch(spec, profile) is None:
+        return own
+    return None
+
+
 def check_target(spec: ResolvedTarget, profile: str | None, options: RunOptions,
-                 target=None) -> list[tuple[Verdict, str]]:
+                 target=None, budget: Budget | None = None) -> list[tuple[Verdict, str]]:
     """Check one target (under ``profile``, or every profile it provides):
     a ``(verdict, report)`` per profile. Never raises for a bad target: that
     is a verdict with ``error`` (and ``missing``) set. ``target``: an already
     open Target for ``spec`` (the caller then closes it). All of it within
-    ``options.budget`` (see :func:`within_budget`)."""
-    if spec.kind == "prolog" and _kind_rules(spec, profile) is None:
-        budget = _prolog_budget(options)
-        return within_budget(budget, spec, profile, options,
-                             lambda: [_check_prolog(spec, options, budget)])
-    budget = options.new_budget()
+    ``options.budget`` (see :func:`within_budget`): ``budget``, when the
+    caller has already made and armed it, else one made and armed here."""
+    runner = _runner(spec, profile)
 
-    def work():
-        with _checking(spec, profile, options, target) as (opened, profiles, checked):
+    def work(budget):
+        if runner is not None:
+            return [runner.run(spec, options, budget)]
+        with _checking(spec, profile, options, target) as (opened, found, checked):
             return [p if isinstance(p, tuple) else _check_profile(opened, p, checked, budget)
-                    for p in profiles]
+                    for p in found]
     return within_budget(budget, spec, profile, options, work)
 
 
 def within_budget(budget: Budget | None, spec: ResolvedTarget, profile: str | None,
-                  options: RunOptions, work: Callable[[], list]) -> list:
-    """``work()``, its budget's hard deadline armed (:meth:`Budget.armed`):
-    when the budget runs out where the engine cannot stop cleanly (opening
-    the box, importing the target, a call under way), a "not fully checked"
-    verdict instead (:func:`out_of_time_verdict`)."""
+                  options: RunOptions, work: Callable[[Budget | None], list]) -> list:
+    """``work(budget)`` within the check's one budget: ``budget`` when the
+    caller made and armed it already (it then catches the end of it), else
+    one made here (:func:`new_budget`) with its hard deadline armed
+    (:meth:`Budget.armed`): when it runs out where the engine cannot stop
+    cleanly (opening the box, importing the target, a call under way), a
+    "not fully checked" verdict instead (:func:`out_of_time_verdict`)."""
+    if budget is not None:
+        return work(budget)
+    budget = new_budget(spec, options)
     if budget is None:
-        return work()
+        return work(None)
     try:
         with budget.armed():
-            return work()
+            return work(budget)
     except OutOfBudget:
         budget.ran_out = True
         return [out_of_time_verdict(spec, profile, options, budget)]
@@ -327,8 +318,6 @@ def out_of_time_verdict(spec: ResolvedTarget, profile: str | None, options: RunO
     """The verdict of a check whose budget ran out before the engine could
     say more (no example run, or none it can vouch for): not fully checked,
     and for a check by rules every rule ``unreached``."""
-    from conformance.reports import points
-    from conformance.reports.report import format_verdict
     profile = profile or own_profile(spec) or guess_profile(spec)
     verdict = Verdict(target=spec.name, profile=profile or "?", conforms=False,
                       out_of_time=True, budget=budget.seconds, median_call=budget.median_call,
@@ -343,7 +332,6 @@ def guess_profile(spec: ResolvedTarget) -> str | None:
     """The profile of a Python file or package read without running it (the
     functions its source defines at top level), for a verdict when the
     budget ran out before it could be opened; None when it cannot tell."""
-    from pathlib import Path
     if spec.path is None or spec.kind not in ("file", "package"):
         return None
     source = Path(spec.path)
@@ -355,7 +343,6 @@ def guess_profile(spec: ResolvedTarget) -> str | None:
 def _defined_names(source, depth: int = 3) -> set[str]:
     """The functions and classes a Python file defines at top level, and
     those of the files beside it it imports with ``from NAME import *``."""
-    import ast
     try:
         tree = ast.parse(source.read_text(encoding="utf-8", errors="replace"))
     except (OSError, SyntaxError, ValueError):
@@ -373,12 +360,13 @@ def _defined_names(source, depth: int = 3) -> set[str]:
 
 
 def check_by_rules(spec: ResolvedTarget, profile: str | None, options: RunOptions,
-                   target=None) -> list[tuple[Verdict, str]]:
+                   target=None, budget: Budget | None = None) -> list[tuple[Verdict, str]]:
     """Like :func:`check_target`, checked rule by rule of the seed
     (:func:`conformance.checking.engine.check_rules`): each verdict carries one
     outcome per rule (``Verdict.outcomes``), what points by rule are made of
     (Gradescope, the pytest plugin, ``grade``)."""
-    return check_target(spec, profile, replace(options, by_rules=True), target=target)
+    return check_target(spec, profile, replace(options, by_rules=True), target=target,
+                        budget=budget)
 
 
 def check_groups(spec: ResolvedTarget, profile: str | None,
@@ -386,43 +374,38 @@ def check_groups(spec: ResolvedTarget, profile: str | None,
     """Like :func:`check_target`, one check per operation group of each
     profile: ``(group, verdict, report)``; ``group`` is ``None`` for a target
     that cannot be checked at all (for partial credit: Gradescope)."""
-    if spec.kind == "prolog" and _kind_rules(spec, profile) is None:
-        budget = _prolog_budget(options)
+    runner = _runner(spec, profile)
 
-        def groups():
+    def work(budget):
+        if runner is not None:
             results = []
-            for group in GROUPS["prolog"]:
-                verdict, report = _check_prolog(spec, replace(options, groups=(group,)), budget)
+            for group in runner.groups:
+                verdict, report = runner.run(spec, replace(options, groups=(group,)), budget)
                 if verdict.error:               # cannot be checked at all
                     return [(None, verdict, report)]
                 results.append((group, verdict, report))
             return results
-        found = within_budget(budget, spec, profile, options, groups)
-        return [(None, *r) if len(r) == 2 else r for r in found]
-    budget = options.new_budget()
-
-    def work():
-        with _checking(spec, profile, options) as (opened, profiles, checked):
+        with _checking(spec, profile, options) as (opened, found, checked):
             results = []
-            for p in profiles:
+            for p in found:
                 if isinstance(p, tuple):
                     results.append((None, *p))
                     continue
-                for group in GROUPS[p]:
+                for group in profiles.get(p).groups:
                     verdict, report = _check_profile(opened, p, replace(checked, groups=(group,)),
                                                      budget)
                     results.append((group, verdict, report))
             return results
-    found = within_budget(budget, spec, profile, options, work)
+    found = within_budget(None, spec, profile, options, work)
     return [(None, *r) if len(r) == 2 else r for r in found]
 
 
 def partial_profiles(has: Callable[[str], bool]) -> list[str]:
     """The profiles the target lacks some operations of but can still be
     checked under (it has their essential ones), closest first."""
-    found = [p for p in PROFILES
-             if all(has(op) for op in ESSENTIAL_OPERATIONS[p]) and missing_operations(has, p)]
-    return sorted(found, key=lambda p: len(missing_operations(has, p)) / len(REQUIRED_OPERATIONS[p]))
+    found = [p for p in profiles.python()
+             if all(has(op) for op in p.essential) and p.missing(has)]
+    return [p.name for p in sorted(found, key=lambda p: len(p.missing(has)) / len(p.operations))]
 
 
 class PartialTarget:
@@ -452,8 +435,9 @@ class PartialTarget:
 
 def checkable_groups(has: Callable[[str], bool], profile: str) -> tuple[str, ...]:
     """The profile's operation groups whose modifiers the target has."""
-    lacking = {g for op in missing_operations(has, profile) for g in GROUPS_OF_OPERATION.get(op, ())}
-    return tuple(g for g in GROUPS[profile] if g not in lacking)
+    p = profiles.get(profile)
+    lost = {g for op in p.missing(has) for g in p.modifiers.get(op, ())}
+    return tuple(g for g in p.groups if g not in lost)
 
 
 def _judge(target, profile: str, options: RunOptions, missing: Sequence[str] = (),
@@ -465,7 +449,7 @@ def _judge(target, profile: str, options: RunOptions, missing: Sequence[str] = (
     check, _ = load_engine()
     judged = target
     if options.directions != "ours":
-        judged = DirectionAdapter(target, profile, options.directions)
+        judged = DirectionAdapter(target, profiles.get(profile), options.directions)
     kwargs = dict(max_examples=options.max_examples, seed=options.seed,
                   directions=options.directions)
     if not options.shrink:
@@ -480,9 +464,8 @@ def _judge(target, profile: str, options: RunOptions, missing: Sequence[str] = (
         kwargs["missing"] = list(missing)
     start = time.perf_counter()
     if options.replay is not None:
-        from conformance.checking.engine import replay
-        verdict = replay(judged, profile, options.replay, directions=options.directions,
-                         strict_types=options.strict_types)
+        verdict = engine.replay(judged, profile, options.replay, directions=options.directions,
+                                strict_types=options.strict_types)
     elif options.by_rules:
         check_rules = load_rules_engine()
         kwargs.pop("groups", None)
@@ -501,35 +484,44 @@ def _judge(target, profile: str, options: RunOptions, missing: Sequence[str] = (
 
 def _check_profile(target, profile: str, options: RunOptions,
                    budget: Budget | None = None) -> tuple[Verdict, str]:
-    _, format_verdict = load_engine()
     missing = missing_operations(target.has, profile)
     if missing and options.groups is not None:
         groups = [g for g in options.groups if g in checkable_groups(target.has, profile)]
         if not groups:          # the one group asked for needs a missing modifier
             verdict = Verdict(target=target.name, profile=profile, conforms=False,
                               missing=missing)
-            return verdict, format_verdict(verdict)
+            return verdict, report(verdict)
         options = replace(options, groups=tuple(groups))
     if missing:
         target = PartialTarget(target, profile)
     verdict = _judge(target, profile, options, missing, budget)
-    if profile == "aed2" and not verdict.out_of_time:   # a C++ target: plain departures first
-        from conformance.profiles.aed2 import findings
-        verdict = findings.classify(target, verdict, lambda other, replay: _judge(
+    classify = profiles.get(profile).classify
+    if classify is not None and not verdict.out_of_time:   # e.g. a C++ target: plain departures first
+        verdict = classify(target, verdict, lambda other, replay: _judge(
             other, profile, replace(options, replay=replay)), search=options.replay is None)
     if missing and verdict.error is None:
         verdict = replace(verdict, conforms=False, missing=missing)
-    report = format_verdict(verdict)
-    if profile == "aed2" and not verdict.out_of_time:
-        report = findings.report(verdict, report)
-    elif verdict.counterexample is not None:
-        from conformance.reports.emit import emit_for
-        test = emit_for(verdict.counterexample)
-        if test:
-            report = (report.rstrip() + "\n\nThe same failure as a test in your own format "
-                      "(paste it into your test file; it fails until the bug is fixed):\n\n"
-                      + test)
-    return verdict, report
+    return verdict, report(verdict)
+
+
+def report(verdict: Verdict) -> str:
+    """The report of a check's verdict, built once, at its end: every
+    counterexample's and rule's report written from the verdict it was
+    found in (:func:`~conformance.reports.report.write_reports`), then the
+    verdict's own, and what its profile adds after it (the failure as a test
+    in the student's own format; for a C++ target, where it shows)."""
+    _, format_ = load_engine()
+    text = write_reports(verdict, format_)
+    profile = profiles.get(verdict.profile) if verdict.profile in profiles.names() else None
+    if profile is None or verdict.counterexample is None:
+        return text
+    if profile.finish_report is not None and not verdict.out_of_time:
+        return profile.finish_report(verdict, text)
+    test = profiles.emit_for(verdict.counterexample)
+    if test:
+        text = (text.rstrip() + "\n\nThe same failure as a test in your own format "
+                "(paste it into your test file; it fails until the bug is fixed):\n\n" + test)
+    return text
 
 
 def exit_status(verdicts: Sequence[Verdict], budget_is_failure: bool = False) -> int:

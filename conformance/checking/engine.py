@@ -2,7 +2,7 @@
 
 :func:`check` runs a Hypothesis :class:`~hypothesis.stateful.RuleBasedStateMachine`
 per profile. Each example draws a level (or, for ``extendido``, a sequence of
-one to three) inside the profile's domain (``engine_levels.DOMAINS``: the
+one to three) inside the profile's domain (``Profile.domain``: the
 seed's preconditions, nothing beyond unless ``robustness``), starts the spec
 and the target on it, then draws actions (moves, a walk along the level's
 known solution, bombs, undos, and long runs of them: far walks, long
@@ -40,28 +40,20 @@ reported as they happen, without shrinking (each retry would cost a restart).
 
 from __future__ import annotations
 
-import contextlib
-import os
 import random
 import time
 import traceback
 from dataclasses import replace
 from typing import Sequence
 
-from hypothesis import HealthCheck, Phase, Verbosity, seed as hypothesis_seed, settings
-from hypothesis import configuration
-from hypothesis.configuration import set_hypothesis_home_dir
-from hypothesis.stateful import run_state_machine_as_test
-
-from conformance.api import (
-    ALL_PROFILES, REQUIRED_OPERATIONS, Counterexample, RuleOutcome, Target, Verdict,
-)
-from conformance.machines.budget import Budget, OutOfBudget, fired
-from conformance.machines import machine
+from conformance import profiles
+from conformance.api import Counterexample, Target, Verdict
 from conformance.machines.base import CheckSettings, Departure, Fatal, Run, StopShrinking
-from conformance.machines.replays import parse_replay
-from conformance.reports.report import format_counterexample, format_verdict
-from levels import storage
+from conformance.machines.budget import Budget, OutOfBudget, fired, timed
+from conformance.machines.profile import Profile
+from conformance.machines.replays import is_robustness, parse_replay
+from conformance.machines.search import search_machine
+from conformance.reports import points
 
 #: Actions per example (Hypothesis' ``stateful_step_count``).
 STEPS = 30
@@ -69,7 +61,11 @@ STEPS = 30
 SHRINK_SECONDS = 20.0
 
 
-def _run(target: Target, profile: str, config: CheckSettings, directions: str = "ours",
+def _profile(profile: str | Profile) -> Profile:
+    return profile if isinstance(profile, Profile) else profiles.get(profile)
+
+
+def _run(target: Target, profile: Profile, config: CheckSettings, directions: str = "ours",
          strict_types: bool = False, counts: dict | None = None,
          budget: Budget | None = None) -> Run:
     run = Run(target, profile, config, directions, strict_types, SHRINK_SECONDS)
@@ -86,11 +82,10 @@ def _ran_out(budget: Budget | None) -> None:
         budget.disarm()
 
 
-def coverage(profile: str, counts: dict) -> dict[str, int]:
-    """Per rule of ``profile`` (``spec.rules``), how often ``counts`` took
-    one of its cases."""
-    from spec import rules
-    return rules.table_for(profile).exercised(counts, profile)
+def coverage(profile: Profile, counts: dict) -> dict[str, int]:
+    """Per rule of ``profile``'s table, how often ``counts`` took one of its
+    cases."""
+    return profile.rules.exercised(counts, profile.name)
 
 
 # ------------------------------------------------------------------ replay
@@ -103,32 +98,31 @@ def replay(target: Target, profile: str, text: str, *, directions: str = "ours",
     of ``--robustness`` (:func:`conformance.machines.replays.is_robustness`) is
     played as such and, when it departs again, is a warning in
     ``Verdict.robustness``: the verdict conforms, as the check's did."""
-    own = getattr(machine(profile), "replay", None) if profile in ALL_PROFILES else None
-    if own is not None:         # a profile with its own kind of target (prolog)
-        return own(target, text)
+    profile = _profile(profile)
     start = time.monotonic()
     problem = _precheck(target, profile)
     if problem is not None:
         return problem
     try:
-        recorded, scenes, codes = parse_replay(text)
+        recorded, scenes, codes = parse_replay(text, profiles.names())
     except ValueError as e:
-        return Verdict(target.name, profile, False, error=f"bad replay: {e}")
-    if recorded is not None and recorded != profile:
-        return Verdict(target.name, profile, False,
-                       error=f"bad replay: it was recorded for profile {recorded}, not {profile}")
-    from conformance.machines.replays import is_robustness
-    robustness = is_robustness(text, profile)
+        return Verdict(target.name, profile.name, False, error=f"bad replay: {e}")
+    if recorded is not None and recorded != profile.name:
+        return Verdict(target.name, profile.name, False,
+                       error=f"bad replay: it was recorded for profile {recorded}, "
+                             f"not {profile.name}")
+    robustness = is_robustness(text, profile.domain if profile.robustness else None)
     config = CheckSettings.for_groups(profile)
     run = _run(target, profile, replace(config, robustness=True) if robustness else config,
                directions, strict_types)
     try:
         c = play(run, scenes, codes)
     except Exception as e:  # noqa: BLE001 - a level the spec refuses, an engine bug
-        return Verdict(target.name, profile, False, error=f"replay failed: {type(e).__name__}: {e}")
+        return Verdict(target.name, profile.name, False,
+                       error=f"replay failed: {type(e).__name__}: {e}")
     if robustness:      # a finding of --robustness: a warning again, never the verdict
         verdict = _verdict(run, True, None, None, start)
-        verdict.robustness = [format_counterexample(c)] if c is not None else []
+        verdict.beyond = [c] if c is not None else []
         return verdict
     return _verdict(run, c is None, c, None, start)
 
@@ -137,7 +131,7 @@ def play(run: Run, scenes, codes: str) -> Counterexample | None:
     """Play one fixed game (levels and actions) through ``run``'s machine,
     every observer compared after every action, its cases counted: the
     departure, or None. (Replays and the fixed scenarios.)"""
-    played = machine(run.profile).bind(run)()
+    played = run.definition.machine.bind(run)()
     try:
         played.begin(scenes)
         played.replay_actions(codes)
@@ -147,7 +141,7 @@ def play(run: Run, scenes, codes: str) -> Counterexample | None:
     return None
 
 
-def play_scenarios(target: Target, profile: str, *, directions: str = "ours",
+def play_scenarios(target: Target, profile: str | Profile, *, directions: str = "ours",
                    strict_types: bool = False, stop_at_first: bool = False,
                    rules: Sequence[str] | None = None, counts: dict | None = None,
                    without: str = "", budget: Budget | None = None
@@ -161,22 +155,22 @@ def play_scenarios(target: Target, profile: str, *, directions: str = "ours",
     scenarios that use them are left out. ``budget``: when it runs out, the
     scenarios stop there (``budget.ran_out``; the one under way is not
     counted)."""
-    from conformance.profiles import scenarios
+    profile = _profile(profile)
     run = _run(target, profile, CheckSettings.for_groups(profile), directions, strict_types,
                counts, budget)
     found = []
-    for s in scenarios.SCENARIOS[profile] if budget is None else scenarios.rule_first(profile):
+    for s in profile.scenarios if budget is None else profile.rule_first():
         if (rules is not None and s.rule not in rules) or set(without) & set(s.actions):
             continue
         run.frozen, run.focus = False, None     # each scenario stands alone
         try:
-            c = play(run, s.scenes(profile), s.actions)
+            c = play(run, s.scenes(profile.grid), s.actions)
         except OutOfBudget:
             _ran_out(budget)
             break
         if c is not None:
             c.scenario = s.what
-            c.report = format_verdict(_verdict(run, False, c, None, time.monotonic()))
+            _verdict(run, False, c, None, time.monotonic())    # its report's verdict (c.seen)
             found.append((s, c))
             if stop_at_first or c.fatal:
                 break
@@ -184,15 +178,35 @@ def play_scenarios(target: Target, profile: str, *, directions: str = "ours",
     return found, run
 
 
+def replay_scenarios(target: Target, profile: str | Profile, *, directions: str = "ours",
+                     strict_types: bool = False, stop_at_first: bool = False,
+                     rules: Sequence[str] | None = None) -> list[tuple[object, Verdict]]:
+    """Play every fixed scenario of ``profile`` (or those aimed at
+    ``rules``) against ``target``, each through its ``--replay`` text as
+    :func:`replay` plays it: ``[(scenario, verdict)]`` for each that departs
+    (its verdict carries the counterexample), in order. ``stop_at_first``:
+    stop at the first departure."""
+    profile = _profile(profile)
+    found = []
+    for s in profile.scenarios:
+        if rules is not None and s.rule not in rules:
+            continue
+        verdict = replay(target, profile, s.replay_text(profile), directions=directions,
+                         strict_types=strict_types)
+        if not verdict.conforms:
+            found.append((s, verdict))
+            if stop_at_first:
+                break
+    return found
+
+
 # ------------------------------------------------------------------- check
 
-def _precheck(target: Target, profile: str) -> Verdict | None:
-    if profile not in ALL_PROFILES:
-        raise ValueError(f"unknown profile {profile!r}; known: {', '.join(ALL_PROFILES)}")
-    missing = [op for op in REQUIRED_OPERATIONS[profile] if not target.has(op)]
+def _precheck(target: Target, profile: Profile) -> Verdict | None:
+    missing = profile.missing(target.has)
     if missing:
-        return Verdict(target.name, profile, False, missing=missing,
-                       error=f"{target.name} lacks operations of profile {profile}: "
+        return Verdict(target.name, profile.name, False, missing=missing,
+                       error=f"{target.name} lacks operations of profile {profile.name}: "
                              + ", ".join(missing))
     return None
 
@@ -201,20 +215,10 @@ def _verdict(run: Run, conforms: bool, c: Counterexample | None, seed, start: fl
     v = Verdict(target=run.target.name, profile=run.profile, conforms=conforms,
                 counterexample=c, stats=dict(run.stats), seed=seed,
                 seconds=time.monotonic() - start, warnings=list(run.warnings.values()),
-                coverage=coverage(run.profile, run.case_counts))
+                coverage=coverage(run.definition, run.case_counts))
     timed(v, run.budget)
     if c is not None:
-        c.report = format_verdict(v)
-    return v
-
-
-def timed(v: Verdict, budget: Budget | None) -> Verdict:
-    """``v`` with what ``budget`` knows: whether it ran out, the budget, the
-    target's median call time."""
-    if budget is not None:
-        v.out_of_time = v.out_of_time or budget.ran_out
-        v.budget = budget.seconds
-        v.median_call = budget.median_call
+        c.seen = v      # its report is this verdict's (written at the end of the check)
     return v
 
 
@@ -236,7 +240,7 @@ def _replayed(run: Run) -> tuple[Counterexample, bool]:
             return run.last, True
         scenes, codes = trace
         try:
-            played = machine(run.profile).bind(run)()
+            played = run.definition.machine.bind(run)()
             played.begin(scenes)
             played.replay_actions("".join(codes))
         except (Departure, Fatal) as e:
@@ -249,7 +253,7 @@ def _replayed(run: Run) -> tuple[Counterexample, bool]:
     return run.last, False
 
 
-def check(target: Target, profile: str, *, max_examples: int = 100, seed: int | None = None,
+def check(target: Target, profile: str | Profile, *, max_examples: int = 100, seed: int | None = None,
           directions: str = "ours", groups: Sequence[str] | None = None,
           shrink: bool = True, strict_types: bool = False,
           robustness: bool = False, missing: Sequence[str] = (),
@@ -258,12 +262,12 @@ def check(target: Target, profile: str, *, max_examples: int = 100, seed: int | 
 
     ``seed`` makes the run reproducible (None: a fresh random seed, reported
     in the verdict); ``groups`` restricts the actions drawn (see
-    :data:`conformance.api.GROUPS`). Never raises for a misbehaving target:
+    its profile's ``groups``). Never raises for a misbehaving target:
     every problem becomes a non-conforming verdict. ``shrink=False`` reports
     the first failure found as it is (faster; for quick checks and tests).
 
     Every level drawn lies inside the profile's domain
-    (:data:`conformance.machines.levels.DOMAINS`). Answers of the right meaning
+    (its ``Profile.domain``). Answers of the right meaning
     but not the seed's type (``None`` for False, ``[w, h]``) are accepted and
     listed in ``Verdict.warnings``; ``strict_types`` makes them departures.
     ``robustness`` (soko) also plays grids beyond the domain afterwards, with
@@ -279,9 +283,7 @@ def check(target: Target, profile: str, *, max_examples: int = 100, seed: int | 
     check stops there; without a departure found by then, the verdict has
     ``out_of_time`` (not fully checked) and ``conforms`` False.
     """
-    own = getattr(machine(profile), "check", None) if profile in ALL_PROFILES else None
-    if own is not None:         # a profile with its own kind of target (prolog)
-        return own(target, max_examples=max_examples, seed=seed, groups=groups, shrink=shrink)
+    profile = _profile(profile)
     start = time.monotonic()
     problem = _precheck(target, profile)
     if problem is not None:
@@ -291,7 +293,7 @@ def check(target: Target, profile: str, *, max_examples: int = 100, seed: int | 
         seed = random.SystemRandom().randrange(2 ** 32)
     counts: dict = {}
     stats = None
-    if groups is None:          # the fixed scenarios first (conformance/scenarios.py)
+    if groups is None:          # the profile's fixed scenarios first
         found, played = play_scenarios(target, profile, directions=directions,
                                        strict_types=strict_types, stop_at_first=True,
                                        counts=counts, without=without, budget=budget)
@@ -324,30 +326,29 @@ def _without(config: CheckSettings, missing: Sequence[str]) -> tuple[CheckSettin
 def _with_robustness(verdict: Verdict, robustness: bool, target, profile, config, seed,
                      max_examples, shrink, directions, strict_types, start) -> Verdict:
     if robustness and not verdict.out_of_time:
-        verdict.robustness = _robustness(target, profile, config, seed, max_examples, shrink,
-                                         directions, strict_types)
+        verdict.beyond = _robustness(target, profile, config, seed, max_examples, shrink,
+                                     directions, strict_types)
         verdict.seconds = time.monotonic() - start
-        if verdict.counterexample is not None:
-            verdict.counterexample.report = format_verdict(verdict)
     return verdict
 
 
-def _robustness(target, profile, config: CheckSettings, seed, max_examples, shrink,
-                directions, strict_types) -> list[str]:
-    """What a search on inputs beyond the profile's domain finds (soko only:
-    ragged or unevenly padded rows, fewer boxes than goals)."""
-    if profile != "soko":
+def _robustness(target, profile: Profile, config: CheckSettings, seed, max_examples, shrink,
+                directions, strict_types) -> list:
+    """What a search on inputs beyond the profile's domain finds (a profile
+    that has such inputs: seed 002's grids with ragged or unevenly padded
+    rows, fewer boxes than goals): its counterexample, or an error line."""
+    if not profile.robustness:
         return []
     beyond = _run(target, profile, replace(config, robustness=True), directions, strict_types)
     found = _search(beyond, seed, max(10, max_examples // 4), shrink, time.monotonic())
     if found.counterexample is not None:
-        return [format_counterexample(found.counterexample)]
+        return [found.counterexample]
     if found.error:
         return [found.error]
     return []
 
 
-def check_rules(target: Target, profile: str, *, max_examples: int = 100,
+def check_rules(target: Target, profile: str | Profile, *, max_examples: int = 100,
                 seed: int | None = None, directions: str = "ours", shrink: bool = True,
                 strict_types: bool = False, missing: Sequence[str] = (),
                 max_rounds: int | None = None, budget: Budget | None = None,
@@ -369,7 +370,7 @@ def check_rules(target: Target, profile: str, *, max_examples: int = 100,
     the rules it had not exercised by then are ``unreached``, and earn their
     point (a slow but correct target loses nothing) unless
     ``budget_is_failure``."""
-    from conformance.reports import points
+    profile = _profile(profile)
     start = time.monotonic()
     if seed is None:
         seed = random.SystemRandom().randrange(2 ** 32)
@@ -407,90 +408,25 @@ def check_rules(target: Target, profile: str, *, max_examples: int = 100,
         broken[c.rule or "?"] = c
         fatal = c.fatal
     first = next(iter(broken.values()), None)
-    v = Verdict(target=target.name, profile=profile,
+    v = Verdict(target=target.name, profile=profile.name,
                 conforms=not broken and error is None and not out_of_time,
                 counterexample=first, error=error, stats=stats, seed=seed,
                 seconds=time.monotonic() - start, warnings=list(warnings.values()),
                 coverage=coverage(profile, counts), out_of_time=out_of_time)
     timed(v, budget)
-    v.outcomes = points.outcomes(profile, v.coverage,
-                                 {r: (c, c.report) for r, c in broken.items()}, missing,
+    v.outcomes = points.outcomes(profile.name, v.coverage,
+                                 {r: (c, c.seen) for r, c in broken.items()}, missing,
                                  unreached="credited" if out_of_time and not budget_is_failure
                                  else "unreached" if out_of_time else "")
     if first is not None:
-        first.report = format_verdict(v)
+        first.seen = v
     return v
-
-
-@contextlib.contextmanager
-def hypothesis_home():
-    """Hypothesis' storage (its cache of constants) in our cache folder
-    while one check runs, not ``.hypothesis/`` in the user's folder (unless
-    ``HYPOTHESIS_STORAGE_DIRECTORY`` says where); the setting found before is
-    restored after, so a test session around the pytest plugin keeps its own."""
-    if os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
-        yield
-        return
-    found = vars(configuration).get("__hypothesis_home_directory")
-    set_hypothesis_home_dir(storage.cache_dir("hypothesis"))
-    try:
-        yield
-    finally:
-        set_hypothesis_home_dir(found)
-
-
-@contextlib.contextmanager
-def fixed_draws():
-    """Draws that depend on the seed alone. Hypothesis (from 6.131) mixes
-    into about one draw in twenty the literals of every "local" module
-    loaded in the process: which modules those are depends on how the
-    toolkit was installed, on a student's module imported into this process
-    (``--in-process``), and on the students a class run checked before. One
-    seed would then draw other examples for another student, or for the same
-    student checked in the sandbox. While a check searches, Hypothesis gets
-    no local constants (its own global ones stay); with a Hypothesis that has
-    none, this does nothing."""
-    try:
-        from hypothesis.internal.conjecture import providers
-    except ImportError:         # pragma: no cover - another Hypothesis layout
-        yield
-        return
-    found = getattr(providers, "_get_local_constants", None)
-    cache = getattr(getattr(providers, "CONSTANTS_CACHE", None), "cache", None)
-    constants = getattr(providers, "Constants", None)
-    if found is None or cache is None or constants is None:
-        yield
-        return
-    none = constants()
-    providers._get_local_constants = lambda: none
-    cache.clear()               # (it holds the local constants allowed per kind of draw)
-    try:
-        yield
-    finally:
-        providers._get_local_constants = found
-        cache.clear()
-
-
-def search_machine(cls, seed: int, *, max_examples: int, steps: int, shrink: bool) -> None:
-    """Run the state machine ``cls`` as a check does, for every language:
-    the given seed, at most ``max_examples`` runs of ``steps`` steps, no
-    deadline, no example database, quiet, Hypothesis's files in the
-    toolkit's cache and :func:`fixed_draws`. A departure propagates as the
-    exception the machine raised."""
-    config = settings(
-        max_examples=max_examples, stateful_step_count=steps, deadline=None, database=None,
-        derandomize=False, suppress_health_check=list(HealthCheck),
-        phases=(Phase.generate, Phase.shrink) if shrink else (Phase.generate,), report_multiple_bugs=False,
-        verbosity=Verbosity.quiet, print_blob=False,
-    )
-    with hypothesis_home(), fixed_draws():
-        run_state_machine_as_test(hypothesis_seed(seed)(cls), settings=config)
 
 
 def _search(run: Run, seed: int, max_examples: int, shrink: bool, start: float) -> Verdict:
     try:
         with run.drawing():
-            search_machine(machine(run.profile).bind(run), seed, max_examples=max_examples,
+            search_machine(run.definition.machine.bind(run), seed, max_examples=max_examples,
                            steps=STEPS, shrink=shrink)
     except (Departure, Fatal) as e:
         return _verdict(run, False, e.counterexample, seed, start)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from typing import Sequence
 
-from conformance.api import ALL_PROFILES
+from conformance import profiles
 from conformance.machines.budget import DEFAULT_BUDGET
 from conformance.checking.checks import EXIT_BAD, RunOptions
 from conformance.sandbox.box import DEFAULT_MEMORY_MB, DEFAULT_STORAGE_MB, DEFAULT_TIMEOUT
@@ -36,7 +36,7 @@ def positive_float(text: str) -> float:
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:
     """The options shared by the check command and ``grade``."""
-    parser.add_argument("--profile", choices=ALL_PROFILES,
+    parser.add_argument("--profile", choices=profiles.names(),
                         help="the interface to check (default: detected from the operations "
                              "the target provides; aed2 for a folder holding aed2_Juego.h; "
                              "prolog for a .pro file or a folder holding one that defines "

@@ -28,11 +28,13 @@ import time
 from dataclasses import replace
 from typing import Sequence, TextIO
 
+from conformance import profiles
 from conformance.api import Verdict
 from conformance.commands.arguments import add_run_options, options_from, parse_or_status
 from conformance.machines.budget import OutOfBudget, clear_progress, process_start, progress_line
 from conformance.checking.checks import (
-    EXIT_BAD, RunOptions, check_by_rules, check_target, exit_status, out_of_time_verdict,
+    EXIT_BAD, RunOptions, check_by_rules, check_target, exit_status, new_budget,
+    out_of_time_verdict,
 )
 from conformance.reports.output import (
     GRADESCOPE_VISIBILITY, JSON_MARKER, JUNIT_MARKER, check_overwritable, status_count,
@@ -40,8 +42,11 @@ from conformance.reports.output import (
 )
 from conformance.machines.replays import recorded_profile
 from conformance.checking.targets import (
-    ENV_VAR, BadTarget, bundled_specs, cpp_spec, prolog_spec, resolve,
+    ENV_VAR, BadTarget, bundled_specs, own_spec, resolve,
 )
+from conformance.sandbox import isolation
+from conformance.commands.monitor_run import main as monitor_main
+from conformance.commands.grade import main as grade_entry
 
 #: How the check command names itself when started as ``python -m conformance``.
 PROG = "python -m conformance"
@@ -52,7 +57,6 @@ def _where_it_runs(options: RunOptions) -> str | None:
     (``None`` when the sandbox cannot start: the check says why)."""
     if options.in_process:
         return "in this process, without a sandbox (--in-process)"
-    from conformance.sandbox import isolation
     try:
         level = isolation.isolation_level()
     except isolation.IsolationError:
@@ -105,7 +109,6 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None,
     if argv[:1] == ["selftest"]:
         return selftest_main(argv[1:], prog=f"{prog} selftest")
     if argv[:1] == ["monitor"]:
-        from conformance.commands.monitor_run import main as monitor_main
         return monitor_main(argv[1:], prog=f"{prog} monitor")
     args = parse_or_status(build_parser(prog), argv)
     if isinstance(args, int):
@@ -122,17 +125,18 @@ def _replay_text(value: str) -> str:
 
 
 def grade_main(argv: Sequence[str], out: TextIO, prog: str) -> int:
-    from conformance.commands.grade import main as entry
-    return entry(argv, out=out, prog=prog)
+    return grade_entry(argv, out=out, prog=prog)
 
 
 def selftest_main(argv: Sequence[str], prog: str) -> int:
+    # (imported here: an installation without the mutants' data says so
+    # instead of failing every command)
     try:
-        from conformance.commands.selftest import main as entry
+        from conformance.commands.selftest import main as selftest_entry
     except ImportError as e:
         print(f"error: the selftest is not available ({e})", file=sys.stderr)
         return EXIT_BAD
-    return entry(argv, prog=prog)
+    return selftest_entry(argv, prog=prog)
 
 
 
@@ -142,10 +146,10 @@ def run(args: argparse.Namespace, out: TextIO, since: float | None = None) -> in
     (``time.monotonic()``; None: now)."""
     since = time.monotonic() if since is None else since
     try:
-        if args.profile == "aed2" and args.target is not None and os.path.isdir(args.target):
-            spec = cpp_spec(args.target)
-        elif args.profile == "prolog" and args.target is not None and os.path.exists(args.target):
-            spec = prolog_spec(args.target)
+        forced = profiles.get(args.profile) if args.profile is not None else None
+        if (forced is not None and not forced.python and args.target is not None
+                and (os.path.isdir if forced.folder else os.path.exists)(args.target)):
+            spec = own_spec(forced, args.target)     # --profile aed2 on any folder...
         else:
             spec = resolve(args.target)
     except BadTarget as e:
@@ -183,7 +187,7 @@ def run(args: argparse.Namespace, out: TextIO, since: float | None = None) -> in
             return EXIT_BAD
         options = replace(options, replay=text)
         if args.profile is None:
-            args.profile = recorded_profile(text)
+            args.profile = recorded_profile(text, profiles.names())
     if spec is None:
         jobs = [(s, p) for s, p in bundled_specs() if args.profile in (None, p)]
         print("checking our own implementation: "
@@ -233,7 +237,7 @@ def _check_one(spec, profile: str | None, options: RunOptions, out: TextIO,
     hard deadline armed from ``options.since`` on: what comes before the
     check (``announce``: the line saying where it runs, which may probe the
     machine's isolation) counts too."""
-    budget = options.new_budget()
+    budget = new_budget(spec, options)      # the check's one budget, armed once, here
     try:
         with budget.armed() if budget is not None else contextlib.nullcontext():
             if announce:
@@ -241,7 +245,7 @@ def _check_one(spec, profile: str | None, options: RunOptions, out: TextIO,
                 if where:
                     print(f"checking {spec.name} {where}", file=out)
                     out.flush()
-            return (check_by_rules(spec, profile, options) if options.by_rules
-                    else check_target(spec, profile, options))
+            return (check_by_rules(spec, profile, options, budget=budget) if options.by_rules
+                    else check_target(spec, profile, options, budget=budget))
     except OutOfBudget:
         return [out_of_time_verdict(spec, profile, options, budget)]

@@ -56,6 +56,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any, Sequence, TextIO
 
+from conformance import profiles
 from conformance.sandbox import isolation
 from conformance.commands.arguments import add_run_options, options_from, parse_or_status
 from conformance.machines.budget import SLOW_CALL, process_start
@@ -66,6 +67,10 @@ from conformance.reports.output import (
     NOT_FULLY_CHECKED, atomic_write, status_count, verdict_message, verdict_status,
 )
 from conformance.checking.targets import BadTarget, resolve
+from conformance.reports import points
+from spec import rules
+from conformance.reports import classreport
+from conformance.checking.checks import guess_profile
 
 #: How the command names itself when started as ``python -m conformance grade``.
 PROG = "python -m conformance grade"
@@ -82,15 +87,14 @@ def find_submissions(folder: Path, exclude: Path | None = None) -> list[Path]:
     ``__pycache__`` and ``exclude`` are skipped): its folders, its ``.py``
     files, and its ``.pro``/``.pl`` files that define ``sokoban/1`` (seed
     003's programs; a shared level file beside them is not one)."""
-    from conformance.profiles.prolog.source import SUFFIXES, looks_like_program
     found = []
     for entry in sorted(folder.iterdir(), key=lambda p: p.name):
         if entry.name.startswith((".", "_")) or entry.name == "__pycache__":
             continue
         if exclude is not None and entry.resolve() == exclude.resolve():
             continue
-        if entry.is_dir() or entry.suffix == ".py" or (
-                entry.suffix in SUFFIXES and looks_like_program(entry, defining=True)):
+        if entry.is_dir() or entry.suffix == ".py" or any(
+                p.recognize(entry, strict=True) is not None for p in profiles.languages()):
             found.append(entry)
     return found
 
@@ -121,10 +125,8 @@ def _row(name, profile, verdict, message, replay, start, warnings=(), outcomes=(
     broken rules (space-separated ids) and, in summary.json, each rule's
     outcome with its counterexample. ``median_call`` (seconds): the median
     time of a call into it (slow from :data:`~conformance.machines.budget.SLOW_CALL`)."""
-    from conformance.reports import points
     got, out_of = points.score(outcomes)
     if not outcomes and profile:        # not checked at all: no rule kept
-        from spec import rules
         out_of = len(rules.table_for(profile).rules_for(profile))
     return {"name": name, "profile": profile, "verdict": verdict,
             "score": got, "max_score": out_of,
@@ -248,7 +250,6 @@ def main(argv: Sequence[str], out: TextIO | None = None, prog: str = PROG) -> in
                "options": dataclasses.asdict(options), "submissions": rows}
     atomic_write(target / "summary.csv", summary_csv(rows))
     atomic_write(target / "summary.json", json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
-    from conformance.reports import classreport
     classreport.write(summary, target / "report.html")
     counts: dict[str, int] = {}
     for row in rows:
@@ -357,8 +358,6 @@ def _late_row(path: str, profile: str | None, options: RunOptions, start: float
               ) -> dict[str, Any]:
     """The row of a submission whose checker outlived its budget and was
     killed: not fully checked (every rule unreached)."""
-    from conformance.reports import points
-    from conformance.checking.checks import guess_profile
     name = Path(path).name
     try:
         profile = profile or guess_profile(resolve(path))

@@ -24,6 +24,9 @@ import sys
 import traceback
 from pathlib import Path
 from typing import Sequence
+from conformance.live.monitor import monitored
+from conformance.checking.targets import BadTarget
+from levels.words import plural
 
 PROG = "python -m conformance monitor"
 
@@ -129,8 +132,6 @@ def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
     except SystemExit as e:     # argparse printed its message
         return int(e.code or 0)
     args.args = rest + theirs
-    from conformance.live.monitor import monitored
-    from conformance.checking.targets import BadTarget
 
     test = Path(args.file)
     try:
@@ -158,7 +159,6 @@ def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
 def summary(stats: dict[str, int], broken: Sequence[str | None] = ()) -> str:
     """One line: calls checked, departures (and the rules they broke), the
     callers' faults, unchecked calls."""
-    from levels.words import plural
     rules = ", ".join(dict.fromkeys(r or "?" for r in broken))
     parts = [f"{plural(stats['checked'], 'call')} checked against the spec",
              "no departure" if not stats["departures"]

@@ -32,6 +32,8 @@ from conformance.profiles.prolog import mutants as prolog_mutants
 from conformance.api import Verdict
 from conformance.sandbox.box import open_target
 from conformance.checking.targets import BadTarget, resolve
+from conformance.checking.checks import RunOptions, check_target
+from conformance.checking.targets import own_spec
 
 #: The correct implementations (target, profile) that must conform.
 CORRECT = (("impl.tad", "tad"), ("impl.extendido", "extendido"), ("soko", "soko"))
@@ -87,29 +89,25 @@ PROLOG_PREFIX = "prolog:"
 
 def run_cpp(target: str, should_conform: bool, *, max_examples: int, seed: int) -> Outcome:
     """Build and check our C++ reference or one of its mutants."""
-    from conformance.checking.checks import RunOptions, check_target
-    from conformance.checking.targets import cpp_spec
     name = target.removeprefix(CPP_PREFIX)
     try:
         folder = (cpp_mutants.REFERENCE if name == "reference"
                   else cpp_mutants.materialize(cpp_mutants.BY_NAME[name]))
     except (OSError, ValueError) as e:
         return Outcome(name, "aed2", should_conform, None, str(e))
-    verdict, _ = check_target(cpp_spec(folder), "aed2",
+    verdict, _ = check_target(own_spec("aed2", folder), "aed2",
                               RunOptions(max_examples=max_examples, seed=seed))[0]
     return Outcome("cpp_" + name, "aed2", should_conform, verdict)
 
 
 def run_prolog(target: str, should_conform: bool, *, max_examples: int, seed: int) -> Outcome:
     """Check our Prolog reference, its slow variant or one of its mutants."""
-    from conformance.checking.checks import RunOptions, check_target
-    from conformance.checking.targets import prolog_spec
     name = target.removeprefix(PROLOG_PREFIX)
     try:
         folder = prolog_mutants.materialize(name)
     except (OSError, ValueError, KeyError) as e:
         return Outcome("prolog_" + name, "prolog", should_conform, None, str(e))
-    verdict, _ = check_target(prolog_spec(folder), "prolog",
+    verdict, _ = check_target(own_spec("prolog", folder), "prolog",
                               RunOptions(max_examples=max_examples, seed=seed))[0]
     return Outcome("prolog_" + name, "prolog", should_conform, verdict)
 

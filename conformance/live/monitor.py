@@ -48,21 +48,30 @@ from typing import Any, Callable
 
 import icontract
 
+from conformance import profiles
 from conformance.machines import levels as lv
 from conformance.api import (
-    BATCH, EQUAL, FINGERPRINT, NOT_PROVIDED, REQUIRED_OPERATIONS, SPECIAL_OPERATIONS,
+    BATCH, EQUAL, FINGERPRINT, NOT_PROVIDED, SPECIAL_OPERATIONS,
     Counterexample, TargetError,
 )
 from conformance.sandbox.child import fingerprint, format_exception
-from conformance.machines import machine
 from conformance.machines.base import CheckSettings, Departure, Fatal, Run, short
-from conformance.reports.report import Board, draw, format_comparison, rule_lines
+from conformance.machines.boards import Board, draw
+from conformance.reports.report import format_comparison, rule_lines
 from conformance.checking.targets import BadTarget, describe_load_error, load, resolve
 from spec import PreconditionError
 from spec import grilla as spec_grilla
 
-#: The profiles the monitor knows.
-PROFILES = ("soko",)
+def monitorable() -> list[str]:
+    """The profiles the monitor knows: those of seed 002's grids (it follows
+    the student's grids call by call)."""
+    return [p.name for p in profiles.python() if p.grid]
+
+
+def _known(profile: str) -> None:
+    known = monitorable()
+    if profile not in known:
+        raise ValueError(f"the monitor knows profile {' '.join(known)} only, not {profile!r}")
 #: Direction (seed 002's tuple) -> replay letter.
 LETTERS = {step: letter for letter, step in lv.STEP.items()}
 #: The observers of a cell, with the spec's answer.
@@ -114,7 +123,7 @@ class _Direct:
     def __init__(self, module: Any, name: str, profile: str):
         self.module = module
         self.name = name
-        self.operations = frozenset(op for op in REQUIRED_OPERATIONS[profile]
+        self.operations = frozenset(op for op in profiles.get(profile).operations
                                     if callable(getattr(module, op, None)))
         #: The last exception the module raised (the cause of a departure).
         self.raised: BaseException | None = None
@@ -252,15 +261,14 @@ class Monitor:
     """
 
     def __init__(self, module: Any, name: str, profile: str = "soko", every_cell: bool = False):
-        if profile not in PROFILES:
-            raise ValueError(f"the monitor knows profile {' '.join(PROFILES)} only, "
-                             f"not {profile!r}")
+        _known(profile)
         self.module = module
         self.name = name
         self.profile = profile
         self.target = _Direct(module, name, profile)
-        self.run = Run(self.target, profile, CheckSettings.for_groups(profile))
-        self.machine = machine(profile).bind(self.run)()
+        definition = profiles.get(profile)
+        self.run = Run(self.target, definition, CheckSettings.for_groups(definition))
+        self.machine = definition.machine.bind(self.run)()
         self.every_cell = every_cell
         self._grids: OrderedDict[int, tuple[Any, _Node]] = OrderedDict()
         #: The spec's grid (or the precondition broken) per desc already seen.
@@ -847,8 +855,7 @@ def monitored(module_or_path: Any, profile: str = "soko", *,
     costs about the same whatever the grid's size, and a departure is named
     (the call, its line) when it shows. ``every_cell=True``: every cell of
     every grid ``crear_grilla`` and ``mover`` return, at the call."""
-    if profile not in PROFILES:
-        raise ValueError(f"the monitor knows profile {' '.join(PROFILES)} only, not {profile!r}")
+    _known(profile)
     module, name = load_module(module_or_path)
     monitor = Monitor(module, name, profile, every_cell)
     wrapped = types.ModuleType("soko", getattr(module, "__doc__", None))

@@ -23,7 +23,8 @@ out for the screen. :meth:`Referee.back` replays the game's history to the
 step before, through the target too.
 
 The only code per profile here is :class:`_Observed` (the machines of the
-targets that answer observers) and :class:`_Prolog` (the Prolog machine),
+targets that answer observers) and a profile's own game (a Prolog program's,
+``conformance.profiles.prolog.game``),
 each a few lines that start a game, play a letter and say what the spec's
 board is: the comparing is the machines'.
 
@@ -36,10 +37,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
-from conformance.machines import levels as lv
+import levels
+
+from conformance import profiles
 from conformance.api import Counterexample
-from conformance.machines import machine
-from conformance.machines.base import CheckSettings, Departure, Fatal, Run
+from conformance.checking.checks import RunOptions, open_checked
+from conformance.machines import levels as lv
+from conformance.machines.base import GAME_LEVELS, CheckSettings, Departure, Fatal, Run
+from conformance.machines.profile import Profile
 from conformance.live.monitor import desc_fault
 from conformance.machines.replays import ACTION_CODES
 from conformance.reports.report import format_comparison, rule_lines
@@ -47,75 +52,47 @@ from conformance.checking.targets import BadTarget, resolve
 from levels.lurd import LETTERS
 from spec.tipos import Accion
 
-#: The profiles a referee plays.
-#: The profiles a referee plays (a Python target providing several plays
-#: the first of them).
-PROFILES = ("soko", "extendido", "tad", "aed2", "prolog")
-#: The profiles whose game is seed 001's: bombs, deshacer, a sequence of levels.
-SEQUENCES = ("extendido", "aed2")
-#: The seed of each profile (messages).
-SEEDS = {"soko": "seed 002", "tad": "seed 000", "extendido": "seed 001", "aed2": "seed 001",
-         "prolog": "seed 003"}
-#: The bundled collection each profile plays by default: seed 001's
-#: tutorial has bombs; seed 003's levels are Prolog tables.
-DEFAULT_LEVELS = {"soko": "microban", "tad": "tutorial", "extendido": "tutorial",
-                  "aed2": "tutorial", "prolog": "seed003"}
 #: The game's commands -> replay letters (``b`` tirar_bomba, ``z`` deshacer).
 MOVES = {"up": LETTERS[Accion.ARRIBA], "down": LETTERS[Accion.ABAJO],
          "left": LETTERS[Accion.IZQUIERDA], "right": LETTERS[Accion.DERECHA]}
 CODES = {**MOVES, "bomb": "b", "undo": "z"}
-#: Most levels in one game of seed 001 (the longest game a check plays):
-#: a departure's replay command holds them all.
-GAME_LEVELS = CheckSettings.for_groups("extendido").levels_per_game[1]
-
-
-@dataclass(frozen=True)
-class View(lv.Position):
-    """The spec's game now (which the target matched after the last action)."""
-
-    bombs: int | None = None        # None: the profile has no bombs
-    index: int = 0                  # the level played, in the game's sequence
-    won: bool = False               # this level (the last one, in a sequence) is won
-
-
 # ------------------------------------------------------------- per profile
 
 class _Observed:
     """The profiles whose targets answer observers (soko, tad, extendido,
     aed2): the profile's machine, bound to a run as a check binds it."""
 
-    def __init__(self, target: Any, profile: str, directions: str):
-        self.target, self.profile, self.directions = target, profile, directions
+    def __init__(self, target: Any, profile: Profile, directions: str):
+        self.target, self.definition, self.directions = target, profile, directions
+        self.profile = profile.name
         self.machine = None
 
-    @staticmethod
-    def scene(profile: str, level: Any) -> lv.Scene | None:
-        scene = lv._from_level(level, getattr(level, "title", "") or "", soko=profile == "soko")
-        if scene is not None and profile in SEQUENCES:
-            scene = lv._with_bombs(scene, level.bombs)
+    def scene(self, level: Any) -> lv.Scene | None:
+        scene = lv.from_level(level, getattr(level, "title", "") or "", soko=self.definition.grid)
+        if scene is not None and self.definition.sequences:
+            scene = lv.with_bombs(scene, level.bombs)
         return scene
 
     def refuses(self, level: Any) -> str | None:
-        scene = self.scene(self.profile, level)
+        scene = self.scene(level)
         if scene is None:
             return "no player, or cells at negative positions"
-        if self.profile == "soko":
+        if self.definition.grid:        # seed 002's preconditions on desc
             return desc_fault(list(scene.desc))
-        import levels
         return "; ".join(levels.validate(level, "tad")) or None
 
-    def begin(self, levels: Sequence[Any]) -> None:
-        run = Run(self.target, self.profile, CheckSettings.for_groups(self.profile),
+    def begin(self, played: Sequence[Any]) -> None:
+        run = Run(self.target, self.definition, CheckSettings.for_groups(self.definition),
                   self.directions)
-        self.machine = machine(self.profile).bind(run)()
-        self.machine.begin([self.scene(self.profile, level) for level in levels])
+        self.machine = self.definition.machine.bind(run)()
+        self.machine.begin([self.scene(level) for level in played])
 
     def act(self, code: str) -> bool:
         """Play ``code`` as the check plays it; False when the machine did
         not play it (a move ``puede_mover`` refuses, a bomb with none
         left; an undo with nothing to undo is not asked either)."""
         m = self.machine
-        if self.profile not in SEQUENCES and code not in ACTION_CODES:
+        if not self.definition.sequences and code not in ACTION_CODES:
             return False
         if code == "z" and m.history_is_empty():
             return False
@@ -123,128 +100,28 @@ class _Observed:
         m.act(code)
         return len(m.codes) > done
 
-    def view(self) -> View:
-        g = self.machine.model
-        if self.profile == "soko":
-            from spec import grilla
-            return View(g.paredes, g.cajas, g.objetivos, g.jugador,
-                        won=bool(g.objetivos) and grilla.juego_ganado(g))
-        if self.profile == "tad":
-            from spec import juego
-            from spec.tipos import CAJAS, DEPOSITOS, PAREDES, PERSONAJE
-            e = juego.estado(g)
-            return View(e[PAREDES], e[CAJAS], e[DEPOSITOS], next(iter(e[PERSONAJE])),
-                        won=juego.completado(g))
-        from spec import extendido as ext
-        return View(ext.paredes(g), ext.cajas(g), ext.depositos(g), ext.persona(g),
-                    ext.bombas(g), ext.indice_nivel(g), ext.gano(g))
+    def view(self) -> lv.View:
+        return self.definition.view(self.machine.model)
 
     def close(self) -> None:
-        self.target.close()
-
-
-class _Prolog:
-    """A Prolog program of seed 003 (profile prolog): its machine
-    (:class:`conformance.profiles.prolog.machine.PrologMachine`) compares the
-    program's successors of every state reached; the state after an action
-    is the program's own ``perform/3`` result for it."""
-
-    profile = "prolog"
-
-    def __init__(self, path: str, memory_mb: int):
-        from conformance.profiles.prolog.check import open_program
-        from conformance.profiles.prolog.source import NotAProgram, find_program
-        from conformance.profiles.prolog.target import PrologTarget, SwiplMissing, swipl
-        try:
-            program = find_program(path)
-            swipl()
-        except (NotAProgram, SwiplMissing) as e:
-            raise BadTarget(str(e)) from None
-        self.target = PrologTarget(program, memory_mb=memory_mb)
-        problem = open_program(self.target)
-        if problem is not None:
-            self.target.close()
-            raise BadTarget(problem.error)
-        self.machine = None
-
-    @staticmethod
-    def table(level: Any):
-        from conformance.profiles.prolog.model import Table
-        from levels.prolog import format_prolog
-        return Table.from_text(format_prolog(level))
-
-    def refuses(self, level: Any) -> str | None:
-        import levels
-        try:
-            table = self.table(level)
-        except (levels.LevelError, ValueError, IndexError) as e:
-            return f"not a table of seed 003: {e}"
-        return "; ".join(levels.validate(table.level(), "tad")) or None
-
-    def begin(self, levels: Sequence[Any]) -> None:
-        from conformance.profiles.prolog.machine import PrologMachine, PrologRun
-        self._end()
-        run = PrologRun(self.target, self.target.program.main.name, groups=("actions",))
-        self.machine = PrologMachine.bind(run)()
-        self.machine.start(self.table(levels[0]))
-        self.machine.flush()
-
-    def act(self, code: str) -> bool:
-        """The legal action of seed 003 in the direction of ``code`` (a
-        move, or a push), if any: its state is the program's perform/3
-        result (the machine found it equal to the spec's, boxes in any
-        order), and the successors of that state are compared."""
-        from conformance.profiles.prolog import model
-        m = self.machine
-        if code not in ACTION_CODES:
-            return False
-        word = model.DIRECTION[ACTION_CODES[code]]
-        step = next((s for s in model.legal(m.table, m.state)
-                     if s.name in ("move" + word, "push" + word)), None)
-        if step is None:
-            return False            # blocked: the program did not list it either
-        pairs = m.answer.value if m.answer is not None and m.answer.kind == "ok" else []
-        for pair in pairs:
-            if model.hashable(pair.args[0]) == model.hashable(step.term()):
-                theirs = model.read_state(pair.args[1])
-                if isinstance(theirs, model.State):
-                    step = replace(step, after=theirs)
-        m.played.append(step)
-        m.state = step.after
-        m.compare()
-        m.flush()
-        return True
-
-    def view(self) -> View:
-        m = self.machine
-        return View(m.table.walls(), frozenset(m.state.boxes), m.table.goals, m.state.player,
-                    won=m.table.solved(m.state))
-
-    def _end(self) -> None:
-        if self.machine is not None:
-            self.machine.failed = True      # nothing left to compare: close its level
-            self.machine.teardown()
-            self.machine = None
-
-    def close(self) -> None:
-        self._end()
         self.target.close()
 
 
 def _open(target: str, in_process: bool, profile: str | None = None):
-    """The game of ``target`` as typed (a ``_Observed`` or a ``_Prolog``)
+    """The game of ``target`` as typed (an ``_Observed``, or its profile's own game)
     and its name, under ``profile`` or, of those a check would check, the
-    first in :data:`PROFILES`;
+    first by the profiles' ``play_rank``;
     :class:`BadTarget` saying why it cannot be played."""
-    from conformance.checking.checks import RunOptions, open_checked
     spec = resolve(target)
     if spec is None:
         raise BadTarget("no target given")
     options = RunOptions(in_process=in_process)
-    if spec.kind == "prolog" and profile in (None, "prolog"):
-        return _Prolog(spec.path, options.memory_mb), spec.name
-    opened, profile, directions = open_checked(spec, options, profile, prefer=PROFILES)
-    return _Observed(opened, profile, directions), spec.name
+    own = profiles.of_kind(spec.kind)
+    if own is not None and own.game is not None and profile in (None, own.name):
+        return own.game(spec, options), spec.name
+    prefer = [p.name for p in sorted(profiles.python(), key=lambda p: p.play_rank)]
+    opened, name, directions = open_checked(spec, options, profile, prefer=prefer)
+    return _Observed(opened, profiles.get(name), directions), spec.name
 
 
 # ----------------------------------------------------------------- referee
@@ -258,10 +135,11 @@ class Referee:
     def __init__(self, target: str, *, in_process: bool = False, profile: str | None = None):
         self.game, self.name = _open(target, in_process, profile)
         self.profile = self.game.profile
-        self.seed = SEEDS[self.profile]
-        self.default_levels = DEFAULT_LEVELS[self.profile]
+        definition = profiles.get(self.profile)
+        self.seed = definition.seed
+        self.default_levels = definition.default_levels
         #: A win moves on to the next level inside the game (seed 001).
-        self.sequence = self.profile in SEQUENCES
+        self.sequence = definition.sequences
         self.levels: list = []
         #: The actions played since the game started (replay letters).
         self.codes: list[str] = []
@@ -315,7 +193,7 @@ class Referee:
             raise
         self._count(code, before)
 
-    def _count(self, code: str, before: View) -> None:
+    def _count(self, code: str, before: lv.View) -> None:
         """This level's history after ``code`` was played from ``before``."""
         after = self.view()
         if after.index != before.index:        # won, and on to the next level
@@ -350,7 +228,7 @@ class Referee:
 
     # -- what the screen shows ---------------------------------------------------
 
-    def view(self) -> View:
+    def view(self) -> lv.View:
         """The spec's game now, which the target's observers matched after
         the last action."""
         return self.game.view()
@@ -386,13 +264,10 @@ class Referee:
                  else f"at action {step} ({'a bomb' if last == 'b' else 'an undo'})")
         out: list[str | list[str]] = [f"Departure {where}: {rule}"]
         out += [w.strip() for w in words]
-        message = c.message
-        if c.profile == "prolog":           # its message ends with the rule, shown above
-            from conformance.profiles.prolog.rules import RULES, rule_line
-            if c.rule in RULES:
-                message = message.removesuffix(f" [{rule_line(c.rule)}]")
+        # (a Prolog program's message ends with the rule, shown above)
+        message = getattr(c, "short_message", c.message)
         out.append(f"What went wrong: {message}")
-        if c.profile == "prolog":
+        if getattr(c, "query", None):        # a Prolog program: the state and the query
             out.append("The state reached:")
             out.append(list(c.state_drawing))
             out.append(f"Query: {c.query}")

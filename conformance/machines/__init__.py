@@ -1,35 +1,15 @@
-"""The profiles' state machines, one module per profile on a shared base
-(:mod:`conformance.machines.base`).
+"""The machinery every profile is built from: the check's settings, one
+run's state and the :class:`~conformance.machines.base.Machine` base
+(:mod:`.base`); what a profile is (:mod:`.profile`: ``Profile``, its
+``Scenario`` s and ``Stepper``); the levels a check draws (:mod:`.levels`);
+the boards it draws (:mod:`.boards`); the replay format (:mod:`.replays`);
+which rule a departure breaks (:mod:`.blame`); the time budget
+(:mod:`.budget`); how Hypothesis runs a machine (:mod:`.search`); seed
+001's direction convention (:mod:`.directions`); what every emitter of a
+test shares (:mod:`.emitting`).
 
-Adding a profile: write its module here (a :class:`~.base.Machine` subclass
-with its rules), add a line to :data:`MACHINES`, and its rows to the tables
-of :mod:`conformance.api` (``PROFILES`` or ``CPP_PROFILES``,
-``REQUIRED_OPERATIONS``, ``GROUPS``, and ``ESSENTIAL_OPERATIONS`` /
-``OPAQUE_RESULTS`` where they apply). A profile whose targets are not
-:class:`~conformance.api.Target` s (``prolog``: a Prolog program answers
-successor lists and plans, not observers) has a machine of its own kind,
-whose class methods ``check`` and ``replay`` the engine calls instead of its
-own search.
+Knows no profile by name: each profile's module hands its own parts in.
+
+May import: :mod:`conformance.api`, and the packages below ``conformance``
+(levels, spec).
 """
-
-from __future__ import annotations
-
-import importlib
-
-from conformance.machines.base import Machine
-
-#: Each profile's machine, as ``"module:Class"`` (imported when first used).
-MACHINES: dict[str, str] = {
-    "tad": "conformance.profiles.tad.machine:TadMachine",
-    "extendido": "conformance.profiles.extendido.machine:ExtendidoMachine",
-    "aed2": "conformance.profiles.aed2.machine:Aed2Machine",
-    "soko": "conformance.profiles.soko.machine:SokoMachine",
-    "prolog": "conformance.profiles.prolog.machine:PrologMachine",
-}
-
-
-def machine(profile: str) -> type:
-    """The machine class of ``profile`` (a key of :data:`MACHINES`): a
-    :class:`Machine`, or a machine of its own kind with its own ``check``."""
-    module, _, name = MACHINES[profile].partition(":")
-    return getattr(importlib.import_module(module), name)

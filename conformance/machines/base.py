@@ -19,21 +19,24 @@ import contextlib
 import time
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Sequence
 
 from hypothesis import strategies as st
 from hypothesis.control import current_build_context
 from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
 
-from conformance.machines import blame, levels as lv
 from conformance.api import (
-    BATCH, GROUPS, NOT_PROVIDED, OPAQUE, OPAQUE_RESULTS, RESET,
-    Counterexample, Handle, Target, TargetError,
+    BATCH, NOT_PROVIDED, OPAQUE, RESET, Counterexample, Handle, Target, TargetError,
 )
+from conformance.machines import blame, levels as lv
+from conformance.machines.boards import Board
 from conformance.machines.budget import OutOfBudget, fired
 from conformance.machines.replays import replay_command
-from conformance.reports.report import Board
+from spec import rules
 from spec.tipos import Accion
+
+if TYPE_CHECKING:       # (a profile's module imports this one)
+    from conformance.machines.profile import Profile
 
 #: Kinds of TargetError that end the target's process: reported unshrunk.
 FATAL_KINDS = ("timeout", "crashed", "exited", "output", "memory", "storage")
@@ -46,6 +49,8 @@ MAX_ACTIONS = 100
 PATTERNS = ("u", "d", "l", "r", "lr", "ud")
 COURSE_ACCEPTS = "the course test accepts it"
 STAT_KEYS = ("examples", "steps", "pushes", "blocked", "wins", "bombs", "undos", "advances")
+#: Most levels in one game of seed 001 (the longest game a check plays).
+GAME_LEVELS = 3
 
 
 @dataclass(frozen=True)
@@ -65,15 +70,15 @@ class CheckSettings:
     robustness: bool = False                # soko: only grids beyond the seed's domain
 
     @classmethod
-    def for_groups(cls, profile: str, groups: Sequence[str] | None = None) -> CheckSettings:
+    def for_groups(cls, profile: Profile, groups: Sequence[str] | None = None) -> CheckSettings:
         """The settings of a check of ``profile`` restricted to ``groups``
-        (None: all of ``GROUPS[profile]``). Raises ValueError for an unknown
-        or empty choice."""
-        chosen = frozenset(GROUPS[profile] if groups is None else groups)
-        unknown = chosen - set(GROUPS[profile])
+        (None: all of its groups). Raises ValueError for an unknown or empty
+        choice."""
+        chosen = frozenset(profile.groups if groups is None else groups)
+        unknown = chosen - set(profile.groups)
         if unknown or not chosen:
             raise ValueError(f"unknown operation group(s) {sorted(unknown)} for profile "
-                             f"{profile}; known: {', '.join(GROUPS[profile])}")
+                             f"{profile.name}; known: {', '.join(profile.groups)}")
         with_bombs = bool(chosen & {"bombs", "undo"})
         return cls(
             groups=chosen,
@@ -83,7 +88,7 @@ class CheckSettings:
             undo="undo" in chosen,
             throws_bombs=with_bombs,
             bombs_per_level=(1, 3) if with_bombs else (0, 0),
-            levels_per_game=(((2 if chosen == {"levels"} else 1), 3) if "levels" in chosen
+            levels_per_game=(((2 if chosen == {"levels"} else 1), GAME_LEVELS) if "levels" in chosen
                              else (1, 1)),
             immutability="immutability" in chosen,
         )
@@ -114,11 +119,14 @@ class StopShrinking(BaseException):
 class Run:
     """What one check shares between its examples."""
 
-    def __init__(self, target: Target, profile: str, settings: CheckSettings,
+    def __init__(self, target: Target, profile: Profile, settings: CheckSettings,
                  directions: str = "ours", strict_types: bool = False,
                  shrink_seconds: float = 20.0):
         self.target = target
-        self.profile = profile
+        #: The profile's name (what counterexamples and replays record).
+        self.profile = profile.name
+        #: The profile itself (its groups, domain, stepper, rule table...).
+        self.definition = profile
         self.settings = settings
         self.directions = directions
         self.strict_types = strict_types
@@ -194,7 +202,7 @@ def _per_check(draw, build):
 def game_levels(run: Run) -> st.SearchStrategy:
     """One game's levels (one level, or a sequence for extendido), as the settings allow."""
     s = run.settings
-    one = lv.scenes(run.profile, min_boxes=s.min_boxes, max_boxes=s.max_boxes,
+    one = lv.scenes(run.definition.domain, min_boxes=s.min_boxes, max_boxes=s.max_boxes,
                     bombs=s.bombs_per_level, robustness=s.robustness)
     return st.lists(one, min_size=s.levels_per_game[0], max_size=s.levels_per_game[1])
 
@@ -210,7 +218,7 @@ class Machine(RuleBasedStateMachine):
     ``act(code, following=False)``, ``describe(code)``, ``compare()`` and
     its own rules."""
 
-    #: The profile's name (a key of ``conformance.api.GROUPS``).
+    #: The profile's name (``conformance.profiles``).
     PROFILE: ClassVar[str] = ""
     #: The seed whose answers the profile judges (warning lines).
     SEED: ClassVar[str] = ""
@@ -244,11 +252,11 @@ class Machine(RuleBasedStateMachine):
             run.budget.check(run.stats["examples"])     # OutOfBudget between two examples
         run.count("examples")
         self._call(RESET)
-        if run.profile in OPAQUE_RESULTS and not run.opaque_sent:
+        if run.definition.opaque and not run.opaque_sent:
             # The juego only ever goes back to the target: keep it there (no
             # copy of a long undo history crosses over on every call).
             run.opaque_sent = True
-            self._call(OPAQUE, list(OPAQUE_RESULTS[run.profile]))
+            self._call(OPAQUE, list(run.definition.opaque))
 
     @property
     def settings(self) -> CheckSettings:
@@ -413,8 +421,7 @@ class Machine(RuleBasedStateMachine):
         long as no failure was found yet."""
         run = self.run
         if not run.frozen and self.scenes:
-            from spec import rules
-            blame.play(run.profile, self.scenes, "".join(self.codes),
+            blame.play(run.definition, self.scenes, "".join(self.codes),
                        rules.Trace(counts=run.case_counts), observe=True)
 
     #: The example departed from a rule already known broken (``Run.masked``):
@@ -428,7 +435,7 @@ class Machine(RuleBasedStateMachine):
 
     def blame(self, operation: str, value: str | None = None) -> str | None:
         """The id of the rule the departure of ``operation`` now breaks."""
-        found = blame.blame(self.run.profile, self.scenes, "".join(self.codes), operation, value)
+        found = blame.blame(self.run.definition, self.scenes, "".join(self.codes), operation, value)
         return found.id if found is not None else None
 
     def _fail(self, operation: str, message: str, expected: str = "", actual: str = "",

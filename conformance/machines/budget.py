@@ -212,3 +212,13 @@ def progress_line(out: TextIO) -> Callable[[int, float, float], None]:
 def clear_progress(out: TextIO) -> None:
     out.write("\r\033[K")
     out.flush()
+
+
+def timed(v, budget: Budget | None):
+    """``v`` with what ``budget`` knows: whether it ran out, the budget, the
+    target's median call time."""
+    if budget is not None:
+        v.out_of_time = v.out_of_time or budget.ran_out
+        v.budget = budget.seconds
+        v.median_call = budget.median_call
+    return v

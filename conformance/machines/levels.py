@@ -20,10 +20,10 @@ Sources:
 * **bundled** collections from :func:`levels.load` (small levels only, to
   keep the per-cell comparisons cheap).
 
-Every level drawn lies inside its profile's **domain**, :data:`DOMAINS`:
-exactly the preconditions its seed states, written down once here (and in
-``docs/conformance.md``); :func:`in_domain` checks a scene against it and
-guards every source. Only ``robustness=True`` (``--robustness``) draws
+Every level drawn lies inside its profile's **domain** (:class:`Domain`,
+declared by each profile): exactly the preconditions its seed states,
+written down once there (and in ``docs/conformance.md``); :func:`in_domain`
+checks a scene against it and guards every source. Only ``robustness=True`` (``--robustness``) draws
 ``soko`` grids beyond it (ragged rows, rows padded unevenly, fewer boxes than
 goals); what those find is only ever a warning.
 
@@ -39,11 +39,14 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
-from conformance.reports.report import Board, draw
+from conformance.machines.boards import Board, draw
 from levels.drawing import bounds
 from levels.generate import reverse_play as pull_back
 from levels.lurd import LETTERS
 from spec.tipos import ACCIONES, BOMBAS, CAJAS, DEPOSITOS, PAREDES, PERSONAJE
+from spec import PreconditionError, fisica, grilla
+from levels import LevelError
+from levels.xsb import level_from_cells
 
 DIRS = tuple(a.value for a in ACCIONES)
 #: LURD letter -> step vector (``levels.lurd``'s letters).
@@ -58,45 +61,25 @@ BUNDLED_MAX_AREA = 64
 @dataclass(frozen=True)
 class Domain:
     """A profile's input domain: its seed's preconditions on a level, as
-    text (for reports and docs); :func:`in_domain` is the same, as code."""
+    text (for reports and docs; each profile declares its own) and as code
+    (:func:`in_domain`). ``grid``: seed 002's grids (rows given to
+    ``crear_grilla``, enclosed, rectangular); otherwise seed 000's levels on
+    the infinite grid, with a natural number of bombs when ``bombs``."""
 
     profile: str
     seed: str
     rules: tuple[str, ...]
+    grid: bool = False
+    bombs: bool = False
 
 
-#: The input domain of each profile (see ``docs/conformance.md``).
-DOMAINS: dict[str, Domain] = {
-    "tad": Domain("tad", "seed 000 (nivelVálido?, errata E1, E2)", (
-        "exactly one character, not on a box nor on a wall",
-        "as many boxes as depots (#cajas = #depósitos, E1)",
-        "no wall shares a cell with a box or a depot (E2)",
-        "any ints, negative too, on the infinite grid (E4); not necessarily enclosed",
-    )),
-    "extendido": Domain("extendido", "seed 001 (its levels are seed 000's, plus bombs)", (
-        "every level of the sequence valid as for tad (E12), one to three levels",
-        "a natural number of bombs per level",
-        "any ints, negative too, on the infinite grid (E4); not necessarily enclosed",
-    )),
-    "soko": Domain("soko", "seed 002 (the grid rules)", (
-        "rectangular: every row of desc has the same length (E24)",
-        "only the characters # $ @ . * + and space",
-        "exactly one player",
-        "the player, the boxes and the goals enclosed by walls",
-        "at least as many boxes as goals (crear_grilla must accept fewer, E25, "
-        "but the default check does not draw them)",
-    )),
-}
-
-
-def in_domain(profile: str, scene: "Scene", robustness: bool = False) -> bool:
-    """Whether ``scene`` satisfies :data:`DOMAINS` ``[profile]`` (with
-    ``robustness``: the seed-002 grid rules that only shape the input,
-    rectangular rows and the box count, are waived)."""
-    from spec import PreconditionError, fisica, grilla
-    if profile != "soko":
+def in_domain(domain: Domain, scene: "Scene", robustness: bool = False) -> bool:
+    """Whether ``scene`` lies inside ``domain`` (with ``robustness``: the
+    seed-002 grid rules that only shape the input, rectangular rows and the
+    box count, are waived)."""
+    if not domain.grid:
         ok = fisica.nivel_valido(scene.nivel())
-        return ok and (profile == "tad" or scene.bombs >= 0)
+        return ok and (not domain.bombs or scene.bombs >= 0)
     rows = scene.desc
     if not rows:
         return False
@@ -133,6 +116,15 @@ class Position:
     boxes: frozenset
     goals: frozenset
     player: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class View(Position):
+    """The spec's game at one moment, as ``sokoban play`` shows it."""
+
+    bombs: int | None = None        # None: the profile has no bombs
+    index: int = 0                  # the level played, in the game's sequence
+    won: bool = False               # this level (the last one, in a sequence) is won
 
 
 @dataclass(frozen=True)
@@ -198,8 +190,6 @@ def from_rows(rows, origin=(0, 0), bombs=0, soko=False, source="replay") -> Scen
     """A scene from XSB rows (``-`` and ``_`` are floor) placed at ``origin``;
     decoded by :func:`levels.xsb.level_from_cells` (``ValueError`` for a stray
     character or not exactly one player)."""
-    from levels import LevelError
-    from levels.xsb import level_from_cells
 
     rows = [r.replace("-", " ").replace("_", " ") for r in rows]
     ox, oy = origin
@@ -359,7 +349,9 @@ def _levels_module():
     return levels
 
 
-def _from_level(level, source: str, soko: bool) -> Scene | None:
+def from_level(level, source: str, soko: bool) -> Scene | None:
+    """A scene of a level of :mod:`levels` (None: no player, or cells at negative
+    positions); ``soko``: its rows padded for ``crear_grilla``."""
     if level.player is None:
         return None
     solution = level.solutions[0] if getattr(level, "solutions", ()) else ""
@@ -387,7 +379,6 @@ def bundled_scenes_list(soko: bool) -> tuple[Scene, ...]:
     load = getattr(levels, "load", None) if levels else None
     if load is None:
         return ()
-    from spec import PreconditionError, fisica, grilla
     out = []
     for name in BUNDLED:
         try:
@@ -395,7 +386,7 @@ def bundled_scenes_list(soko: bool) -> tuple[Scene, ...]:
         except Exception:   # noqa: BLE001 - a collection that is not there yet
             continue
         for level in found:
-            scene = _from_level(level, f"{name} {getattr(level, 'number', '')}".strip(), soko)
+            scene = from_level(level, f"{name} {getattr(level, 'number', '')}".strip(), soko)
             if scene is None:
                 continue
             x0, y0, x1, y1 = bounds(scene.board().cells())
@@ -422,7 +413,7 @@ def _generated(width: int, height: int, boxes: int, seed: int, soko: bool) -> Sc
         level, solution = generate(width, height, boxes, seed)
     except Exception:   # noqa: BLE001 - a generator bug is not the target's fault
         return None
-    scene = _from_level(level, f"generated {width}x{height} {boxes} boxes seed {seed}", soko)
+    scene = from_level(level, f"generated {width}x{height} {boxes} boxes seed {seed}", soko)
     if scene is None:
         return None
     return Scene(scene.walls, scene.boxes, scene.goals, scene.player,
@@ -441,16 +432,16 @@ def generated_scenes(min_boxes=1, max_boxes=3, soko=False):
                      st.just(soko)).filter(lambda s: s is not None)
 
 
-def scenes(profile: str, *, min_boxes: int = 0, max_boxes: int = 3,
+def scenes(domain: Domain, *, min_boxes: int = 0, max_boxes: int = 3,
            bombs: tuple[int, int] = (0, 0), robustness: bool = False):
-    """Every source of levels for ``profile``, smallest (open) first, each
-    level inside :data:`DOMAINS` ``[profile]``. ``robustness`` (soko): only
-    grids beyond seed 002's domain (see :func:`enclosed_scenes`)."""
-    soko = profile == "soko"
+    """Every source of levels for a profile of ``domain``, smallest (open)
+    first, each level inside it. ``robustness`` (seed 002's grids): only
+    grids beyond the domain (see :func:`enclosed_scenes`)."""
+    soko = domain.grid
     if robustness and soko:
         return enclosed_scenes(min_boxes, max_boxes, extra_boxes=2, soko=True,
                                robustness=True).filter(
-            lambda s: in_domain(profile, s, robustness=True))
+            lambda s: in_domain(domain, s, robustness=True))
     sources = []
     if not soko:
         sources.append(open_scenes(min_boxes, max_boxes))
@@ -461,12 +452,13 @@ def scenes(profile: str, *, min_boxes: int = 0, max_boxes: int = 3,
                if min_boxes <= len(s.goals) and (max_boxes > 0 or not s.boxes)]
     if bundled and max_boxes >= 1:
         sources.append(st.sampled_from(bundled))
-    strategy = st.one_of(*sources).filter(lambda s: in_domain(profile, s))
+    strategy = st.one_of(*sources).filter(lambda s: in_domain(domain, s))
     if bombs != (0, 0):
-        strategy = st.builds(_with_bombs, strategy, st.integers(*bombs))
+        strategy = st.builds(with_bombs, strategy, st.integers(*bombs))
     return strategy
 
 
-def _with_bombs(scene: Scene, bombs: int) -> Scene:
+def with_bombs(scene: Scene, bombs: int) -> Scene:
+    """``scene`` with ``bombs`` bombs."""
     return Scene(scene.walls, scene.boxes, scene.goals, scene.player, bombs=bombs,
                  solution=scene.solution, desc=scene.desc, source=scene.source)

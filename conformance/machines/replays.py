@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import json
 import shlex
-from typing import Sequence
+from typing import Collection, Sequence
 
 from conformance.machines import levels as lv
-from conformance.api import ALL_PROFILES
 from levels.lurd import LETTERS
 from spec.tipos import ACCIONES
 
@@ -50,10 +49,11 @@ def replay_command(target_name: str, profile: str, scenes, codes, directions: st
     return " ".join(shlex.quote(p) for p in parts)
 
 
-def is_robustness(text: str, profile: str | None = None) -> bool:
+def is_robustness(text: str, domain: "lv.Domain | None" = None) -> bool:
     """Whether a replay is a finding of ``--robustness``: it says so, or
-    (recorded before it did) one of its levels lies beyond ``profile``'s
-    domain. Such a replay is played as the warning it was."""
+    (recorded before it did) one of its levels lies beyond ``domain``, the
+    domain of a profile that has inputs beyond it (None: one that has none).
+    Such a replay is played as the warning it was."""
     try:
         data = _json(text)
         if isinstance(data, dict) and data.get("robustness") is True:
@@ -61,7 +61,7 @@ def is_robustness(text: str, profile: str | None = None) -> bool:
         _, scenes, _ = parse_replay(text)
     except ValueError:
         return False
-    return profile == "soko" and not all(lv.in_domain(profile, s) for s in scenes)
+    return domain is not None and not all(lv.in_domain(domain, s) for s in scenes)
 
 
 def _json(text: str):
@@ -71,25 +71,27 @@ def _json(text: str):
         raise ValueError(f"the replay is not valid JSON: {e}") from None
 
 
-def _profile(data) -> str | None:
+def _profile(data, known: Collection[str] | None) -> str | None:
     profile = data.get("profile") if isinstance(data, dict) else None
-    if profile is not None and profile not in ALL_PROFILES:
+    if profile is not None and known is not None and profile not in known:
         raise ValueError(f"unknown profile {profile!r} in the replay")
     return profile
 
 
-def recorded_profile(text: str) -> str | None:
-    """The profile a replay names, when it is JSON naming a known one (the
-    rest of it is judged by :func:`parse_replay`, when it is played)."""
+def recorded_profile(text: str, known: Collection[str]) -> str | None:
+    """The profile a replay names, when it is JSON naming one of ``known``
+    (the rest of it is judged by :func:`parse_replay`, when it is played)."""
     try:
-        return _profile(_json(text))
+        return _profile(_json(text), known)
     except ValueError:
         return None
 
 
-def parse_replay(text: str) -> tuple[str | None, list[lv.Scene], str]:
+def parse_replay(text: str, known: Collection[str] | None = None
+                 ) -> tuple[str | None, list[lv.Scene], str]:
     """``(profile or None, scenes, action codes)`` from a replay string (or
-    the text of a file holding one). Raises ValueError with a clear message."""
+    the text of a file holding one); ``known``: the profile it names must be
+    one of them. Raises ValueError with a clear message."""
     data = _json(text)
     if not isinstance(data, dict) or not isinstance(data.get("levels"), list) or not data["levels"]:
         raise ValueError("the replay must be a JSON object with a non-empty 'levels' list")
@@ -100,4 +102,4 @@ def parse_replay(text: str) -> tuple[str | None, list[lv.Scene], str]:
     actions = data.get("actions", "")
     if not isinstance(actions, str) or set(actions) - set(ACTION_LETTERS):
         raise ValueError("the replay's actions must be a string of the letters u d l r b z")
-    return _profile(data), scenes, actions
+    return _profile(data, known), scenes, actions

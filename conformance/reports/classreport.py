@@ -20,9 +20,10 @@ import html
 import json
 from typing import Any, Iterable
 
-from conformance.reports import points  # noqa: F401 - every profile's table registered
 from conformance.machines.budget import SLOW_CALL
 from spec import rules as spec_rules
+from conformance.machines.blame import replay_parts
+from conformance.reports.output import atomic_write
 
 #: Colours of the board's cells (XSB character -> fill).
 _FILL = {"#": "#5b5b66", "$": "#c8862a", "*": "#3f9a4a", ".": "#f2f2f2", "@": "#2f6fd1",
@@ -65,7 +66,6 @@ def board_svg(rows: list[str], label: str = "") -> str:
 
 def _levels_of(replay: str) -> tuple[list[list[str]], str]:
     """The levels (XSB rows) and actions of a replay command, if it has them."""
-    from conformance.machines.blame import replay_parts
     parts = replay_parts(replay or "")
     if parts is None:
         return [], ""
@@ -198,5 +198,4 @@ def _counterexample(sub: dict, rule_id: str, info: dict) -> str:
 
 def write(summary: dict, path) -> None:
     """Write the page (atomically, with the umask's mode)."""
-    from conformance.reports.output import atomic_write
     atomic_write(path, render(summary))

@@ -12,6 +12,9 @@ from typing import Any, Iterable, Sequence
 
 from conformance.api import Verdict
 from levels.storage import atomic_path
+from conformance.machines.budget import describe_call
+from conformance.reports import points
+from spec import rules as spec_rules
 
 FORMAT_VERSION = 1
 
@@ -109,7 +112,6 @@ def verdict_message(v: Verdict) -> str:
 
 def out_of_time_message(v: Verdict) -> str:
     """One line: a check whose time budget ran out before it found a departure."""
-    from conformance.machines.budget import describe_call
     examples = v.stats.get("examples", 0)
     if v.median_call is None:
         return (f"the time budget{f' of {v.budget:g} s' if v.budget else ''} ran out before "
@@ -120,8 +122,21 @@ def out_of_time_message(v: Verdict) -> str:
 
 
 def verdict_to_dict(v: Verdict) -> dict[str, Any]:
-    data = dataclasses.asdict(v)
+    data = _plain(dataclasses.asdict(v))
     data["status"] = verdict_status(v)
+    return data
+
+
+#: Fields that hold what a report is written from, not what it says.
+_WORKING = ("seen", "beyond")
+
+
+def _plain(data):
+    """``data`` without the working fields (:data:`_WORKING`), at any depth."""
+    if isinstance(data, dict):
+        return {k: _plain(v) for k, v in data.items() if k not in _WORKING}
+    if isinstance(data, list):
+        return [_plain(v) for v in data]
     return data
 
 
@@ -205,8 +220,6 @@ def verdicts_to_gradescope(results: Sequence[tuple[Verdict, str]], *,
     ran with ``--budget-is-failure``. The top-level score is the sum;
     ``extra_data`` records the random seed, per rule its outcome, and
     whether the budget ran out."""
-    from conformance.reports import points      # (also registers table prolog)
-    from spec import rules as spec_rules
     tests: list[dict[str, Any]] = []
 
     def test(name: str, passed: bool, output: str, profile: str) -> None:

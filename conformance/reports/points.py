@@ -25,7 +25,6 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from conformance.api import Counterexample, RuleOutcome
-from conformance.profiles.prolog import rules as _prolog_rules  # noqa: F401 - registers table prolog
 from spec import rules as spec_rules
 
 STATUSES = ("kept", "broken", "missing", "unexercised", "unreached")
@@ -36,7 +35,8 @@ def outcomes(profile: str, exercised: dict[str, int],
              missing_operations: Iterable[str] = (), unreached: str = "") -> list[RuleOutcome]:
     """One outcome per rule of ``profile``'s table, in the table's order:
     ``exercised`` (rule -> cases taken), ``broken`` (rule -> its first
-    counterexample and report), the operations the target lacks.
+    counterexample and its report, or the verdict it was found in, whose
+    report it gets at the end of the check), the operations the target lacks.
     ``unreached``: the check ran out of time, so a rule not exercised is
     ``unreached`` (``"unreached"``: no point; ``"credited"``: its point all
     the same), not ``unexercised`` (``""``)."""
@@ -46,8 +46,13 @@ def outcomes(profile: str, exercised: dict[str, int],
     for r in table.rules_for(profile):
         gone = sorted(lacking & set(r.needs))
         if r.id in broken:
-            c, report = broken[r.id]
-            found.append(RuleOutcome(r.id, "broken", exercised.get(r.id, 0), c, gone, report))
+            c, found_in = broken[r.id]
+            o = RuleOutcome(r.id, "broken", exercised.get(r.id, 0), c, gone)
+            if isinstance(found_in, str):
+                o.report = found_in
+            else:               # the verdict its report is written from, at the check's end
+                o.seen = found_in
+            found.append(o)
         elif gone:
             found.append(RuleOutcome(r.id, "missing", exercised.get(r.id, 0), missing=gone))
         elif exercised.get(r.id, 0):

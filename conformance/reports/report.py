@@ -1,6 +1,6 @@
-"""The human report of a conformance check, and the board drawing it uses.
+"""The human report of a conformance check.
 
-A board is drawn in XSB characters over a window of the (possibly infinite)
+Boards (:mod:`conformance.machines.boards`) are drawn in XSB characters over a window of the (possibly infinite)
 grid: ``#`` wall, ``$`` box, ``*`` box on a goal, ``.`` goal, ``@`` player,
 ``+`` player on a goal, a space for floor, and ``!`` for a cell no valid
 state can hold (a wall with something on it, the player on a box), which
@@ -14,13 +14,13 @@ third board, and ends with the command line that replays the failure.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Iterable
+from typing import Callable
 
 from conformance.api import Counterexample, Verdict
-from levels import drawing
-from levels.drawing import bounds
+from conformance.machines.boards import draw
 from levels.words import plural
+from spec import rules
+from conformance.machines.budget import describe_call
 
 #: The order the stats are printed in, with their labels.
 STAT_LABELS = (      # (key, singular, plural)
@@ -29,41 +29,6 @@ STAT_LABELS = (      # (key, singular, plural)
     ("wins", "win", "wins"), ("bombs", "bomb", "bombs"), ("undos", "undo", "undos"),
     ("advances", "level advance", "level advances"),
 )
-
-
-@dataclass(frozen=True)
-class Board:
-    """What a state shows, cell by cell (``players`` is a set so that a
-    target with no player, or two, can be drawn too)."""
-
-    walls: frozenset = frozenset()
-    boxes: frozenset = frozenset()
-    goals: frozenset = frozenset()
-    players: frozenset = frozenset()
-
-    def cells(self) -> frozenset:
-        return self.walls | self.boxes | self.goals | self.players
-
-
-#: What the report draws on a cell whose pieces no XSB character shows together.
-CLASH = "!"
-
-
-def cell_char(board: Board, p: tuple[int, int]) -> str:
-    """The XSB character of cell ``p`` (:data:`CLASH` for an impossible cell)."""
-    return drawing.cell_char(p in board.walls, p in board.boxes, p in board.goals,
-                             p in board.players, clash=CLASH)
-
-
-def draw(board: Board, window: tuple[int, int, int, int] | None = None,
-         *, trim: bool = False) -> list[str]:
-    """The rows of ``board`` over ``window`` (default: its own bounds), in
-    XSB (:mod:`levels.drawing`; :data:`CLASH` on an impossible cell).
-    ``trim`` drops trailing floor (XSB style); otherwise every row has the
-    window's width, so two boards over one window line up cell by cell."""
-    rows = drawing.draw_rows(board.walls, board.boxes, board.goals, board.players,
-                     window if window is not None else bounds(board.cells()), clash=CLASH)
-    return [r.rstrip(" ") for r in rows] if trim else rows
 
 
 def marks(expected: list[str], actual: list[str]) -> list[str]:
@@ -87,17 +52,6 @@ def _split(block: str) -> tuple[list[str], list[str]]:
         elif line.strip():
             values.append(line)
     return rows, values
-
-
-def render_observation(board: Board | None, window, values: Iterable[tuple[str, object]]) -> str:
-    """The text form of one observation (stored in Counterexample.expected /
-    .actual): board rows prefixed ``|`` (so spaces survive JSON and trimming)
-    then ``name: value`` lines."""
-    lines = []
-    if board is not None:
-        lines += ["|" + r for r in draw(board, window)]
-    lines += [f"{name}: {value!r}" for name, value in values]
-    return "\n".join(lines)
 
 
 def side_by_side(columns: list[tuple[str, list[str]]], gap: int = 4) -> list[str]:
@@ -172,7 +126,6 @@ def format_counterexample(c: Counterexample) -> str:
 
 def rule_lines(profile: str, rule_id: str | None) -> list[str]:
     """The rule a departure breaks, in the seed's words (``spec.rules``)."""
-    from spec import rules
     try:
         rule = rules.table_for(profile).rule(rule_id or "")
     except KeyError:
@@ -275,7 +228,6 @@ def format_out_of_time(verdict: Verdict,
                        unit: str = "example (the fixed scenarios count as examples)") -> str:
     """Why a check is not fully checked: its budget, what it ran, how slow
     the target's calls are."""
-    from conformance.machines.budget import describe_call
     examples = verdict.stats.get("examples", 0)
     budget = f" of {verdict.budget:g} s" if verdict.budget else ""
     if verdict.median_call is None:
@@ -306,3 +258,32 @@ def format_warnings(verdict: Verdict) -> list[str]:
         for finding in robustness:
             out += ["    " + l if l else "" for l in finding.splitlines()]
     return out
+
+
+def write_reports(verdict: Verdict, format_: Callable[[Verdict], str] | None = None) -> str:
+    """Write, once, at the end of a check, every report the verdict carries:
+    what the robustness checks found (``robustness``, from ``beyond``), each
+    counterexample's (``report``, from the verdict of the run that found it,
+    ``seen``) and each rule outcome's; returns the verdict's own report. The
+    engine records only data; this is where it becomes text, each verdict
+    formatted once (by ``format_``, default :func:`format_verdict`)."""
+    format_ = format_ or format_verdict
+    if verdict.beyond:
+        verdict.robustness = [b if isinstance(b, str) else format_counterexample(b)
+                              for b in verdict.beyond]
+        verdict.beyond = []
+    written = {id(verdict): format_(verdict)}
+
+    def text(seen: Verdict) -> str:
+        if id(seen) not in written:
+            written[id(seen)] = format_(seen)
+        return written[id(seen)]
+
+    for o in verdict.outcomes:
+        if o.seen is not None:
+            o.report, o.seen = text(o.seen), None
+    for c in (verdict.counterexample, *verdict.more_findings,
+              *(o.counterexample for o in verdict.outcomes)):
+        if c is not None and c.seen is not None:
+            c.report, c.seen = text(c.seen), None
+    return written[id(verdict)]

@@ -50,7 +50,7 @@ from conformance.sandbox.child import (  # noqa: F401 - fingerprint is part of t
     Failure, Host, Kept, NotPlain, ProtocolError, decode, encode, fingerprint, frame,
     time_limit_message,
 )
-from conformance.checking.targets import (
+from conformance.sandbox.loading import (
     BadTarget, ReferenceImport, ResolvedTarget, describe_load_error, load, private_module_name,
 )
 from spec.tipos import Accion

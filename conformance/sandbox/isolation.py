@@ -47,6 +47,9 @@ from functools import lru_cache
 
 # Standard library only, shared with the child.
 from conformance.sandbox.child import WALL_FACTOR, set_limit, time_limit_message
+import ctypes
+import tempfile
+from conformance.sandbox import launcher
 
 LEVELS = ("bwrap", "user", "best-effort")
 ENV_VAR = "SOKOBAN_ISOLATION"
@@ -157,7 +160,6 @@ def _new_uid() -> int:
 
 def _prctl():
     try:
-        import ctypes
         return ctypes.CDLL(None, use_errno=True).prctl
     except (OSError, AttributeError):
         return None
@@ -203,7 +205,6 @@ def _give(path: str, uid: int) -> None:
 
 
 def tempfile_root() -> str:
-    import tempfile
     return os.path.realpath(tempfile.gettempdir())
 
 
@@ -246,7 +247,6 @@ def available_levels() -> tuple[str, ...]:
 
 
 def _probe(level: str) -> bool:
-    import tempfile
     folder = tempfile.mkdtemp(prefix="sokoban-probe-")
     try:
         proc = spawn([python_for_box(), "-I", "-S", "-c", "import os; print(os.getcwd())"],
@@ -560,13 +560,11 @@ def storage_capped() -> bool:
     here: root, or unprivileged user namespaces). Probed once; the answer
     is passed on to the checker processes this one starts."""
     global _LAUNCHER
-    from conformance.sandbox import launcher
     with open(launcher.__file__, encoding="utf-8") as f:
         _LAUNCHER = f.read()
     known = os.environ.get(_CAPPED)
     if known in ("0", "1"):
         return known == "1"
-    import tempfile
     folder = tempfile.mkdtemp(prefix="sokoban-probe-")
     ok = False
     try:

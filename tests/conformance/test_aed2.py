@@ -13,7 +13,7 @@ from conformance.profiles.aed2 import build as aed2_build
 from conformance.profiles.aed2 import mutants
 from conformance.checking.checks import RunOptions, check_target
 from conformance.commands.cli import main
-from conformance.checking.targets import cpp_spec, resolve
+from conformance.checking.targets import own_spec, resolve
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not installed")
 
@@ -39,7 +39,7 @@ def test_reference_conforms_and_rebuild_is_cached(cache, tmp_path):
     assert not any(p.suffix == ".o" for p in folder.iterdir())      # nothing written there
     again = aed2_build.build(folder)
     assert again.cached and again.directory == first.directory
-    verdict, report = check_target(cpp_spec(folder), None, RunOptions(max_examples=40, seed=3))[0]
+    verdict, report = check_target(own_spec("aed2", folder), None, RunOptions(max_examples=40, seed=3))[0]
     assert verdict.profile == "aed2"
     assert verdict.conforms, report
 
@@ -119,7 +119,7 @@ def test_students_prints_do_not_disturb_the_protocol(cache, tmp_path):
     folder = _variant(tmp_path, "chatty", "{ return _juego.actual().hayPared(c); }",
                       '{ std::cout << "hayPared " << c.first << std::endl; '
                       "return _juego.actual().hayPared(c); }")
-    verdict, report = check_target(cpp_spec(folder), None,
+    verdict, report = check_target(own_spec("aed2", folder), None,
                                    RunOptions(max_examples=15, seed=1, sanitize=False))[0]
     assert verdict.conforms, report
 
@@ -140,7 +140,7 @@ def test_students_prints_do_not_disturb_the_protocol(cache, tmp_path):
 ])
 def test_exit_exception_and_endless_loop_are_verdicts(cache, tmp_path, old, new, expected):
     folder = _variant(tmp_path, "bad", old, new)
-    verdict, report = check_target(cpp_spec(folder), None, RunOptions(
+    verdict, report = check_target(own_spec("aed2", folder), None, RunOptions(
         max_examples=30, seed=0, sanitize=False, timeout=1.0))[0]
     assert not verdict.conforms and verdict.error is None, report
     for text in expected:

@@ -22,8 +22,8 @@ import pytest
 from conformance.profiles.aed2 import gtest as aed2_gtest
 from conformance.profiles.aed2 import mutants, sanitizer
 from conformance.checking.checks import RunOptions, check_target
-from conformance.reports.emit import emit_for
-from conformance.checking.targets import cpp_spec
+from conformance.profiles import emit_for
+from conformance.checking.targets import own_spec
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not installed")
 
@@ -77,7 +77,7 @@ def test_the_stand_in_runs_the_course_style_file():
 @pytest.mark.parametrize("name", [m.name for m in mutants.MUTANTS])
 def test_emitted_cases_fail_on_their_mutant_and_pass_on_the_reference(name):
     folder = mutants.materialize(mutants.BY_NAME[name])
-    verdict, report = check_target(cpp_spec(folder), "aed2",
+    verdict, report = check_target(own_spec("aed2", folder), "aed2",
                                    RunOptions(max_examples=100, seed=0))[0]
     assert not verdict.conforms and verdict.error is None, report
     found = [verdict.counterexample, *verdict.more_findings]
@@ -134,7 +134,7 @@ def test_a_memory_only_case_fails_only_in_the_build_it_names(tmp_path, variant):
     mapa.write_text(text)
     # The bad read happens on most levels: a few examples find it (and the
     # plain build's search, which finds nothing, stays short).
-    verdict, report = check_target(cpp_spec(folder), "aed2",
+    verdict, report = check_target(own_spec("aed2", folder), "aed2",
                                    RunOptions(max_examples=20, seed=0))[0]
     assert verdict.counterexample is not None and not verdict.more_findings, report
     c = verdict.counterexample

@@ -10,6 +10,7 @@ import shutil
 
 import pytest
 
+from conformance import profiles
 from conformance.machines import blame
 
 from conformance.commands import cli
@@ -17,7 +18,7 @@ from conformance.commands import cli
 from conformance.checking import engine
 
 from conformance import mutants
-from conformance.api import GROUPS
+from conformance.reports.report import write_reports
 from conformance.sandbox.box import open_target
 from conformance.checking.targets import resolve
 from spec import rules
@@ -34,6 +35,7 @@ def test_each_mutant_is_blamed_on_the_rule_it_declares_under_several_seeds(name)
     try:
         for seed in (1, 2, 3):
             v = engine.check(t, profile, seed=seed, shrink=False)
+            write_reports(v)        # as a check writes them, at its end
             c = v.counterexample
             assert c is not None, (name, seed)
             assert c.rule == mutants.RULES[name], (name, seed, c.rule, c.message)
@@ -42,7 +44,7 @@ def test_each_mutant_is_blamed_on_the_rule_it_declares_under_several_seeds(name)
             rule = rules.table_for(profile).rule(c.rule)
             assert f"Rule broken: {rule.id}: {rule.text}" in c.report
             assert f"\u201c{rule.words}\u201d" in c.report
-            assert blame.blame_counterexample(c, rules.GRILLA if c.operation == "mover"
+            assert profiles.blame_counterexample(c, rules.GRILLA if c.operation == "mover"
                                               and "grid" in c.message else None).id == c.rule
     finally:
         t.close()
@@ -62,7 +64,7 @@ def test_a_departure_of_the_random_search_has_a_rule_too(name):
         # (soko_goal_push_blanks_cell: about one seed in two, at 60 examples).
         for seed in range(12):
             v = engine.check(t, profile, seed=seed, shrink=False,
-                             groups=list(GROUPS[profile]), max_examples=60)
+                             groups=list(profiles.get(profile).groups), max_examples=60)
             if v.counterexample is not None:
                 found.append(v.counterexample)
                 break
@@ -76,10 +78,10 @@ def test_a_departure_of_the_random_search_has_a_rule_too(name):
 def test_each_cpp_mutant_is_blamed_on_the_rule_it_declares():
     from conformance.profiles.aed2 import mutants as cpp_mutants
     from conformance.checking.checks import RunOptions, check_target
-    from conformance.checking.targets import cpp_spec
+    from conformance.checking.targets import own_spec
     for m in cpp_mutants.MUTANTS:
         for seed in (1, 2):
-            [(v, report)] = check_target(cpp_spec(cpp_mutants.materialize(m)), "aed2",
+            [(v, report)] = check_target(own_spec("aed2", cpp_mutants.materialize(m)), "aed2",
                                          RunOptions(seed=seed, max_examples=30))
             assert v.counterexample is not None, m.name
             assert v.counterexample.rule == m.rule, (m.name, seed, v.counterexample.message)

@@ -254,3 +254,50 @@ def test_the_plugin_skips_the_rules_not_reached(tmp_path, failure):
     else:
         assert run.returncode == 0 and "skipped" in out and "failed" not in out, out
         assert "not reached: the time budget of 4 s ran out" in out
+
+
+def test_a_check_arms_one_budget_and_builds_one_report(monkeypatch, capsys):
+    """One path through a check: ``sokoban check`` makes one budget and arms
+    it once (the command, before it opens the target), the engine returns
+    data only, and the report is built once, at the end, from the verdict."""
+    from conformance import mutants
+    from conformance.checking import engine
+    from conformance.machines import budget as budget_module
+    from conformance.reports import report as report_module
+
+    made, armed, formatted, phase = [], [], [], ["engine"]
+    real_init, real_armed = budget_module.Budget.__init__, budget_module.Budget.armed
+    real_format, real_check = report_module.format_verdict, engine.check
+
+    def init(self, *args, **kwargs):
+        made.append(self)
+        real_init(self, *args, **kwargs)
+
+    def arm(self):
+        armed.append(self)
+        return real_armed(self)
+
+    def check(*args, **kwargs):
+        phase[0] = "engine"
+        verdict = real_check(*args, **kwargs)
+        phase[0] = "after"
+        return verdict
+
+    def format_verdict(verdict):
+        formatted.append((phase[0], verdict))
+        return real_format(verdict)
+
+    monkeypatch.setattr(budget_module.Budget, "__init__", init)
+    monkeypatch.setattr(budget_module.Budget, "armed", arm)
+    monkeypatch.setattr(engine, "check", check)
+    monkeypatch.setattr(checks, "format_verdict", format_verdict)
+    monkeypatch.setattr(report_module, "format_verdict", format_verdict)
+    status = cli.main([str(mutants.path("soko_pushes_two_boxes")), "--in-process",
+                       "--seed", "1", "--max-examples", "30"])
+    assert status == 1
+    assert len(made) == 1 and armed == made
+    # every report written after the engine returned; the verdict's once
+    assert formatted and all(p == "after" for p, _ in formatted)
+    final = [v for _, v in formatted if v.counterexample is not None and v.seed == 1]
+    assert len({id(v) for v in final}) == len(final), "a verdict's report built twice"
+    assert "Rule broken: soko.push-blocked" in capsys.readouterr().out

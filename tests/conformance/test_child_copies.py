@@ -1,4 +1,4 @@
-"""The sandbox child (``conformance/child.py``, standard library only) keeps
+"""The sandbox child (``conformance/sandbox/child.py``, standard library only) keeps
 its own copies of the special operations' names, the action names and their
 vectors: they must equal the originals in ``conformance.api``,
 ``spec.tipos`` and ``conformance.checking.targets``."""

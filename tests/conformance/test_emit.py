@@ -1,4 +1,4 @@
-"""conformance.reports.emit: a counterexample as a test in the student's format;
+"""Each profile's ``emit``: a counterexample as a test in the student's format;
 each emitted test fails on the implementation that produced it and passes
 on a correct one. (The Google Test cases of profile aed2: test_aed2_cases.py,
 with the real library.)"""
@@ -11,7 +11,7 @@ import pytest
 
 from conformance.checking import engine
 from conformance import mutants as py_mutants
-from conformance.reports.emit import pytest_python, pytest_soko
+from conformance import profiles
 from conformance.sandbox.box import open_target
 from conformance.checking.targets import resolve
 
@@ -46,7 +46,7 @@ def _counterexample(mutant: str, profile: str):
 @pytest.mark.parametrize("mutant", ["soko_pushes_two_boxes", "soko_wrong_axes"])
 def test_soko_case_fails_on_its_mutant_and_passes_on_ours(mutant):
     c = _counterexample(mutant, "soko")
-    code = pytest_soko(c)
+    code = profiles.get("soko").emit(c)
     assert code.startswith("import soko") and "desc = [" in code
     from conformance.checking.targets import load
     bad = load(resolve(str(py_mutants.path(mutant))))
@@ -60,7 +60,7 @@ def test_soko_case_fails_on_its_mutant_and_passes_on_ours(mutant):
                                             ("tad_pushes_two_boxes", "tad")])
 def test_python_case_fails_on_its_mutant(mutant, profile):
     c = _counterexample(mutant, profile)
-    code = pytest_python(c)
+    code = profiles.get(profile).emit(c)
     assert "def test_" in code
     with pytest.raises(AssertionError):
         _exec(code, {})

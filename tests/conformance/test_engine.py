@@ -9,13 +9,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conformance.reports.report import write_reports
+from conformance import profiles
 from conformance.checking import engine
 
 from conformance import mutants
 
 from conformance.machines import replays
 from conformance.machines import levels as lv
-from conformance.api import GROUPS, TargetError
+from conformance.api import TargetError
 from conformance.sandbox.box import open_target
 from conformance.checking.targets import resolve
 from spec import fisica, grilla, juego
@@ -132,7 +134,7 @@ def test_groups_restrict_the_actions():
 
 @pytest.mark.parametrize("profile", ["tad", "soko"])
 def test_every_group_runs(profile):
-    for group in GROUPS[profile]:
+    for group in profiles.get(profile).groups:
         v = engine.check(student(profile), profile, max_examples=3, seed=1, groups=[group])
         assert v.conforms, (group, v.counterexample and v.counterexample.report)
 
@@ -147,7 +149,7 @@ def _play(scene, codes):
 
 
 @settings(max_examples=60)
-@given(lv.scenes("tad"))
+@given(lv.scenes(profiles.get("tad").domain))
 def test_tad_scenes_are_valid_and_their_solutions_solve_them(scene):
     assert fisica.nivel_valido(scene.nivel())
     if scene.solution:
@@ -155,7 +157,7 @@ def test_tad_scenes_are_valid_and_their_solutions_solve_them(scene):
 
 
 @settings(max_examples=60)
-@given(lv.scenes("soko"))
+@given(lv.scenes(profiles.get("soko").domain))
 def test_soko_scenes_are_valid_grids_and_their_solutions_win(scene):
     g = grilla.crear_grilla(list(scene.desc))      # enclosed, boxes >= goals
     for code in scene.solution:
@@ -164,7 +166,7 @@ def test_soko_scenes_are_valid_grids_and_their_solutions_win(scene):
 
 
 @settings(max_examples=40)
-@given(lv.scenes("extendido", bombs=(0, 3)), st.text("udlrbz", max_size=8))
+@given(lv.scenes(profiles.get("extendido").domain, bombs=(0, 3)), st.text("udlrbz", max_size=8))
 def test_a_scene_survives_the_replay_format(scene, codes):
     text = replays.replay_string("extendido", [scene], codes)
     profile, scenes, again = replays.parse_replay(text)
@@ -182,7 +184,7 @@ def test_a_capped_shrink_still_reports_every_observer(monkeypatch):
     # stops it, the trace is played again with everything compared.
     monkeypatch.setattr(engine, "SHRINK_SECONDS", 0.0)
     t = target(str(mutants.path("ext_undo_forgets_box")))
-    v = engine.check(t, "extendido", max_examples=100, seed=0)
+    v = written(engine.check(t, "extendido", max_examples=100, seed=0))
     c = v.counterexample
     assert not v.conforms and "|" in c.expected and "|" in c.actual
     again = engine.replay(t, "extendido", replay_json(c.replay))
@@ -214,7 +216,7 @@ def _soko_target(**overrides):
 
 
 def test_mover_returning_none_is_blamed_on_mover():
-    v = engine.check(_soko_target(mover=lambda g, d: None), "soko", max_examples=5, seed=0)
+    v = written(engine.check(_soko_target(mover=lambda g, d: None), "soko", max_examples=5, seed=0))
     assert not v.conforms
     assert v.counterexample.operation == "mover"
     assert "returned None, expected a grid" in v.counterexample.message
@@ -227,13 +229,21 @@ def test_search_goes_on_past_a_warning_to_the_real_departure():
         return grilla.hay_caja(g, c, f) or None                # None for False: a warning
     def juego_ganado(g):
         return len(g.cajas) >= 1                               # wrong: a departure
-    v = engine.check(_soko_target(dimensiones=dimensiones, hay_caja=hay_caja,
-                                  juego_ganado=juego_ganado), "soko", max_examples=50, seed=0)
+    v = written(engine.check(_soko_target(dimensiones=dimensiones, hay_caja=hay_caja,
+                                          juego_ganado=juego_ganado), "soko",
+                             max_examples=50, seed=0))
     assert not v.conforms and v.counterexample.operation.startswith("juego_ganado")
     assert any(w.startswith("dimensiones returned a list") for w in v.warnings)
     assert any(w.startswith("hay_caja returned None") for w in v.warnings)
     report = v.counterexample.report
     assert "Warnings (" in report and "course test accepts it" in report
+
+
+def written(verdict):
+    """``verdict`` with its reports written, as a check does at its end (the
+    engine records what it found; text is made once, at the end)."""
+    write_reports(verdict)
+    return verdict
 
 
 def test_robustness_findings_never_change_the_verdict():
@@ -242,9 +252,9 @@ def test_robustness_findings_never_change_the_verdict():
             raise IndexError("string index out of range")
         return grilla.crear_grilla(desc)
     t = _soko_target(crear_grilla=crear_grilla)
-    plain = engine.check(t, "soko", max_examples=10, seed=4)
+    plain = written(engine.check(t, "soko", max_examples=10, seed=4))
     assert plain.conforms and plain.robustness == []
-    robust = engine.check(t, "soko", max_examples=10, seed=4, robustness=True)
+    robust = written(engine.check(t, "soko", max_examples=10, seed=4, robustness=True))
     assert robust.conforms and robust.robustness
     from conformance.reports.report import format_verdict
     assert "Robustness (--robustness" in format_verdict(robust)
@@ -259,7 +269,7 @@ def _won_needs_a_goal(g):
 def test_e27_robustness_warns_where_the_verdict_does_not_judge():
     t = _soko_target(juego_ganado=_won_needs_a_goal)
     assert engine.check(t, "soko", max_examples=20, seed=1).conforms
-    robust = engine.check(t, "soko", max_examples=20, seed=1, robustness=True)
+    robust = written(engine.check(t, "soko", max_examples=20, seed=1, robustness=True))
     assert robust.conforms and len(robust.robustness) == 1
     finding = robust.robustness[0]
     assert "juego_ganado(grilla) is False, expected True (a grid without a goal" in finding
@@ -268,31 +278,32 @@ def test_e27_robustness_warns_where_the_verdict_does_not_judge():
 
 def test_a_robustness_finding_replays_as_a_warning():
     t = _soko_target(juego_ganado=_won_needs_a_goal)
-    finding = engine.check(t, "soko", max_examples=20, seed=1, robustness=True).robustness[0]
+    finding = written(engine.check(t, "soko", max_examples=20, seed=1,
+                                   robustness=True)).robustness[0]
     text = replay_json(finding[finding.index("python -m conformance"):].splitlines()[0])
     assert '"robustness":true' in text
-    again = engine.replay(t, "soko", text)
+    again = written(engine.replay(t, "soko", text))
     assert again.conforms and again.counterexample is None and len(again.robustness) == 1
     # One recorded before replays said so: a ragged grid lies beyond the domain.
     ragged = _soko_target(crear_grilla=lambda desc: 1 / (len({len(r) for r in desc}) == 1))
     old = '{"profile":"soko","levels":[{"rows":["####","#@.#","#$#","####"],"soko":true}]}'
-    again = engine.replay(ragged, "soko", old)
+    again = written(engine.replay(ragged, "soko", old))
     assert again.conforms and "ZeroDivisionError" in again.robustness[0]
     # A replay inside the domain is judged as before: a departure is one.
-    inside = engine.replay(ragged, "soko", old.replace('"#$#"', '"#$-#"'))
+    inside = written(engine.replay(ragged, "soko", old.replace('"#$#"', '"#$-#"')))
     assert not inside.conforms and inside.robustness == []
 
 
 @settings(max_examples=40, deadline=None)
-@given(lv.scenes("soko"))
+@given(lv.scenes(profiles.get("soko").domain))
 def test_soko_levels_lie_in_the_domain(scene):
-    assert lv.in_domain("soko", scene)
+    assert lv.in_domain(profiles.get("soko").domain, scene)
     assert len({len(r) for r in scene.desc}) == 1
     assert len(scene.boxes) >= len(scene.goals)
 
 
 @settings(max_examples=40, deadline=None)
-@given(lv.scenes("extendido", bombs=(1, 3)))
+@given(lv.scenes(profiles.get("extendido").domain, bombs=(1, 3)))
 def test_extendido_levels_lie_in_the_domain(scene):
     assert fisica.nivel_valido(scene.nivel()) and scene.bombs >= 1
 
@@ -309,7 +320,8 @@ def test_the_failure_reported_departs_again_with_every_observer_compared():
     t = open_target(resolve(path), in_process=True)
     try:
         scenes = [lv.from_rows(["######", "#-@--#", "#----#", "#$.--#", "######"], soko=True)]
-        run = engine._run(t, "soko", CheckSettings.for_groups("soko"))
+        soko = profiles.get("soko")
+        run = engine._run(t, soko, CheckSettings.for_groups(soko))
         run.masked = frozenset({"soko.step"})
         run.last_trace = (scenes, list("d"))        # departs from soko.step: masked
         run.first_trace = (scenes, list("rd"))      # ... so does this one

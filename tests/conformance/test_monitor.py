@@ -15,9 +15,9 @@ import icontract
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from conformance import profiles
 from conformance.machines import levels as lv
 from conformance import mutants
-from conformance.profiles import scenarios
 from conformance.live.monitor import CallersFault, DepartureError, _room, monitored, spec_grid
 from conformance.checking.targets import BadTarget, load, resolve
 from spec import PreconditionError, rules
@@ -43,7 +43,7 @@ def everything(soko, grid):
 @pytest.mark.parametrize("every_cell", [True, False], ids=["every cell", "fast"])
 @pytest.mark.parametrize("name", SOKO_STUDENTS)
 @settings(max_examples=25)
-@given(scene=lv.scenes("soko", min_boxes=1, max_boxes=2), codes=st.text("udlr", max_size=12))
+@given(scene=lv.scenes(profiles.get("soko").domain, min_boxes=1, max_boxes=2), codes=st.text("udlr", max_size=12))
 def test_a_correct_student_module_answers_as_it_does_bare(name, every_cell, scene, codes):
     plain, soko = bare(name), monitored(mutants.path(name), every_cell=every_cell)
     g, h = plain.crear_grilla(list(scene.desc)), soko.crear_grilla(list(scene.desc))
@@ -77,7 +77,7 @@ def student_module(name):
 
 @pytest.mark.parametrize("name", SOKO_MUTANTS + SOKO_STUDENTS)
 @settings(max_examples=15)
-@given(scene=lv.scenes("soko", min_boxes=1, max_boxes=2), codes=st.text("udlr", max_size=10))
+@given(scene=lv.scenes(profiles.get("soko").domain, min_boxes=1, max_boxes=2), codes=st.text("udlr", max_size=10))
 def test_the_fast_mode_stops_on_the_call_and_rule_the_every_cell_mode_stops_on(name, scene, codes):
     """Whatever a course-style script that reads each grid does, the fast
     mode reports what the every-cell mode reports: the same call (its line),
@@ -151,7 +151,7 @@ def test_the_monitor_makes_the_specs_own_grid_of_a_desc(desc):
 
 def first_departure(soko):
     """Play seed 002's fixed scenarios through ``soko`` until a call raises."""
-    for s in scenarios.SCENARIOS["soko"]:
+    for s in profiles.get("soko").scenarios:
         g = soko.crear_grilla(list(s.scenes("soko")[0].desc))
         for code in s.actions:
             g = soko.mover(g, lv.STEP[code])

@@ -20,7 +20,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from conformance.sandbox import isolation
-from conformance.machines import prolog as machine
+from conformance.profiles.prolog import machine
 from conformance.profiles.prolog import check, model, mutants, rules, terms
 from conformance.profiles.prolog.model import State, Table
 from conformance.profiles.prolog.source import NotAProgram, find_program

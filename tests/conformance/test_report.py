@@ -5,15 +5,15 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conformance import profiles
 from conformance.checking import engine
 
 from conformance import mutants
 
-from conformance.profiles import scenarios
 from conformance.api import Counterexample, Verdict
+from conformance.machines.boards import Board, cell_char, draw, render_observation
 from conformance.reports.report import (
-    STAT_LABELS, Board, cell_char, draw, format_comparison, format_stats, format_verdict, marks,
-    render_observation,
+    STAT_LABELS, format_comparison, format_stats, format_verdict, marks, write_reports,
 )
 from conformance.sandbox.box import open_target
 from conformance.checking.targets import resolve
@@ -57,6 +57,7 @@ def test_comparison_marks_cells_and_values():
 def test_a_real_report_draws_the_level_lists_actions_and_marks_the_boards():
     t = open_target(resolve(str(mutants.path("tad_goal_is_obstacle"))), in_process=True)
     v = engine.check(t, "tad", max_examples=100, seed=0)
+    write_reports(v)            # as a check does, once, at its end
     text = format_verdict(v)
     assert v.counterexample.report == text
     assert "DOES NOT CONFORM" in text and "Level (XSB):" in text and "Actions:" in text
@@ -103,9 +104,9 @@ def test_a_raised_exception_is_said_once(tmp_path):
                                         checks.RunOptions(max_examples=5, seed=0, in_process=True))
     assert "raised AttributeError: 'tuple' object has no attribute 'value'" in report
     assert "raised an exception" not in report and "raised: raised" not in report
-    # The fixed scenarios come first, one per rule first (conformance.profiles.scenarios.rule_first):
+    # The fixed scenarios come first, one per rule first (Profile.rule_first):
     # the first with a move departs.
-    n, first = next((i, s) for i, s in enumerate(scenarios.rule_first("soko"), 1)
+    n, first = next((i, s) for i, s in enumerate(profiles.get("soko").rule_first(), 1)
                     if s.actions)
     assert n > 1 and f"{n} examples," in report and "1 examples" not in report
     assert f"Found by the fixed scenario: {first.what}" in report

@@ -1,4 +1,4 @@
-"""The fixed scenarios (conformance/scenarios.py): inside their profile's
+"""The fixed scenarios (each profile's ``scenarios``): inside their profile's
 domain, each aimed at a rule the spec really takes there, every rule of
 every profile covered, and no correct implementation departs from any."""
 
@@ -6,43 +6,44 @@ from __future__ import annotations
 
 import pytest
 
+from conformance import mutants, profiles
+from conformance.checking import engine
 from conformance.machines import blame, levels as lv
-
-from conformance import mutants
-
-from conformance.profiles import scenarios
 from conformance.sandbox.box import open_target
 from conformance.checking.targets import bundled_specs, resolve
 from spec import rules
 
-ALL = [(p, s) for p, ss in scenarios.SCENARIOS.items() for s in ss]
+ALL = [(p.name, s) for p in profiles.python() + profiles.languages() for s in p.scenarios]
+WITH_SCENARIOS = sorted({p for p, _ in ALL})
 
 
 @pytest.mark.parametrize("profile, scenario", ALL,
                          ids=[f"{p}-{s.rule}-{s.what[:30]}" for p, s in ALL])
 def test_each_scenario_is_in_the_domain_and_takes_a_case_of_its_rule(profile, scenario):
-    scenes = scenario.scenes(profile)
+    definition = profiles.get(profile)
+    scenes = scenario.scenes(definition.grid)
     for scene in scenes:
-        assert lv.in_domain("extendido" if profile == "aed2" else profile, scene), scenario.what
+        assert lv.in_domain(definition.domain, scene), scenario.what
     table = rules.table_for(profile)
     rule = table.rule(scenario.rule)
     t = rules.Trace(keep_events=True)
     # (aed2: mover's answer is a case too, so its rule counts as exercised)
-    blame.play(profile, scenes, scenario.actions, t, observe=True)
+    blame.play(definition, scenes, scenario.actions, t, observe=True)
     assert set(rule.cases) & set(t.events), scenario.what
     assert set(scenario.actions) <= set("udlrbz")
 
 
-@pytest.mark.parametrize("profile", sorted(scenarios.SCENARIOS))
+@pytest.mark.parametrize("profile", WITH_SCENARIOS)
 def test_every_rule_has_a_scenario(profile):
-    aimed = {s.rule for s in scenarios.SCENARIOS[profile]}
+    aimed = {s.rule for s in profiles.get(profile).scenarios}
     wanted = {r.id for r in rules.table_for(profile).rules_for(profile)}
     assert wanted <= aimed, sorted(wanted - aimed)
 
 
 def test_a_scenario_is_a_replay():
-    s = scenarios.SOKO[0]
-    text = scenarios.replay_text("soko", s)
+    soko = profiles.get("soko")
+    s = soko.scenarios[0]
+    text = s.replay_text(soko)
     assert blame.replay_parts(text)[0] == "soko"
     assert blame.replay_parts(text)[2] == s.actions
 
@@ -57,7 +58,7 @@ def _targets():
 def test_no_correct_implementation_departs_from_a_scenario(spec, profile):
     t = open_target(spec, in_process=True)
     try:
-        found = scenarios.run(t, profile)
+        found = engine.replay_scenarios(t, profile)
     finally:
         t.close()
     assert found == [], [(s.what, v.counterexample.message) for s, v in found]
@@ -73,8 +74,8 @@ def test_the_cpp_reference_departs_from_no_scenario():
     target = Aed2Target(build(cpp_mutants.REFERENCE, std="c++17", sanitize=True), timeout=10,
                         memory_mb=DEFAULT_MEMORY_MB, name="reference")
     try:
-        found = scenarios.run(DirectionAdapter(target, "aed2", "seed001"), "aed2",
-                              directions="seed001")
+        found = engine.replay_scenarios(DirectionAdapter(target, profiles.get("aed2"), "seed001"),
+                                        "aed2", directions="seed001")
     finally:
         target.close()
     assert found == [], [(s.what, v.counterexample.message) for s, v in found]

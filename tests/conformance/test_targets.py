@@ -9,10 +9,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance.api import BATCH, REQUIRED_OPERATIONS, Handle
+from conformance.machines.directions import flip
+from conformance import profiles
+from conformance.api import BATCH, Handle
 from conformance.sandbox.box import InProcessTarget
 from conformance.checking.targets import (
-    BadTarget, DirectionAdapter, _flip, bundled_specs, detect_profiles, explain_missing,
+    BadTarget, DirectionAdapter, bundled_specs, detect_profiles, explain_missing,
     load, missing_operations, private_module_name, resolve,
 )
 from spec import juego as spec_tad
@@ -29,7 +31,7 @@ def test_file_target_loads_under_a_private_name():
     module = load(spec)
     assert module.__name__ == private_module_name(spec.path)
     assert module.__name__.startswith("_sokoban_target_")
-    assert set(REQUIRED_OPERATIONS["soko"]) <= set(dir(module))
+    assert set(profiles.get("soko").operations) <= set(dir(module))
 
 
 def test_folder_with_soko_py_does_not_clash_with_our_soko():
@@ -166,13 +168,13 @@ nested = st.recursive(
 
 @given(nested)
 def test_flip_is_an_involution(value):
-    assert _flip(_flip(value)) == value
+    assert flip(flip(value)) == value
 
 
 @given(positions)
 def test_flip_reflects_positions(p):
-    assert _flip(p) == (p[0], -p[1])
-    assert _flip(Accion.NORTE) is Accion.NORTE
+    assert flip(p) == (p[0], -p[1])
+    assert flip(Accion.NORTE) is Accion.NORTE
 
 
 def _open_level(player, boxes, goals):
@@ -184,7 +186,7 @@ def _open_level(player, boxes, goals):
 def test_seed001_target_conforms_only_through_the_adapter(actions):
     level = _open_level((0, 0), [(1, 0), (0, 1)], [(2, 0), (0, 2)])
     raw = InProcessTarget(resolve(str(FIXTURES / "seed001_tad")))
-    adapted = DirectionAdapter(raw, "tad", "seed001")
+    adapted = DirectionAdapter(raw, profiles.get("tad"), "seed001")
     j, expected = adapted.call("iniciar", level), spec_tad.iniciar(level)
     for a in actions:
         j, expected = adapted.call("step", j, a), spec_tad.step(expected, a)
@@ -216,7 +218,7 @@ class _Recorder:
 
 def test_soko_adapter_flips_only_the_direction_of_mover():
     inner = _Recorder()
-    adapter = DirectionAdapter(inner, "soko", "seed001")
+    adapter = DirectionAdapter(inner, profiles.get("soko"), "seed001")
     grid = Handle(1)
     assert adapter.call("mover", grid, (0, -1)) == (4, 5)
     assert adapter.call("hay_pared", grid, 2, 3) == (4, 5)
@@ -227,15 +229,15 @@ def test_soko_adapter_flips_only_the_direction_of_mover():
 
 def test_tad_adapter_flips_arguments_results_and_batches():
     inner = _Recorder()
-    adapter = DirectionAdapter(inner, "extendido", "seed001")
+    adapter = DirectionAdapter(inner, profiles.get("extendido"), "seed001")
     assert adapter.call("hay_caja", Handle(1), (2, 3)) == (4, -5)
     assert adapter.call(BATCH, [("persona", (Handle(1),))]) == [(1, -2)]
     assert inner.calls[0] == ("hay_caja", (Handle(1), (2, -3)))
     assert inner.calls[1] == (BATCH, ([("persona", (Handle(1),))],))
-    ours = DirectionAdapter(inner, "tad", "ours")
+    ours = DirectionAdapter(inner, profiles.get("tad"), "ours")
     assert ours.call("persona", (2, 3)) == (4, 5)
     with pytest.raises(ValueError):
-        DirectionAdapter(inner, "tad", "sideways")
+        DirectionAdapter(inner, profiles.get("tad"), "sideways")
 
 
 def test_a_folder_with_soko_py_and_init_means_its_soko_py(tmp_path):

@@ -178,7 +178,7 @@ def test_seed_001s_game_counts_undoes_throws_bombs_and_moves_on_to_the_next_leve
 
 
 def test_seed_001s_game_holds_a_few_levels_and_a_new_game_starts_after_them():
-    from conformance.live.referee import GAME_LEVELS
+    from conformance.machines.base import GAME_LEVELS
     short = "".join(f"; L{i}\n#####\n#@$.#\n#####\n\n" for i in range(GAME_LEVELS + 1))
     referee = Referee(str(mutants.path("student_extendido")), in_process=True)
     s = TargetSession(levels.parse_xsb(short), 0, referee)

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 import levels
-from impl.__main__ import main as impl_main
+from impl.commands import main as impl_main
 from impl.solver.cli import main
 
 LEVELS = """; first

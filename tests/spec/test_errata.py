@@ -198,18 +198,22 @@ def _check_soko(namespace, **kwargs):
     from conformance.checking.targets import ResolvedTarget
     target = InProcessTarget(ResolvedTarget(name="errata-target", kind="module", module="x"),
                              namespace=namespace)
-    return engine.check(target, "soko", max_examples=15, seed=3, shrink=False, **kwargs)
+    from conformance.reports.report import write_reports
+    verdict = engine.check(target, "soko", max_examples=15, seed=3, shrink=False, **kwargs)
+    write_reports(verdict)      # its findings as text, as a check writes them at its end
+    return verdict
 
 
 def test_e24_the_default_check_draws_only_rectangular_grids():
     from hypothesis import HealthCheck, given, settings
+    from conformance import profiles
     from conformance.machines import levels as lv
 
-    assert not lv.in_domain("soko", lv.from_rows(["####", "#@$.#", "#####"], soko=True))
-    assert lv.in_domain("soko", lv.from_rows(["#####", "#@$.#", "#####"], soko=True))
+    assert not lv.in_domain(profiles.get("soko").domain, lv.from_rows(["####", "#@$.#", "#####"], soko=True))
+    assert lv.in_domain(profiles.get("soko").domain, lv.from_rows(["#####", "#@$.#", "#####"], soko=True))
 
     @settings(max_examples=60, database=None, suppress_health_check=list(HealthCheck))
-    @given(lv.scenes("soko"))
+    @given(lv.scenes(profiles.get("soko").domain))
     def rectangular(scene):
         assert len({len(r) for r in scene.desc}) == 1, scene.desc
 
@@ -236,9 +240,10 @@ def test_e25_fewer_boxes_than_goals_is_accepted_but_not_drawn():
     g = grilla.mover(g, (1, 0))
     assert grilla.hay_caja(g, 4, 1) and not grilla.juego_ganado(g)
     # ... while the default check only draws at least as many boxes as goals.
+    from conformance import profiles
     from conformance.machines import levels as lv
-    assert not lv.in_domain("soko", lv.from_rows(["#####", "#@..#", "#$  #", "#####"], soko=True))
-    assert lv.in_domain("soko", lv.from_rows(["#####", "#@..#", "#$  #", "#####"], soko=True),
+    assert not lv.in_domain(profiles.get("soko").domain, lv.from_rows(["#####", "#@..#", "#$  #", "#####"], soko=True))
+    assert lv.in_domain(profiles.get("soko").domain, lv.from_rows(["#####", "#@..#", "#$  #", "#####"], soko=True),
                         robustness=True)
 
 

@@ -26,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from conformance.profiles.aed2 import HEADER
+from conformance.profiles.aed2.interface import HEADER
 from conformance.profiles.aed2.process import kill, start
 from levels import storage
 

@@ -24,7 +24,7 @@ course's CMakeLists builds its tests; :mod:`.build`, cached like the other):
   show (:data:`conformance.profiles.aed2.sanitizer.SANITIZER_FLAGS`).
 
 A counterexample's ``sanitizer_flags`` is "" for a plain departure, else
-those flags (:mod:`conformance.reports.emit` writes them into the test's comment).
+those flags (:mod:`conformance.profiles.aed2.emit` writes them into the test's comment).
 """
 
 from __future__ import annotations
@@ -33,8 +33,14 @@ import dataclasses
 import time
 from typing import Callable
 
-from conformance.profiles.aed2 import sanitizer
 from conformance.api import Counterexample, Verdict
+from conformance.machines.emitting import replay_of
+from conformance.machines.replays import replay_string
+from conformance.profiles.aed2 import sanitizer
+from conformance.profiles.aed2.build import BuildError, build
+from conformance.profiles.aed2.emit import gtest
+from conformance.profiles.aed2.target import Aed2Target
+from conformance.reports.report import format_counterexample
 
 #: ``judge(target, replay)``: the engine's verdict on another target with the
 #: same options; ``replay`` is a ``--replay`` text to play, or None to search.
@@ -102,8 +108,6 @@ def _steady_search(plain, judge: Judge) -> Counterexample | None:
 
 
 def replay_text(c: Counterexample) -> str:
-    from conformance.reports.emit import replay_of
-    from conformance.machines.replays import replay_string
     scenes, codes = replay_of(c)
     return replay_string(c.profile, scenes, codes)
 
@@ -111,8 +115,6 @@ def replay_text(c: Counterexample) -> str:
 def plain_target(target):
     """An :class:`~conformance.profiles.aed2.target.Aed2Target` on the plain build of
     ``target``'s folder (built or found in the cache)."""
-    from conformance.profiles.aed2.build import build
-    from conformance.profiles.aed2.target import Aed2Target
     plain = build(target.build.folder, std=target.build.std, sanitize=False)
     return Aed2Target(plain, timeout=target.timeout, memory_mb=target.memory_mb, name=target.name)
 
@@ -128,7 +130,6 @@ def classify(target, verdict: Verdict, judge: Judge, *, search: bool = True) -> 
     start = time.monotonic()
     c = dataclasses.replace(c, sanitizer_flags=needed_flags(c))
     verdict = dataclasses.replace(verdict, counterexample=c)
-    from conformance.profiles.aed2.build import BuildError
     try:
         plain = plain_target(target)
     except (BuildError, OSError):
@@ -177,8 +178,6 @@ def report(verdict: Verdict, text: str) -> str:
     """The report ``text`` of ``verdict`` (its first finding) followed by
     where it shows, its Google Test case, then each further finding with
     its own."""
-    from conformance.reports.emit import emit_for
-    from conformance.reports.report import format_counterexample
     c = verdict.counterexample
     if c is None:
         return text
@@ -191,8 +190,8 @@ def report(verdict: Verdict, text: str) -> str:
             "coordinates (Norte = (0, 1)) the position (x, y) above is Coordenada(x, -y), as in "
             "the test below.", "",
             "The same failure as a test in your own format (paste it into your test file; it "
-            "fails until the bug is fixed):", "", emit_for(c).rstrip()]
+            "fails until the bug is fixed):", "", gtest(c).rstrip()]
     for i, more in enumerate(verdict.more_findings, 2):
         out += ["", "", f"Finding {i} of {total}. " + format_counterexample(more), "",
-                build_note(more), "", "Its test:", "", emit_for(more).rstrip()]
+                build_note(more), "", "Its test:", "", gtest(more).rstrip()]
     return "\n".join(out) + "\n"

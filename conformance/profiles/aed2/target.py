@@ -1,7 +1,7 @@
 """The built driver as an engine :class:`~conformance.api.Target`.
 
 The engine speaks the ``aed2`` profile's operations (``nuevo_juego``,
-``mover``, ``hay_pared``...; see ``conformance.api.REQUIRED_OPERATIONS``);
+``mover``, ``hay_pared``...; see ``conformance.profiles.aed2.interface.OPERATIONS``);
 this class turns each into a request of the driver's line protocol
 (``driver.cpp``) and reads the answer. Positions arrive here already in seed
 001's convention (``DirectionAdapter``); ``Accion`` members become the
@@ -28,8 +28,10 @@ from conformance.profiles.aed2 import sanitizer
 from conformance.profiles.aed2.build import Build, student_path
 from conformance.sandbox import isolation
 from conformance.profiles.aed2.process import kill, start
-from conformance.api import BATCH, REQUIRED_OPERATIONS, RESET, Handle, TargetError
+from conformance.api import BATCH, RESET, Handle, TargetError
+from conformance.profiles.aed2.interface import OPERATIONS
 from spec.tipos import BOMBAS, CAJAS, DEPOSITOS, PAREDES, PERSONAJE, Accion
+import signal as _signal
 
 #: PuntoCardinal's values (the course's enum order).
 CARDINAL = {Accion.NORTE: 0, Accion.ESTE: 1, Accion.SUR: 2, Accion.OESTE: 3}
@@ -81,7 +83,7 @@ class Aed2Target:
     # -- the Target protocol -------------------------------------------------
 
     def has(self, op: str) -> bool:
-        return op in REQUIRED_OPERATIONS["aed2"] or op in (BATCH, RESET)
+        return op in OPERATIONS or op in (BATCH, RESET)
 
     def call(self, op: str, *args: Any) -> Any:
         if op == RESET:
@@ -288,7 +290,6 @@ def describe_death(text: str, status: int | None, fallback: str, folder: str) ->
     if report is not None:
         what, detail = sanitizer.describe(report, folder)
     elif status is not None and status < 0:
-        import signal as _signal
         try:
             what = f"killed by signal {_signal.Signals(-status).name}"
         except ValueError:

@@ -19,7 +19,8 @@ from conformance.machines.base import (
     LONG, PATTERNS, Machine, arg_text, cells_board, short,
 )
 from conformance.machines.replays import ACTION_CODES
-from conformance.reports.report import render_observation
+from conformance.profiles.extendido.stepper import STEPPER
+from conformance.machines.boards import render_observation
 from levels.drawing import bounds
 from spec import extendido as spec_ext
 
@@ -91,26 +92,21 @@ class ExtendidoMachine(Machine):
         if not following:
             self.path = None
         run, j = self.run, self.model
+        new = STEPPER.step(j, code)
+        if new is None:             # not played: no bomb left, or mover's precondition fails
+            if code not in "bz":
+                run.count("blocked")
+            return
+        self.model = new
+        self.codes.append(code)
         if code == "b":
-            if spec_ext.bombas(j) <= 0:
-                return
-            self.model = spec_ext.tirar_bomba(j)
-            self.codes.append(code)
             self._apply("tirar_bomba")
             run.count("bombs")
         elif code == "z":
-            self.model = spec_ext.deshacer(j)
-            self.codes.append(code)
             self._apply("deshacer")
             run.count("undos")
         else:
             a = ACTION_CODES[code]
-            if not spec_ext.puede_mover(j, a):
-                run.count("blocked")      # mover's precondition fails: not called
-                return
-            self.model = spec_ext.mover(j, a)
-            self.codes.append(code)
-            new = self.model
             # "this move completed the level": it won it (and play advanced,
             # or it was the last level)
             self._apply("mover", a, completed=(spec_ext.indice_nivel(new) != spec_ext.indice_nivel(j)

@@ -13,7 +13,8 @@ from typing import Iterable, Sequence
 
 from conformance.api import Counterexample, Verdict
 from conformance.machines.budget import Budget, OutOfBudget
-from conformance.checking.engine import search_machine, timed
+from conformance.machines.budget import timed
+from conformance.machines.search import search_machine
 from conformance.machines.base import Departure, Fatal, StopShrinking
 from conformance.profiles.prolog.machine import GROUPS, PLAN_SECONDS, STEPS, PrologMachine, PrologRun
 from conformance.profiles.prolog import model, scenarios

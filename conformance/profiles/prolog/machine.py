@@ -209,19 +209,6 @@ class PrologMachine(RuleBasedStateMachine):
         """This machine class for one check (Hypothesis instantiates it with no arguments)."""
         return type(cls.__name__, (cls,), {"run": run})
 
-    @classmethod
-    def check(cls, target: PrologTarget, **options) -> Any:
-        """The engine's ``check`` for this profile (its own search:
-        :func:`conformance.profiles.prolog.check.check`)."""
-        from conformance.profiles.prolog.check import check
-        return check(target, **options)
-
-    @classmethod
-    def replay(cls, target: PrologTarget, text: str, **options) -> Any:
-        """The engine's ``replay`` for this profile."""
-        from conformance.profiles.prolog.check import replay
-        return replay(target, text, **options)
-
     def __init__(self):
         super().__init__()
         self.table: Table | None = None

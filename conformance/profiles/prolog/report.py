@@ -12,7 +12,8 @@ from conformance.api import Counterexample, Verdict
 from conformance.profiles.prolog import model, terms
 from conformance.profiles.prolog.model import State, Step, Table
 from conformance.profiles.prolog.rules import rule_line
-from conformance.reports.report import CLASH, Board, draw, marks, out_of_time_lines, side_by_side
+from conformance.machines.boards import CLASH, Board, draw
+from conformance.reports.report import marks, out_of_time_lines, side_by_side
 
 PROFILE = "prolog"
 #: How a message printed while the program was loaded starts, in a verdict's warnings.
@@ -78,6 +79,7 @@ def counterexample(table: Table, played: Sequence[Step], operation: str, message
                        actual=actual, message=f"{message} [{rule_line(rule)}]",
                        replay=replay)
     c.rule = rule
+    c.short_message = message           # without its rule's line (shown apart, as in sokoban play)
     c.facts = table.text(consult)
     c.query = query(table, state, planner)
     c.state_drawing = drawing(table, board if board is not None else state)

@@ -16,6 +16,8 @@ from conformance.sandbox import isolation
 from conformance.profiles.prolog.target import PrologTarget, SwiplMissing, swipl
 from levels.model import LevelError
 from levels.validate import validate
+from conformance.reports import points
+from conformance.profiles.prolog.rules import TABLE
 
 PROFILE = check.PROFILE
 
@@ -69,8 +71,6 @@ def _check_rules(target: PrologTarget, budget_is_failure: bool = False, **option
     """:func:`check.check_rules` as a verdict with one outcome per rule.
     When its budget ran out, the rules not exercised by then are
     ``unreached``: they keep their point unless ``budget_is_failure``."""
-    from conformance.reports import points
-    from conformance.profiles.prolog.rules import TABLE
     first, broken, exercised = check.check_rules(target, **options)
     budget = options.get("budget")
     out_of_time = budget is not None and budget.ran_out

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from levels.model import LevelError
 from levels.prolog import looks_like_prolog
+from levels.prolog import parse_prolog
 
 SUFFIXES = (".pro", ".pl")
 #: The main program's conventional name (seed 003's).
@@ -64,7 +65,6 @@ def defines_sokoban(text: str) -> bool:
 
 def is_level(text: str) -> bool:
     """A file of seed 003's level facts (and nothing else)."""
-    from levels.prolog import parse_prolog
     if not looks_like_prolog(text) or defines_sokoban(text):
         return False
     try:

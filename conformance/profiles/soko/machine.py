@@ -13,7 +13,8 @@ from typing import Sequence
 from conformance.machines import levels as lv
 from conformance.api import EQUAL, FINGERPRINT
 from conformance.machines.base import COURSE_ACCEPTS, Machine, cells_board, short
-from conformance.reports.report import render_observation
+from conformance.machines.boards import render_observation
+from conformance.profiles.soko.stepper import STEPPER
 from spec import grilla as spec_grilla
 from spec.rules import GRILLA
 
@@ -52,7 +53,7 @@ class SokoMachine(Machine):
             self.path = None
         d = lv.STEP[code]
         old = self.model
-        self.model = spec_grilla.mover(old, d)
+        self.model = STEPPER.step(old, code)
         blocked = self.model == old
         self.codes.append(code)
         run = self.run

@@ -14,7 +14,8 @@ from conformance.machines.base import (
     LONG, PATTERNS, Machine, short,
 )
 from conformance.machines.replays import ACTION_CODES
-from conformance.reports.report import Board, render_observation
+from conformance.profiles.tad.stepper import STEPPER
+from conformance.machines.boards import Board, render_observation
 from levels.drawing import bounds
 from spec import juego as spec_juego
 from spec.tipos import CAJAS, CLAVES, DEPOSITOS, PAREDES, PERSONAJE
@@ -47,7 +48,7 @@ class TadMachine(Machine):
         a = ACTION_CODES[code]
         before = spec_juego.estado(self.model)
         won = spec_juego.completado(self.model)
-        self.model = spec_juego.step(self.model, a)
+        self.model = STEPPER.step(self.model, code)
         self.codes.append(code)
         self.handle = self._call("step", self.handle, a)
         self.expect_value("step", f"step(j, {a.name})", self.handle, "a juego")
