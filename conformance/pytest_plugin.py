@@ -28,6 +28,12 @@ conformance tests run (not the folder's own tests, nor its ``testpaths``);
 name paths to run both. ``--sokoban-impl PATH`` (with a space) works like
 ``--sokoban-impl=PATH``: pytest reads PATH as a test path before this plugin
 is loaded, which would move the rootdir; the plugin puts it back.
+
+Its imports of the toolkit are inside its functions, on purpose: pytest loads
+this plugin in every session where the toolkit is installed, also in folders
+whose own ``spec/`` shadows ours and in sessions that never check anything;
+importing the profiles at load time would import ``spec`` and cost about
+1.3 s (``python -X importtime -c "import conformance.profiles"``).
 """
 
 from __future__ import annotations
