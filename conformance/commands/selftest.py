@@ -24,16 +24,13 @@ import sys
 import time
 from dataclasses import dataclass
 
-from conformance.checking import engine
-
-from conformance import mutants
-from conformance.profiles.aed2 import mutants as cpp_mutants
-from conformance.profiles.prolog import mutants as prolog_mutants
+from conformance import mutants, profiles
 from conformance.api import Verdict
-from conformance.sandbox.box import open_target
-from conformance.checking.targets import BadTarget, resolve
+from conformance.checking import engine
 from conformance.checking.checks import RunOptions, check_target
-from conformance.checking.targets import own_spec
+from conformance.checking.targets import BadTarget, own_spec, resolve
+from conformance.reports.report import write_reports
+from conformance.sandbox.box import open_target
 
 #: The correct implementations (target, profile) that must conform.
 CORRECT = (("impl.tad", "tad"), ("impl.extendido", "extendido"), ("soko", "soko"))
@@ -55,69 +52,55 @@ class Outcome:
         return self.verdict.conforms == self.should_conform
 
 
+def _own(target: str):
+    """``(profile, name)`` of a target of a language of its own
+    (``cpp:<name>``, ``prolog:<name>``: the profile's kind, then its
+    example's name), else None."""
+    kind, sep, name = target.partition(":")
+    profile = profiles.of_kind(kind) if sep else None
+    return (profile, name) if profile is not None and profile.examples is not None else None
+
+
 def target_name(target: str) -> str:
-    """What a target is called in the table: a module's name, a file's stem."""
-    if target.startswith(CPP_PREFIX):       # cpp:<name> is listed as cpp_<name>
-        return "cpp_" + target[len(CPP_PREFIX):]
-    if target.startswith(PROLOG_PREFIX):    # prolog:<name> is listed as prolog_<name>
-        return "prolog_" + target[len(PROLOG_PREFIX):]
+    """What a target is called in the table: a module's name, a file's stem
+    (``cpp:<name>`` is listed as ``cpp_<name>``)."""
+    own = _own(target)
+    if own is not None:
+        return f"{own[0].kind}_{own[1]}"
     return target.rsplit("/", 1)[-1].removesuffix(".py")
 
 
 def subjects(only: str | None = None) -> list[tuple[str, str, bool]]:
     """``(target, profile, should_conform)`` for every correct implementation
-    and every mutant (``only``: those whose name contains it; not the folder)."""
+    and every mutant (``only``: those whose name contains it; not the folder);
+    a language's own (C++, Prolog) when its tool is installed."""
     rows = [(t, p, True) for t, p in CORRECT]
     rows += [(str(mutants.path(m)), p, True) for m, p in mutants.STUDENTS.items()]
     rows += [(str(mutants.path(m)), p, False) for m, p in mutants.MUTANTS.items()]
-    if shutil.which("g++") is not None:
-        rows += [(CPP_PREFIX + "reference", "aed2", True)]
-        rows += [(CPP_PREFIX + m.name, "aed2", False) for m in cpp_mutants.MUTANTS]
-    if shutil.which("swipl") is not None:
-        rows += [(PROLOG_PREFIX + name, "prolog", True) for name in
-                 ("reference", "slow", *(f"student_{s}" for s in prolog_mutants.STUDENTS))]
-        rows += [(PROLOG_PREFIX + m.name, "prolog", False) for m in prolog_mutants.MUTANTS]
+    for language in profiles.languages():
+        if language.examples is not None and shutil.which(language.tool) is not None:
+            rows += [(f"{language.kind}:{name}", language.name, should)
+                     for name, should in language.examples()]
     return [r for r in rows if only is None or only in target_name(r[0])]
 
 
-#: Subjects of profile aed2 are named ``cpp:reference`` and ``cpp:<mutant>``.
-CPP_PREFIX = "cpp:"
-#: Subjects of profile prolog: ``prolog:reference``, ``prolog:slow`` (the
-#: reference in seed 003's own slower style) and ``prolog:<mutant>``.
-PROLOG_PREFIX = "prolog:"
-
-
-def run_cpp(target: str, should_conform: bool, *, max_examples: int, seed: int) -> Outcome:
-    """Build and check our C++ reference or one of its mutants."""
-    name = target.removeprefix(CPP_PREFIX)
+def run_own(target: str, should_conform: bool, *, max_examples: int, seed: int) -> Outcome:
+    """Write and check one of a language's own targets (our C++ reference or
+    a mutant of it, our Prolog program, its variants or its mutants)."""
+    profile, name = _own(target)
     try:
-        folder = (cpp_mutants.REFERENCE if name == "reference"
-                  else cpp_mutants.materialize(cpp_mutants.BY_NAME[name]))
-    except (OSError, ValueError) as e:
-        return Outcome(name, "aed2", should_conform, None, str(e))
-    verdict, _ = check_target(own_spec("aed2", folder), "aed2",
-                              RunOptions(max_examples=max_examples, seed=seed))[0]
-    return Outcome("cpp_" + name, "aed2", should_conform, verdict)
-
-
-def run_prolog(target: str, should_conform: bool, *, max_examples: int, seed: int) -> Outcome:
-    """Check our Prolog reference, its slow variant or one of its mutants."""
-    name = target.removeprefix(PROLOG_PREFIX)
-    try:
-        folder = prolog_mutants.materialize(name)
+        folder = profile.materialize(name)
     except (OSError, ValueError, KeyError) as e:
-        return Outcome("prolog_" + name, "prolog", should_conform, None, str(e))
-    verdict, _ = check_target(own_spec("prolog", folder), "prolog",
+        return Outcome(target_name(target), profile.name, should_conform, None, str(e))
+    verdict, _ = check_target(own_spec(profile, folder), profile.name,
                               RunOptions(max_examples=max_examples, seed=seed))[0]
-    return Outcome("prolog_" + name, "prolog", should_conform, verdict)
+    return Outcome(target_name(target), profile.name, should_conform, verdict)
 
 
 def run_one(target: str, profile: str, should_conform: bool, *, max_examples: int,
             seed: int, sandbox: bool = False) -> Outcome:
-    if target.startswith(CPP_PREFIX):
-        return run_cpp(target, should_conform, max_examples=max_examples, seed=seed)
-    if target.startswith(PROLOG_PREFIX):
-        return run_prolog(target, should_conform, max_examples=max_examples, seed=seed)
+    if _own(target) is not None:
+        return run_own(target, should_conform, max_examples=max_examples, seed=seed)
     name = target_name(target)
     try:
         t = open_target(resolve(target), in_process=not sandbox)
@@ -127,6 +110,7 @@ def run_one(target: str, profile: str, should_conform: bool, *, max_examples: in
         verdict = engine.check(t, profile, max_examples=max_examples, seed=seed)
     finally:
         t.close()
+    write_reports(verdict)      # its report, as a check writes it at its end
     return Outcome(name, profile, should_conform, verdict)
 
 
@@ -147,12 +131,11 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="print the full report of every caught mutant")
     args = parser.parse_args(argv)
-    if shutil.which("g++") is None:
-        print("note: g++ was not found: the C++ implementations (profile aed2) are not checked "
-              "(install g++ to include them)")
-    if shutil.which("swipl") is None:
-        print("note: swipl was not found: the Prolog programs (profile prolog) are not checked "
-              "(install swi-prolog-nox to include them)")
+    for language in profiles.languages():
+        if language.examples is not None and shutil.which(language.tool) is None:
+            print(f"note: {language.tool} was not found: the targets of profile "
+                  f"{language.name} ({language.what}) are not checked (install "
+                  f"{language.tool} to include them)")
     outcomes = []
     print(f"{'target':40} {'profile':10} {'expected':9} {'result':12} {'examples':>8} "
           f"{'seconds':>7}  departs at")

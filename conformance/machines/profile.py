@@ -249,6 +249,13 @@ class Profile:
     finish_report: Callable[..., str] | None = None
     #: ``game(spec, options)``: a game of ``sokoban play`` of its own (prolog).
     game: Callable[..., Any] | None = None
+    #: The selftest's own targets of this kind: ``examples()`` lists
+    #: ``(name, should_conform)`` (its reference, its students, its mutants),
+    #: ``materialize(name)`` writes one and returns its path, and ``tool``
+    #: is the program they need (without it the selftest leaves them out).
+    examples: Callable[[], list] | None = None
+    materialize: Callable[[str], Any] | None = None
+    tool: str = ""
 
     def __repr__(self) -> str:
         return f"<profile {self.name}>"

@@ -11,8 +11,9 @@ import pytest
 
 from conformance.profiles.aed2 import build as aed2_build
 from conformance.profiles.aed2 import mutants
-from conformance.checking.checks import RunOptions, check_target
+from conformance.checking.checks import RunOptions, check_by_rules, check_target
 from conformance.commands.cli import main
+from conformance.reports.output import verdict_status
 from conformance.checking.targets import own_spec, resolve
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not installed")
@@ -152,3 +153,19 @@ def test_selftest_covers_the_reference_and_every_cpp_mutant():
     rows = subjects("cpp_")
     assert ("cpp:reference", "aed2", True) in rows
     assert {r[0] for r in rows if not r[2]} == {f"cpp:{m.name}" for m in mutants.MUTANTS}
+
+
+def test_a_crash_on_a_rule_already_broken_ends_its_example_in_a_check_by_rules(cache):
+    """Graded by rules (``grade``, ``--gradescope``), a C++ target whose
+    batch call dies on a rule already known broken (a memory error the
+    sanitizer catches in every example) gets its rules' outcomes, not "bad
+    target: internal error" and a zero (found grading this mutant and two
+    public submissions: the example ended, but the batch's answer was then
+    read as a list)."""
+    folder = mutants.materialize(mutants.BY_NAME["binary_search_past_end"])
+    [(verdict, _)] = check_by_rules(own_spec("aed2", folder), "aed2",
+                                    RunOptions(max_examples=30, seed=7))
+    assert verdict.error is None, verdict.error
+    broken = {o.rule for o in verdict.outcomes if o.status == "broken"}
+    assert "ext.can-move" in broken and "ext.walls" in broken
+    assert verdict_status(verdict) == "does not conform"

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from conformance.machines.profile import Profile
-from conformance.profiles.aed2 import findings
+from conformance.profiles.aed2 import findings, mutants
 from conformance.profiles.aed2.build import BuildError, build as build_folder
 from conformance.profiles.aed2.emit import gtest as gtest_case
 from conformance.profiles.aed2.interface import HEADER, OPERATIONS
@@ -58,6 +58,18 @@ def _lacking(spec, options) -> str | None:
     return None
 
 
+def examples() -> list[tuple[str, bool]]:
+    """The selftest's C++ targets: our reference, and its mutants."""
+    return [("reference", True)] + [(m.name, False) for m in mutants.MUTANTS]
+
+
+def materialize(name: str) -> Path:
+    """The folder of the selftest's C++ target ``name``."""
+    if name == "reference":
+        return mutants.REFERENCE
+    return mutants.materialize(mutants.BY_NAME[name])
+
+
 PROFILE = Profile(
     name="aed2", seed="seed 001", kind="cpp",
     operations=OPERATIONS, groups=GROUPS,
@@ -67,4 +79,5 @@ PROFILE = Profile(
     recognize=recognize, folder=True,
     what=f"a folder of C++ sources holding {HEADER}", called="a C++ folder",
     open=_open, lacking=_lacking, classify=findings.classify, finish_report=findings.report,
+    examples=examples, materialize=materialize, tool="g++",
 )

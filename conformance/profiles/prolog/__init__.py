@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from conformance.machines.profile import Profile
-from conformance.profiles.prolog import run
+from conformance.profiles.prolog import mutants, run
 from conformance.profiles.prolog.game import PrologGame
 from conformance.profiles.prolog.machine import GROUPS, PLAN_SECONDS, PrologMachine
 from conformance.profiles.prolog.rules import TABLE
@@ -51,6 +51,13 @@ def _run(spec, options, budget):
                              budget_is_failure=options.budget_is_failure)
 
 
+def examples() -> list[tuple[str, bool]]:
+    """The selftest's Prolog targets: our reference, its slow variant, the
+    students written in seed 003's style, and the mutants."""
+    correct = ("reference", "slow", *(f"student_{s}" for s in mutants.STUDENTS))
+    return [(name, True) for name in correct] + [(m.name, False) for m in mutants.MUTANTS]
+
+
 PROFILE = Profile(
     name="prolog", seed="seed 003", kind="prolog",
     operations=OPERATIONS, groups=GROUPS, rules=TABLE, machine=PrologMachine,
@@ -64,4 +71,5 @@ PROFILE = Profile(
     # planner's limit and the driver's grace
     call_limit=lambda options: max(options.timeout, PLAN_SECONDS + GRACE),
     game=lambda spec, options: PrologGame(spec.path, options.memory_mb),
+    examples=examples, materialize=mutants.materialize, tool="swipl",
 )
