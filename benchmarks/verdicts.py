@@ -341,12 +341,22 @@ DEFAULT_PYTEST_SAMPLE = ("py/soko_pushes_two_boxes", "py/ext_undo_forgets_box", 
 def run(args) -> int:
     r = Runner(args)
     t0 = time.monotonic()
-    probe = subprocess.run([args.python, "-c", "import conformance; print(conformance.__file__)"],
+    # Every top-level module of the tree must come from the tree (not from an
+    # editable install of another checkout in the same environment).
+    tops = sorted({p.parent.name for p in r.tree.glob("*/__init__.py")}
+                  | {p.stem for p in r.tree.glob("*.py") if p.stem not in ("noxfile", "setup")})
+    probe = subprocess.run([args.python, "-c", "import importlib, json, sys; print(json.dumps("
+                            "{m: importlib.import_module(m).__file__ for m in sys.argv[1:]}))", *tops],
                            cwd=r.cwd, env=r.env, capture_output=True, text=True)
-    imported = probe.stdout.strip()
-    if not imported.startswith(str(r.tree) + os.sep):
-        raise SystemExit(f"PYTHONPATH={r.tree} imports {imported!r}, not the tree's conformance")
-    print(f"tree {r.tree}: imports {imported}; work folder {r.work}", flush=True)
+    if probe.returncode != 0:
+        raise SystemExit(f"importing the tree's modules failed:\n{probe.stderr}")
+    modules = json.loads(probe.stdout)
+    strays = {m: f for m, f in modules.items() if not f.startswith(str(r.tree) + os.sep)}
+    if strays:
+        raise SystemExit(f"PYTHONPATH={r.tree} imports these from elsewhere: {strays}")
+    imported = modules["conformance"]
+    print(f"tree {r.tree}: imports {imported} (and {', '.join(m for m in modules if m != 'conformance')}"
+          f" from it too); work folder {r.work}", flush=True)
     targets = r.collect(args.students)
     if args.only:
         targets = {k: v for k, v in targets.items()
