@@ -22,6 +22,12 @@ push). Options (all under "Sokoban conformance" in ``pytest --help``):
                                  a rule it did not reach by then is skipped
 ``--sokoban-budget-is-failure``  ... and fails instead
 ``--sokoban-in-process``         no sandbox (trusted code only)
+``--sokoban-support DIR``        the course's own files (a library handed out
+                                 with the assignment), copied into the box
+
+Opening the target (at collection; importing it included) is part of the
+first profile's check: it runs within that check's budget, and the check
+has what is left.
 
 With ``--sokoban-impl`` and no test paths on the command line, only the
 conformance tests run (not the folder's own tests, nor its ``testpaths``);
@@ -32,7 +38,10 @@ is loaded, which would move the rootdir; the plugin puts it back.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import random
+import time
 from dataclasses import replace
 
 import pytest
@@ -70,6 +79,10 @@ def pytest_addoption(parser):
                     help="a rule not reached before the budget ran out fails")
     group.addoption("--sokoban-in-process", action="store_true", default=False,
                     help="run the target in the test process (no isolation)")
+    group.addoption("--sokoban-support", action="store", default=None, metavar="DIR",
+                    help="a folder of the course's own files (such as gamelib.py), copied "
+                         "read-only beside the target in its box (the course's file wins a "
+                         "name clash, except the checked file itself)")
 
 
 class _Suite:
@@ -98,12 +111,18 @@ class _Suite:
         budget = config.getoption("sokoban_budget") or DEFAULT_BUDGET
         if budget <= 0:
             raise pytest.UsageError("--sokoban-budget must be greater than 0")
+        support = config.getoption("sokoban_support")
+        if support is not None:
+            if not os.path.isdir(os.path.expanduser(support)):
+                raise pytest.UsageError(f"--sokoban-support: not a folder: {support!r}")
+            support = os.path.realpath(os.path.expanduser(support))
         self.options = RunOptions(
             max_examples=max_examples, seed=seed,
             directions=config.getoption("sokoban_directions"),
             timeout=config.getoption("sokoban_timeout") or DEFAULT_TIMEOUT,
             in_process=True if config.getoption("sokoban_in_process") else None,
-            budget=budget, budget_is_failure=config.getoption("sokoban_budget_is_failure"))
+            budget=budget, budget_is_failure=config.getoption("sokoban_budget_is_failure"),
+            support=support)
         try:
             self.spec = resolve(self.text)
         except BadTarget as e:
@@ -111,20 +130,35 @@ class _Suite:
         self._target = None
         self.load_error: str | None = None
         self._checked: dict = {}
+        self._opening = 0.0                     # seconds opening the target took
 
     def target(self):
-        from conformance.checking.checks import own_profile
+        """The target, opened on first use within the budget of the first
+        check (whose budget then counts the time opening took)."""
+        from conformance.checking.checks import new_budget, own_profile
+        from conformance.machines.budget import OutOfBudget
         from conformance.sandbox.box import open_target
         from conformance.checking.targets import BadTarget
 
         if own_profile(self.spec) is not None:
             return None         # C++ or Prolog: each check builds or loads it itself
         if self._target is None and self.load_error is None:
+            start = time.monotonic()
+            budget = new_budget(self.spec, replace(self.options, since=start))
             try:
-                self._target = open_target(self.spec, in_process=self.options.in_process,
-                                           timeout=self.options.timeout)
-            except BadTarget as e:
-                self.load_error = str(e)
+                with budget.armed() if budget is not None else contextlib.nullcontext():
+                    self._target = open_target(
+                        self.spec, in_process=self.options.in_process,
+                        timeout=self.options.timeout, memory_mb=self.options.memory_mb,
+                        directions=self.options.directions, storage_mb=self.options.storage_mb,
+                        support=self.options.support)
+            except BadTarget as e:      # this plugin's name for the option
+                self.load_error = str(e).replace("--support", "--sokoban-support")
+            except OutOfBudget:
+                self.load_error = (f"{self.spec.name}: not opened within the time budget of "
+                                   f"{self.options.budget:g} s (--sokoban-budget), importing "
+                                   "it included")
+            self._opening = time.monotonic() - start
         return self._target
 
     def checked(self, profile: str):
@@ -132,8 +166,12 @@ class _Suite:
         made once per process (every rule's test reads its outcome)."""
         from conformance.checking.checks import check_by_rules
         if profile not in self._checked:
-            self._checked[profile] = check_by_rules(self.spec, profile, self.options,
-                                                    target=self.target())[0]
+            target = self.target()
+            options = self.options
+            if not self._checked:       # the first check: the time opening took counts
+                options = replace(options, since=time.monotonic() - self._opening)
+            self._checked[profile] = check_by_rules(self.spec, profile, options,
+                                                    target=target)[0]
         return self._checked[profile]
 
     def close(self):

@@ -58,6 +58,7 @@ class RunOptions:
     strict_types: bool = False              # None for False, [w, h] for (w, h): departures
     robustness: bool = False                # also inputs beyond the seed's domain (warnings)
     copy_folder: bool = True                # sandbox: copy a file target's whole folder
+    support: str | None = None              # the course's support files (--support DIR)
     by_rules: bool = False                  # a check by rules: every rule's outcome (points)
     shrink: bool = True                     # False: each departure as first found (benchmarks)
     budget: float | None = DEFAULT_BUDGET   # seconds for the whole check (None: no limit)
@@ -156,7 +157,7 @@ def _open(spec: ResolvedTarget, profile: str | None, options: RunOptions):
         return open_target(spec, in_process=options.in_process, timeout=options.timeout,
                            memory_mb=options.memory_mb, directions=options.directions,
                            copy_folder=options.copy_folder,
-                           storage_mb=options.storage_mb), None
+                           storage_mb=options.storage_mb, support=options.support), None
     except ReferenceImport as e:
         return None, _refused(spec.name, profile, str(e))
     except BadTarget as e:
@@ -501,6 +502,11 @@ def _check_profile(target, profile: str, options: RunOptions,
             other, profile, replace(options, replay=replay)), search=options.replay is None)
     if missing and verdict.error is None:
         verdict = replace(verdict, conforms=False, missing=missing)
+    replaced = getattr(target, "support_replaced", None)
+    if replaced:
+        verdict = replace(verdict, warnings=[*verdict.warnings, *(
+            f"{name}: the course's file (--support) was used, not the submission's own"
+            for name in replaced)])
     return verdict, report(verdict)
 
 

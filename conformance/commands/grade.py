@@ -82,16 +82,20 @@ RULES_FIELD = "rules"
 SUMMARY_FILES = ("summary.csv", "summary.json", "report.html")
 
 
-def find_submissions(folder: Path, exclude: Path | None = None) -> list[Path]:
+def find_submissions(folder: Path, exclude: Path | None = None,
+                     support: Path | None = None) -> list[Path]:
     """The submissions in ``folder``, sorted by name (hidden entries,
     ``__pycache__`` and ``exclude`` are skipped): its folders, its ``.py``
     files, and its ``.pro``/``.pl`` files that define ``sokoban/1`` (seed
-    003's programs; a shared level file beside them is not one)."""
+    003's programs; a shared level file beside them is not one). The
+    course's support folder (``support``, ``--support``) is not one either."""
     found = []
     for entry in sorted(folder.iterdir(), key=lambda p: p.name):
         if entry.name.startswith((".", "_")) or entry.name == "__pycache__":
             continue
         if exclude is not None and entry.resolve() == exclude.resolve():
+            continue
+        if support is not None and entry.resolve() == support.resolve():
             continue
         if entry.is_dir() or entry.suffix == ".py" or any(
                 p.recognize(entry, strict=True) is not None for p in profiles.languages()):
@@ -227,7 +231,8 @@ def main(argv: Sequence[str], out: TextIO | None = None, prog: str = PROG) -> in
     if target.exists() and not target.is_dir():
         print(f"error: {target}: not a folder", file=sys.stderr)
         return EXIT_BAD
-    submissions = find_submissions(folder, exclude=target)
+    submissions = find_submissions(folder, exclude=target,
+                                   support=Path(args.support) if args.support else None)
     if not submissions:
         print(f"error: {args.folder}: no submissions (folders or .py files) in it",
               file=sys.stderr)

@@ -52,6 +52,10 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     mode.add_argument("--every-cell", dest="every_cell", action="store_true",
                       help="compare every cell of the grid each crear_grilla and mover returns, "
                            "at the call (slower: the cost grows with the grid)")
+    p.add_argument("--support", metavar="DIR", default=None,
+                   help="a folder of the course's own files (such as gamelib.py): first on "
+                        "the import path of the student's soko.py and of the file (the "
+                        "course's file wins a name clash)")
     p.set_defaults(every_cell=False)
     p.epilog = ("Any other arguments go to the script (or to pytest), in their order; "
                 "after '--', all of them.")
@@ -139,12 +143,19 @@ def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
             raise ValueError(f"{args.file}: no such file")
         source = test.read_text(encoding="utf-8", errors="replace")
         impl = find_impl(test, args.impl)
-        soko = monitored(impl, every_cell=args.every_cell)
+        support = None
+        if args.support is not None:
+            if not Path(args.support).expanduser().is_dir():
+                raise ValueError(f"--support {args.support}: not a folder")
+            support = str(Path(args.support).expanduser().resolve())
+        soko = monitored(impl, every_cell=args.every_cell, support=support)
     except (ValueError, BadTarget) as e:
         print(f"{prog}: {e}", file=sys.stderr)
         return 2
     monitor = soko.__monitor__
     sys.modules["soko"] = soko
+    if support is not None:         # the course's test imports them too
+        sys.path.insert(0, support)
     kind = style(source)
     print(f"{prog}: {test} ({'pytest' if kind == 'pytest' else 'as a script'}) with "
           f"'import soko' = {impl}, every call checked by the spec of seed 002, in this "

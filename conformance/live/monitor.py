@@ -822,11 +822,12 @@ def _where(site: tuple[str, int, str] | None) -> str:
 # ------------------------------------------------------------ the module
 
 
-def load_module(module_or_path: Any) -> tuple[Any, str]:
+def load_module(module_or_path: Any, support: str | None = None) -> tuple[Any, str]:
     """The student's module and its name (its file): a module object, or a
     path to a ``.py`` file (or a folder holding ``soko.py``), imported here.
     Raises :class:`~conformance.checking.targets.BadTarget` (one paragraph: what
-    went wrong, with the student's file and line)."""
+    went wrong, with the student's file and line). ``support``: the course's
+    folder of support files, first on the import path while it is imported."""
     if isinstance(module_or_path, types.ModuleType):
         return module_or_path, getattr(module_or_path, "__file__", None) or module_or_path.__name__
     spec = resolve(os.fspath(module_or_path))
@@ -834,7 +835,7 @@ def load_module(module_or_path: Any) -> tuple[Any, str]:
         raise BadTarget(f"{module_or_path}: the monitor runs a Python module (a soko.py) in "
                         "this process; for other targets use sokoban check or sokoban play")
     try:
-        return load(spec), spec.path or spec.name
+        return load(spec, support=support), spec.path or spec.name
     except BadTarget:
         raise
     except BaseException as e:  # noqa: BLE001 - the student's import failed
@@ -842,7 +843,7 @@ def load_module(module_or_path: Any) -> tuple[Any, str]:
 
 
 def monitored(module_or_path: Any, profile: str = "soko", *,
-              every_cell: bool = False) -> types.ModuleType:
+              every_cell: bool = False, support: str | None = None) -> types.ModuleType:
     """The student's module (or the ``.py`` file at ``module_or_path``)
     wrapped so that every call of the profile's operations is also computed
     by the spec; a call that departs raises :class:`DepartureError`.
@@ -854,9 +855,10 @@ def monitored(module_or_path: Any, profile: str = "soko", *,
     is read, and after ``mover`` on the cells the move can change; a call
     costs about the same whatever the grid's size, and a departure is named
     (the call, its line) when it shows. ``every_cell=True``: every cell of
-    every grid ``crear_grilla`` and ``mover`` return, at the call."""
+    every grid ``crear_grilla`` and ``mover`` return, at the call.
+    ``support``: the course's folder of support files (``--support DIR``)."""
     _known(profile)
-    module, name = load_module(module_or_path)
+    module, name = load_module(module_or_path, support)
     monitor = Monitor(module, name, profile, every_cell)
     wrapped = types.ModuleType("soko", getattr(module, "__doc__", None))
     wrapped.__dict__.update({k: v for k, v in vars(module).items()

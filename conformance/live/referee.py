@@ -107,7 +107,8 @@ class _Observed:
         self.target.close()
 
 
-def _open(target: str, in_process: bool, profile: str | None = None):
+def _open(target: str, in_process: bool, profile: str | None = None,
+          support: str | None = None):
     """The game of ``target`` as typed (an ``_Observed``, or its profile's own game)
     and its name, under ``profile`` or, of those a check would check, the
     first by the profiles' ``play_rank``;
@@ -115,7 +116,7 @@ def _open(target: str, in_process: bool, profile: str | None = None):
     spec = resolve(target)
     if spec is None:
         raise BadTarget("no target given")
-    options = RunOptions(in_process=in_process)
+    options = RunOptions(in_process=in_process, support=support)
     own = profiles.of_kind(spec.kind)
     if own is not None and own.game is not None and profile in (None, own.name):
         return own.game(spec, options), spec.name
@@ -130,10 +131,12 @@ class Referee:
     """The spec beside ``target`` (as typed: a ``soko.py``, a folder holding
     one, a module, a C++ folder, a Prolog program), one game at a time.
     Raises :class:`~conformance.checking.targets.BadTarget` when the target cannot be
-    found, built, loaded or played (one paragraph saying why)."""
+    found, built, loaded or played (one paragraph saying why). ``support``:
+    the course's folder of support files (``--support DIR``)."""
 
-    def __init__(self, target: str, *, in_process: bool = False, profile: str | None = None):
-        self.game, self.name = _open(target, in_process, profile)
+    def __init__(self, target: str, *, in_process: bool = False, profile: str | None = None,
+                 support: str | None = None):
+        self.game, self.name = _open(target, in_process, profile, support)
         self.profile = self.game.profile
         definition = profiles.get(self.profile)
         self.seed = definition.seed
