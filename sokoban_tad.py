@@ -179,6 +179,14 @@ def play_target(target: str, rest: list[str], prog: str) -> int:
         return play(rest, prog)
     profile = _profile_option(rest)
     support = _profile_option(rest, "--support")
+    lang = _profile_option(rest, "--lang")
+    if lang is not None:
+        from conformance.translations import LANGUAGES, set_language
+        if lang not in LANGUAGES:
+            print(f"{prog}: --lang {lang}: not a language ({', '.join(LANGUAGES)})",
+                  file=sys.stderr)
+            return 2
+        set_language(lang)
     if support is not None and not os.path.isdir(os.path.expanduser(support)):
         print(f"{prog}: --support {support}: not a folder", file=sys.stderr)
         return 2

@@ -24,6 +24,8 @@ push). Options (all under "Sokoban conformance" in ``pytest --help``):
 ``--sokoban-in-process``         no sandbox (trusted code only)
 ``--sokoban-support DIR``        the course's own files (a library handed out
                                  with the assignment), copied into the box
+``--sokoban-lang es|en``         the language of the tests' messages and reports
+                                 (default: the locale's)
 
 Opening the target (at collection; importing it included) is part of the
 first profile's check: it runs within that check's budget, and the check
@@ -47,6 +49,13 @@ from dataclasses import replace
 import pytest
 
 KEY = pytest.StashKey["_Suite"]()
+
+
+def _(message: str) -> str:
+    """``message`` in the language of the session (``--sokoban-lang``);
+    imported late: this module loads in every pytest session."""
+    from conformance.translations import _ as translated
+    return translated(message)
 
 
 def pytest_addoption(parser):
@@ -83,6 +92,9 @@ def pytest_addoption(parser):
                     help="a folder of the course's own files (such as gamelib.py), copied "
                          "read-only beside the target in its box (the course's file wins a "
                          "name clash, except the checked file itself)")
+    group.addoption("--sokoban-lang", action="store", default=None, choices=("es", "en"),
+                    help="the language of the messages and reports: es or en (default: the "
+                         "locale's: LC_ALL, LC_MESSAGES, LANG)")
 
 
 class _Suite:
@@ -95,6 +107,9 @@ class _Suite:
         from conformance.sandbox.box import DEFAULT_TIMEOUT
         from conformance.checking.targets import BadTarget, resolve
 
+        from conformance.translations import set_language
+
+        self.lang = set_language(config.getoption("sokoban_lang"))
         self.text = config.getoption("sokoban_impl")
         self.profile = config.getoption("sokoban_profile")
         if self.profile is not None and self.profile not in profiles.names():
@@ -122,7 +137,7 @@ class _Suite:
             timeout=config.getoption("sokoban_timeout") or DEFAULT_TIMEOUT,
             in_process=True if config.getoption("sokoban_in_process") else None,
             budget=budget, budget_is_failure=config.getoption("sokoban_budget_is_failure"),
-            support=support)
+            support=support, lang=self.lang)
         try:
             self.spec = resolve(self.text)
         except BadTarget as e:
@@ -155,9 +170,9 @@ class _Suite:
             except BadTarget as e:      # this plugin's name for the option
                 self.load_error = str(e).replace("--support", "--sokoban-support")
             except OutOfBudget:
-                self.load_error = (f"{self.spec.name}: not opened within the time budget of "
-                                   f"{self.options.budget:g} s (--sokoban-budget), importing "
-                                   "it included")
+                self.load_error = _("{target}: not opened within the time budget of {seconds} s "
+                                    "(--sokoban-budget), importing it included").format(
+                                        target=self.spec.name, seconds=f"{self.options.budget:g}")
             self._opening = time.monotonic() - start
         return self._target
 
@@ -225,8 +240,9 @@ def pytest_configure_node(node):
 def pytest_report_header(config):
     suite = config.stash.get(KEY, None)
     if suite is not None:
-        return [f"sokoban: checking {suite.spec.name}, random seed {suite.options.seed} "
-                f"(--sokoban-seed {suite.options.seed} repeats this run)"]
+        return ["sokoban: " + _("checking {target}, random seed {seed} (--sokoban-seed {seed} "
+                                "repeats this run)").format(target=suite.spec.name,
+                                                            seed=suite.options.seed)]
     return []
 
 
@@ -255,12 +271,13 @@ class SokobanFailure(Exception):
 def _reason(o) -> str:
     """One line: why a rule's test failed."""
     if o.status == "broken":
-        return f"broken: {o.counterexample.message}" if o.counterexample else "broken"
+        return (_("broken: {why}").format(why=o.counterexample.message) if o.counterexample
+                else _("broken"))
     if o.status == "missing":
-        return f"missing operations: {', '.join(o.missing)}"
+        return _("missing operations: {operations}").format(operations=", ".join(o.missing))
     if o.status == "unreached":
-        return "not reached before the time budget ran out (--sokoban-budget-is-failure)"
-    return "never exercised: the play departed elsewhere first"
+        return _("not reached before the time budget ran out (--sokoban-budget-is-failure)")
+    return _("never exercised: the play departed elsewhere first")
 
 
 class SokobanItem(pytest.Item):
@@ -287,14 +304,15 @@ class SokobanItem(pytest.Item):
             return self._run_own(suite)
         target = suite.target()
         if target is None:
-            raise SokobanFailure(f"cannot load {suite.spec.name}",
-                                 f"cannot load {suite.spec.name}: {suite.load_error}")
+            raise SokobanFailure(_("cannot load {target}").format(target=suite.spec.name),
+                                 _("cannot load {target}: {why}").format(
+                                     target=suite.spec.name, why=suite.load_error))
         verdict, report = suite.checked(self.profile)
         found = [o for o in verdict.outcomes if o.rule == self.rule]
         if not found:
             raise SokobanFailure(verdict_message(verdict) or verdict_status(verdict), report)
         if found[0].status == "unreached" and found[0].credited:   # slow, not wrong
-            pytest.skip(f"not reached: {verdict_message(verdict)}")
+            pytest.skip(_("not reached: {why}").format(why=verdict_message(verdict)))
         if not found[0].passed:
             raise SokobanFailure(_reason(found[0]), points.describe(self.profile, found[0]))
         print(points.describe(self.profile, found[0]))     # shown with -rP
@@ -369,7 +387,8 @@ def _items(session, suite: _Suite) -> list[SokobanItem]:
                 for group in (OPERATIONS, *profiles.get(own).groups)]
     target = suite.target()
     if target is None:
-        return [item("load", "", None, f"cannot load {suite.spec.name}: {suite.load_error}")]
+        return [item("load", "", None, _("cannot load {target}: {why}").format(
+            target=suite.spec.name, why=suite.load_error))]
     if suite.profile:
         chosen = [suite.profile]
     else:

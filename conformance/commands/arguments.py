@@ -13,6 +13,7 @@ from conformance.machines.budget import DEFAULT_BUDGET
 from conformance.checking.checks import EXIT_BAD, RunOptions
 from conformance.sandbox.box import DEFAULT_MEMORY_MB, DEFAULT_STORAGE_MB, DEFAULT_TIMEOUT
 from conformance.checking.targets import DIRECTIONS
+from conformance.translations import LANGUAGES, set_language
 
 
 def positive_int(text: str) -> int:
@@ -83,6 +84,7 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
                              "or unevenly padded rows, fewer boxes than goals); findings are "
                              "warnings in their own report section, never a departure")
     add_support_option(parser)
+    add_lang_option(parser)
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--in-process", dest="in_process", action="store_const", const=True,
                        default=None, help="run the target in this process (trusted code only: "
@@ -108,6 +110,14 @@ def add_support_option(parser: argparse.ArgumentParser) -> None:
                              "course's file wins, except the checked file itself")
 
 
+def add_lang_option(parser: argparse.ArgumentParser) -> None:
+    """``--lang es|en``: every command that reports takes it."""
+    parser.add_argument("--lang", choices=LANGUAGES, default=None,
+                        help="the language of the reports, warnings and errors: es (Spanish) "
+                             "or en (English); default: the locale's (LC_ALL, LC_MESSAGES, "
+                             "LANG), English unless it is Spanish")
+
+
 def options_from(args: argparse.Namespace) -> RunOptions:
     return RunOptions(max_examples=args.max_examples, seed=args.seed,
                       directions=args.directions, timeout=args.timeout,
@@ -115,7 +125,8 @@ def options_from(args: argparse.Namespace) -> RunOptions:
                       in_process=args.in_process, std=args.std,
                       sanitize=args.sanitize, strict_types=args.strict_types,
                       robustness=args.robustness, budget=args.budget,
-                      budget_is_failure=args.budget_is_failure, support=args.support)
+                      budget_is_failure=args.budget_is_failure, support=args.support,
+                      lang=set_language(args.lang))
 
 
 def parse_or_status(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.Namespace | int:

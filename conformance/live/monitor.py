@@ -59,6 +59,7 @@ from conformance.machines.base import CheckSettings, Departure, Fatal, Run, shor
 from conformance.machines.boards import Board, draw
 from conformance.reports.report import format_comparison, rule_lines
 from conformance.checking.targets import BadTarget, describe_load_error, load, resolve
+from conformance.translations import _
 from spec import PreconditionError
 from spec import grilla as spec_grilla
 
@@ -484,11 +485,12 @@ class Monitor:
 
     def _callers_fault(self, call: str, why: str, op: str, args: tuple) -> Any:
         self.stats["callers_faults"] += 1
-        after = (" (and so does every call on the grid it returns)"
+        after = (_(" (and so does every call on the grid it returns)")
                  if op in ("crear_grilla", "mover") else "")
-        warnings.warn(f"{call}: the caller breaks a precondition of seed 002: {why}. This is "
-                      f"the caller's fault, not {_file(self.name)}'s: the call goes to "
-                      f"{_file(self.name)} unchecked{after}", CallersFault,
+        warnings.warn(_("{call}: the caller breaks a precondition of seed 002: {why}. This is "
+                        "the caller's fault, not {file}'s: the call goes to {file} "
+                        "unchecked{after}").format(call=call, why=why, file=_file(self.name),
+                                                   after=after), CallersFault,
                       stacklevel=_outside())
         return self._through(op, args)
 
@@ -547,7 +549,7 @@ class Monitor:
         again the same way, for a ``mover`` that changed its argument."""
         error = self._replay(node, op, args)
         if error is None and op not in ("crear_grilla", "mover"):
-            for _, later in reversed(list(self._grids.values())):
+            for _key, later in reversed(list(self._grids.values())):
                 if later.parent is node:
                     error = self._replay(later, op, args)
                     if error is not None:
@@ -568,8 +570,9 @@ class Monitor:
             if culprit is not node or op not in ("crear_grilla", "mover"):
                 shown = ", ".join(["grilla"] + [repr(a) for a in args[1:]])
                 here = f"{op}(desc)" if op == "crear_grilla" else f"{op}({shown})"
-                seen = (f"Seen at {_where(_site())} {here} (the fast mode compares a grid "
-                        "where it is read; the every-cell mode, at the call)")
+                seen = _("Seen at {where} {call} (the fast mode compares a grid where it is "
+                         "read; the every-cell mode, at the call)").format(
+                             where=_where(_site()), call=here)
             return self._departure(e, culprit.call(), culprit.arguments(), _where(culprit.site),
                                    seen)
         return None
@@ -667,19 +670,20 @@ def departure_message(c: Counterexample, call: str, arguments: list[tuple[str, l
         where = _where(_site())
     if where:
         out.append(where)
-    out.append(f"{call} departs from the spec ({c.message})")
-    out += [f"Rule broken: {line}" if i == 0 else f"  {line}"
+    out.append(_("{call} departs from the spec ({message})").format(call=call,
+                                                                     message=c.message))
+    out += [_("Rule broken: {rule}").format(rule=line) if i == 0 else f"  {line}"
             for i, line in enumerate(rule_lines(c.profile, c.rule))]
     for label, lines in arguments:
         if len(lines) == 1:
-            out.append(f"{label} was {lines[0]}")
+            out.append(_("{label} was {value}").format(label=label, value=lines[0]))
         else:
-            out.append(f"{label} was:")
+            out.append(_("{label} was:").format(label=label))
             out += ["  " + line for line in lines]
-    out.append(f"What the spec expected, and what {_file(name)} returned:")
+    out.append(_("What the spec expected, and what {file} returned:").format(file=_file(name)))
     out += ["  " + line for line in format_comparison(c.expected, c.actual)]
     if c.replay:
-        out += ["Replay it (as sokoban check plays it) with:", "  " + c.replay]
+        out += [_("Replay it (as sokoban check plays it) with:"), "  " + c.replay]
     return "\n".join(out)
 
 

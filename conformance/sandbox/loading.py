@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from conformance.translations import _
+
 #: Modules of this project that are trusted to run in-process by default.
 TRUSTED_MODULES = ("impl", "soko")
 
@@ -73,11 +75,13 @@ def missing_module_message(name: str, module: str, support: str | None = None) -
     (a course's own library, ``gamelib``...): the module, and the option
     that gives the box the course's files."""
     if support is None:
-        return (f"{name}: imports the module {module!r}, which is not among its files. "
-                "If it is one of the course's own files (a library handed out with the "
-                "assignment), give their folder with --support DIR.")
-    return (f"{name}: imports the module {module!r}, which is neither among its files "
-            f"nor in the course's support folder {support} (--support).")
+        return _("{target}: imports the module {module}, which is not among its files. If it "
+                 "is one of the course's own files (a library handed out with the assignment), "
+                 "give their folder with --support DIR.").format(target=name,
+                                                                 module=repr(module))
+    return _("{target}: imports the module {module}, which is neither among its files nor in "
+             "the course's support folder {support} (--support).").format(
+                 target=name, module=repr(module), support=support)
 
 
 def load(spec: ResolvedTarget, *, keep_path: bool = False, support: str | None = None) -> Any:
