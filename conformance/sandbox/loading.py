@@ -74,6 +74,12 @@ def missing_module_message(name: str, module: str, support: str | None = None) -
     """What a report says of a target that imports a module its box lacks
     (a course's own library, ``gamelib``...): the module, and the option
     that gives the box the course's files."""
+    if module in getattr(sys, "stdlib_module_names", ()):
+        return _("{target}: imports the module {module}, of Python's standard library, which "
+                 "the Python its box runs does not have (a graphics library, such as tkinter, "
+                 "often is missing). If the course hands out a file that stands in for it, "
+                 "give their folder with --support DIR.").format(target=name,
+                                                                 module=repr(module))
     if support is None:
         return _("{target}: imports the module {module}, which is not among its files. If it "
                  "is one of the course's own files (a library handed out with the assignment), "

@@ -213,3 +213,12 @@ def test_monitor_takes_support(tmp_path):
                           cwd=tmp_path, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "the course's gamelib (3, 1)" in done.stdout
+
+
+def test_a_missing_standard_module_is_told_apart():
+    """A student's own gamelib imports tkinter, which a box's Python may
+    lack: the message says it is the standard library's, and the option."""
+    from conformance.sandbox.loading import missing_module_message
+    said = missing_module_message("soko.py", "tkinter")
+    assert "'tkinter'" in said and "standard library" in said and "--support DIR" in said
+    assert "standard library" not in missing_module_message("soko.py", "gamelib")
