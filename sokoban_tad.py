@@ -178,6 +178,18 @@ def play_target(target: str, rest: list[str], prog: str) -> int:
     if any(a in ("-h", "--help") for a in rest):
         return play(rest, prog)
     profile = _profile_option(rest)
+    support = _profile_option(rest, "--support")
+    lang = _profile_option(rest, "--lang")
+    if lang is not None:
+        from conformance.translations import LANGUAGES, set_language
+        if lang not in LANGUAGES:
+            print(f"{prog}: --lang {lang}: not a language ({', '.join(LANGUAGES)})",
+                  file=sys.stderr)
+            return 2
+        set_language(lang)
+    if support is not None and not os.path.isdir(os.path.expanduser(support)):
+        print(f"{prog}: --support {support}: not a folder", file=sys.stderr)
+        return 2
     known = [p.name for p in sorted(profiles.python() + profiles.languages(),
                                     key=lambda p: p.play_rank)]
     if profile is not None and profile not in known:
@@ -185,7 +197,9 @@ def play_target(target: str, rest: list[str], prog: str) -> int:
               file=sys.stderr)
         return 2
     try:
-        referee = Referee(target, profile=profile)
+        referee = Referee(target, profile=profile,
+                          support=os.path.realpath(os.path.expanduser(support))
+                          if support is not None else None)
     except BadTarget as e:
         print(f"{prog}: {one_line(str(e))}", file=sys.stderr)
         return 2
@@ -199,13 +213,14 @@ def play_target(target: str, rest: list[str], prog: str) -> int:
         referee.close()
 
 
-def _profile_option(rest: list[str]) -> str | None:
-    """The value of ``--profile P`` / ``--profile=P`` in ``rest`` (the game's
-    parser reads it again and says when it has no value)."""
+def _profile_option(rest: list[str], option: str = "--profile") -> str | None:
+    """The value of ``--profile P`` / ``--profile=P`` (or of another
+    ``option``) in ``rest`` (the game's parser reads it again and says when
+    it has no value)."""
     for i, arg in enumerate(rest):
-        if arg.startswith("--profile="):
+        if arg.startswith(f"{option}="):
             return arg.split("=", 1)[1]
-        if arg == "--profile" and i + 1 < len(rest):
+        if arg == option and i + 1 < len(rest):
             return rest[i + 1]
     return None
 

@@ -15,5 +15,6 @@ contract in pyproject.toml; docs/INTERFACES.md):
 * :mod:`.reports`: verdicts as text and files, points by rule;
 * :mod:`.machines` (what a profile is built from) beside :mod:`.sandbox`
   (where untrusted code runs);
-* :mod:`.api` (the boundary's data types) and :mod:`.mutants` (data).
+* :mod:`.api` (the boundary's data types), :mod:`.mutants` (data) and
+  :mod:`.translations` (messages in the students' language, ``--lang``).
 """

@@ -22,6 +22,14 @@ push). Options (all under "Sokoban conformance" in ``pytest --help``):
                                  a rule it did not reach by then is skipped
 ``--sokoban-budget-is-failure``  ... and fails instead
 ``--sokoban-in-process``         no sandbox (trusted code only)
+``--sokoban-support DIR``        the course's own files (a library handed out
+                                 with the assignment), copied into the box
+``--sokoban-lang es|en``         the language of the tests' messages and reports
+                                 (default: the locale's)
+
+Opening the target (at collection; importing it included) is part of the
+first profile's check: it runs within that check's budget, and the check
+has what is left.
 
 With ``--sokoban-impl`` and no test paths on the command line, only the
 conformance tests run (not the folder's own tests, nor its ``testpaths``);
@@ -38,12 +46,22 @@ importing the profiles at load time would import ``spec`` and cost about
 
 from __future__ import annotations
 
+import contextlib
+import os
 import random
+import time
 from dataclasses import replace
 
 import pytest
 
 KEY = pytest.StashKey["_Suite"]()
+
+
+def _(message: str) -> str:
+    """``message`` in the language of the session (``--sokoban-lang``);
+    imported late: this module loads in every pytest session."""
+    from conformance.translations import _ as translated
+    return translated(message)
 
 
 def pytest_addoption(parser):
@@ -76,6 +94,13 @@ def pytest_addoption(parser):
                     help="a rule not reached before the budget ran out fails")
     group.addoption("--sokoban-in-process", action="store_true", default=False,
                     help="run the target in the test process (no isolation)")
+    group.addoption("--sokoban-support", action="store", default=None, metavar="DIR",
+                    help="a folder of the course's own files (such as gamelib.py), copied "
+                         "read-only beside the target in its box (the course's file wins a "
+                         "name clash, except the checked file itself)")
+    group.addoption("--sokoban-lang", action="store", default=None, choices=("es", "en"),
+                    help="the language of the messages and reports: es or en (default: the "
+                         "locale's: LC_ALL, LC_MESSAGES, LANG)")
 
 
 class _Suite:
@@ -88,6 +113,9 @@ class _Suite:
         from conformance.sandbox.box import DEFAULT_TIMEOUT
         from conformance.checking.targets import BadTarget, resolve
 
+        from conformance.translations import set_language
+
+        self.lang = set_language(config.getoption("sokoban_lang"))
         self.text = config.getoption("sokoban_impl")
         self.profile = config.getoption("sokoban_profile")
         if self.profile is not None and self.profile not in profiles.names():
@@ -104,12 +132,18 @@ class _Suite:
         budget = config.getoption("sokoban_budget") or DEFAULT_BUDGET
         if budget <= 0:
             raise pytest.UsageError("--sokoban-budget must be greater than 0")
+        support = config.getoption("sokoban_support")
+        if support is not None:
+            if not os.path.isdir(os.path.expanduser(support)):
+                raise pytest.UsageError(f"--sokoban-support: not a folder: {support!r}")
+            support = os.path.realpath(os.path.expanduser(support))
         self.options = RunOptions(
             max_examples=max_examples, seed=seed,
             directions=config.getoption("sokoban_directions"),
             timeout=config.getoption("sokoban_timeout") or DEFAULT_TIMEOUT,
             in_process=True if config.getoption("sokoban_in_process") else None,
-            budget=budget, budget_is_failure=config.getoption("sokoban_budget_is_failure"))
+            budget=budget, budget_is_failure=config.getoption("sokoban_budget_is_failure"),
+            support=support, lang=self.lang)
         try:
             self.spec = resolve(self.text)
         except BadTarget as e:
@@ -117,20 +151,35 @@ class _Suite:
         self._target = None
         self.load_error: str | None = None
         self._checked: dict = {}
+        self._opening = 0.0                     # seconds opening the target took
 
     def target(self):
-        from conformance.checking.checks import own_profile
+        """The target, opened on first use within the budget of the first
+        check (whose budget then counts the time opening took)."""
+        from conformance.checking.checks import new_budget, own_profile
+        from conformance.machines.budget import OutOfBudget
         from conformance.sandbox.box import open_target
         from conformance.checking.targets import BadTarget
 
         if own_profile(self.spec) is not None:
             return None         # C++ or Prolog: each check builds or loads it itself
         if self._target is None and self.load_error is None:
+            start = time.monotonic()
+            budget = new_budget(self.spec, replace(self.options, since=start))
             try:
-                self._target = open_target(self.spec, in_process=self.options.in_process,
-                                           timeout=self.options.timeout)
-            except BadTarget as e:
-                self.load_error = str(e)
+                with budget.armed() if budget is not None else contextlib.nullcontext():
+                    self._target = open_target(
+                        self.spec, in_process=self.options.in_process,
+                        timeout=self.options.timeout, memory_mb=self.options.memory_mb,
+                        directions=self.options.directions, storage_mb=self.options.storage_mb,
+                        support=self.options.support)
+            except BadTarget as e:      # this plugin's name for the option
+                self.load_error = str(e).replace("--support", "--sokoban-support")
+            except OutOfBudget:
+                self.load_error = _("{target}: not opened within the time budget of {seconds} s "
+                                    "(--sokoban-budget), importing it included").format(
+                                        target=self.spec.name, seconds=f"{self.options.budget:g}")
+            self._opening = time.monotonic() - start
         return self._target
 
     def checked(self, profile: str):
@@ -138,8 +187,12 @@ class _Suite:
         made once per process (every rule's test reads its outcome)."""
         from conformance.checking.checks import check_by_rules
         if profile not in self._checked:
-            self._checked[profile] = check_by_rules(self.spec, profile, self.options,
-                                                    target=self.target())[0]
+            target = self.target()
+            options = self.options
+            if not self._checked:       # the first check: the time opening took counts
+                options = replace(options, since=time.monotonic() - self._opening)
+            self._checked[profile] = check_by_rules(self.spec, profile, options,
+                                                    target=target)[0]
         return self._checked[profile]
 
     def close(self):
@@ -193,8 +246,9 @@ def pytest_configure_node(node):
 def pytest_report_header(config):
     suite = config.stash.get(KEY, None)
     if suite is not None:
-        return [f"sokoban: checking {suite.spec.name}, random seed {suite.options.seed} "
-                f"(--sokoban-seed {suite.options.seed} repeats this run)"]
+        return ["sokoban: " + _("checking {target}, random seed {seed} (--sokoban-seed {seed} "
+                                "repeats this run)").format(target=suite.spec.name,
+                                                            seed=suite.options.seed)]
     return []
 
 
@@ -223,12 +277,13 @@ class SokobanFailure(Exception):
 def _reason(o) -> str:
     """One line: why a rule's test failed."""
     if o.status == "broken":
-        return f"broken: {o.counterexample.message}" if o.counterexample else "broken"
+        return (_("broken: {why}").format(why=o.counterexample.message) if o.counterexample
+                else _("broken"))
     if o.status == "missing":
-        return f"missing operations: {', '.join(o.missing)}"
+        return _("missing operations: {operations}").format(operations=", ".join(o.missing))
     if o.status == "unreached":
-        return "not reached before the time budget ran out (--sokoban-budget-is-failure)"
-    return "never exercised: the play departed elsewhere first"
+        return _("not reached before the time budget ran out (--sokoban-budget-is-failure)")
+    return _("never exercised: the play departed elsewhere first")
 
 
 class SokobanItem(pytest.Item):
@@ -255,14 +310,15 @@ class SokobanItem(pytest.Item):
             return self._run_own(suite)
         target = suite.target()
         if target is None:
-            raise SokobanFailure(f"cannot load {suite.spec.name}",
-                                 f"cannot load {suite.spec.name}: {suite.load_error}")
+            raise SokobanFailure(_("cannot load {target}").format(target=suite.spec.name),
+                                 _("cannot load {target}: {why}").format(
+                                     target=suite.spec.name, why=suite.load_error))
         verdict, report = suite.checked(self.profile)
         found = [o for o in verdict.outcomes if o.rule == self.rule]
         if not found:
             raise SokobanFailure(verdict_message(verdict) or verdict_status(verdict), report)
         if found[0].status == "unreached" and found[0].credited:   # slow, not wrong
-            pytest.skip(f"not reached: {verdict_message(verdict)}")
+            pytest.skip(_("not reached: {why}").format(why=verdict_message(verdict)))
         if not found[0].passed:
             raise SokobanFailure(_reason(found[0]), points.describe(self.profile, found[0]))
         print(points.describe(self.profile, found[0]))     # shown with -rP
@@ -337,7 +393,8 @@ def _items(session, suite: _Suite) -> list[SokobanItem]:
                 for group in (OPERATIONS, *profiles.get(own).groups)]
     target = suite.target()
     if target is None:
-        return [item("load", "", None, f"cannot load {suite.spec.name}: {suite.load_error}")]
+        return [item("load", "", None, _("cannot load {target}: {why}").format(
+            target=suite.spec.name, why=suite.load_error))]
     if suite.profile:
         chosen = [suite.profile]
     else:

@@ -119,3 +119,27 @@ def test_gradescope_tells_a_student_whose_file_is_misnamed(tmp_path):
     [test] = doc["tests"]
     assert doc["score"] == 0 and test["status"] == "failed"
     assert "soko.py" in test["output"] and "no such file" in test["output"]
+
+
+def test_gradescope_gives_every_submission_the_course_files(tmp_path):
+    """The autograder zip's support folder (Gradescope's source/support)
+    reaches the box: a soko.py that imports the course's gamelib is checked;
+    without the folder, its one failed test names the option."""
+    root = tmp_path / "autograder"
+    (root / "results").mkdir(parents=True)
+    (root / "submission").mkdir()
+    fixtures = Path(__file__).parent / "conformance" / "fixtures"
+    (root / "submission" / "soko.py").write_text(
+        "import gamelib\n" + (fixtures / "soko_base.py").read_text())
+    script = str(EXAMPLES / "gradescope" / "run_autograder")
+    run = subprocess.run([script], env={**env(), "AUTOGRADER": str(root)},
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    [test] = json.loads((root / "results" / "results.json").read_text())["tests"]
+    assert "'gamelib'" in test["output"] and "--support" in test["output"]
+    shutil.copytree(fixtures / "course_support", root / "source" / "support")
+    run = subprocess.run([script], env={**env(), "AUTOGRADER": str(root), "MAX_EXAMPLES": "5"},
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout + run.stderr
+    doc = json.loads((root / "results" / "results.json").read_text())
+    assert len(doc["tests"]) == 11 and doc["score"] == 11, doc

@@ -36,6 +36,7 @@ from conformance.reports import points
 from conformance.reports.output import NOT_FULLY_CHECKED, verdict_status
 from conformance.reports.report import format_verdict, write_reports
 from conformance.sandbox.box import DEFAULT_MEMORY_MB, DEFAULT_STORAGE_MB, DEFAULT_TIMEOUT, open_target
+from conformance.translations import _
 
 EXIT_CONFORMS, EXIT_DOES_NOT_CONFORM, EXIT_BAD, EXIT_NOT_FULLY_CHECKED = 0, 1, 2, 3
 
@@ -58,6 +59,8 @@ class RunOptions:
     strict_types: bool = False              # None for False, [w, h] for (w, h): departures
     robustness: bool = False                # also inputs beyond the seed's domain (warnings)
     copy_folder: bool = True                # sandbox: copy a file target's whole folder
+    support: str | None = None              # the course's support files (--support DIR)
+    lang: str | None = None                 # the reports' language (--lang; None: the locale's)
     by_rules: bool = False                  # a check by rules: every rule's outcome (points)
     shrink: bool = True                     # False: each departure as first found (benchmarks)
     budget: float | None = DEFAULT_BUDGET   # seconds for the whole check (None: no limit)
@@ -156,11 +159,12 @@ def _open(spec: ResolvedTarget, profile: str | None, options: RunOptions):
         return open_target(spec, in_process=options.in_process, timeout=options.timeout,
                            memory_mb=options.memory_mb, directions=options.directions,
                            copy_folder=options.copy_folder,
-                           storage_mb=options.storage_mb), None
+                           storage_mb=options.storage_mb, support=options.support), None
     except ReferenceImport as e:
         return None, _refused(spec.name, profile, str(e))
     except BadTarget as e:
-        message = str(e) if str(e).startswith(spec.name) else f"cannot load {spec.name}: {e}"
+        message = (str(e) if str(e).startswith(spec.name)
+                   else _("cannot load {target}: {why}").format(target=spec.name, why=e))
         return None, _bad(spec.name, profile, message)
 
 
@@ -446,7 +450,7 @@ def _judge(target, profile: str, options: RunOptions, missing: Sequence[str] = (
     played), in the options' directions. ``missing``: the operations it
     lacks (a partial check: the engine leaves out what needs them).
     ``budget``: the check's time budget (a search stops there)."""
-    check, _ = load_engine()
+    check, _format = load_engine()
     judged = target
     if options.directions != "ours":
         judged = DirectionAdapter(target, profiles.get(profile), options.directions)
@@ -501,6 +505,12 @@ def _check_profile(target, profile: str, options: RunOptions,
             other, profile, replace(options, replay=replay)), search=options.replay is None)
     if missing and verdict.error is None:
         verdict = replace(verdict, conforms=False, missing=missing)
+    replaced = getattr(target, "support_replaced", None)
+    if replaced:
+        verdict = replace(verdict, warnings=[*verdict.warnings, *(
+            _("{file}: the course's file (--support) was used, not the submission's own"
+              ).format(file=name)
+            for name in replaced)])
     return verdict, report(verdict)
 
 
@@ -510,7 +520,7 @@ def report(verdict: Verdict) -> str:
     found in (:func:`~conformance.reports.report.write_reports`), then the
     verdict's own, and what its profile adds after it (the failure as a test
     in the student's own format; for a C++ target, where it shows)."""
-    _, format_ = load_engine()
+    _check, format_ = load_engine()
     text = write_reports(verdict, format_)
     profile = profiles.get(verdict.profile) if verdict.profile in profiles.names() else None
     if profile is None or verdict.counterexample is None:
@@ -519,8 +529,9 @@ def report(verdict: Verdict) -> str:
         return profile.finish_report(verdict, text)
     test = profiles.emit_for(verdict.counterexample)
     if test:
-        text = (text.rstrip() + "\n\nThe same failure as a test in your own format "
-                "(paste it into your test file; it fails until the bug is fixed):\n\n" + test)
+        text = (text.rstrip() + "\n\n" + _("The same failure as a test in your own format "
+                                            "(paste it into your test file; it fails until "
+                                            "the bug is fixed):") + "\n\n" + test)
     return text
 
 

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
 from conformance import profiles
+from conformance.translations import _
 from conformance.machines.directions import DIRECTIONS, DirectionAdapter  # noqa: F401 - re-exported
 from conformance.machines.profile import Profile
 # (re-exported: a target is found here and loaded there)
@@ -62,7 +63,7 @@ def _looks_like_path(text: str) -> bool:
 def _resolve_path(text: str) -> ResolvedTarget:
     path = Path(text).expanduser()
     if not path.exists():
-        raise BadTarget(f"{text}: no such file or folder")
+        raise BadTarget(_("{target}: no such file or folder").format(target=text))
     path = path.resolve()
     languages = profiles.languages()
     for profile in languages:       # a C++ folder (or its src/), a Prolog program...
@@ -72,7 +73,8 @@ def _resolve_path(text: str) -> ResolvedTarget:
     if path.is_file():
         if path.suffix != ".py":
             hints = "".join(f"; {p.file_hint}" for p in languages if p.file_hint)
-            raise BadTarget(f"{text}: not a Python file (expected a .py file or a folder{hints})")
+            raise BadTarget(_("{target}: not a Python file (expected a .py file or a "
+                              "folder{hints})").format(target=text, hints=hints))
         return ResolvedTarget(name=str(path), kind="file", path=str(path), via="path")
     if (path / "soko.py").is_file():            # a submission: its soko.py
         return ResolvedTarget(name=str(path), kind="file", path=str(path / "soko.py"), via="path")
@@ -86,8 +88,9 @@ def _resolve_path(text: str) -> ResolvedTarget:
         why = profile.explain(path) if profile.explain is not None else None
         if why:
             raise BadTarget(f"{text}: {why}")
-    raise BadTarget(f"{text}: a folder must be a package (with __init__.py) or hold "
-                    f"soko.py (or a single .py file); found {found}")
+    raise BadTarget(_("{target}: a folder must be a package (with __init__.py) or hold "
+                      "soko.py (or a single .py file); found {found}").format(
+                          target=text, found=found if sources else _("no .py file")))
 
 
 
@@ -163,7 +166,7 @@ def _resolve_text(text: str) -> ResolvedTarget:
     if os.path.exists(text):    # a bare folder name in the current directory
         return _resolve_path(text)
     if ":" in text:
-        module, _, attr = text.partition(":")
+        module, _colon, attr = text.partition(":")
         return _module_spec(module, attr, text, via="module:object")
     return _module_spec(text, None, text, via="module")
 
@@ -192,10 +195,12 @@ def explain_missing(name: str, has: Callable[[str], bool],
     among = list(among) if among is not None else [p.name for p in profiles.python()]
     rows = sorted(((missing_operations(has, p), p) for p in among),
                   key=lambda mp: len(mp[0]) / len(profiles.get(mp[1]).operations))
-    lines = [f"{name} does not provide the operations of "
-             + ("profile " + among[0] if len(among) == 1 else "any profile") + ":"]
+    lines = [(_("{target} does not provide the operations of profile {profile}:")
+              if len(among) == 1 else
+              _("{target} does not provide the operations of any profile:")).format(
+                  target=name, profile=among[0])]
     for missing, p in rows:
         total = len(profiles.get(p).operations)
-        lines.append(f"  {p}: has {total - len(missing)} of {total}; "
-                     f"missing {', '.join(missing)}")
+        lines.append("  " + _("{profile}: has {has} of {total}; missing {missing}").format(
+            profile=p, has=total - len(missing), total=total, missing=", ".join(missing)))
     return "\n".join(lines)

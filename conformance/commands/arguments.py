@@ -5,6 +5,7 @@ conformance`` and ``grade``): the run options and their parsing into a
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Sequence
 
 from conformance import profiles
@@ -12,6 +13,7 @@ from conformance.machines.budget import DEFAULT_BUDGET
 from conformance.checking.checks import EXIT_BAD, RunOptions
 from conformance.sandbox.box import DEFAULT_MEMORY_MB, DEFAULT_STORAGE_MB, DEFAULT_TIMEOUT
 from conformance.checking.targets import DIRECTIONS
+from conformance.translations import LANGUAGES, set_language
 
 
 def positive_int(text: str) -> int:
@@ -81,12 +83,39 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
                         help="also play inputs beyond the seed's stated domain (soko: ragged "
                              "or unevenly padded rows, fewer boxes than goals); findings are "
                              "warnings in their own report section, never a departure")
+    add_support_option(parser)
+    add_lang_option(parser)
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--in-process", dest="in_process", action="store_const", const=True,
                        default=None, help="run the target in this process (trusted code only: "
                        "no time, memory or output limits)")
     where.add_argument("--sandbox", dest="in_process", action="store_const", const=False,
                        help="run even our own implementation in a child process")
+
+
+def support_folder(text: str) -> str:
+    """``--support DIR``'s value: an existing folder, made absolute."""
+    folder = Path(text).expanduser()
+    if not folder.is_dir():
+        raise argparse.ArgumentTypeError(f"not a folder: {text!r}")
+    return str(folder.resolve())
+
+
+def add_support_option(parser: argparse.ArgumentParser) -> None:
+    """``--support DIR``: every command that opens a target takes it."""
+    parser.add_argument("--support", metavar="DIR", default=None, type=support_folder,
+                        help="a folder of the course's own files (a library handed out with "
+                             "the assignment, such as gamelib.py), copied read-only into "
+                             "every submission's box beside its files; on a name clash the "
+                             "course's file wins, except the checked file itself")
+
+
+def add_lang_option(parser: argparse.ArgumentParser) -> None:
+    """``--lang es|en``: every command that reports takes it."""
+    parser.add_argument("--lang", choices=LANGUAGES, default=None,
+                        help="the language of the reports, warnings and errors: es (Spanish) "
+                             "or en (English); default: the locale's (LC_ALL, LC_MESSAGES, "
+                             "LANG), English unless it is Spanish")
 
 
 def options_from(args: argparse.Namespace) -> RunOptions:
@@ -96,7 +125,8 @@ def options_from(args: argparse.Namespace) -> RunOptions:
                       in_process=args.in_process, std=args.std,
                       sanitize=args.sanitize, strict_types=args.strict_types,
                       robustness=args.robustness, budget=args.budget,
-                      budget_is_failure=args.budget_is_failure)
+                      budget_is_failure=args.budget_is_failure, support=args.support,
+                      lang=set_language(args.lang))
 
 
 def parse_or_status(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.Namespace | int:

@@ -47,6 +47,8 @@ from conformance.checking.targets import (
 from conformance.sandbox import isolation
 from conformance.commands.monitor_run import main as monitor_main
 from conformance.commands.grade import main as grade_entry
+from conformance.translations import set_language
+from conformance.translations import _
 
 #: How the check command names itself when started as ``python -m conformance``.
 PROG = "python -m conformance"
@@ -56,12 +58,13 @@ def _where_it_runs(options: RunOptions) -> str | None:
     """Where a target given by the user runs, for the line before its check
     (``None`` when the sandbox cannot start: the check says why)."""
     if options.in_process:
-        return "in this process, without a sandbox (--in-process)"
+        return _("in this process, without a sandbox (--in-process)")
     try:
         level = isolation.isolation_level()
     except isolation.IsolationError:
         return None
-    return f"in a sandbox, isolation level {level} (docs/conformance-runner.md)"
+    return _("in a sandbox, isolation level {level} (docs/conformance-runner.md)").format(
+        level=level)
 
 
 def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
@@ -145,6 +148,7 @@ def run(args: argparse.Namespace, out: TextIO, since: float | None = None) -> in
     """The check command; a single target's budget counts from ``since``
     (``time.monotonic()``; None: now)."""
     since = time.monotonic() if since is None else since
+    set_language(args.lang)             # every message from here on: errors too
     try:
         forced = profiles.get(args.profile) if args.profile is not None else None
         if (forced is not None and not forced.python and args.target is not None
@@ -157,8 +161,8 @@ def run(args: argparse.Namespace, out: TextIO, since: float | None = None) -> in
         if args.target and os.path.isdir(args.target) and any(
                 os.path.isfile(os.path.join(args.target, entry, "soko.py"))
                 for entry in os.listdir(args.target)):
-            print(f"(a folder of submissions? check them all with: sokoban grade "
-                  f"{args.target})", file=sys.stderr)
+            print(_("(a folder of submissions? check them all with: sokoban grade {folder})"
+                    ).format(folder=args.target), file=sys.stderr)
         if args.gradescope:     # the student sees why (a misnamed file...)
             verdict = Verdict(target=args.target or "?", profile="?", conforms=False, error=str(e))
             try:
@@ -190,7 +194,7 @@ def run(args: argparse.Namespace, out: TextIO, since: float | None = None) -> in
             args.profile = recorded_profile(text, profiles.names())
     if spec is None:
         jobs = [(s, p) for s, p in bundled_specs() if args.profile in (None, p)]
-        print("checking our own implementation: "
+        print(_("checking our own implementation: ")
               + ", ".join(f"{s.name} ({p})" for s, p in jobs), file=out)
     else:
         jobs = [(spec, args.profile)]
@@ -214,7 +218,7 @@ def run(args: argparse.Namespace, out: TextIO, since: float | None = None) -> in
     if len(verdicts) > 1:
         counts = {s: sum(1 for v in verdicts if verdict_status(v) == s)
                   for s in ("conforms", "does not conform", "bad target")}
-        print(f"\n{len(verdicts)} checked: "
+        print("\n" + _("{n} checked: ").format(n=len(verdicts))
               + ", ".join(status_count(n, s) for s, n in counts.items() if n),
               file=out)
     try:
@@ -243,7 +247,8 @@ def _check_one(spec, profile: str | None, options: RunOptions, out: TextIO,
             if announce:
                 where = _where_it_runs(options)
                 if where:
-                    print(f"checking {spec.name} {where}", file=out)
+                    print(_("checking {target} {where}").format(target=spec.name, where=where),
+                          file=out)
                     out.flush()
             return (check_by_rules(spec, profile, options, budget=budget) if options.by_rules
                     else check_target(spec, profile, options, budget=budget))

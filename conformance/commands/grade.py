@@ -71,6 +71,8 @@ from conformance.reports import points
 from spec import rules
 from conformance.reports import classreport
 from conformance.checking.checks import guess_profile
+from conformance.reports.classreport import status_label
+from conformance.translations import _, set_language
 
 #: How the command names itself when started as ``python -m conformance grade``.
 PROG = "python -m conformance grade"
@@ -82,16 +84,20 @@ RULES_FIELD = "rules"
 SUMMARY_FILES = ("summary.csv", "summary.json", "report.html")
 
 
-def find_submissions(folder: Path, exclude: Path | None = None) -> list[Path]:
+def find_submissions(folder: Path, exclude: Path | None = None,
+                     support: Path | None = None) -> list[Path]:
     """The submissions in ``folder``, sorted by name (hidden entries,
     ``__pycache__`` and ``exclude`` are skipped): its folders, its ``.py``
     files, and its ``.pro``/``.pl`` files that define ``sokoban/1`` (seed
-    003's programs; a shared level file beside them is not one)."""
+    003's programs; a shared level file beside them is not one). The
+    course's support folder (``support``, ``--support``) is not one either."""
     found = []
     for entry in sorted(folder.iterdir(), key=lambda p: p.name):
         if entry.name.startswith((".", "_")) or entry.name == "__pycache__":
             continue
         if exclude is not None and entry.resolve() == exclude.resolve():
+            continue
+        if support is not None and entry.resolve() == support.resolve():
             continue
         if entry.is_dir() or entry.suffix == ".py" or any(
                 p.recognize(entry, strict=True) is not None for p in profiles.languages()):
@@ -110,7 +116,7 @@ def grade_one(path: str, profile: str | None, options: RunOptions) -> dict[str, 
     if spec.kind == "file" and Path(path).is_file():
         # A lone .py in the class folder: its box gets that file only, not its classmates.
         options = dataclasses.replace(options, copy_folder=False)
-    verdict, _ = check_by_rules(spec, profile, options)[0]
+    verdict, _report = check_by_rules(spec, profile, options)[0]
     replay = verdict.counterexample.replay if verdict.counterexample else ""
     return _row(name, verdict.profile if verdict.profile != "?" else "", verdict_status(verdict),
                 verdict_message(verdict), replay, start, verdict.warnings, verdict.outcomes,
@@ -202,7 +208,7 @@ def threshold(text: str) -> tuple[str, float, str]:
 def below(rows: Sequence[dict[str, Any]], bar: tuple[str, float, str]) -> bool:
     """Whether fewer submissions conform than ``bar`` (see :func:`threshold`)."""
     good = sum(1 for row in rows if row["verdict"] == "conforms")
-    kind, number, _ = bar
+    kind, number, _text = bar
     return good < number if kind == "count" else good < number * len(rows)
 
 
@@ -211,26 +217,30 @@ def main(argv: Sequence[str], out: TextIO | None = None, prog: str = PROG) -> in
     args = parse_or_status(build_parser(prog), argv)
     if isinstance(args, int):
         return args
+    set_language(args.lang)
     folder = Path(args.folder).expanduser()
     if not folder.is_dir():
-        print(f"error: {args.folder}: not a folder", file=sys.stderr)
+        print("error: " + _("{folder}: not a folder").format(folder=args.folder), file=sys.stderr)
         return EXIT_BAD
     if args.out:
         target = Path(args.out).expanduser()
         existing = [f for f in SUMMARY_FILES if (target / f).exists()]
         if existing and not args.force:
-            print(f"error: {target} already holds {', '.join(existing)}; "
-                  "use --force to overwrite it, or another --out", file=sys.stderr)
+            print("error: " + _("{folder} already holds {files}; use --force to overwrite it, "
+                                "or another --out").format(folder=target,
+                                                           files=", ".join(existing)),
+                  file=sys.stderr)
             return EXIT_BAD
     else:
         target = default_out(folder)
     if target.exists() and not target.is_dir():
-        print(f"error: {target}: not a folder", file=sys.stderr)
+        print("error: " + _("{folder}: not a folder").format(folder=target), file=sys.stderr)
         return EXIT_BAD
-    submissions = find_submissions(folder, exclude=target)
+    submissions = find_submissions(folder, exclude=target,
+                                   support=Path(args.support) if args.support else None)
     if not submissions:
-        print(f"error: {args.folder}: no submissions (folders or .py files) in it",
-              file=sys.stderr)
+        print("error: " + _("{folder}: no submissions (folders or .py files) in it").format(
+            folder=args.folder), file=sys.stderr)
         return EXIT_BAD
     options = options_from(args)
     if options.seed is None:
@@ -241,9 +251,12 @@ def main(argv: Sequence[str], out: TextIO | None = None, prog: str = PROG) -> in
     except isolation.IsolationError as e:
         print(f"error: {e}", file=sys.stderr)
         return EXIT_BAD
-    budget = f", at most {options.budget:g} s each" if options.budget else ""
-    print(f"grading {len(submissions)} submissions of {folder} (random seed {options.seed}, "
-          f"{options.max_examples} examples{budget}, isolation: {level})", file=out)
+    budget = (_(", at most {seconds} s each").format(seconds=f"{options.budget:g}")
+              if options.budget else "")
+    print(_("grading {n} submissions of {folder} (random seed {seed}, {examples} examples"
+            "{budget}, isolation: {level})").format(
+                n=len(submissions), folder=folder, seed=options.seed,
+                examples=options.max_examples, budget=budget, level=level), file=out)
     rows = grade_all(submissions, args.profile, options, max(1, args.jobs), out)
     target.mkdir(parents=True, exist_ok=True)
     summary = {"folder": str(folder.resolve()), "isolation": level,
@@ -254,14 +267,16 @@ def main(argv: Sequence[str], out: TextIO | None = None, prog: str = PROG) -> in
     counts: dict[str, int] = {}
     for row in rows:
         counts[row["verdict"]] = counts.get(row["verdict"], 0) + 1
-    print(f"{len(rows)} submissions: "
+    print(_("{n} submissions: ").format(n=len(rows))
           + ", ".join(status_count(n, v) for v, n in sorted(counts.items()))
-          + f"\nsummary: {target / 'summary.csv'}, {target / 'summary.json'}"
-          + f"\nthe class at a glance: {target / 'report.html'}", file=out)
+          + "\n" + _("summary: {csv}, {json}").format(csv=target / "summary.csv",
+                                                     json=target / "summary.json")
+          + "\n" + _("the class at a glance: {page}").format(page=target / "report.html"),
+          file=out)
     if args.fail_under is not None and below(rows, args.fail_under):
         good = sum(1 for row in rows if row["verdict"] == "conforms")
-        print(f"{good} of {len(rows)} submissions conform: fewer than --fail-under "
-              f"{args.fail_under[2]} asks", file=out)
+        print(_("{good} of {n} submissions conform: fewer than --fail-under {asked} asks"
+                ).format(good=good, n=len(rows), asked=args.fail_under[2]), file=out)
         return EXIT_DOES_NOT_CONFORM
     return EXIT_CONFORMS
 
@@ -274,11 +289,12 @@ def grade_all(submissions: Sequence[Path], profile: str | None, options: RunOpti
     rows: dict[str, dict[str, Any]] = {}
 
     def report(row):
-        print(f"{row['name']}: {row['verdict']}"
+        print(f"{row['name']}: {status_label(row['verdict'])}"
               + (f" ({row['profile']})" if row["profile"] else "")
               + (f": {row['message']}" if row["message"] else "")
-              + f" [{row['seconds']:.1f} s{', slow' if row['slow'] else ''}]"
-              + (f"\n  warnings: {row['warnings']}" if row["warnings"] else ""), file=out)
+              + f" [{row['seconds']:.1f} s{', ' + _('slow') if row['slow'] else ''}]"
+              + ("\n  " + _("warnings: {warnings}").format(warnings=row["warnings"])
+                 if row["warnings"] else ""), file=out)
         out.flush()
 
     paths = [str(p) for p in submissions]
@@ -325,7 +341,7 @@ def supervise(path: str, profile: str | None, options: RunOptions) -> dict[str, 
     try:
         limit = CHECKER_LIMIT if options.budget is None else options.budget + CHECKER_GRACE
         try:
-            answer, _ = proc.communicate(request.encode(), timeout=limit)
+            answer, _err = proc.communicate(request.encode(), timeout=limit)
         except subprocess.TimeoutExpired:
             answer, late = b"", True
         else:
@@ -397,6 +413,7 @@ def checker_main() -> None:
         fields["groups"] = tuple(fields["groups"])
     fields["since"] = process_start()       # the budget counts this process's start
     options = RunOptions(**fields)
+    set_language(options.lang)              # the class's language, not this process's locale
     row = grade_one(request["path"], request["profile"], options)
     os.write(channel, (json.dumps(row) + "\n").encode())
     os._exit(0)
@@ -431,7 +448,7 @@ def _kill_strays(keep: set[int]) -> None:
     come to us as orphans, see :func:`_adopting_orphans`) that is neither a
     checker in ``keep`` nor a box some live target still owns, with all its
     descendants; reap them."""
-    for _ in range(200):
+    for _try in range(200):
         with _CHECKERS_LOCK:
             children = _children(os.getpid()) - keep - isolation.live_boxes()
             strays = set(children)

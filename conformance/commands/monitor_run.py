@@ -26,9 +26,10 @@ from pathlib import Path
 from typing import Sequence
 from conformance.live.monitor import monitored
 from conformance.checking.targets import BadTarget
-from levels.words import plural
+from conformance.translations import LANGUAGES, _, n_, set_language
 
 PROG = "python -m conformance monitor"
+
 
 
 def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
@@ -52,6 +53,13 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     mode.add_argument("--every-cell", dest="every_cell", action="store_true",
                       help="compare every cell of the grid each crear_grilla and mover returns, "
                            "at the call (slower: the cost grows with the grid)")
+    p.add_argument("--support", metavar="DIR", default=None,
+                   help="a folder of the course's own files (such as gamelib.py): first on "
+                        "the import path of the student's soko.py and of the file (the "
+                        "course's file wins a name clash)")
+    p.add_argument("--lang", choices=LANGUAGES, default=None,
+                   help="the language of the monitor's errors and lines: es or en (default: "
+                        "the locale's)")
     p.set_defaults(every_cell=False)
     p.epilog = ("Any other arguments go to the script (or to pytest), in their order; "
                 "after '--', all of them.")
@@ -133,26 +141,38 @@ def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
         return int(e.code or 0)
     args.args = rest + theirs
 
+    set_language(args.lang)
     test = Path(args.file)
     try:
         if not test.is_file():
-            raise ValueError(f"{args.file}: no such file")
+            raise ValueError(_("{file}: no such file").format(file=args.file))
         source = test.read_text(encoding="utf-8", errors="replace")
         impl = find_impl(test, args.impl)
-        soko = monitored(impl, every_cell=args.every_cell)
+        support = None
+        if args.support is not None:
+            if not Path(args.support).expanduser().is_dir():
+                raise ValueError(_("--support {folder}: not a folder").format(
+                    folder=args.support))
+            support = str(Path(args.support).expanduser().resolve())
+        soko = monitored(impl, every_cell=args.every_cell, support=support)
     except (ValueError, BadTarget) as e:
         print(f"{prog}: {e}", file=sys.stderr)
         return 2
     monitor = soko.__monitor__
     sys.modules["soko"] = soko
+    if support is not None:         # the course's test imports them too
+        sys.path.insert(0, support)
     kind = style(source)
-    print(f"{prog}: {test} ({'pytest' if kind == 'pytest' else 'as a script'}) with "
-          f"'import soko' = {impl}, every call checked by the spec of seed 002, in this "
-          "process (docs/monitor.md)", file=sys.stderr)
+    print(f"{prog}: " + (_("{file} (pytest) with 'import soko' = {impl}, every call checked by "
+                           "the spec of seed 002, in this process (docs/monitor.md)")
+                         if kind == "pytest" else
+                         _("{file} (as a script) with 'import soko' = {impl}, every call "
+                           "checked by the spec of seed 002, in this process "
+                           "(docs/monitor.md)")).format(file=test, impl=impl), file=sys.stderr)
     status = _run_pytest(test, args.args) if kind == "pytest" else _run_script(test, args.args)
     print(f"{prog}: {summary(monitor.stats, monitor.broken)}", file=sys.stderr)
     for line in monitor.loose:
-        print(f"{prog}: accepted: {line}", file=sys.stderr)
+        print(f"{prog}: " + _("accepted: {line}").format(line=line), file=sys.stderr)
     return status
 
 
@@ -160,13 +180,18 @@ def summary(stats: dict[str, int], broken: Sequence[str | None] = ()) -> str:
     """One line: calls checked, departures (and the rules they broke), the
     callers' faults, unchecked calls."""
     rules = ", ".join(dict.fromkeys(r or "?" for r in broken))
-    parts = [f"{plural(stats['checked'], 'call')} checked against the spec",
-             "no departure" if not stats["departures"]
-             else f"{plural(stats['departures'], 'departure')} (rules broken: {rules})"]
+    n = stats["checked"]
+    parts = [n_("{n} call checked against the spec", "{n} calls checked against the spec",
+                n).format(n=n),
+             _("no departure") if not stats["departures"]
+             else n_("{n} departure (rules broken: {rules})", "{n} departures (rules broken: "
+                     "{rules})", stats["departures"]).format(n=stats["departures"], rules=rules)]
     if stats["callers_faults"]:
-        parts.append(f"{plural(stats['callers_faults'], 'call')} broke a precondition "
-                     "(the caller's fault; passed unchecked)")
+        parts.append(n_("{n} call broke a precondition (the caller's fault; passed unchecked)",
+                        "{n} calls broke a precondition (the caller's fault; passed unchecked)",
+                        stats["callers_faults"]).format(n=stats["callers_faults"]))
     if stats["unchecked"]:
-        parts.append(f"{plural(stats['unchecked'], 'call')} on grids the spec has no "
-                     "reference for (passed unchecked)")
+        parts.append(n_("{n} call on grids the spec has no reference for (passed unchecked)",
+                        "{n} calls on grids the spec has no reference for (passed unchecked)",
+                        stats["unchecked"]).format(n=stats["unchecked"]))
     return "; ".join(parts)

@@ -59,6 +59,7 @@ from conformance.machines.base import CheckSettings, Departure, Fatal, Run, shor
 from conformance.machines.boards import Board, draw
 from conformance.reports.report import format_comparison, rule_lines
 from conformance.checking.targets import BadTarget, describe_load_error, load, resolve
+from conformance.translations import _
 from spec import PreconditionError
 from spec import grilla as spec_grilla
 
@@ -484,11 +485,12 @@ class Monitor:
 
     def _callers_fault(self, call: str, why: str, op: str, args: tuple) -> Any:
         self.stats["callers_faults"] += 1
-        after = (" (and so does every call on the grid it returns)"
+        after = (_(" (and so does every call on the grid it returns)")
                  if op in ("crear_grilla", "mover") else "")
-        warnings.warn(f"{call}: the caller breaks a precondition of seed 002: {why}. This is "
-                      f"the caller's fault, not {_file(self.name)}'s: the call goes to "
-                      f"{_file(self.name)} unchecked{after}", CallersFault,
+        warnings.warn(_("{call}: the caller breaks a precondition of seed 002: {why}. This is "
+                        "the caller's fault, not {file}'s: the call goes to {file} "
+                        "unchecked{after}").format(call=call, why=why, file=_file(self.name),
+                                                   after=after), CallersFault,
                       stacklevel=_outside())
         return self._through(op, args)
 
@@ -547,7 +549,7 @@ class Monitor:
         again the same way, for a ``mover`` that changed its argument."""
         error = self._replay(node, op, args)
         if error is None and op not in ("crear_grilla", "mover"):
-            for _, later in reversed(list(self._grids.values())):
+            for _key, later in reversed(list(self._grids.values())):
                 if later.parent is node:
                     error = self._replay(later, op, args)
                     if error is not None:
@@ -568,8 +570,9 @@ class Monitor:
             if culprit is not node or op not in ("crear_grilla", "mover"):
                 shown = ", ".join(["grilla"] + [repr(a) for a in args[1:]])
                 here = f"{op}(desc)" if op == "crear_grilla" else f"{op}({shown})"
-                seen = (f"Seen at {_where(_site())} {here} (the fast mode compares a grid "
-                        "where it is read; the every-cell mode, at the call)")
+                seen = _("Seen at {where} {call} (the fast mode compares a grid where it is "
+                         "read; the every-cell mode, at the call)").format(
+                             where=_where(_site()), call=here)
             return self._departure(e, culprit.call(), culprit.arguments(), _where(culprit.site),
                                    seen)
         return None
@@ -667,19 +670,20 @@ def departure_message(c: Counterexample, call: str, arguments: list[tuple[str, l
         where = _where(_site())
     if where:
         out.append(where)
-    out.append(f"{call} departs from the spec ({c.message})")
-    out += [f"Rule broken: {line}" if i == 0 else f"  {line}"
+    out.append(_("{call} departs from the spec ({message})").format(call=call,
+                                                                     message=c.message))
+    out += [_("Rule broken: {rule}").format(rule=line) if i == 0 else f"  {line}"
             for i, line in enumerate(rule_lines(c.profile, c.rule))]
     for label, lines in arguments:
         if len(lines) == 1:
-            out.append(f"{label} was {lines[0]}")
+            out.append(_("{label} was {value}").format(label=label, value=lines[0]))
         else:
-            out.append(f"{label} was:")
+            out.append(_("{label} was:").format(label=label))
             out += ["  " + line for line in lines]
-    out.append(f"What the spec expected, and what {_file(name)} returned:")
+    out.append(_("What the spec expected, and what {file} returned:").format(file=_file(name)))
     out += ["  " + line for line in format_comparison(c.expected, c.actual)]
     if c.replay:
-        out += ["Replay it (as sokoban check plays it) with:", "  " + c.replay]
+        out += [_("Replay it (as sokoban check plays it) with:"), "  " + c.replay]
     return "\n".join(out)
 
 
@@ -822,11 +826,12 @@ def _where(site: tuple[str, int, str] | None) -> str:
 # ------------------------------------------------------------ the module
 
 
-def load_module(module_or_path: Any) -> tuple[Any, str]:
+def load_module(module_or_path: Any, support: str | None = None) -> tuple[Any, str]:
     """The student's module and its name (its file): a module object, or a
     path to a ``.py`` file (or a folder holding ``soko.py``), imported here.
     Raises :class:`~conformance.checking.targets.BadTarget` (one paragraph: what
-    went wrong, with the student's file and line)."""
+    went wrong, with the student's file and line). ``support``: the course's
+    folder of support files, first on the import path while it is imported."""
     if isinstance(module_or_path, types.ModuleType):
         return module_or_path, getattr(module_or_path, "__file__", None) or module_or_path.__name__
     spec = resolve(os.fspath(module_or_path))
@@ -834,7 +839,7 @@ def load_module(module_or_path: Any) -> tuple[Any, str]:
         raise BadTarget(f"{module_or_path}: the monitor runs a Python module (a soko.py) in "
                         "this process; for other targets use sokoban check or sokoban play")
     try:
-        return load(spec), spec.path or spec.name
+        return load(spec, support=support), spec.path or spec.name
     except BadTarget:
         raise
     except BaseException as e:  # noqa: BLE001 - the student's import failed
@@ -842,7 +847,7 @@ def load_module(module_or_path: Any) -> tuple[Any, str]:
 
 
 def monitored(module_or_path: Any, profile: str = "soko", *,
-              every_cell: bool = False) -> types.ModuleType:
+              every_cell: bool = False, support: str | None = None) -> types.ModuleType:
     """The student's module (or the ``.py`` file at ``module_or_path``)
     wrapped so that every call of the profile's operations is also computed
     by the spec; a call that departs raises :class:`DepartureError`.
@@ -854,9 +859,10 @@ def monitored(module_or_path: Any, profile: str = "soko", *,
     is read, and after ``mover`` on the cells the move can change; a call
     costs about the same whatever the grid's size, and a departure is named
     (the call, its line) when it shows. ``every_cell=True``: every cell of
-    every grid ``crear_grilla`` and ``mover`` return, at the call."""
+    every grid ``crear_grilla`` and ``mover`` return, at the call.
+    ``support``: the course's folder of support files (``--support DIR``)."""
     _known(profile)
-    module, name = load_module(module_or_path)
+    module, name = load_module(module_or_path, support)
     monitor = Monitor(module, name, profile, every_cell)
     wrapped = types.ModuleType("soko", getattr(module, "__doc__", None))
     wrapped.__dict__.update({k: v for k, v in vars(module).items()

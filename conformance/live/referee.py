@@ -49,6 +49,7 @@ from conformance.live.monitor import desc_fault
 from conformance.machines.replays import ACTION_CODES
 from conformance.reports.report import format_comparison, rule_lines
 from conformance.checking.targets import BadTarget, resolve
+from conformance.translations import _
 from levels.lurd import LETTERS
 from spec.tipos import Accion
 
@@ -107,7 +108,8 @@ class _Observed:
         self.target.close()
 
 
-def _open(target: str, in_process: bool, profile: str | None = None):
+def _open(target: str, in_process: bool, profile: str | None = None,
+          support: str | None = None):
     """The game of ``target`` as typed (an ``_Observed``, or its profile's own game)
     and its name, under ``profile`` or, of those a check would check, the
     first by the profiles' ``play_rank``;
@@ -115,7 +117,7 @@ def _open(target: str, in_process: bool, profile: str | None = None):
     spec = resolve(target)
     if spec is None:
         raise BadTarget("no target given")
-    options = RunOptions(in_process=in_process)
+    options = RunOptions(in_process=in_process, support=support)
     own = profiles.of_kind(spec.kind)
     if own is not None and own.game is not None and profile in (None, own.name):
         return own.game(spec, options), spec.name
@@ -130,10 +132,12 @@ class Referee:
     """The spec beside ``target`` (as typed: a ``soko.py``, a folder holding
     one, a module, a C++ folder, a Prolog program), one game at a time.
     Raises :class:`~conformance.checking.targets.BadTarget` when the target cannot be
-    found, built, loaded or played (one paragraph saying why)."""
+    found, built, loaded or played (one paragraph saying why). ``support``:
+    the course's folder of support files (``--support DIR``)."""
 
-    def __init__(self, target: str, *, in_process: bool = False, profile: str | None = None):
-        self.game, self.name = _open(target, in_process, profile)
+    def __init__(self, target: str, *, in_process: bool = False, profile: str | None = None,
+                 support: str | None = None):
+        self.game, self.name = _open(target, in_process, profile, support)
         self.profile = self.game.profile
         definition = profiles.get(self.profile)
         self.seed = definition.seed
@@ -260,22 +264,25 @@ class Referee:
         rule, *words = rule_lines(c.profile, c.rule)
         step = len(self.codes)
         last = self.codes[-1] if self.codes else ""
-        where = ("at the start" if not step else f"at move {step}" if last in ACTION_CODES
-                 else f"at action {step} ({'a bomb' if last == 'b' else 'an undo'})")
-        out: list[str | list[str]] = [f"Departure {where}: {rule}"]
+        where = (_("at the start") if not step
+                 else _("at move {n}").format(n=step) if last in ACTION_CODES
+                 else _("at action {n} (a bomb)").format(n=step) if last == "b"
+                 else _("at action {n} (an undo)").format(n=step))
+        out: list[str | list[str]] = [_("Departure {where}: {rule}").format(where=where,
+                                                                           rule=rule)]
         out += [w.strip() for w in words]
         # (a Prolog program's message ends with the rule, shown above)
         message = getattr(c, "short_message", c.message)
-        out.append(f"What went wrong: {message}")
+        out.append(_("What went wrong: {message}").format(message=message))
         if getattr(c, "query", None):        # a Prolog program: the state and the query
-            out.append("The state reached:")
+            out.append(_("The state reached:"))
             out.append(list(c.state_drawing))
-            out.append(f"Query: {c.query}")
+            out.append(_("Query: {query}").format(query=c.query))
         out.append(format_comparison(c.expected, c.actual))
         if getattr(c, "after_drawing", None):
             out.append(c.after_drawing[0])
             out.append(c.after_drawing[1:])
-        out.append(f"Replay: {c.replay}")
+        out.append(_("Replay: {command}").format(command=c.replay))
         return out
 
     def close(self) -> None:

@@ -31,6 +31,7 @@ from conformance.api import (
 from conformance.machines import blame, levels as lv
 from conformance.machines.boards import Board
 from conformance.machines.budget import OutOfBudget, fired
+from conformance.translations import N_, _, marked
 from conformance.machines.replays import replay_command
 from spec import rules
 from spec.tipos import Accion
@@ -47,7 +48,7 @@ LONG = 60
 MAX_ACTIONS = 100
 #: The patterns a long run repeats: one move, or there and back.
 PATTERNS = ("u", "d", "l", "r", "lr", "ud")
-COURSE_ACCEPTS = "the course test accepts it"
+COURSE_ACCEPTS = N_("the course test accepts it")
 STAT_KEYS = ("examples", "steps", "pushes", "blocked", "wins", "bombs", "undos", "advances")
 #: Most levels in one game of seed 001 (the longest game a check plays).
 GAME_LEVELS = 3
@@ -396,25 +397,28 @@ class Machine(RuleBasedStateMachine):
         key = (op, type(got).__name__)
         if key not in run.warnings:
             shown = repr(got) if not isinstance(got, list) else "a list"
-            why = (self.ACCEPTED_BECAUSE if self.ACCEPTED_BECAUSE is not None
-                   else "compared by its truth value" if said == "True/False"
-                   else "compared by its items")
-            run.warnings[key] = (f"{op} returned {shown} where {self.SEED} says "
-                                 f"{said}; {why} (--strict-types makes this a departure)")
+            why = (marked(self.ACCEPTED_BECAUSE) if self.ACCEPTED_BECAUSE is not None
+                   else _("compared by its truth value") if said == "True/False"
+                   else _("compared by its items"))
+            run.warnings[key] = _("{op} returned {value} where {seed} says {said}; {why} "
+                                  "(--strict-types makes this a departure)").format(
+                op=op, value=shown if shown != "a list" else _("a list"), seed=self.SEED,
+                said=said, why=why)
         return True
 
     def strict_note(self, got: Any, want: Any) -> str:
         """Why a right-meaning answer is a departure under ``strict_types``."""
         said = loose_type(got, want)
         if self.run.strict_types and said is not None:
-            return f" (--strict-types: {self.SEED} says {said})"
+            return _(" (--strict-types: {seed} says {said})").format(seed=self.SEED, said=said)
         return ""
 
     def expect_value(self, op: str, shown: str, value: Any, what: str) -> None:
         """Blame ``op`` itself when it returns no value where the seed says it
         returns one (a grid, a juego): not the next observer."""
         if value is None or type(value) in (bool, int, float):
-            self._fail(op, f"{shown} returned {value!r}, expected {what} {self.where()}",
+            self._fail(op, _("{call} returned {value}, expected {what} {where}").format(
+                call=shown, value=repr(value), what=marked(what), where=self.where()),
                        what, repr(value), value=self.RETURNS.get(op))
 
     # -- failing -------------------------------------------------------------
@@ -488,8 +492,9 @@ class Machine(RuleBasedStateMachine):
 
     def where(self) -> str:
         if not self.codes:
-            return "at the start"
-        return f"after action {len(self.codes)} ({self.describe(self.codes[-1])})"
+            return _("at the start")
+        return _("after action {n} ({action})").format(n=len(self.codes),
+                                                       action=self.describe(self.codes[-1]))
 
     def observe(self, calls: list, expected: list, order: Sequence[int] | None = None
                 ) -> tuple[list, int | None] | None:
@@ -518,8 +523,9 @@ class Machine(RuleBasedStateMachine):
             return
         for (op, args), want, got in zip(calls, expected, self._batch(calls)):
             if not self.agrees(op, got, want):
-                self._fail(op, f"{op} is {short(got)}, expected {want!r} {self.where()}"
-                           f"{self.strict_note(got, want)}", repr(want), repr(got))
+                self._fail(op, _("{call} is {got}, expected {want} {where}").format(
+                    call=op, got=short(got), want=repr(want), where=self.where())
+                    + self.strict_note(got, want), repr(want), repr(got))
 
     # -- solution walking --------------------------------------------------------
 
@@ -542,7 +548,7 @@ class Machine(RuleBasedStateMachine):
 
     def follow(self, k: int) -> None:
         """Walk up to ``k`` steps of the current level's known solution."""
-        for _ in range(k):
+        for _step in range(k):
             if not self.can_follow():
                 return
             code = self.solution()[self.path].lower()

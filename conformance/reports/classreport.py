@@ -24,6 +24,14 @@ from conformance.machines.budget import SLOW_CALL
 from spec import rules as spec_rules
 from conformance.machines.blame import replay_parts
 from conformance.reports.output import atomic_write
+from conformance.translations import _, cite, language, rule_text, rule_title
+
+
+def status_label(status: str) -> str:
+    """A verdict's status (an identifier of summary.json) as the page shows it."""
+    return {"conforms": _("conforms"), "does not conform": _("does not conform"),
+            "bad target": _("bad target"), "not fully checked": _("not fully checked"),
+            }.get(status, status)
 
 #: Colours of the board's cells (XSB character -> fill).
 _FILL = {"#": "#5b5b66", "$": "#c8862a", "*": "#3f9a4a", ".": "#f2f2f2", "@": "#2f6fd1",
@@ -42,7 +50,7 @@ def _anchor(*parts: str) -> str:
 def board_svg(rows: list[str], label: str = "") -> str:
     """One board (XSB rows) as inline SVG: walls, boxes, goals, the player."""
     width = max((len(r) for r in rows), default=0)
-    out = [f'<svg class="board" role="img" aria-label="{_e(label or "level")}" '
+    out = [f'<svg class="board" role="img" aria-label="{_e(label or _("level"))}" '
            f'width="{width * _CELL}" height="{len(rows) * _CELL}" '
            f'viewBox="0 0 {width * _CELL} {len(rows) * _CELL}">']
     for y, row in enumerate(rows):
@@ -69,7 +77,7 @@ def _levels_of(replay: str) -> tuple[list[list[str]], str]:
     parts = replay_parts(replay or "")
     if parts is None:
         return [], ""
-    _, scenes, codes = parts
+    _profile, scenes, codes = parts
     return [s.rows() if s.desc is None else [r for r in s.desc] for s in scenes], codes
 
 
@@ -77,12 +85,12 @@ def _chart(counts: list[tuple[spec_rules.Rule, int]], students: int) -> str:
     """Horizontal bars: how many students break each rule."""
     bar_w, row_h, label_w = 260, 22, 330
     height = row_h * len(counts) + 6
-    out = [f'<svg class="chart" role="img" aria-label="students per broken rule" '
+    out = [f'<svg class="chart" role="img" aria-label="{_e(_("students per broken rule"))}" '
            f'width="{label_w + bar_w + 60}" height="{height}">']
     for i, (rule, n) in enumerate(counts):
         y = i * row_h + 4
         w = 0 if not students else round(bar_w * n / students)
-        out.append(f'<text x="0" y="{y + 14}" font-size="12">{_e(rule.id)}: {_e(rule.title)}'
+        out.append(f'<text x="0" y="{y + 14}" font-size="12">{_e(rule.id)}: {_e(rule_title(rule))}'
                    f'</text>')
         out.append(f'<rect class="bar" data-rule="{_e(rule.id)}" data-count="{n}" '
                    f'x="{label_w}" y="{y}" width="{w}" height="{row_h - 6}" fill="#d2763b"/>')
@@ -108,38 +116,45 @@ def render(summary: dict) -> str:
     subs: list[dict] = summary.get("submissions", [])
     seed = (summary.get("options") or {}).get("seed")
     profiles = sorted({s.get("profile") for s in subs if s.get("profile")})
-    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-             f"<title>Sokoban conformance: {_e(summary.get('folder', 'class'))}</title>",
+    parts = ["<!DOCTYPE html>", f'<html lang="{language()}"><head><meta charset="utf-8">',
+             "<title>" + _e(_("Sokoban conformance: {folder}").format(
+                 folder=summary.get("folder", _("class")))) + "</title>",
              f"<style>{_STYLE}</style></head><body>",
-             f"<h1>The class at a glance: {_e(summary.get('folder', ''))}</h1>",
-             f"<p>{len(subs)} submissions, random seed {_e(seed)}; every one checked with the "
-             "same fixed scenarios and the same random examples. A rule is broken when the "
-             "submission departs from the seed's rule somewhere; each broken rule below comes "
-             "with the smallest play that shows it and the command that replays it.</p>"]
+             "<h1>" + _e(_("The class at a glance: {folder}").format(
+                 folder=summary.get("folder", ""))) + "</h1>",
+             "<p>" + _e(_("{n} submissions, random seed {seed}; every one checked with the same "
+                          "fixed scenarios and the same random examples. A rule is broken when "
+                          "the submission departs from the seed's rule somewhere; each broken "
+                          "rule below comes with the smallest play that shows it and the "
+                          "command that replays it.").format(n=len(subs), seed=seed)) + "</p>"]
     for profile in profiles:
         table = spec_rules.table_for(profile)
         mine = [s for s in subs if s.get("profile") == profile]
         counts = [(r, sum(1 for s in mine if _status(s, r.id) == "broken"))
                   for r in table.rules_for(profile)]
-        parts.append(f'<h2 id="{_anchor("chart", profile)}">Students per broken rule '
-                     f'(profile {_e(profile)}, {_e(table.seed)})</h2>')
+        parts.append(f'<h2 id="{_anchor("chart", profile)}">'
+                     + _e(_("Students per broken rule (profile {profile}, {seed})").format(
+                         profile=profile, seed=table.seed)) + "</h2>")
         parts.append(_chart(counts, len(mine)))
-        parts.append("<table><tr><th>rule</th><th>what it says</th><th>the seed's words</th>"
-                     "<th>students breaking it</th></tr>")
+        parts.append("<table><tr>" + "".join(f"<th>{_e(h)}</th>" for h in (
+            _("rule"), _("what it says"), _("the seed's words"), _("students breaking it")))
+            + "</tr>")
         for r, n in counts:
             parts.append(f'<tr><td id="{_anchor("rule", r.id)}"><code>{_e(r.id)}</code></td>'
-                         f"<td>{_e(r.text)}</td><td>{_e(r.source)}: \u201c{_e(r.words)}\u201d</td>"
+                         f"<td>{_e(rule_text(r))}</td><td>{_e(r.source)}: \u201c{_e(r.words)}\u201d</td>"
                          f"<td>{n}</td></tr>")
         parts.append("</table>")
     budget = (summary.get("options") or {}).get("budget")
-    parts.append('<h2 id="students">Students</h2>'
-                 + (f"<p>Each check had a time budget of {_e(f'{budget:g}')} s (a check that "
-                    "ran out of it is <em>not fully checked</em>). A submission is "
-                    "<em>slow</em> when its median call took "
-                    f"{_e(f'{SLOW_CALL * 1000:g}')} ms or more.</p>" if budget else "")
-                 + '<table class="students"><tr><th>submission</th>'
-                 "<th>profile</th><th>verdict</th><th>score</th><th>rules broken</th>"
-                 "<th>time</th><th>median call</th></tr>")
+    parts.append(f'<h2 id="students">{_e(_("Students"))}</h2>'
+                 + ("<p>" + _("Each check had a time budget of {budget} s (a check that ran out "
+                              "of it is <em>not fully checked</em>). A submission is "
+                              "<em>slow</em> when its median call took {slow} ms or "
+                              "more.").format(budget=_e(f"{budget:g}"),
+                                              slow=_e(f"{SLOW_CALL * 1000:g}")) + "</p>"
+                    if budget else "")
+                 + '<table class="students"><tr>' + "".join(f"<th>{_e(h)}</th>" for h in (
+                     _("submission"), _("profile"), _("verdict"), _("score"), _("rules broken"),
+                     _("time"), _("median call"))) + "</tr>")
     for s in subs:
         broken = [rid for rid, info in (s.get("rules") or {}).items()
                   if info.get("status") == "broken"]
@@ -148,18 +163,19 @@ def render(summary: dict) -> str:
                                                  else _e(s.get("message", "")))
         score = (f"{s['score']:g} / {s['max_score']:g}" if "score" in s and "max_score" in s
                  else "")
-        slow = ' <strong class="slow">slow</strong>' if s.get("slow") else ""
+        slow = f' <strong class="slow">{_e(_("slow"))}</strong>' if s.get("slow") else ""
         seconds = f"{s['seconds']:.1f} s" if isinstance(s.get("seconds"), (int, float)) else ""
         median = s.get("median_call_ms")
         median = f"{median:g} ms" if isinstance(median, (int, float)) and median >= 0 else ""
         flag = ' data-slow="yes"' if slow else ""
         parts.append(f'<tr class="student" data-name="{_e(s["name"])}"{flag}>'
                      f'<td>{_e(s["name"])}</td>'
-                     f"<td>{_e(s.get('profile', ''))}</td><td>{_e(s.get('verdict', ''))}</td>"
+                     f"<td>{_e(s.get('profile', ''))}</td>"
+                     f"<td>{_e(status_label(s.get('verdict', '')))}</td>"
                      f"<td>{score}</td><td>{links}</td><td>{seconds}{slow}</td>"
                      f"<td>{_e(median)}</td></tr>")
     parts.append("</table>")
-    parts.append('<h2 id="counterexamples">Counterexamples</h2>')
+    parts.append(f'<h2 id="counterexamples">{_e(_("Counterexamples"))}</h2>')
     for s in subs:
         for rid, info in (s.get("rules") or {}).items():
             if info.get("status") != "broken":
@@ -176,23 +192,27 @@ def _status(sub: dict, rule_id: str) -> str:
 def _counterexample(sub: dict, rule_id: str, info: dict) -> str:
     try:
         rule = spec_rules.table_for(sub.get("profile", "")).rule(rule_id)
-        cite = rule.cite()
+        cited = cite(rule)
     except KeyError:
-        cite = rule_id
+        cited = rule_id
     levels, codes = _levels_of(info.get("replay", ""))
-    boards = "".join(board_svg(rows, f"level {i + 1}") for i, rows in enumerate(levels))
+    boards = "".join(board_svg(rows, _("level {n}").format(n=i + 1))
+                     for i, rows in enumerate(levels))
     what = info.get("message", "")
     missing = info.get("missing")
-    body = (f"<p>Missing: {_e(', '.join(missing))}</p>" if missing else
+    body = ("<p>" + _e(_("Missing: {operations}").format(operations=", ".join(missing))) + "</p>"
+            if missing else
             f"<p>{_e(what)}</p><div>{boards}</div>"
-            f"<p>Actions: <code>{_e(codes) or '(none: it departs at the start)'}</code></p>")
+            f"<p>{_e(_('Actions:'))} <code>"
+            f"{_e(codes) or _e(_('(none: it departs at the start)'))}</code></p>")
     report = info.get("report", "")
     return (f'<div class="cx" id="{_anchor("cx", sub["name"], rule_id)}">'
             f"<h3>{_e(sub['name'])}: <code>{_e(rule_id)}</code></h3>"
-            f"<p><em>{_e(cite)}</em></p>{body}"
-            + (f"<details><summary>the full report</summary><pre>{_e(report)}</pre></details>"
-               if report else "")
-            + (f"<p>Replay it:</p><pre>{_e(info['replay'])}</pre>" if info.get("replay") else "")
+            f"<p><em>{_e(cited)}</em></p>{body}"
+            + (f"<details><summary>{_e(_('the full report'))}</summary><pre>{_e(report)}</pre>"
+               "</details>" if report else "")
+            + (f"<p>{_e(_('Replay it:'))}</p><pre>{_e(info['replay'])}</pre>"
+               if info.get("replay") else "")
             + "</div>")
 
 

@@ -14,6 +14,7 @@ from conformance.api import Verdict
 from levels.storage import atomic_path
 from conformance.machines.budget import describe_call
 from conformance.reports import points
+from conformance.translations import _, n_, rule_title
 from spec import rules as spec_rules
 
 FORMAT_VERSION = 1
@@ -84,7 +85,13 @@ _PLURAL_STATUS = {"conforms": "conform", "does not conform": "do not conform",
 
 def status_count(n: int, status: str) -> str:
     """``1 conforms``, ``3 conform``, ``2 do not conform``, ``2 bad targets``."""
-    return f"{n} {status if n == 1 else _PLURAL_STATUS.get(status, status)}"
+    said = {"conforms": n_("{n} conforms", "{n} conform", n),
+            "does not conform": n_("{n} does not conform", "{n} do not conform", n),
+            "bad target": n_("{n} bad target", "{n} bad targets", n),
+            NOT_FULLY_CHECKED: n_("{n} not fully checked", "{n} not fully checked", n)}.get(status)
+    if said is None:
+        return f"{n} {status if n == 1 else _PLURAL_STATUS.get(status, status)}"
+    return said.format(n=n)
 
 
 def group_passed(v: Verdict) -> bool:
@@ -97,28 +104,33 @@ def group_passed(v: Verdict) -> bool:
 
 def verdict_message(v: Verdict) -> str:
     """One line: why it does not conform (empty when it conforms)."""
-    missing = f"missing operations: {', '.join(v.missing)}" if v.missing else ""
+    missing = (_("missing operations: {operations}").format(operations=", ".join(v.missing))
+               if v.missing else "")
     if v.error:
         if missing:
             return missing
         lines = [line.strip() for line in v.error.strip().splitlines()]
-        return " ".join(lines[:2]) or "bad target"      # the closest profile's lack
+        return " ".join(lines[:2]) or _("bad target")      # the closest profile's lack
     if v.counterexample is not None:
         return f"{missing}; {v.counterexample.message}" if missing else v.counterexample.message
     if verdict_status(v) == NOT_FULLY_CHECKED:
         return out_of_time_message(v)
-    return f"{missing} (the others conform)" if missing and v.stats else missing
+    return _("{missing} (the others conform)").format(missing=missing) if missing and v.stats \
+        else missing
 
 
 def out_of_time_message(v: Verdict) -> str:
     """One line: a check whose time budget ran out before it found a departure."""
     examples = v.stats.get("examples", 0)
+    budget = _(" of {seconds} s").format(seconds=f"{v.budget:g}") if v.budget else ""
     if v.median_call is None:
-        return (f"the time budget{f' of {v.budget:g} s' if v.budget else ''} ran out before "
-                "the target answered a call (while it was opened)")
-    return (f"the time budget{f' of {v.budget:g} s' if v.budget else ''} ran out after "
-            f"{examples} example{'s' if examples != 1 else ''}, no departure found "
-            f"(median call {describe_call(v.median_call)})")
+        return _("the time budget{budget} ran out before the target answered a call (while it "
+                 "was opened)").format(budget=budget)
+    return n_("the time budget{budget} ran out after {n} example, no departure found (median "
+              "call {call})",
+              "the time budget{budget} ran out after {n} examples, no departure found (median "
+              "call {call})", examples).format(budget=budget, n=examples,
+                                               call=describe_call(v.median_call))
 
 
 def verdict_to_dict(v: Verdict) -> dict[str, Any]:
@@ -233,12 +245,14 @@ def verdicts_to_gradescope(results: Sequence[tuple[Verdict, str]], *,
     outcomes: dict[str, str] = {}
     for v, report in results:
         if not v.outcomes:
-            test(f"{v.target}: cannot be checked", False, report, v.profile)
+            test(_("{target}: cannot be checked").format(target=v.target), False, report,
+                 v.profile)
             continue
         table = spec_rules.table_for(v.profile)
         for o in v.outcomes:
             rule = table.rule(o.rule)
-            test(f"{rule.id}: {rule.title}", o.passed, points.describe(v.profile, o), v.profile)
+            test(f"{rule.id}: {rule_title(rule)}", o.passed, points.describe(v.profile, o),
+                 v.profile)
             outcomes[o.rule] = o.status
     seeds = sorted({v.seed for v, _ in results if v.seed is not None})
     passed = sum(1 for t in tests if t["status"] == "passed")
@@ -247,10 +261,12 @@ def verdicts_to_gradescope(results: Sequence[tuple[Verdict, str]], *,
     document = {
         "score": float(passed),
         "execution_time": round(seconds),
-        "output": (f"{passed} of {len(tests)} rules "
-                   + ("kept" if not late else "earn their point")
-                   + (f"; not kept: {', '.join(failed)}" if failed else "")
-                   + "".join(f"\nNot fully checked: {out_of_time_message(v)}." for v in late
+        "output": ((_("{passed} of {total} rules kept") if not late
+                    else _("{passed} of {total} rules earn their point")).format(
+                        passed=passed, total=len(tests))
+                   + (_("; not kept: {tests}").format(tests=", ".join(failed)) if failed else "")
+                   + "".join("\n" + _("Not fully checked: {why}.").format(
+                       why=out_of_time_message(v)) for v in late
                              if verdict_status(v) == NOT_FULLY_CHECKED)),
         "output_format": "text",
         "visibility": visibility,

@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from conformance.api import Counterexample, RuleOutcome
+from conformance.translations import _, cite
 from spec import rules as spec_rules
 
 STATUSES = ("kept", "broken", "missing", "unexercised", "unreached")
@@ -68,23 +69,29 @@ def describe(profile: str, o: RuleOutcome) -> str:
     """What a rule's test says: the rule in the seed's words, then why it
     passed or failed (the counterexample's report when broken)."""
     rule = spec_rules.table_for(profile).rule(o.rule)
-    head = rule.cite()
+    head = cite(rule)
     if o.status == "kept":
-        return f"{head}\n\nKept: exercised {o.exercised} times, no departure."
+        return f"{head}\n\n" + _("Kept: exercised {n} times, no departure.").format(
+            n=o.exercised)
     if o.status == "missing":
-        return (f"{head}\n\nNot checked: the submission lacks {', '.join(o.missing)}, "
-                "which this rule needs.")
+        return f"{head}\n\n" + _("Not checked: the submission lacks {operations}, which this "
+                                  "rule needs.").format(operations=", ".join(o.missing))
     if o.status == "unreached":
-        return (f"{head}\n\nNot reached: the check's time budget ran out before it exercised "
-                "this rule (the code is slow), and nothing departed from it; "
-                + ("it keeps its point." if o.credited else
-                   "no point (--budget-is-failure)."))
+        return f"{head}\n\n" + (
+            _("Not reached: the check's time budget ran out before it exercised this rule "
+              "(the code is slow), and nothing departed from it; it keeps its point.")
+            if o.credited else
+            _("Not reached: the check's time budget ran out before it exercised this rule "
+              "(the code is slow), and nothing departed from it; no point "
+              "(--budget-is-failure)."))
     if o.status == "unexercised":
-        return (f"{head}\n\nNever exercised: every play departed elsewhere before reaching "
-                "this rule (see the broken rules), so it earns no point.")
+        return f"{head}\n\n" + _("Never exercised: every play departed elsewhere before "
+                                  "reaching this rule (see the broken rules), so it earns no "
+                                  "point.")
     text = o.report or (o.counterexample.message if o.counterexample else "")
-    extra = f"\n(It also lacks {', '.join(o.missing)}.)" if o.missing else ""
-    return f"{head}\n\nBroken:\n\n{text.rstrip()}{extra}"
+    extra = ("\n" + _("(It also lacks {operations}.)").format(operations=", ".join(o.missing))
+             if o.missing else "")
+    return f"{head}\n\n" + _("Broken:") + f"\n\n{text.rstrip()}{extra}"
 
 
 def score(found: Iterable[RuleOutcome]) -> tuple[int, int]:

@@ -21,6 +21,7 @@ from conformance.machines.boards import draw
 from levels.words import plural
 from spec import rules
 from conformance.machines.budget import describe_call
+from conformance.translations import _, n_, rule_text
 
 #: The order the stats are printed in, with their labels.
 STAT_LABELS = (      # (key, singular, plural)
@@ -29,6 +30,20 @@ STAT_LABELS = (      # (key, singular, plural)
     ("wins", "win", "wins"), ("bombs", "bomb", "bombs"), ("undos", "undo", "undos"),
     ("advances", "level advance", "level advances"),
 )
+
+
+def count(n: int, key: str) -> str:
+    """``n`` of a stat (``"3 pushes"``), in the current language."""
+    return {
+        "examples": n_("{n} example", "{n} examples", n),
+        "steps": n_("{n} step", "{n} steps", n),
+        "pushes": n_("{n} push", "{n} pushes", n),
+        "blocked": n_("{n} blocked move", "{n} blocked moves", n),
+        "wins": n_("{n} win", "{n} wins", n),
+        "bombs": n_("{n} bomb", "{n} bombs", n),
+        "undos": n_("{n} undo", "{n} undos", n),
+        "advances": n_("{n} level advance", "{n} level advances", n),
+    }[key].format(n=n)
 
 
 def marks(expected: list[str], actual: list[str]) -> list[str]:
@@ -70,10 +85,12 @@ def format_comparison(expected: str, actual: str) -> list[str]:
     """Expected and actual observations with the differing cells and values marked."""
     if not any(l.startswith("|") for l in (expected + "\n" + actual).splitlines()):
         # Not an observation (a target error, an argument changed): as is.
-        return (["expected: " + l for l in expected.splitlines()[:1]]
-                + ["          " + l for l in expected.splitlines()[1:]]
-                + ["actual:   " + l for l in actual.splitlines()[:1]]
-                + ["          " + l for l in actual.splitlines()[1:]])
+        said, got = _("expected:"), _("actual:")
+        width = max(len(said), len(got)) + 1
+        return ([said.ljust(width) + l for l in expected.splitlines()[:1]]
+                + [" " * width + l for l in expected.splitlines()[1:]]
+                + [got.ljust(width) + l for l in actual.splitlines()[:1]]
+                + [" " * width + l for l in actual.splitlines()[1:]])
     e_rows, e_vals = _split(expected)
     a_rows, a_vals = _split(actual)
     out: list[str] = []
@@ -81,46 +98,48 @@ def format_comparison(expected: str, actual: str) -> list[str]:
         # Boards are drawn framed by '|' so that floor at the edges shows.
         m = marks(e_rows, a_rows)
         out += side_by_side([
-            ("expected (spec)", [f"|{r}|" for r in e_rows]),
-            ("actual (target)", [f"|{r}|" for r in a_rows]),
-            ("differs (X)", [f"|{r}|" for r in m]),
+            (_("expected (spec)"), [f"|{r}|" for r in e_rows]),
+            (_("actual (target)"), [f"|{r}|" for r in a_rows]),
+            (_("differs (X)"), [f"|{r}|" for r in m]),
         ])
         diff = sum(r.count("X") for r in m)
-        out.append(("1 cell differs" if diff == 1 else f"{diff} cells differ")
-                   if diff else "the boards agree")
+        out.append(n_("{n} cell differs", "{n} cells differ", diff).format(n=diff)
+                   if diff else _("the boards agree"))
     e_map = dict(v.split(": ", 1) if ": " in v else (v, "") for v in e_vals)
     a_map = dict(v.split(": ", 1) if ": " in v else (v, "") for v in a_vals)
     for name in list(dict.fromkeys(list(e_map) + list(a_map))):
-        e, a = e_map.get(name, "(none)"), a_map.get(name, "(none)")
-        flag = "   <-- differs" if e != a else ""
-        out.append(f"{name}: expected {e}, actual {a}{flag}")
+        e, a = e_map.get(name, _("(none)")), a_map.get(name, _("(none)"))
+        flag = _("   <-- differs") if e != a else ""
+        out.append(_("{name}: expected {expected}, actual {actual}").format(
+            name=name, expected=e, actual=a) + flag)
     return out
 
 
 def format_counterexample(c: Counterexample) -> str:
     """The counterexample part of the report."""
-    out = [f"What went wrong: {c.message}"]
-    out += [f"Rule broken: {line}" if i == 0 else f"  {line}"
+    out = [_("What went wrong: {message}").format(message=c.message)]
+    out += [_("Rule broken: {rule}").format(rule=line) if i == 0 else f"  {line}"
             for i, line in enumerate(rule_lines(c.profile, c.rule))]
     if c.scenario:
-        out.append(f"Found by the fixed scenario: {c.scenario}")
+        out.append(_("Found by the fixed scenario: {scenario}").format(scenario=c.scenario))
     out.append("")
-    out.append("Level" + ("s" if "\n\n" in c.level_text.strip() else "") + " (XSB):")
+    out.append(_("Levels (XSB):") if "\n\n" in c.level_text.strip() else _("Level (XSB):"))
     out += ["    " + l if l else "" for l in c.level_text.rstrip("\n").splitlines()]
     out.append("")
     if c.actions:
-        out.append("Actions:")
+        out.append(_("Actions:"))
         for i, a in enumerate(c.actions):
-            here = "   <-- departs here" if i == c.step else ""
+            here = _("   <-- departs here") if i == c.step else ""
             out.append(f"  {i + 1:3}. {a}{here}")
     else:
-        out.append("Actions: none (it departs right at the start)")
+        out.append(_("Actions: none (it departs right at the start)"))
     out.append("")
-    where = "at the start" if c.step < 0 else f"after action {c.step + 1}"
-    out.append(f"Observer {c.operation!r} {where}:")
+    out.append(_("Observer {operation} at the start:").format(operation=repr(c.operation))
+               if c.step < 0 else _("Observer {operation} after action {n}:").format(
+                   operation=repr(c.operation), n=c.step + 1))
     out += ["  " + l for l in format_comparison(c.expected, c.actual)]
     if c.replay:
-        out += ["", "Replay exactly this failure with:", "  " + c.replay]
+        out += ["", _("Replay exactly this failure with:"), "  " + c.replay]
     return "\n".join(out)
 
 
@@ -129,12 +148,14 @@ def rule_lines(profile: str, rule_id: str | None) -> list[str]:
     try:
         rule = rules.table_for(profile).rule(rule_id or "")
     except KeyError:
-        return [f"{rule_id or '?'} (no rule of the {profile} table explains this departure: "
-                "a bug of the rule table, please report it)"]
-    lines = [f"{rule.id}: {rule.text}",
+        return [_("{rule} (no rule of the {profile} table explains this departure: a bug "
+                  "of the rule table, please report it)").format(rule=rule_id or "?",
+                                                                 profile=profile)]
+    lines = [f"{rule.id}: {rule_text(rule)}",
              f"{rule.source}: \u201c{rule.words}\u201d"]
     if rule.errata:
-        lines[-1] += f" (erratum {', '.join(rule.errata)}, spec/ERRATA.md)"
+        lines[-1] += _(" (erratum {errata}, spec/ERRATA.md)").format(
+            errata=", ".join(rule.errata))
     return lines
 
 
@@ -149,63 +170,79 @@ def format_coverage(verdict: Verdict) -> list[str]:
     if outcomes:
         kept = sum(o.status == "kept" for o in outcomes)
         credited = sum(o.passed for o in outcomes) - kept
-        out.append(f"Rules of the seed: {kept} of {len(outcomes)} kept"
-                   + (f", {credited} not reached before the time budget ran out (their "
-                      "points kept)" if credited else ""))
+        out.append(_("Rules of the seed: {kept} of {total} kept").format(
+            kept=kept, total=len(outcomes))
+            + (_(", {credited} not reached before the time budget ran out (their points "
+                 "kept)").format(credited=credited) if credited else ""))
         for o in outcomes:
-            why = {"kept": f"kept (exercised {o.exercised} times)",
-                   "broken": "BROKEN" + (f": {o.counterexample.message}" if o.counterexample
-                                         else ""),
-                   "missing": f"not checked: lacks {', '.join(o.missing)}",
-                   "unexercised": "never exercised (no point)",
-                   "unreached": "not reached before the time budget ran out"
-                                + (" (its point kept)" if o.credited else " (no point)"),
-                   }[o.status]
+            if o.status == "kept":
+                why = _("kept (exercised {n} times)").format(n=o.exercised)
+            elif o.status == "broken":
+                why = _("BROKEN") + (f": {o.counterexample.message}" if o.counterexample
+                                     else "")
+            elif o.status == "missing":
+                why = _("not checked: lacks {operations}").format(
+                    operations=", ".join(o.missing))
+            elif o.status == "unexercised":
+                why = _("never exercised (no point)")
+            else:
+                why = (_("not reached before the time budget ran out (its point kept)")
+                       if o.credited else
+                       _("not reached before the time budget ran out (no point)"))
             out.append(f"  {o.rule}: {why}")
         return out
-    out.append("Rules exercised (times a case of the rule was played): "
+    out.append(_("Rules exercised (times a case of the rule was played): ")
                + ", ".join(f"{r} {n}" for r, n in coverage.items()))
     never = [r for r, n in coverage.items() if n == 0]
     if never:
-        out.append("Never exercised" + (" before the failure" if verdict.counterexample
-                                         else "") + ": " + ", ".join(never))
+        out.append((_("Never exercised before the failure: ") if verdict.counterexample
+                    else _("Never exercised: ")) + ", ".join(never))
     return out
 
 
 def format_stats(stats: dict[str, int]) -> str:
     """``12 examples, 340 steps, 51 pushes, ...``."""
-    parts = [plural(stats[k], one, many) for k, one, many in STAT_LABELS if k in stats]
-    return ", ".join(parts) if parts else "nothing"
+    parts = [count(stats[k], k) for k, _one, _many in STAT_LABELS if k in stats]
+    return ", ".join(parts) if parts else _("nothing")
 
 
 def format_verdict(verdict: Verdict) -> str:
     """The human report of one verdict."""
-    seed = f", random seed {verdict.seed}" if verdict.seed is not None else ""
-    head = f"{verdict.target} (profile {verdict.profile}{seed})"
+    head = (_("{target} (profile {profile}, random seed {seed})") if verdict.seed is not None
+            else _("{target} (profile {profile})")).format(
+        target=verdict.target, profile=verdict.profile, seed=verdict.seed)
     out = []
     if verdict.error:
-        out.append(f"{head}: cannot be checked")
+        out.append(_("{head}: cannot be checked").format(head=head))
         out.append(verdict.error)
         if verdict.missing:
-            out.append("missing operations: " + ", ".join(verdict.missing))
+            out.append(_("missing operations: ") + ", ".join(verdict.missing))
         return "\n".join(out)
     unfinished = (getattr(verdict, "out_of_time", False) and verdict.counterexample is None
                   and not verdict.missing)
     if verdict.conforms:
-        out.append(f"{head}: CONFORMS ({verdict.seconds:.1f} s)")
+        said = _("{head}: CONFORMS ({seconds} s)")
     elif unfinished:
-        out.append(f"{head}: NOT FULLY CHECKED ({verdict.seconds:.1f} s)")
+        said = _("{head}: NOT FULLY CHECKED ({seconds} s)")
     else:
-        out.append(f"{head}: DOES NOT CONFORM ({verdict.seconds:.1f} s)")
+        said = _("{head}: DOES NOT CONFORM ({seconds} s)")
+    out.append(said.format(head=head, seconds=f"{verdict.seconds:.1f}"))
     out += out_of_time_lines(verdict, "example (the fixed scenarios count as examples)")
     if verdict.missing:
-        out.append(f"Missing operations: {', '.join(verdict.missing)}. The others were checked"
-                   + (" and conform." if verdict.counterexample is None and verdict.stats
-                      else "." if verdict.stats else ": none could be without them."))
+        missing = ", ".join(verdict.missing)
+        if verdict.counterexample is None and verdict.stats:
+            said = _("Missing operations: {missing}. The others were checked and conform.")
+        elif verdict.stats:
+            said = _("Missing operations: {missing}. The others were checked.")
+        else:
+            said = _("Missing operations: {missing}. The others were checked: none could be "
+                     "without them.")
+        out.append(said.format(missing=missing))
     if verdict.counterexample is not None:
         out += ["", format_counterexample(verdict.counterexample), ""]
-    label = "Exercised before the failure" if verdict.counterexample is not None else "Exercised"
-    out.append(f"{label}: {format_stats(verdict.stats)}")
+    label = (_("Exercised before the failure: {stats}") if verdict.counterexample is not None
+             else _("Exercised: {stats}"))
+    out.append(label.format(stats=format_stats(verdict.stats)))
     out += format_coverage(verdict)
     out += format_warnings(verdict)
     return "\n".join(out)
@@ -218,9 +255,10 @@ def out_of_time_lines(verdict: Verdict, unit: str) -> list[str]:
     singular, with any remark after it (``"table"``)."""
     if not getattr(verdict, "out_of_time", False):
         return []
-    budget = f" of {verdict.budget:g} s" if verdict.budget else ""
+    budget = _(" of {seconds} s").format(seconds=f"{verdict.budget:g}") if verdict.budget else ""
     if verdict.counterexample is not None or verdict.conforms or verdict.missing:
-        return [f"(The time budget{budget} ran out before the check finished.)"]
+        return [_("(The time budget{budget} ran out before the check finished.)").format(
+            budget=budget)]
     return [format_out_of_time(verdict, unit)]
 
 
@@ -229,16 +267,26 @@ def format_out_of_time(verdict: Verdict,
     """Why a check is not fully checked: its budget, what it ran, how slow
     the target's calls are."""
     examples = verdict.stats.get("examples", 0)
-    budget = f" of {verdict.budget:g} s" if verdict.budget else ""
+    budget = _(" of {seconds} s").format(seconds=f"{verdict.budget:g}") if verdict.budget else ""
     if verdict.median_call is None:
-        return (f"The time budget{budget} ran out before the target answered a call (while "
-                "its box started and it was loaded): give it a larger --budget.")
-    word, _, remark = unit.partition(" ")
-    return (f"The time budget{budget} ran out after {plural(examples, word)}"
-            f"{' ' + remark if remark else ''}, with no departure found; the "
-            f"target's median call took {describe_call(verdict.median_call)}. Slow code is "
-            "not wrong code, but it was not checked in full: give it a larger --budget, or "
-            "make it faster.")
+        return _("The time budget{budget} ran out before the target answered a call (while "
+                 "its box started and it was loaded): give it a larger --budget.").format(
+                     budget=budget)
+    word, _space, remark = unit.partition(" ")
+    ran = (count(examples, "examples") if word == "example"
+           else plural(examples, word))
+    return _("The time budget{budget} ran out after {ran}{remark}, with no departure found; "
+             "the target's median call took {call}. Slow code is not wrong code, but it was "
+             "not checked in full: give it a larger --budget, or make it faster.").format(
+                 budget=budget, ran=ran, remark=" " + _remark(remark) if remark else "",
+                 call=describe_call(verdict.median_call))
+
+
+def _remark(remark: str) -> str:
+    """A unit's remark (see :func:`out_of_time_lines`) in the current language."""
+    if remark == "(the fixed scenarios count as examples)":
+        return _("(the fixed scenarios count as examples)")
+    return remark
 
 
 def format_warnings(verdict: Verdict) -> list[str]:
@@ -249,12 +297,13 @@ def format_warnings(verdict: Verdict) -> list[str]:
     out: list[str] = []
     warnings = getattr(verdict, "warnings", None) or []
     if warnings:
-        out += ["", f"Warnings ({len(warnings)}; accepted, the verdict does not depend on them):"]
+        out += ["", _("Warnings ({n}; accepted, the verdict does not depend on them):").format(
+            n=len(warnings))]
         out += [f"  - {w}" for w in warnings]
     robustness = getattr(verdict, "robustness", None) or []
     if robustness:
-        out += ["", "Robustness (--robustness: inputs beyond the seed's domain; warnings only, "
-                "the verdict does not depend on them):"]
+        out += ["", _("Robustness (--robustness: inputs beyond the seed's domain; warnings "
+                      "only, the verdict does not depend on them):")]
         for finding in robustness:
             out += ["    " + l if l else "" for l in finding.splitlines()]
     return out

@@ -51,7 +51,8 @@ from conformance.sandbox.child import (  # noqa: F401 - fingerprint is part of t
     time_limit_message,
 )
 from conformance.sandbox.loading import (
-    BadTarget, ReferenceImport, ResolvedTarget, describe_load_error, load, private_module_name,
+    BadTarget, ReferenceImport, ResolvedTarget, describe_load_error, load,
+    missing_module_message, private_module_name,
 )
 from spec.tipos import Accion
 
@@ -169,13 +170,15 @@ class InProcessTarget(_TargetBase):
     """A trusted target run in this process: same interface, no isolation
     (no time, memory or output limits), much faster."""
 
-    def __init__(self, spec: ResolvedTarget, namespace: Any | None = None):
+    def __init__(self, spec: ResolvedTarget, namespace: Any | None = None,
+                 support: str | None = None):
         self.spec = spec
         self.name = spec.name
+        self.support_replaced: list[str] = []
         self._identity = _Identity()
         if namespace is None:
             try:
-                namespace = load(spec)
+                namespace = load(spec, support=support)
             except BadTarget:
                 raise
             except BaseException as e:  # noqa: BLE001 - the target's import failed
@@ -218,19 +221,80 @@ def _copy_tree(source: Path, dest: Path, budget: list[int]) -> None:
             shutil.copyfile(entry, dest / entry.name)
 
 
+def support_files(folder: str | os.PathLike) -> list[str]:
+    """The course's support files in ``folder`` (``--support DIR``), as
+    paths relative to it (what a box gets beside the submission), sorted.
+    Raises :class:`BadTarget` when ``folder`` is not a readable folder."""
+    source = Path(folder)
+    if not source.is_dir():
+        raise BadTarget(f"--support {folder}: not a folder")
+    found = []
+    try:
+        for path in sorted(source.rglob("*")):
+            relative = path.relative_to(source)
+            if any(part in _SKIP for part in relative.parts) or path.is_symlink():
+                continue
+            if path.is_file():
+                found.append(relative.as_posix())
+    except OSError as e:
+        raise BadTarget(f"--support {folder}: cannot be read ({e.strerror or e})") from None
+    return found
+
+
+def _copy_support(folder: str, work: Path, keep: str | None, budget: list[int]) -> list[str]:
+    """Copy the course's support files into a box's working folder, beside
+    the submission's own files, read-only (files 0444, their folders 0555).
+    On a name clash the course's file wins (the submission's own file of
+    that name is replaced), except the checked file itself (``keep``). The
+    names replaced are returned."""
+    replaced = []
+    for relative in support_files(folder):
+        if relative == keep:
+            continue
+        source = Path(folder) / relative
+        dest = work / relative
+        budget[0] -= source.stat().st_size
+        if budget[0] < 0:
+            raise BadTarget(f"--support {folder}: more than {_MAX_COPY // 2 ** 20} MB to copy "
+                            "into the sandbox")
+        for parent in reversed(dest.relative_to(work).parents[:-1]):
+            (work / parent).mkdir(exist_ok=True)
+        if dest.is_dir() and not dest.is_symlink():
+            shutil.rmtree(dest)
+        if dest.exists() or dest.is_symlink():
+            replaced.append(relative)
+            dest.unlink()
+        shutil.copyfile(source, dest)
+        os.chmod(dest, 0o444)
+    for relative in {Path(r).parent for r in support_files(folder)} - {Path(".")}:
+        os.chmod(work / relative, 0o555)
+    return replaced
+
+
 class _Box:
     """A private temporary copy of the target: ``work`` is the box's only
-    writable folder; ``init`` what the child needs to load the target."""
+    writable folder; ``init`` what the child needs to load the target.
+    ``support``: the course's folder of support files, copied in beside
+    the submission (:func:`_copy_support`); ``replaced`` the submission's
+    own files they replaced."""
 
-    def __init__(self, spec: ResolvedTarget, copy_folder: bool):
+    def __init__(self, spec: ResolvedTarget, copy_folder: bool, support: str | None = None):
         self.root = tempfile.mkdtemp(prefix="sokoban-box-")
         work = Path(self.root) / "work"
         work.mkdir()
         self.work = str(work)
         self.tmp = str(Path(self.root) / "tmp")      # its TMPDIR where it has no /tmp of its own
         os.mkdir(self.tmp)
+        self.replaced: list[str] = []
         try:
             self.init = self._fill(spec, work, copy_folder)
+            if support is not None:
+                keep = Path(spec.path).name if spec.kind == "file" else None
+                try:
+                    self.replaced = _copy_support(support, work, keep, [_MAX_COPY])
+                except OSError as e:
+                    raise BadTarget(f"--support {support}: cannot be copied into the box "
+                                    f"({e.strerror or e})") from None
         except BaseException:
             self.remove()
             raise
@@ -268,6 +332,12 @@ class _Box:
         return init
 
     def remove(self) -> None:
+        for folder, dirs, _ in os.walk(self.root):      # support folders are read-only
+            for name in dirs:
+                try:
+                    os.chmod(os.path.join(folder, name), 0o755)
+                except OSError:
+                    pass
         shutil.rmtree(self.root, ignore_errors=True)
 
 
@@ -282,7 +352,10 @@ class SandboxTarget(_TargetBase):
     level (default: the best available, see :mod:`conformance.sandbox.isolation`).
     ``copy_folder``: copy the whole folder of a file target into the box
     (its helper modules), or only the file. ``storage_mb``, ``max_files``:
-    what the box may store (None: no budget).
+    what the box may store (None: no budget). ``support``: a folder of the
+    course's own files (``--support DIR``) copied into every box, read-only,
+    beside the submission's (the course's file wins a name clash, except
+    the checked file itself; ``support_replaced`` names the files replaced).
     """
 
     def __init__(self, spec: ResolvedTarget, *, timeout: float = DEFAULT_TIMEOUT,
@@ -293,8 +366,10 @@ class SandboxTarget(_TargetBase):
                  copy_folder: bool = True, max_processes: int = DEFAULT_MAX_PROCESSES,
                  cpu_seconds: float = DEFAULT_CPU_SECONDS,
                  storage_mb: int | None = DEFAULT_STORAGE_MB,
-                 max_files: int = DEFAULT_MAX_FILES):
+                 max_files: int = DEFAULT_MAX_FILES, support: str | None = None):
         self.spec = spec
+        self.support = support
+        self.support_replaced: list[str] = []
         self.name = spec.name
         self.timeout = timeout
         self.memory_mb = memory_mb
@@ -323,6 +398,9 @@ class SandboxTarget(_TargetBase):
         except TargetError as e:
             detail = f"\n{e.detail.rstrip()}" if e.detail.strip() else ""
             raise BadTarget(f"{e.message}{detail}") from None
+        except BaseException:       # the check's budget ran out while it opened: no box left
+            self._stop()
+            raise
         self.operations = self._operations
 
     # -- process management
@@ -331,7 +409,8 @@ class SandboxTarget(_TargetBase):
         self.generation += 1
         self.restarts += 1
         self._buffer = b""
-        box = _Box(self.spec, self.copy_folder)
+        box = _Box(self.spec, self.copy_folder, self.support)
+        self.support_replaced = box.replaced
         self._out = tempfile.TemporaryFile()
         init = dict(box.init, output_limit=self.output_limit, timeout=self.timeout,
                     start_timeout=self.start_timeout, directions=self.directions,
@@ -368,6 +447,10 @@ class SandboxTarget(_TargetBase):
             self._stop()
             raise ReferenceImport(f"{self.spec.name}: imports the reference implementation "
                                   f"({answer['reference']})")
+        if "missing-module" in answer:
+            self._stop()
+            raise TargetError("raised", missing_module_message(
+                self.spec.name, str(answer["missing-module"]), self.support))
         if "load-error" in answer:
             self._stop()
             raise TargetError("raised", self._from_box(str(answer["load-error"])))
@@ -602,15 +685,20 @@ def open_target(spec: ResolvedTarget, *, in_process: bool | None = None,
                 timeout: float = DEFAULT_TIMEOUT, memory_mb: int = DEFAULT_MEMORY_MB,
                 output_limit: int = DEFAULT_OUTPUT_LIMIT, directions: str = "ours",
                 level: str | None = None, copy_folder: bool = True,
-                storage_mb: int | None = DEFAULT_STORAGE_MB):
+                storage_mb: int | None = DEFAULT_STORAGE_MB, support: str | None = None):
     """The Target for ``spec``: in-process for our own implementation (or
     when asked), otherwise sandboxed (see :class:`SandboxTarget` for the
-    other parameters). Raises :class:`BadTarget` (and its kind
+    other parameters). ``support``: the course's folder of support files
+    (``--support DIR``): in a box, copied beside the submission; in-process,
+    first on the import path while the target is imported. Raises
+    :class:`BadTarget` (and its kind
     :class:`~conformance.checking.targets.ReferenceImport`)."""
+    if support is not None:
+        support_files(support)              # a missing folder is a bad argument, said once
     if in_process is None:
         in_process = spec.trusted
     if in_process:
-        return InProcessTarget(spec)
+        return InProcessTarget(spec, support=support)
     return SandboxTarget(spec, timeout=timeout, memory_mb=memory_mb, output_limit=output_limit,
                          directions=directions, level=level, copy_folder=copy_folder,
-                         storage_mb=storage_mb)
+                         storage_mb=storage_mb, support=support)

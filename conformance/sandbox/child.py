@@ -801,6 +801,8 @@ def child_main():
         _flush()
         if guard is not None and guard.attempts:
             channel.send({"reference": guard.attempts[0]})
+        elif isinstance(e, ModuleNotFoundError) and e.name:
+            channel.send({"missing-module": e.name.split(".")[0]})
         elif isinstance(e, CallTimeout):
             channel.send({"load-error": f"{init['name']}: did not finish importing: "
                           f"{time_limit_message(start_limit, e.waited)}"

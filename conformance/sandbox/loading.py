@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from conformance.translations import _
+
 #: Modules of this project that are trusted to run in-process by default.
 TRUSTED_MODULES = ("impl", "soko")
 
@@ -68,7 +70,27 @@ def private_module_name(path: str) -> str:
     return f"_sokoban_target_{digest}_{stem}"
 
 
-def load(spec: ResolvedTarget, *, keep_path: bool = False) -> Any:
+def missing_module_message(name: str, module: str, support: str | None = None) -> str:
+    """What a report says of a target that imports a module its box lacks
+    (a course's own library, ``gamelib``...): the module, and the option
+    that gives the box the course's files."""
+    if module in getattr(sys, "stdlib_module_names", ()):
+        return _("{target}: imports the module {module}, of Python's standard library, which "
+                 "the Python its box runs does not have (a graphics library, such as tkinter, "
+                 "often is missing). If the course hands out a file that stands in for it, "
+                 "give their folder with --support DIR.").format(target=name,
+                                                                 module=repr(module))
+    if support is None:
+        return _("{target}: imports the module {module}, which is not among its files. If it "
+                 "is one of the course's own files (a library handed out with the assignment), "
+                 "give their folder with --support DIR.").format(target=name,
+                                                                 module=repr(module))
+    return _("{target}: imports the module {module}, which is neither among its files nor in "
+             "the course's support folder {support} (--support).").format(
+                 target=name, module=repr(module), support=support)
+
+
+def load(spec: ResolvedTarget, *, keep_path: bool = False, support: str | None = None) -> Any:
     """Import the target and return the object whose attributes are its
     operations. Runs the target's code: call it in the sandbox for untrusted
     targets. Errors in the target's code propagate (the caller reports them);
@@ -76,6 +98,8 @@ def load(spec: ResolvedTarget, *, keep_path: bool = False) -> Any:
 
     ``keep_path``: leave the target's folder on ``sys.path`` (so it can import
     its own helper modules later); off in-process, where it would shadow ours.
+    ``support``: the course's folder of support files, first on the path
+    while the target is imported (the course's file wins a name clash).
     """
     if spec.kind in ("module", "object"):
         try:
@@ -107,10 +131,18 @@ def load(spec: ResolvedTarget, *, keep_path: bool = False) -> Any:
     saved_path = list(sys.path)
     saved_bytecode = sys.dont_write_bytecode
     sys.path.insert(0, str(folder))
+    if support is not None:
+        sys.path.insert(0, str(Path(support).resolve()))
     sys.dont_write_bytecode = True       # never write __pycache__ into a submission
     sys.modules[name] = module
     try:
         ispec.loader.exec_module(module)
+    except ModuleNotFoundError as e:
+        del sys.modules[name]
+        if e.name and importlib.util.find_spec(e.name.split(".")[0]) is None:
+            raise BadTarget(missing_module_message(spec.name, e.name.split(".")[0],
+                                                   support)) from None
+        raise
     except BaseException:
         del sys.modules[name]
         raise

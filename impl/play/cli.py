@@ -47,6 +47,12 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                    help="with a TARGET: the interface to play it under (soko, extendido, tad, "
                         "aed2, prolog; default: of those sokoban check would check, soko, "
                         "then extendido, then tad)")
+    p.add_argument("--support", metavar="DIR", default=None,
+                   help="with a TARGET: a folder of the course's own files (such as "
+                        "gamelib.py), copied read-only beside it in its box")
+    p.add_argument("--lang", choices=("es", "en"), default=None,
+                   help="with a TARGET: the language of the departure panel (default: the "
+                        "locale's)")
     p.add_argument("--hint-time", type=float, metavar="S", default=DEFAULT_HINT_TIME,
                    help=f"seconds the solver may take for a hint (default {DEFAULT_HINT_TIME:g})")
     return p
@@ -104,6 +110,12 @@ def main(argv: list[str] | None = None, prog: str = PROG, referee=None) -> int:
     try:
         if args.hint_time <= 0:
             raise UsageError("--hint-time must be positive")
+        if args.lang is not None and referee is None:
+            raise UsageError("--lang is for 'sokoban play TARGET': the departure panel of "
+                             "a student's implementation")
+        if args.support is not None and referee is None:
+            raise UsageError("--support is for 'sokoban play TARGET': impl's own game "
+                             "imports no course files")
         if args.profile is not None and referee is None:
             raise UsageError("--profile is for 'sokoban play TARGET': impl's own game has "
                              "no profile to choose")

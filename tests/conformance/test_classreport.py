@@ -6,9 +6,7 @@ counterexample drawn as a board with its replay command."""
 from __future__ import annotations
 
 import html
-import json
 import re
-import shutil
 import subprocess
 import sys
 
@@ -16,25 +14,15 @@ import pytest
 
 from conformance.reports import classreport
 
-from conformance.commands import cli
-
-from conformance import mutants
-
 CLASS = {"ana": "student_soko", "bruno": "soko_win_needs_all_boxes",
          "carla": "soko_pushes_two_boxes", "dario": "soko_mutates_grid",
          "emma": "soko_win_needs_all_boxes"}
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory):
+def graded(graded_class):
     """A class of mutants (and one correct student), graded with the real engine."""
-    folder = tmp_path_factory.mktemp("course") / "tp1"
-    for name, module in CLASS.items():
-        mutants.copy_to(module, folder / name, "soko.py")
-    assert cli.main(["grade", str(folder), "--jobs", "2", "--max-examples", "5",
-                     "--seed", "1"]) == 0
-    out = folder.parent / "tp1-grades"
-    return out, json.loads((out / "summary.json").read_text())
+    return graded_class(CLASS)
 
 
 def test_the_page_holds_what_the_summary_says(graded):
@@ -53,26 +41,10 @@ def test_the_page_holds_what_the_summary_says(graded):
     assert "@import" not in page and "url(" not in page
 
 
-def _chromium() -> str | None:
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
-
-
-@pytest.mark.skipif(_chromium() is None,
-                    reason="no headless browser (Debian: apt-get install chromium)")
-def test_a_real_browser_shows_the_class_offline(graded, tmp_path):
+def test_a_real_browser_shows_the_class_offline(graded, tmp_path, headless_dom):
     out, summary = graded
-    browser = _chromium()
-    flags = ["--headless", "--disable-gpu", "--no-first-run", "--user-data-dir=" + str(tmp_path),
-             "--host-resolver-rules=MAP * ~NOTFOUND"]    # offline: no name resolves
-    if hasattr(__import__("os"), "geteuid") and __import__("os").geteuid() == 0:
-        flags.append("--no-sandbox")
     url = (out / "report.html").as_uri()
-    dom = subprocess.run([browser, *flags, "--dump-dom", url], capture_output=True, text=True,
-                         timeout=120).stdout
+    dom = headless_dom(url)
     assert "<svg" in dom and "The class at a glance" in dom
     # The chart: one bar per rule of the table, its count the students breaking it.
     bars = dict(re.findall(r'<rect class="bar" data-rule="([^"]+)" data-count="(\d+)"', dom))
@@ -93,6 +65,6 @@ def test_a_real_browser_shows_the_class_offline(graded, tmp_path):
         assert '<svg class="board"' in box and "python -m conformance" in html.unescape(box)
         assert "seed 002" in box
     shot = tmp_path / "shot.png"
-    subprocess.run([browser, *flags, f"--screenshot={shot}", "--window-size=1100,900", url],
-                   capture_output=True, timeout=120)
+    subprocess.run([headless_dom.browser, *headless_dom.flags, f"--screenshot={shot}",
+                    "--window-size=1100,900", url], capture_output=True, timeout=120)
     assert shot.is_file() and shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

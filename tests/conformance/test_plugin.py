@@ -208,3 +208,33 @@ def test_the_plugin_leaves_hypothesis_settings_as_it_found_them(pytester, tmp_pa
         assert before[0] == users
     finally:
         set_hypothesis_home_dir(found)
+
+
+def test_the_budget_covers_opening_the_target(course):
+    """A target that takes 4 s to import, a budget of 2 s: the opening is
+    stopped within the budget (not 4 s, then the check's own 2 s)."""
+    import time
+    start = time.monotonic()
+    ret, out, err = pytest_run(course, f"--sokoban-impl={FIXTURES / 'soko_slow_import.py'}",
+                               "--sokoban-budget=2", "--sokoban-max-examples=5")
+    assert ret == 1, out + err
+    assert "not opened within the time budget of 2 s (--sokoban-budget)" in out
+    assert time.monotonic() - start < 3.9
+
+
+def test_support_in_the_plugin(course, tmp_path):
+    """--sokoban-support: a soko.py that imports the course's gamelib is
+    checked; without it, the one failure names the option."""
+    folder = tmp_path / "alumno"
+    folder.mkdir()
+    (folder / "soko.py").write_text("import gamelib\n" + (FIXTURES / "soko_base.py").read_text())
+    ret, out, err = pytest_run(course, f"--sokoban-impl={folder / 'soko.py'}")
+    assert ret == 1 and "--sokoban-support" in out and "'gamelib'" in out, out + err
+    ret, out, err = pytest_run(course, f"--sokoban-impl={folder / 'soko.py'}",
+                               f"--sokoban-support={FIXTURES / 'course_support'}",
+                               "--sokoban-max-examples=5")
+    assert ret == 0, out + err
+    assert f"{len(SOKO_RULES)} passed" in out
+    ret, out, err = pytest_run(course, f"--sokoban-impl={folder / 'soko.py'}",
+                               f"--sokoban-support={tmp_path / 'nowhere'}")
+    assert ret == pytest.ExitCode.USAGE_ERROR and "not a folder" in err

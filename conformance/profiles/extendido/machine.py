@@ -23,6 +23,7 @@ from conformance.profiles.extendido.stepper import STEPPER
 from conformance.machines.boards import render_observation
 from levels.drawing import bounds
 from spec import extendido as spec_ext
+from conformance.translations import N_, _
 
 #: The long runs (``Machine.play_long_run``); one the settings do not enable is a ``repeat``.
 LONG_KINDS = ("repeat", "walk_then_bomb", "undo_many")
@@ -68,7 +69,7 @@ class ExtendidoMachine(Machine):
         niveles = [s.nivel_extendido() for s in self.scenes]
         self.model = spec_ext.nuevo_juego(niveles)
         self.handle = self._call("nuevo_juego", niveles)
-        self.expect_value("nuevo_juego", "nuevo_juego(<the levels>)", self.handle, "a juego")
+        self.expect_value("nuevo_juego", "nuevo_juego(<the levels>)", self.handle, N_("a juego"))
         self.path = 0
         self.compare()
 
@@ -128,7 +129,7 @@ class ExtendidoMachine(Machine):
         juego; a modifier that returns nothing is blamed itself)."""
         self.handle = self._call(op, self.handle, *args)
         shown = f"{op}(j{''.join(', ' + a.name for a in args)})"
-        self.expect_value(op, shown, self.handle, "a juego")
+        self.expect_value(op, shown, self.handle, N_("a juego"))
 
     # -- comparing -----------------------------------------------------------------
 
@@ -178,10 +179,10 @@ class ExtendidoMachine(Machine):
         shown = ", ".join(["j"] + [arg_text(a) for a in args[1:]])
         why = self.strict_note(got, want)
         if self.codes and self.codes[-1] == "z":
-            why = " (deshacer must restore the state before the action it undoes)"
-        self._report(f"{op}({shown})", f"{op}({shown}) is {short(got)}, expected "
-                     f"{want!r} {self.where()}{why}", window, per_cell, scalars, expected,
-                     answers)
+            why = _(" (deshacer must restore the state before the action it undoes)")
+        self._report(f"{op}({shown})", _("{call} is {got}, expected {want} {where}").format(
+            call=f"{op}({shown})", got=short(got), want=repr(want), where=self.where()) + why,
+            window, per_cell, scalars, expected, answers)
 
     def _report(self, operation, message, window, per_cell, scalars, expected, answers):
         """Fail with both observations drawn as boards over ``window``."""

@@ -17,6 +17,7 @@ from conformance.machines.boards import render_observation
 from conformance.profiles.soko.stepper import STEPPER
 from spec import grilla as spec_grilla
 from spec.rules import GRILLA
+from conformance.translations import N_, _
 
 
 #: The per-cell observers and the board field each marks.
@@ -43,7 +44,7 @@ class SokoMachine(Machine):
     def begin(self, scenes: Sequence[lv.Scene]) -> None:
         scene = scenes[0]
         self.begin_level(scene, spec_grilla.crear_grilla(list(scene.desc)), "crear_grilla",
-                         list(scene.desc), "a grid")
+                         list(scene.desc), N_("a grid"))
 
     def describe(self, code: str) -> str:
         return f"mover {lv.STEP[code]}"
@@ -70,7 +71,7 @@ class SokoMachine(Machine):
         if immutability and whole:
             before = self._call(FINGERPRINT, given)
         self.handle = self._call("mover", given, d)
-        self.expect_value("mover", f"mover(grilla, {d})", self.handle, "a grid")
+        self.expect_value("mover", f"mover(grilla, {d})", self.handle, N_("a grid"))
         if immutability:
             if not whole:
                 self.compare(old, given, changed=self.changed(d))
@@ -82,14 +83,16 @@ class SokoMachine(Machine):
         self.compare()
         if immutability and blocked:
             if not self._call(EQUAL, given, self.handle):
-                self._fail("mover", f"mover(grilla, {d}) is blocked {self.where()}, but the grid "
-                           "it returned is not equal (==) to the one it was given",
+                self._fail("mover", _("{call} is blocked {where}, but the grid it returned is "
+                                      "not equal (==) to the one it was given").format(
+                                          call=f"mover(grilla, {d})", where=self.where()),
                            "a grid equal to the argument", "a different grid", value=GRILLA)
 
     def changed(self, d) -> str:
         """What a ``mover`` that changed its argument did, in a report."""
-        return (f"mover(grilla, {d}) changed the grid it was given {self.where()} "
-                "(it must return a new grid and leave its argument alone)")
+        return _("{call} changed the grid it was given {where} (it must return a new grid "
+                 "and leave its argument alone)").format(call=f"mover(grilla, {d})",
+                                                         where=self.where())
 
     def compare(self, g=None, handle=None, changed: str = "") -> None:
         """Compare every observer of the target's grid ``handle`` (default:
@@ -128,11 +131,13 @@ class SokoMachine(Machine):
 
         window = (0, 0, cols - 1, rows - 1)
         names = ["dimensiones", "juego_ganado"]
-        message = f"{op}({shown}) is {short(got)}, expected {want!r}{self.strict_note(got, want)}"
+        message = _("{call} is {got}, expected {want}").format(
+            call=f"{op}({shown})", got=short(got), want=repr(want)) + self.strict_note(got, want)
         if op == "juego_ganado" and not g.objetivos:
-            message += " (a grid without a goal: won by seed 002's letter, erratum E27)"
-        message = (f"{changed}: on the argument, {message}" if changed
-                   else f"{message} {self.where()}")
+            message += _(" (a grid without a goal: won by seed 002's letter, erratum E27)")
+        message = (_("{changed}: on the argument, {message}").format(changed=changed,
+                                                                     message=message)
+                   if changed else f"{message} {self.where()}")
         self._fail(f"{op}({shown})" if not changed else "mover", message,
                    render_observation(board(expected), window, zip(names, expected[:n])),
                    render_observation(board(answers), window, zip(names, answers[:n])),

@@ -19,6 +19,7 @@ from conformance.machines.boards import Board, render_observation
 from levels.drawing import bounds
 from spec import juego as spec_juego
 from spec.tipos import CAJAS, CLAVES, DEPOSITOS, PAREDES, PERSONAJE
+from conformance.translations import N_, _
 
 
 class TadMachine(Machine):
@@ -37,7 +38,7 @@ class TadMachine(Machine):
     def begin(self, scenes: Sequence[lv.Scene]) -> None:
         scene = scenes[0]
         self.begin_level(scene, spec_juego.iniciar(scene.nivel()), "iniciar", scene.nivel(),
-                         "a juego")
+                         N_("a juego"))
 
     def describe(self, code: str) -> str:
         return f"step {ACTION_CODES[code].name}"
@@ -51,7 +52,7 @@ class TadMachine(Machine):
         self.model = STEPPER.step(self.model, code)
         self.codes.append(code)
         self.handle = self._call("step", self.handle, a)
-        self.expect_value("step", f"step(j, {a.name})", self.handle, "a juego")
+        self.expect_value("step", f"step(j, {a.name})", self.handle, N_("a juego"))
         after = spec_juego.estado(self.model)
         run = self.run
         run.count("steps")
@@ -77,11 +78,13 @@ class TadMachine(Machine):
         else:
             for key in CLAVES:
                 if not _same_set(actual[key], expected[key]):
-                    bad = (f"estado[{key!r}]", f"estado(j)[{key!r}] is {short(actual[key])}, "
-                           f"expected {short(set(expected[key]))}")
+                    bad = (f"estado[{key!r}]", _("{call} is {got}, expected {want}").format(
+                        call=f"estado(j)[{key!r}]", got=short(actual[key]),
+                        want=short(set(expected[key]))))
                     break
         if bad is None and not self.agrees("completado", done, expected_done):
-            bad = ("completado", f"completado is {done!r}, expected {expected_done!r}"
+            bad = ("completado", _("{call} is {got}, expected {want}").format(
+                call="completado", got=repr(done), want=repr(expected_done))
                    + self.strict_note(done, expected_done))
         if bad is not None:
             e_board = _estado_board(expected)

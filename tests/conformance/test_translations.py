@@ -1,0 +1,148 @@
+"""The Spanish catalog is complete and up to date (issue 40): every message
+the code marks (``_``, ``n_``, ``N_`` in conformance) and every rule's title
+and text (``spec.rules``) has its Spanish translation, with the same
+``{fields}``; no entry is stale; the compiled ``.mo`` says what the ``.po``
+says. And the language is chosen by ``--lang``, else by the locale."""
+
+from __future__ import annotations
+
+import ast
+import gettext
+import re
+import string
+from pathlib import Path
+
+import pytest
+from hypothesis import given, strategies as st
+
+import conformance
+from conformance import profiles, translations
+from spec import rules
+
+PACKAGE = Path(conformance.__file__).resolve().parent
+PO = translations.FOLDER / "es" / "LC_MESSAGES" / "conformance.po"
+MO = PO.with_suffix(".mo")
+
+
+def marked() -> dict[tuple[str, str | None], str]:
+    """Every message the code marks, ``(msgid, msgid_plural)`` -> where."""
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if "mutants" in path.parts:
+            continue
+        own = "translations" in path.parts         # its _(message) translates a variable
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+                continue
+            args = [a.value if isinstance(a, ast.Constant) and isinstance(a.value, str) else None
+                    for a in node.args]
+            where = f"{path.relative_to(PACKAGE.parent)}:{node.lineno}"
+            if own and None in args:
+                continue
+            if node.func.id in ("_", "N_") and len(args) == 1:
+                assert args[0] is not None, f"{where}: _() of a value, not a literal"
+                found[(args[0], None)] = where
+            elif node.func.id == "n_" and len(args) == 3:
+                assert None not in args[:2], f"{where}: n_() of a value, not literals"
+                found[(args[0], args[1])] = where
+    for (rule_id, title, text), where in seed_rules().items():
+        found.setdefault((title, None), f"{where} {rule_id} (title)")
+        found.setdefault((text, None), f"{where} {rule_id} (text)")
+    return found
+
+
+def seed_rules() -> dict[tuple[str, str, str], str]:
+    """Every rule our code declares (``Rule(id, title, text, ...)`` in spec
+    and conformance: a test's made-up table is not ours) -> where."""
+    found = {}
+    for path in sorted([*PACKAGE.rglob("*.py"), *(PACKAGE.parent / "spec").rglob("*.py")]):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id == "Rule"):
+                found[tuple(a.value for a in node.args[:3])] = str(
+                    path.relative_to(PACKAGE.parent))
+    return found
+
+
+def _unquote(lines: list[str]) -> str:
+    return "".join(ast.literal_eval(line) for line in lines)
+
+
+def read_po(path: Path) -> dict[tuple[str, str | None], list[str]]:
+    """A .po file's entries: ``(msgid, msgid_plural)`` -> its msgstr forms."""
+    entries, key, current, parts = {}, {}, None, {}
+    for line in path.read_text(encoding="utf-8").splitlines() + [""]:
+        line = line.strip()
+        if not line or line.startswith("#"):
+            if "msgid" in parts:
+                msgid = _unquote(parts["msgid"])
+                plural = _unquote(parts["msgid_plural"]) if "msgid_plural" in parts else None
+                forms = [_unquote(v) for k, v in sorted(parts.items()) if k.startswith("msgstr")]
+                if msgid:
+                    assert (msgid, plural) not in entries, f"twice in the catalog: {msgid!r}"
+                    entries[(msgid, plural)] = forms
+            parts, current = {}, None
+            continue
+        m = re.match(r"^(msgid_plural|msgid|msgstr(?:\[\d\])?)\s+(\".*\")$", line)
+        if m:
+            current = m.group(1)
+            parts[current] = [m.group(2)]
+        else:
+            assert line.startswith('"') and current, f"{path}: cannot read {line!r}"
+            parts[current].append(line)
+    return entries
+
+
+def fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+def test_every_message_has_its_translation_and_none_is_stale():
+    code, catalog = marked(), read_po(PO)
+    missing = [f"{where}: {key[0]!r}" for key, where in code.items() if key not in catalog]
+    stale = [repr(key[0]) for key in catalog if key not in code]
+    assert not missing, "messages without a Spanish translation:\n" + "\n".join(missing)
+    assert not stale, "stale entries in the catalog:\n" + "\n".join(stale)
+    for (msgid, plural), forms in catalog.items():
+        assert forms and all(forms), f"untranslated: {msgid!r}"
+        for form in forms:
+            assert fields(form) == fields(msgid), f"other fields: {msgid!r} / {form!r}"
+
+
+def test_the_compiled_catalog_is_the_po():
+    with open(MO, "rb") as f:
+        compiled = gettext.GNUTranslations(f)
+    for (msgid, plural), forms in read_po(PO).items():
+        if plural is None:
+            assert compiled.gettext(msgid) == forms[0], msgid
+        else:
+            assert compiled.ngettext(msgid, plural, 1) == forms[0], msgid
+            assert compiled.ngettext(msgid, plural, 2) == forms[1], msgid
+
+
+def test_each_rule_has_its_spanish_text_beside_the_seeds_words():
+    profiles.names()
+    ours = {rule_id for rule_id, _, _ in seed_rules()}
+    with translations.speaking("es"):
+        for table in rules.tables().values():
+            for rule in (r for r in table.rules if r.id in ours):
+                assert translations.rule_text(rule) != rule.text or rule.text == rule.words
+                cited = translations.cite(rule)
+                assert translations.rule_text(rule) in cited and rule.words in cited
+
+
+LOCALES = st.sampled_from(["es_AR.UTF-8", "es_ES", "es", "es_MX.utf8@euro", "en_US.UTF-8",
+                           "C", "C.UTF-8", "POSIX", "fr_FR.UTF-8", "pt_BR", ""])
+
+
+@given(lc_all=LOCALES, lc_messages=LOCALES, lang=LOCALES)
+def test_the_default_language_follows_the_locale(lc_all, lc_messages, lang):
+    environ = {"LC_ALL": lc_all, "LC_MESSAGES": lc_messages, "LANG": lang}
+    first = next((v for v in (lc_all, lc_messages, lang) if v), "")
+    assert translations.from_locale(environ) == ("es" if first.startswith("es") else "en")
+
+
+def test_an_unknown_language_is_refused():
+    with pytest.raises(ValueError, match="unknown language 'fr'"):
+        translations.set_language("fr")
