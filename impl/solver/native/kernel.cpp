@@ -70,13 +70,9 @@ static int startPlayer;
 static bool openLevel = false;
 static vector<uint8_t> corridor[4];
 static vector<int> packOrder;           // goal macro order (empty: no macros)
-static int anyBox = 0;
-static int roomCut = 0;
-static int inertia = 0;
 static long long statTried = 0, statFound = 0;
 static long long statExp = 0, statPI = 0, statCands = 0, statDeadExp = 0;
 static string statSolvedBy = "-";  // which search found the solution, and how
-static int goalCut = 1;  // 1: a goal macro replaces every other push (Rolling Stone's goal cut)
 static int weights[3] = {6, 2, 15};
 static int MACRO_RADIUS = 3;
 static const int ROOM_GOALS = 6;
@@ -490,7 +486,6 @@ static void forEachCorral(const uint8_t* occ, const Marks& seen, const vector<in
 static int CORRAL_STATES = 50;    // 0: no corral-deadlock test
 static int CORRAL_BOXES = 4;      // larger barriers are not tested
 static long long statCorralTests = 0, statCorralDead = 0;
-static int corralAll = 0;         // 1: test every corral, not only the last box's
 static unordered_map<string, bool> corralMemo;
 static const size_t CORRAL_MEMO = 400000;
 
@@ -521,34 +516,15 @@ static vector<Pattern> patterns;
 static vector<vector<int>> patternsAt;  // cell -> the patterns holding a box there
 static vector<vector<int>> patternsFirst;  // cell -> the patterns whose first box is there
 static unordered_set<string> patternKeys;  // boxes and region of each pattern: none learned twice
-// The backward search's own: configurations that can never be pulled back
-// onto the start boxes (precalcDeadSets(true)), matched the same way.
-static vector<Pattern> pullPatterns;
-static vector<vector<int>> pullPatternsAt;
-static long long statPullDead = 0;
 
-// One line on stderr, "KIND x,y ... player x,y" in the XSB's columns and
-// rows, the player on the first cell of the pattern's region (for the tests:
-// SOKOBAN_KERNEL_DSDUMP, LPDUMP).
-static void dumpPattern(const Pattern& pt, const char* kind) {
-    string line = kind;
-    auto at = [&](int c) { return " " + to_string(c % W - MARGIN) + "," + to_string(c / W - MARGIN); };
-    for (int c : pt.boxes) line += at(c);
-    int player = 0;
-    while (!(pt.region[player >> 6] >> (player & 63) & 1)) player++;
-    fprintf(stderr, "%s player%s\n", line.c_str(), at(player).c_str());
-}
-static int lpDump = 0;  // SOKOBAN_KERNEL_LPDUMP=1: each pattern learned while searching, as "learned"
-
-static void learn(const vector<int>& boxes, const vector<int>& region, bool pull = false) {
-    vector<Pattern>& list = pull ? pullPatterns : patterns;
-    vector<vector<int>>& at = pull ? pullPatternsAt : patternsAt;
+static void learn(const vector<int>& boxes, const vector<int>& region) {
+    vector<Pattern>& list = patterns;
+    vector<vector<int>>& at = patternsAt;
     if (!learnPatterns || list.size() >= PATTERNS) return;
     if (at.size() != (size_t)N) { at.assign(N, {}); patternsFirst.assign(N, {}); }
     vector<int> sorted(boxes);
     sort(sorted.begin(), sorted.end());
-    if (!patternKeys.insert(subKey(sorted, *min_element(region.begin(), region.end())) + (pull ? "p" : ""))
-             .second)
+    if (!patternKeys.insert(subKey(sorted, *min_element(region.begin(), region.end()))).second)
         return;  // known already (a position queued before it was learned)
     Pattern pt{boxes, vector<uint64_t>((N + 63) / 64, 0), vector<uint64_t>(WORDS, 0)};
     for (int c : region) pt.region[c >> 6] |= 1ULL << (c & 63);
@@ -556,8 +532,7 @@ static void learn(const vector<int>& boxes, const vector<int>& region, bool pull
         at[c].push_back((int)list.size());
         pt.bits[compact[c] >> 6] |= 1ULL << (compact[c] & 63);
     }
-    if (!pull) patternsFirst[sorted[0]].push_back((int)list.size());
-    if (lpDump && !pull) dumpPattern(pt, "learned");
+    patternsFirst[sorted[0]].push_back((int)list.size());
     list.push_back(move(pt));
 }
 
@@ -565,8 +540,7 @@ static void learn(const vector<int>& boxes, const vector<int>& region, bool pull
 // a learned pattern, whichever box moved last?  A child is matched when
 // queued (learnedDead), against the patterns known then; a position queued
 // before a pattern was learned, and every position pushed from it without
-// moving the pattern's boxes, is caught here when it is expanded
-// (SOKOBAN_KERNEL_DEN=1).
+// moving the pattern's boxes, is caught here when it is expanded.
 static long long statNodeDead = 0;
 static bool holdsPattern(const uint64_t* b, const vector<int>& boxes, int player) {
     if (patternsFirst.empty()) return false;
@@ -583,12 +557,10 @@ static bool holdsPattern(const uint64_t* b, const vector<int>& boxes, int player
 
 // Is the position (boxes in occ, the box just pushed onto `pushed`, the
 // player on `player`) an instance of a learned pattern?
-// (pull: the backward search's patterns, the box just pulled onto `pushed`.)
 // (which: the matching pattern's index, when given.)
-static bool learnedDead(const uint8_t* occ, int pushed, int player, bool pull = false,
-                        int* which = nullptr) {
-    const vector<Pattern>& list = pull ? pullPatterns : patterns;
-    const vector<vector<int>>& at = pull ? pullPatternsAt : patternsAt;
+static bool learnedDead(const uint8_t* occ, int pushed, int player, int* which = nullptr) {
+    const vector<Pattern>& list = patterns;
+    const vector<vector<int>>& at = patternsAt;
     if (at.empty()) return false;
     for (int id : at[pushed]) {
         const Pattern& pt = list[id];
@@ -596,7 +568,7 @@ static bool learnedDead(const uint8_t* occ, int pushed, int player, bool pull = 
         bool all = true;
         for (int c : pt.boxes) if (!occ[c]) { all = false; break; }
         if (all) {
-            (pull ? statPullDead : statPatternDead)++;
+            statPatternDead++;
             if (which) *which = id;
             return true;
         }
@@ -607,23 +579,8 @@ static bool learnedDead(const uint8_t* occ, int pushed, int player, bool pull = 
 static long long corralStatesUsed = 0;  // states of every barrierAlive search
 
 // `states`: the search's budget (the corral test's CORRAL_STATES; the
-// deadlock sets computed ahead, precalcDeadSets, give it more).
-// `escape`: also "alive" (unproved) as soon as a push leaves its box more
-// than `escape` cells (either axis) from every other box.  `pull`: the same
-// search with pulls instead of pushes (backward dead squares prune it), and
-// "alive" when every box is on a start box's cell (startCell_).
-static vector<uint8_t> startCell_;
-static vector<int> bnear;  // pulls from a cell to the nearest start box (analyseBackward)
-// `area` (capacity deadlocks, capacityDead): a room's cells, marked 1, and
-// its number `areaId`; then the question is another one: can the boxes get
-// out of the room?  A box pushed into the room from outside it is taken off
-// the board (removing a box only helps), and the answer is "alive" as soon as
-// no box is left in the room; "dead" (exhausted) says that the one box that
-// started in it can never leave it, whatever the boxes left out do.  Such an
-// answer proves no deadlock by itself, so it is memoised but not learned.
-static bool barrierAlive(const vector<int>& barrier, int player, int states = CORRAL_STATES,
-                         int escape = 0, bool pull = false, const uint8_t* area = nullptr,
-                         int areaId = 0) {
+// dead-end and deep-failure tests give it their own).
+static bool barrierAlive(const vector<int>& barrier, int player, int states = CORRAL_STATES) {
     static vector<uint8_t> occ;
     static Marks reached, after;
     static vector<int> todo, todo2;
@@ -633,20 +590,17 @@ static bool barrierAlive(const vector<int>& barrier, int player, int states = CO
     for (int c : bx) occ[c] = 1;
     int low = reach(player, occ.data(), reached, todo);
     for (int c : bx) occ[c] = 0;
-    // The memo key's tail: the kind of question (and the room asked about).
-    string tail = pull ? "p" : "";
-    if (area) tail += 'a' + string((const char*)&areaId, sizeof(int));
-    string key = subKey(bx, low) + tail;
+    string key = subKey(bx, low);
     auto known = corralMemo.find(key);
     if (known != corralMemo.end()) return known->second;
-    statCorralTests += !area;
+    statCorralTests++;
     vector<int> region(todo);  // the player's region with the barrier alone
     unordered_set<string> visited{key};
     vector<string> queue{key};
     bool alive = false;
     for (size_t qi = 0; qi < queue.size() && !alive; qi++) {
         if ((int)visited.size() > states) { alive = true; break; }
-        int n = (int)((queue[qi].size() - tail.size()) / sizeof(int)) - 1;  // boxes left
+        int n = (int)(queue[qi].size() / sizeof(int)) - 1;  // boxes
         bx.resize(n);
         memcpy(bx.data(), queue[qi].data(), n * sizeof(int));
         int pl;
@@ -655,30 +609,18 @@ static bool barrierAlive(const vector<int>& barrier, int player, int states = CO
         int plLow = reach(pl, occ.data(), reached, todo);
         for (int i = 0; i < n && !alive; i++) {
             for (int d = 0; d < 4; d++) {
-                int b = bx[i], t = b + OFF[d], to = pull ? t + OFF[d] : b;  // the player's cell after
-                if (pull ? !reached.has(t) || wall_[to] || occ[to] || bnear[t] >= INF
-                         : !reached.has(b - OFF[d]) || !pushAllowed(occ.data(), b, t))
-                    continue;
+                int b = bx[i], t = b + OFF[d];
+                if (!reached.has(b - OFF[d]) || !pushAllowed(occ.data(), b, t)) continue;
                 nb = bx;
                 nb[i] = t;
-                bool gone = area && area[t] && !area[b];  // a box pushed into the room: off the board
-                occ[b] = 0; occ[t] = !gone;
-                int nl = pull || gone ? -1 : lowAfterPush(occ.data(), reached, plLow, b, t);
-                if (nl < 0) nl = reach(to, occ.data(), after, todo2);
+                occ[b] = 0; occ[t] = 1;
+                int nl = lowAfterPush(occ.data(), reached, plLow, b, t);
+                if (nl < 0) nl = reach(b, occ.data(), after, todo2);
                 occ[t] = 0; occ[b] = 1;
-                if (gone) nb.erase(nb.begin() + i);
                 sort(nb.begin(), nb.end());
-                const vector<uint8_t>& home = pull ? startCell_ : goal_;
-                if (area)
-                    alive = none_of(nb.begin(), nb.end(), [&](int c) { return area[c] != 0; });
-                else
-                    alive = all_of(nb.begin(), nb.end(), [&](int c) { return home[c] != 0; });
-                if (escape > 0 && n > 1 && !alive)
-                    alive = none_of(nb.begin(), nb.end(), [&](int c) {
-                        return c != t && abs(c % W - t % W) <= escape && abs(c / W - t / W) <= escape;
-                    });
+                alive = all_of(nb.begin(), nb.end(), [&](int c) { return goal_[c] != 0; });
                 if (alive) break;
-                string k = subKey(nb, nl) + tail;
+                string k = subKey(nb, nl);
                 if (visited.insert(k).second) queue.push_back(move(k));
             }
         }
@@ -687,103 +629,11 @@ static bool barrierAlive(const vector<int>& barrier, int player, int states = CO
     corralStatesUsed += visited.size();
     if (corralMemo.size() >= CORRAL_MEMO) corralMemo.clear();
     corralMemo.emplace(move(key), alive);
-    if (!alive && !area) { statCorralDead += !pull; learn(barrier, region, pull); }
+    if (!alive) { statCorralDead++; learn(barrier, region); }
     return alive;
 }
 
-// ------------------------------------------- deadlock sets computed ahead --
-// Before the search (SOKOBAN_KERNEL_DS=n), every small configuration of 1 to
-// n boxes on cells that are not dead squares, each box next to another
-// (diagonals count), is put through the corral test's push search
-// (barrierAlive) with every other box removed, once for each region the
-// player can be in around it, with DS_STATES states.  A configuration
-// proved dead for a region becomes a pattern (learn), matched against every
-// child like the learned ones; "alive", or out of states, proves nothing
-// and stores nothing.  Configurations holding a smaller pattern for that
-// region, a frozen box off its goal (the freeze test's), or only boxes on
-// goals are skipped, and so are the extensions of a configuration dead in
-// every region.  DS_BUDGET bounds the states of all the searches together.
-static int dsBoxes = 0;               // SOKOBAN_KERNEL_DS (0: none)
-static int DS_STATES = 50;            // SOKOBAN_KERNEL_DSS
-static long long DS_BUDGET = 200000;  // SOKOBAN_KERNEL_DSB
-static int DS_ESCAPE = 2;             // SOKOBAN_KERNEL_DSE (0: no escape)
-static int dsDump = 0;                // SOKOBAN_KERNEL_DSDUMP=1: each pattern on stderr as XSB
-static long long statDsConfigs = 0, statDsSearches = 0, statDsStates = 0;
-static size_t statDsPatterns = 0, statDsPullPatterns = 0;
-static int dsPull = 0;                // SOKOBAN_KERNEL_DSP=1: pull sets for the backward search too
-static double statDsTime = 0;
 
-static void precalcDeadSets(bool pull) {
-    if (dsBoxes <= 0) return;
-    double began = elapsed();
-    long long statesBefore = corralStatesUsed;
-    vector<Pattern>& list = pull ? pullPatterns : patterns;
-    size_t patternsBefore = list.size();
-    vector<uint8_t> occ(N, 0), usable(N, 0);
-    for (int c : cellOf) usable[c] = inside_[c] && (pull ? bnear[c] < INF : !dead_[c]);
-    if (pull) {
-        startCell_.assign(N, 0);
-        for (int c : startBoxes) startCell_[c] = 1;
-    }
-    const vector<uint8_t>& home = pull ? startCell_ : goal_;
-    Marks regions, flood;  // the regions of the configuration met so far; one flood
-    regions.init(N);
-    flood.init(N);
-    vector<int> todo;
-    vector<vector<int>> layer;
-    for (int c : cellOf) if (usable[c]) layer.push_back({c});
-    for (int n = 1; n <= dsBoxes && !layer.empty(); n++) {
-        vector<vector<int>> alive;  // configurations alive in some region, extended next
-        for (const vector<int>& conf : layer) {
-            if (corralStatesUsed - statesBefore >= DS_BUDGET) break;
-            statDsConfigs++;
-            for (int c : conf) occ[c] = 1;
-            bool skip = all_of(conf.begin(), conf.end(), [&](int c) { return home[c] != 0; });
-            for (int c : conf) if (!skip && !pull && freezeDeadlock(occ.data(), c)) skip = true;
-            bool someAlive = skip;
-            regions.next();
-            for (int b : conf)
-                for (int d = 0; d < 4 && !skip; d++) {
-                    int s = b + OFF[d];
-                    if (!inside_[s] || occ[s] || regions.has(s)) continue;
-                    reach(s, occ.data(), flood, todo);
-                    for (int x : todo) regions.set(x);
-                    bool known = false;
-                    long long matched = statPatternDead, pulled = statPullDead;
-                    for (int c : conf) if (learnedDead(occ.data(), c, s, pull)) { known = true; break; }
-                    statPatternDead = matched;
-                    statPullDead = pulled;
-                    if (known) continue;
-                    statDsSearches++;
-                    if (barrierAlive(conf, s, DS_STATES, DS_ESCAPE, pull)) someAlive = true;
-                }
-            for (int c : conf) occ[c] = 0;
-            if (someAlive && !skip) alive.push_back(conf);
-        }
-        if (n == dsBoxes) break;
-        // The next layer: each alive configuration and one more box beside one of its boxes.
-        set<vector<int>> next;
-        for (const vector<int>& conf : alive)
-            for (int b : conf)
-                for (int dy = -1; dy <= 1; dy++)
-                    for (int dx = -1; dx <= 1; dx++) {
-                        int c = b + dy * W + dx;
-                        if (!usable[c] || find(conf.begin(), conf.end(), c) != conf.end()) continue;
-                        vector<int> bigger(conf);
-                        bigger.insert(upper_bound(bigger.begin(), bigger.end(), c), c);
-                        next.insert(move(bigger));
-                    }
-        layer.assign(next.begin(), next.end());
-    }
-    statDsStates += corralStatesUsed - statesBefore;
-    (pull ? statDsPullPatterns : statDsPatterns) = list.size() - patternsBefore;
-    statDsTime += elapsed() - began;
-    // SOKOBAN_KERNEL_DSDUMP=1: one line per pattern on stderr,
-    // "deadset x,y ... player x,y" in the XSB's columns and rows, the
-    // player on the first cell of the pattern's region (for the tests).
-    if (dsDump)
-        for (size_t i = patternsBefore; i < list.size(); i++) dumpPattern(list[i], pull ? "pullset" : "deadset");
-}
 
 // PI-corral pruning.  Returns true and the pushes into the PI-corral with
 // the fewest pushes in `out` when there is one.  On the way, the corral
@@ -1084,43 +934,19 @@ static vector<int> poOrder;       // packOrder, or with PO=2 on any level, every
 static int PO_PATH_STATES = 400;  // box-path states per box (SOKOBAN_KERNEL_POP)
 static int PO_MACROS = 8;
 static long long PO_TURN = 128;   // its turns, in nodes (SOKOBAN_KERNEL_POS; the others' are 512)
-static int PO_TARGETS = 1;        // the next empty goals of the order targeted (SOKOBAN_KERNEL_POT)         // at most this many macro children (SOKOBAN_KERNEL_POM)
+
 static int PO_RANK = 1 << 20;      // f added per goal not yet filled in order (SOKOBAN_KERNEL_POR)
 static int PO_REGION = 6;         // f taken off per cell of the player's region (SOKOBAN_KERNEL_POB)
 static long long statPoExp = 0, statPoTried = 0, statPoFound = 0, statPoStuck = 0;
 static int statPoBest = 0;          // the most goals filled in order of a position it expanded
 static long long statPoAtBest = 0;  // its expansions at that count
 static vector<long long> statPoByCount;  // its expansions at each count of goals filled in order
-// SOKOBAN_KERNEL_POO: the order the packing search uses.  0: poOrder =
-// packOrder (computed backwards with the other goals full, one goal at a
-// time); 1: the order from the start (startPackingOrder), one goal at a
-// time; 2: the same in phases (poPhase): any empty goal of the first phase
-// not yet full is a target.
-static int poOrderMode = 1;
-static vector<int> poPhase;       // with POO=2: the phase of poOrder[i] (nondecreasing)
+
 static int PO_ESCAPE = 2;         // SOKOBAN_KERNEL_POE: every n-th expansion a lower count (0: never)
 static int PO_PARKING = 1;        // SOKOBAN_KERNEL_POK: parking macros for the blockers when stuck (0 off)
 static long long statPoParkTried = 0, statPoParked = 0;
-static int PO_ALL_PUSHES = 0;     // SOKOBAN_KERNEL_POA=1: the ordinary pushes beside the macros, not only when stuck
-static int poDumpBest = 0;        // SOKOBAN_KERNEL_PODUMP=1: print each position that fills more goals in order
-static void dumpPosition(const uint8_t* occ, int player, long long count);
-// SOKOBAN_KERNEL_POY=n (YASS's score, our own code; docs/solver.md, "Issue
-// 19: the opening of the packing search"): a child's rank also adds n times
-// 1 + the distance of the box it moved to the nearest target of its parent
-// (poTargetDistance; 0 for a macro, which fills one).  0: off.
-static int PO_DIST = 0;
-static vector<int> poTargets;     // the targets of the position being expanded (packingChildren)
-// SOKOBAN_KERNEL_POF=0 (docs/solver.md, "Issue 19: the opening of the
-// packing search"): a box that starts on a goal is pulled off like the
-// others (its own square is a starting square like the others), instead of
-// its goal being the first phase (1, the default): on XSokoban 16 that box
-// blocks the only way to the rest of the room.
-static int poStartFirst = 1;
-// SOKOBAN_KERNEL_POG=1 (same section): YASS's cost, a run of pushes taking
-// a box nearer its target counted as one: a box-path macro child costs one
-// push in g, an ordinary push taking its box nearer a target none; 0 (the
-// default): their pushes.
-static int poMacroUnit = 0;
+
+
 // SOKOBAN_KERNEL_POL=n (same section): in a position where no box has a
 // path to a target (stuck), a breadth-first search of up to n positions
 // over the ordinary pushes of the boxes not packed, at most PO_OPEN_DEPTH
@@ -1135,31 +961,19 @@ static int PO_OPEN_PATHS = 32;            // box paths tried per opening search 
 static long long statPoOpenTried = 0, statPoOpenFound = 0;
 
 // Goals of poOrder filled from its start (filled(g): a box on goal g).
-// With phases: the goals of the full phases, plus the filled goals of the next.
 template <class Filled>
-static int packedCount(Filled filled, const vector<int>& order = poOrder, const vector<int>& phase = poPhase) {
+static int packedCount(Filled filled, const vector<int>& order = poOrder) {
     int n = 0;
-    if (!phase.empty()) {
-        for (size_t i = 0, j; i < order.size(); i = j) {
-            int full = 0;
-            for (j = i; j < order.size() && phase[j] == phase[i]; j++) full += filled(order[j]);
-            n += full;
-            if (full < (int)(j - i)) break;
-        }
-        return n;
-    }
     for (int g : order) {
-        if (filled(g)) n++;
-        else if (PO_TARGETS == 1) break;  // several targets: every goal filled counts
+        if (!filled(g)) break;
+        n++;
     }
     return n;
 }
 
 // The same in the box bitset b (by default in poOrder).
-static int packedPrefix(const uint64_t* b, const vector<int>& order = poOrder,
-                        const vector<int>& phase = poPhase) {
-    return packedCount([b](int g) { int i = compact[g]; return (int)(b[i >> 6] >> (i & 63) & 1); }, order,
-                       phase);
+static int packedPrefix(const uint64_t* b, const vector<int>& order = poOrder) {
+    return packedCount([b](int g) { int i = compact[g]; return (int)(b[i >> 6] >> (i & 63) & 1); }, order);
 }
 // The order the feature-space search's packing feature counts: poOrder
 // before SOKOBAN_KERNEL_POO replaced it (the order from the start made the
@@ -1254,7 +1068,6 @@ struct PullFilter {
     }
 };
 static PullFilter poFilter;
-static int chFilter = 1;  // SOKOBAN_KERNEL_CHF: 1 PullFilter, 0 pullArea box by box, 2 both (a check)
 
 // POL: the opening search (see PO_OPEN).  occ holds the position's boxes
 // (restored on return), `player` a cell of the player's region, `packed`
@@ -1333,44 +1146,7 @@ static uint32_t poOpening(uint8_t* occ, int player, const vector<uint8_t>& packe
     return answer;
 }
 
-// SOKOBAN_KERNEL_POQ=n (states; 0 off): when no box has a path to the
-// target (the packing search is stuck), each cluster of 2 to PO_CLUSTER_MAX
-// boxes not packed (boxes within 2 cells of another, either axis, joined)
-// is put through the corral test's push search (barrierAlive) with every
-// other box removed, packed ones too, with n states: a cluster that cannot
-// put its boxes on goals alone is a deadlock of the level (a proof, learned
-// as a pattern like the corral test's), which the packing search, stuck
-// there, would otherwise rearrange for ever (YASS tests the boxes a search
-// stopped moving in the same way).
-static int PO_CLUSTER_STATES = 0;
-static int PO_CLUSTER_MAX = 4;      // SOKOBAN_KERNEL_POQB
-static int PO_CLUSTER_EVERY = 0;    // SOKOBAN_KERNEL_POQE=1: at every expansion, not only when stuck
-static long long statPoClusterTests = 0, statPoClusterDead = 0;
 
-static bool clusterDead(const vector<int>& boxes, int player, const vector<uint8_t>& packed) {
-    vector<int> rest;
-    for (int c : boxes) if (!packed[c]) rest.push_back(c);
-    vector<int> part(rest.size());
-    for (size_t i = 0; i < rest.size(); i++) part[i] = (int)i;
-    auto root = [&](int i) {
-        while (part[i] != i) i = part[i] = part[part[i]];
-        return i;
-    };
-    for (size_t i = 0; i < rest.size(); i++)
-        for (size_t j = i + 1; j < rest.size(); j++)
-            if (abs(rest[i] % W - rest[j] % W) <= 2 && abs(rest[i] / W - rest[j] / W) <= 2)
-                part[root((int)i)] = root((int)j);
-    for (size_t i = 0; i < rest.size(); i++) {
-        if (root((int)i) != (int)i) continue;
-        vector<int> cluster;
-        for (size_t j = 0; j < rest.size(); j++) if (root((int)j) == (int)i) cluster.push_back(rest[j]);
-        if (cluster.size() < 2 || (int)cluster.size() > PO_CLUSTER_MAX) continue;
-        if (all_of(cluster.begin(), cluster.end(), [](int c) { return goal_[c] != 0; })) continue;
-        statPoClusterTests++;
-        if (!barrierAlive(cluster, player, PO_CLUSTER_STATES)) { statPoClusterDead++; return true; }
-    }
-    return false;
-}
 
 // SOKOBAN_KERNEL_DL=n (300 by default; docs/solver.md, "Issue 19: learning
 // from the packing search's deep failures"): when the packing search's
@@ -1391,12 +1167,6 @@ static int DL_STATES = 300;   // 0: off
 static int DL_BOXES = 4;      // SOKOBAN_KERNEL_DLB
 static int DL_TESTS = 100;    // SOKOBAN_KERNEL_DLT
 static int DL_RECENT = 1;     // SOKOBAN_KERNEL_DLR
-static int DL_ANY = 0;        // SOKOBAN_KERNEL_DLA=1: any count that runs dry, not only the highest
-static int dlDump = 0;        // SOKOBAN_KERNEL_DLDUMP=1: each group proved dead, as "dldead" (for the tests)
-static long long DL_PROOF = 0;    // SOKOBAN_KERNEL_DLP=n: proofs of n nodes up the dry positions' lines (0 off)
-static int DL_PROOF_UP = 64;      // SOKOBAN_KERNEL_DLPU: ancestors proved at most per position
-static int DL_PROOF_RATIO = 1;    // SOKOBAN_KERNEL_DLPR: proofs only while their nodes are at most n per packing expansion
-static long long statDlProofs = 0, statDlProved = 0, statDlProofNodes = 0, statDlDropped = 0;
 static long long statDlRuns = 0, statDlPositions = 0, statDlTests = 0, statDlDead = 0, statDlStates = 0;
 
 // The position (boxes, the player on `player`) taken apart; the number of
@@ -1440,12 +1210,6 @@ static int dlTakeApart(const vector<int>& boxes, int player) {
             statDlTests++;
             if (!barrierAlive(g, player, DL_STATES)) {
                 statDlDead++;
-                if (dlDump) {  // as dumpPattern: the boxes, then the player (on a cell of its region)
-                    auto at = [](int c) { return " " + to_string(c % W - MARGIN) + "," + to_string(c / W - MARGIN); };
-                    string line = "dldead";
-                    for (int c : g) line += at(c);
-                    fprintf(stderr, "%s player%s\n", line.c_str(), at(player).c_str());
-                }
                 dead.push_back(move(g));
             }
             return;
@@ -1461,51 +1225,15 @@ static int dlTakeApart(const vector<int>& boxes, int player) {
     return (int)dead.size();
 }
 
-// SOKOBAN_KERNEL_PS=n (docs/solver.md, "Issue 19: the opening at scale"):
-// in a stuck position where parking found nothing: on a line found before,
-// its next push; else, when the short opening search (POL) finds nothing
-// either, a greedy best-first search push by push, of up to n
-// positions, over the ordinary pushes of the boxes not packed, ranked by
-// how near a box is to having a path to a target (the packing search's
-// targets: with phases, every empty goal of the phase): psScore, the cheapest
-// pulls from the target to a box not packed (packed boxes are walls), each
-// pull 1 and PSB more for each other box on the box's or the player's cell
-// of the pull, PSA more when the player cannot reach the cell it would push
-// the box from; ties: the larger player region, then fewer pushes.  It
-// stops at the first position where a box has a box path to the target
-// (the same filter and boxPath as the macros); that line is kept as a plan
-// (psPlan: the position after each of its pushes -> the next push), and
-// the packing search ranks the plan's next push first of its count (a
-// bonus of PO_RANK / 4, more for later steps: above the short search's,
-// below a parking's) at each position of the line, without searching
-// again.  It only reorders children: it proves nothing.  0: off.
-static int PS_STATES = 0;
-static int PS_BOX = 256;     // SOKOBAN_KERNEL_PSB: a box on a pull's cells
-static int PS_ACCESS = 64;   // SOKOBAN_KERNEL_PSA: per box between the player and the pushing cell
-static int PS_PATHS = 4;     // SOKOBAN_KERNEL_PSP: box paths tried per position at most
-static int PS_RATIO = 20;    // SOKOBAN_KERNEL_PSR: a new search only while its positions are at most n per packing expansion
-static long long statPsRuns = 0, statPsFound = 0, statPsStates = 0, statPsFollowed = 0, statPsPushes = 0;
-static unordered_map<uint64_t, pair<uint32_t, int>> psPlan;  // -> the next push, its index in the line
-static int psDump = 0;       // SOKOBAN_KERNEL_PSDUMP=n: the first n searches' start, best and scores on stderr
-static const size_t PS_PLAN_MAX = 1 << 20;
 
-// SOKOBAN_KERNEL_YS=1 (docs/solver.md, "Issue 19: the opening scored as
-// YASS scores it"): the push-by-push opening (PS) ranks its positions as
-// YASS's packing-order search ranks its own (YASS.pas read for the idea
-// only; our own code): the pushes that brought no box nearer a target
-// (ysG), plus the sum over the boxes of the distance to the nearest goal
-// (nearest_: YASS's simple lower bound), plus YS_MOVED × (1 + the moved
-// box's distance to the nearest target), less YS_MOVED for each target the
-// push brought it nearer; a box that reaches no target costs YS_FAR
-// instead.  The distances to a target are pushes of a lone box with the
-// player's walk (ysDistances: the packed boxes are walls, the other boxes
-// ignored); ties: the deeper position first (YASS expands a child no worse
-// than its parent at once).  A box pushed onto a target ends the search as
-// a box path does.  0: psScore (off, the default).
-static int YS_SCORE = 0;
-static int YS_MOVED = 2;  // SOKOBAN_KERNEL_YSM: per step of the moved box's distance (YASS: 2)
-static int YS_FAR = 8;    // SOKOBAN_KERNEL_YSF: the moved box reaches no target (YASS: 32 / 4)
-static long long statYsTables = 0, statYsTargetHits = 0;
+
+// YASS's score of a push (YASS.pas read for the idea only; our own code),
+// used by the second packing search (YS_SECOND): the moved box's distance
+// to the nearest target, in pushes of a lone box with the player's walk
+// (ysDistances: the packed boxes are walls, the other boxes ignored); a box
+// that reaches no target costs YS_FAR.
+static const int YS_FAR = 8;
+static long long statYsTables = 0;
 
 // Pushes of a lone box from each cell to each target (ysTab[k * N + c],
 // k the target's index in `targets`; INF: none), the packed boxes walls and
@@ -1574,7 +1302,7 @@ static const vector<int>& ysDistances(const vector<uint8_t>& packed, const vecto
     return ysTab;
 }
 
-// YS, YSQ: the moved box's term of YASS's score for a push from c to t
+// The moved box's term of YASS's score for a push from c to t
 // (occ after it; tab from ysDistances for `targets`): w × (1 + its distance
 // to the nearest empty target) less w for each empty target it came
 // nearer, YS_FAR when it reaches none; `nearer` counts those targets and
@@ -1595,36 +1323,11 @@ static int ysMoved(const vector<int>& tab, const vector<int>& targets, const uin
     return (d < INF ? w * (1 + d) : YS_FAR) - w * nearer;
 }
 
-// YS: a child's score in the push-by-push opening: `g` the parent's pushes
-// that brought no box nearer a target (updated to the child's), `h` the
-// parent's sum of nearest_ over the boxes (updated), the box pushed from c
-// to t.  Sets `onTarget` when t is an empty target.
-static int ysScore(const vector<int>& tab, const vector<int>& targets, const uint8_t* occ, int c, int t, int& g,
-                   int& h, bool& onTarget) {
-    int nearer;
-    int moved = ysMoved(tab, targets, occ, c, t, YS_MOVED, nearer, onTarget);
-    g += nearer ? 0 : 1;
-    h += nearest_[t] - nearest_[c];
-    return g + h + moved;
-}
-
-// SOKOBAN_KERNEL_YSQ=n (docs/solver.md, "Issue 19: the opening scored as
-// YASS scores it"): the packing search's rank of a child made by an
-// ordinary push adds ysMoved with weight n (the distances of ysDistances
-// for the position's targets, the packed boxes walls); with POG=1 "nearer"
-// is that one.  0 (the default, the fifth session's lead: with the second
-// packing search below, YSP=96, the first keeps its old rank; 3 added
-// XSokoban 37 but took 5 from 603 to 32 163 nodes; 96 adds 27, 36, 37 and
-// 61 but loses 20 and 25: hence two searches).
-static int YS_QUEUE = 0;
 static vector<int> ysQueueTargets;  // the targets ysTab was computed for by packingChildren
-// SOKOBAN_KERNEL_YSQO=1: YSQ only in a stuck position where neither parking
-// nor the opening searches found anything (ysQueueOn, set by
-// packingChildren); 0: in every position.
-static int YS_QUEUE_ONLY = 0;
 static bool ysQueueOn = false;
-// The weight of the packing search being expanded (its Search::ysWeight;
-// YSQ, or YSP for the second packing search), set before packingChildren.
+// The weight of the packing search being expanded (its Search::ysWeight:
+// 0 for the first packing search, YS_SECOND for the second), set before
+// packingChildren.
 static int ysQueueWeight = 0;
 // SOKOBAN_KERNEL_YSP=n: a second packing-order search in the portfolio
 // with YSQ=n (weights 24-96 solve XSokoban 27, 36, 37 and 61, where 20 and
@@ -1634,207 +1337,7 @@ static int ysQueueWeight = 0;
 // 19: the fifth session's defaults together").
 static int YS_SECOND = 96;
 
-// psScore: see PS_STATES.  `region` marks the player's region; the boxes
-// the pulls reach with no other box in the way, cheapest first, go to
-// `free` (the candidates for a box path).
-static int psScore(const uint8_t* occ, const vector<uint8_t>& packed, const vector<int>& targets,
-                   const Marks& region, vector<pair<int, int>>& free) {
-    static vector<int> dist, pc;
-    static vector<vector<int>> bucket;
-    static deque<int> dq;
-    if (dist.size() != (size_t)N) { dist.assign(N, INF); pc.assign(N, INF); }
-    // the player's way: the boxes (not packed) it would have to go through
-    // to reach each cell (0 in its region)
-    fill(pc.begin(), pc.end(), INF);
-    dq.clear();
-    for (int c = 0; c < N; c++)
-        if (region.has(c)) { pc[c] = 0; dq.push_back(c); }
-    while (!dq.empty()) {
-        int c = dq.front(); dq.pop_front();
-        for (int d = 0; d < 4; d++) {
-            int x = c + OFF[d];
-            if (x < 0 || x >= N || wall_[x] || packed[x]) continue;
-            int v = pc[c] + (occ[x] ? 1 : 0);
-            if (v >= pc[x]) continue;
-            pc[x] = v;
-            if (occ[x]) dq.push_back(x); else dq.push_front(x);
-        }
-    }
-    free.clear();
-    fill(dist.begin(), dist.end(), INF);
-    int best = INF;
-    bucket.assign(1, vector<int>());
-    for (int g : targets)
-        if (!occ[g]) { dist[g] = 0; bucket[0].push_back(g); }
-    for (size_t k = 0; k < bucket.size() && (int)k < best; k++) {
-        for (size_t i = 0; i < bucket[k].size(); i++) {
-            int c = bucket[k][i];
-            if (dist[c] != (int)k) continue;
-            for (int d = 0; d < 4; d++) {
-                int prev = c - OFF[d], pl = c - 2 * OFF[d];
-                if (pl < 0 || pl >= N || wall_[prev] || wall_[pl] || packed[prev] || packed[pl]) continue;
-                int step = (int)k + 1 + (occ[pl] ? PS_BOX : 0);
-                if (occ[prev]) {  // a box not packed: pushed from pl towards c
-                    int s = step + (pc[pl] >= INF ? PS_BOX : PS_ACCESS * pc[pl]);
-                    if (!occ[pl] && s < PS_BOX) free.push_back({s, prev});
-                    best = min(best, s);
-                    step += PS_BOX;  // the pulls go on through it
-                }
-                if (step >= dist[prev]) continue;
-                dist[prev] = step;
-                if (bucket.size() <= (size_t)step) bucket.resize(step + 1);
-                bucket[step].push_back(prev);
-            }
-        }
-    }
-    sort(free.begin(), free.end());
-    return best;
-}
 
-// The search (PS_STATES) from the position in occ (restored on return), the
-// player in `player`'s region; `packed` marks the packed boxes; reaches is
-// packingChildren's filter.  On success the line goes into psPlan; returns
-// its first push, or UINT32_MAX.
-template <class Reaches>
-static uint32_t psOpening(uint8_t* occ, int player, const vector<uint8_t>& packed, const vector<int>& targets,
-                          Reaches reaches) {
-    statPsRuns++;
-    struct St { int parent; uint32_t push; int depth; int to, last; };  // push (c << 2 | d) taking its box to `to`, the player to `last`
-    struct Q { int score, region, depth, id; };
-    auto worse = [](const Q& a, const Q& b) {
-        if (a.score != b.score) return a.score > b.score;
-        if (YS_SCORE && a.depth != b.depth) return a.depth < b.depth;  // YS: deeper first
-        if (a.region != b.region) return a.region < b.region;
-        return a.depth > b.depth;
-    };
-    priority_queue<Q, vector<Q>, decltype(worse)> open(worse);
-    vector<St> states{{-1, 0, 0, 0, player}};
-    vector<int> lows{0};
-    unordered_set<uint64_t> known;
-    static Marks m;
-    static vector<int> todo;
-    static vector<pair<int, int>> free;
-    if (m.v.size() != (size_t)N) m.init(N);
-    vector<int> line;
-    vector<uint32_t> path;
-    auto apply = [&](int si, bool on) {  // state si's pushes on the board (on) or taken back
-        line.clear();
-        for (int k = si; states[k].parent >= 0; k = states[k].parent) line.push_back(k);
-        if (on) {
-            for (auto it = line.rbegin(); it != line.rend(); ++it) {
-                occ[states[*it].push >> 2] = 0; occ[states[*it].to] = 1;
-            }
-        } else {
-            for (int k : line) {
-                occ[states[k].to] = 0; occ[states[k].push >> 2] = 1;
-            }
-        }
-        return states[si].last;
-    };
-    lows[0] = reach(player, occ, m, todo);
-    known.insert(psHash(occ, lows[0]));
-    open.push({psScore(occ, packed, targets, m, free), (int)todo.size(), 0, 0});
-    // YS: each state's pushes that brought no box nearer and its sum of nearest_
-    vector<int> ysG{0}, ysH{0};
-    const vector<int>* ysTable = YS_SCORE ? &ysDistances(packed, targets) : nullptr;
-    if (YS_SCORE) {
-        forOccupied(occ, [&](int b) { ysH[0] += nearest_[b]; return true; });
-        open.pop();
-        open.push({INF, (int)todo.size(), 0, 0});  // the children's scores are not comparable with it
-    }
-    int goal = -1;
-    int bestScore = open.top().score, bestId = 0, startScore = bestScore;
-    bool dumping = statPsRuns <= psDump;
-    if (dumping) dumpPosition(occ, player, -startScore);
-    while (!open.empty() && goal < 0 && (int)states.size() < PS_STATES) {
-        Q e = open.top(); open.pop();
-        int si = e.id;
-        if (e.score < bestScore) { bestScore = e.score; bestId = si; }
-        int at = apply(si, true);
-        reach(at, occ, m, todo);
-        vector<uint32_t> pushes;
-        openingPushes(occ, m, packed, pushes);
-        for (uint32_t p : pushes) {
-            int c = p >> 2, last, steps;
-            int t = tunnelEnd(occ, c, p & 3, last, steps);
-            occ[c] = 0; occ[t] = 1;
-            static Marks cm;
-            if (cm.v.size() != (size_t)N) cm.init(N);
-            static vector<int> ctodo;
-            int low = reach(last, occ, cm, ctodo);
-            long long counted = statPatternDead;  // the search's own tests are not counted
-            bool dead = learnedDead(occ, t, last);
-            statPatternDead = counted;
-            if (!dead && known.insert(psHash(occ, low)).second) {
-                statPsStates++;
-                states.push_back({si, p, states[si].depth + 1, t, last});
-                lows.push_back(low);
-                int score = psScore(occ, packed, targets, cm, free);
-                if (ysTable) {
-                    int g = ysG[si], h = ysH[si];
-                    bool onTarget;
-                    score = ysScore(*ysTable, targets, occ, c, t, g, h, onTarget);
-                    ysG.push_back(g);
-                    ysH.push_back(h);
-                    if (onTarget) {
-                        statYsTargetHits++;
-                        goal = (int)states.size() - 1;
-                    }
-                }
-                int paths = 0;
-                for (auto& f : free) {
-                    if (goal >= 0 || paths >= PS_PATHS) break;
-                    bool any = false;
-                    for (int target : targets) {  // the first target it has a box path to
-                        if (occ[target]) continue;
-                        bool pulls = reaches(f.second, target);
-                        int near = pdist[(size_t)goalIndex(target) * N + f.second];
-                        if (!pulls || near >= INF) continue;
-                        any = true;
-                        if (boxPath(occ, last, f.second, target, path, PO_PATH_STATES)) {
-                            goal = (int)states.size() - 1;
-                            break;
-                        }
-                    }
-                    if (goal >= 0) break;
-                    paths += any;
-                }
-                open.push({score, (int)ctodo.size(), states.back().depth, (int)states.size() - 1});
-            }
-            occ[t] = 0; occ[c] = 1;
-            if (goal >= 0) break;
-        }
-        apply(si, false);
-    }
-    if (dumping || (psDump && goal >= 0)) {
-        fprintf(stderr, "ps: start %d best %d (depth %d) states %zu goal %d\n", startScore, bestScore,
-                states[bestId].depth, states.size(), goal);
-        int at = apply(goal >= 0 ? goal : bestId, true);
-        dumpPosition(occ, at, goal);
-        apply(goal >= 0 ? goal : bestId, false);
-    }
-    if (goal < 0) return UINT32_MAX;
-    statPsFound++;
-    // the plan: each position of the line -> its next push
-    vector<int> ids;
-    for (int k = goal; states[k].parent >= 0; k = states[k].parent) ids.push_back(k);
-    reverse(ids.begin(), ids.end());
-    statPsPushes += ids.size();
-    if (psPlan.size() > PS_PLAN_MAX) psPlan.clear();
-    for (size_t i = 0; i < ids.size(); i++) {
-        const St& st = states[ids[i]];
-        psPlan[psHash(occ, i ? lows[ids[i - 1]] : lows[0])] = {st.push, (int)i};
-        occ[st.push >> 2] = 0; occ[st.to] = 1;
-    }
-    for (auto it = ids.rbegin(); it != ids.rend(); ++it) { occ[states[*it].to] = 0; occ[states[*it].push >> 2] = 1; }
-    return states[ids[0]].push;
-}
-
-// SOKOBAN_KERNEL_POU=n: the packing search's rank also takes n off for each
-// cell of the next target's pull area (pullArea) in the child: a stuck
-// position is left by clearing the way to the target, not only by opening
-// the level up for the player.
-static int PO_AREA = 0;
 
 // The packing search's children of a position (its boxes in occ and
 // `boxes`, the player's region `player`): box-path macros to the next goal
@@ -1849,29 +1352,16 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
     int n = 0;
     while (n < (int)poOrder.size() && occ[poOrder[n]]) n++;
     if (n == (int)poOrder.size()) return -1;
-    // The targets: the next PO_TARGETS empty goals of the order, or with
-    // phases every empty goal of n's phase (its filled goals are packed).
-    vector<int> targets;
+    // The target: the next empty goal of the order.
+    vector<int> targets{poOrder[n]};
     int end = n;
-    if (!poPhase.empty()) {
-        while (end < (int)poOrder.size() && poPhase[end] == poPhase[n]) end++;
-        for (int k = n; k < end; k++) {
-            if (occ[poOrder[k]]) packed[poOrder[k]] = 1;
-            else targets.push_back(poOrder[k]);
-        }
-    } else {
-        for (int k = n; k < (int)poOrder.size() && (int)targets.size() < PO_TARGETS; k++)
-            if (!occ[poOrder[k]]) targets.push_back(poOrder[k]);
-    }
     int target = targets[0];
-    poTargets = targets;
     for (int i = 0; i < n; i++) packed[poOrder[i]] = 1;
     {
         int filled = packedCount([occ](int g) { return (int)occ[g]; });
         if (filled > statPoBest) {
             statPoBest = filled;
             statPoAtBest = 0;
-            if (poDumpBest) dumpPosition(occ, player, statPoExp);
         }
         if (filled == statPoBest) statPoAtBest++;
         if (statPoByCount.size() <= (size_t)filled) statPoByCount.resize(filled + 1);
@@ -1879,33 +1369,14 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
     }
     vector<Cand> found;
     vector<uint32_t> path;
-    static Marks pulled;
-    static vector<int> q;
-    if (pulled.v.size() != (size_t)N) pulled.init(N);
     // A cheap filter before each box path: a pull search from the target,
     // the other boxes fixed and the player's access ignored, must reach the
-    // box (every box path is such a sequence of pulls, reversed).
-    // (PullFilter: the same answers from one area per target; CHF=0
-    // pullArea box by box, CHF=2 both, stopping when they differ.)
-    auto canReach = [&](int box, int target) {
-        bool ok = false;
-        if (chFilter != 1) {
-            occ[box] = 0;
-            ok = pullArea(occ, target, box, pulled, q);
-            occ[box] = 1;
-        }
-        if (chFilter == 0) return ok;
-        bool fast = poFilter.reaches(occ, box, target);
-        if (chFilter == 2 && fast != ok) {
-            printf("error the pull filter disagrees with pullArea\n");
-            exit(4);
-        }
-        return fast;
-    };
+    // box (every box path is such a sequence of pulls, reversed; PullFilter
+    // gives pullArea's answers from one area per target).
+    auto canReach = [&](int box, int target) { return poFilter.reaches(occ, box, target); };
     // (box, target) pairs: boxes the player can push now (a push in cands:
     // PI-corral pruning applies), not packed, that can reach the target at
-    // all; target by target, nearest boxes first (with phases: nearest
-    // first over all the phase's targets).
+    // all; nearest boxes first.
     struct Pair { int dist, rank, box, target; };
     vector<Pair> pairs;
     for (size_t k = 0; k < targets.size(); k++) {
@@ -1914,7 +1385,7 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
             if (packed[x.box] || to[x.box] >= INF) continue;
             bool seen = false;
             for (const Pair& p : pairs) seen |= p.box == x.box && p.target == targets[k];
-            if (!seen) pairs.push_back({to[x.box], poPhase.empty() ? (int)k : 0, x.box, targets[k]});
+            if (!seen) pairs.push_back({to[x.box], (int)k, x.box, targets[k]});
         }
     }
     stable_sort(pairs.begin(), pairs.end(),
@@ -1983,60 +1454,30 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
     // The opening search (SOKOBAN_KERNEL_POL) when stuck and parking found
     // nothing: the first push of the shortest line that gives a box a path.
     uint32_t opening = UINT32_MAX;
-    int psBonus = PO_OPEN_BONUS;
-    // the push-by-push opening (SOKOBAN_KERNEL_PS): on a plan's line, its
-    // next push; else the short opening search (POL), then a new plan;
-    // ranked above the short search's pushes (later steps of a line higher)
-    bool psOn = stuck && found.empty() && PS_STATES > 0;
-    if (psOn) {
-        static Marks pm;
-        static vector<int> ptodo;
-        if (pm.v.size() != (size_t)N) pm.init(N);
-        auto it = psPlan.find(psHash(occ, reach(player, occ, pm, ptodo)));
-        if (it != psPlan.end()) {
-            opening = it->second.first;
-            psBonus = PO_RANK / 4 + 256 * min(it->second.second, 255);
-            statPsFollowed++;
-        }
-    }
-    if (stuck && found.empty() && PO_OPEN > 0 && opening == UINT32_MAX)
-        opening = poOpening(occ, player, packed, targets, canReach);
-    if (psOn && opening == UINT32_MAX && statPsStates <= (long long)PS_RATIO * statPoExp) {
-        opening = psOpening(occ, player, packed, targets, canReach);
-        if (opening != UINT32_MAX) psBonus = PO_RANK / 4;
-    }
-    // YSQ: the distance table, only where ordinary pushes are children
-    ysQueueOn = ysQueueWeight && (stuck || PO_ALL_PUSHES) &&
-                (!YS_QUEUE_ONLY || (stuck && found.empty() && opening == UINT32_MAX));
+    if (stuck && found.empty() && PO_OPEN > 0) opening = poOpening(occ, player, packed, targets, canReach);
+    // YASS's score (the second packing search): the distance table, only
+    // where ordinary pushes are children
+    ysQueueOn = ysQueueWeight && stuck;
     if (ysQueueOn) {
         ysDistances(packed, targets);
         ysQueueTargets = targets;
     }
-    if ((stuck || PO_CLUSTER_EVERY) && PO_CLUSTER_STATES > 0 && clusterDead(boxes, player, packed)) {
-        cands.clear();  // dead: no children
-    } else if (!stuck && !PO_ALL_PUSHES) {
+    if (!stuck) {
         cands = found;
     } else {
-        // stuck (or SOKOBAN_KERNEL_POA=1: always, beside the macros): the
-        // ordinary pushes of the boxes not packed rearrange the position
+        // stuck: the ordinary pushes of the boxes not packed rearrange the
+        // position
         cands.erase(remove_if(cands.begin(), cands.end(), [&](const Cand& x) { return packed[x.box] != 0; }),
                     cands.end());
         cands.insert(cands.end(), found.begin(), found.end());
         for (Cand& x : cands)  // that push ranked first of its count
-            if (x.macro < 0 && ((uint32_t)x.box << 2 | x.dir) == opening) x.bonus = psBonus;
+            if (x.macro < 0 && ((uint32_t)x.box << 2 | x.dir) == opening) x.bonus = PO_OPEN_BONUS;
     }
     for (int i = 0; i < end; i++) packed[poOrder[i]] = 0;
     return target;
 }
 
-// POY: the distance of a box on `cell` to the nearest of poTargets (pdist:
-// pushes on a board without boxes; PO_FAR when it reaches none).
-static const int PO_FAR = 64;
-static int poTargetDistance(int cell) {
-    int d = PO_FAR;
-    for (int g : poTargets) d = min(d, pdist[(size_t)goalIndex(g) * N + cell]);
-    return d;
-}
+
 
 // The packing order from the level's start (SOKOBAN_KERNEL_POO=1, 2; YASS's
 // idea, our own code): from the solved position, the player on its starting
@@ -2095,39 +1536,7 @@ static bool pullCells(uint8_t* occ, int box, const vector<int>& players, Marks& 
 }
 
 
-// SOKOBAN_KERNEL_RMO=1: the boxes that start on a goal go first in the
-// order from the start (POF=1) only when the other goals can still be
-// filled with them packed (walls for the packing search): each other goal's
-// box, alone on the board with them, pulled with the player from its
-// starting square, must reach the starting square of a box not on them, one
-// square per goal (a matching).  Otherwise (XSokoban 16 and 29: the box on
-// its goal walls the room off) they are pulled like the others (POF=0).
-static int rmOrder = 0;
-static bool startFirstFeasible(const vector<int>& first) {
-    vector<uint8_t> occ(N, 0);
-    for (int g : first) occ[g] = 1;
-    vector<int> rest, starts;
-    for (int g : goals) if (!occ[g]) rest.push_back(g);
-    for (int c : startBoxes) if (!occ[c]) starts.push_back(c);
-    Marks cells;
-    cells.init(N);
-    vector<vector<int>> adj(rest.size());
-    for (size_t i = 0; i < rest.size(); i++) {
-        pullCells(occ.data(), rest[i], {startPlayer}, cells, 4000);
-        occ[rest[i]] = 0;
-        for (size_t j = 0; j < starts.size(); j++)
-            if (cells.has(starts[j])) adj[i].push_back((int)j);
-    }
-    vector<int> owner(starts.size(), -1);
-    vector<char> seen;
-    for (size_t i = 0; i < rest.size(); i++) {
-        seen.assign(starts.size(), 0);
-        if (!augmentKuhn((int)i, adj, owner, seen)) return false;
-    }
-    return true;
-}
-
-static void startPackingOrder(vector<int>& order, vector<int>& phase) {
+static void startPackingOrder(vector<int>& order) {
     vector<int> old;
     computePackingOrder(old);
     vector<int> rankOf(N, 0);
@@ -2137,14 +1546,9 @@ static void startPackingOrder(vector<int>& order, vector<int>& phase) {
     vector<int> left, first;
     for (int g : goals) {
         bool startsFull = find(startBoxes.begin(), startBoxes.end(), g) != startBoxes.end();
-        if (startsFull && poStartFirst) { first.push_back(g); used[g] = 1; }
+        if (startsFull) { first.push_back(g); used[g] = 1; }
         else left.push_back(g);
         occ[g] = 1;
-    }
-    if (rmOrder && !first.empty() && !startFirstFeasible(first)) {
-        for (int g : first) { used[g] = 0; left.push_back(g); }
-        sort(left.begin(), left.end());
-        first.clear();
     }
     Marks cells;
     cells.init(N);
@@ -2181,98 +1585,14 @@ static void startPackingOrder(vector<int>& order, vector<int>& phase) {
     }
     if (!first.empty()) phases.push_back(first);
     order.clear();
-    phase.clear();
     for (size_t p = phases.size(); p-- > 0;) {
         sort(phases[p].begin(), phases[p].end(), [&](int a, int b) { return rankOf[a] < rankOf[b]; });
-        for (int g : phases[p]) { order.push_back(g); phase.push_back((int)(phases.size() - 1 - p)); }
+        for (int g : phases[p]) order.push_back(g);
     }
 }
 
-// The packing search's dead-box cut (SOKOBAN_KERNEL_POX=1; docs/solver.md,
-// "Packing-order search"): the boxes on the first n goals of poOrder (its
-// filled prefix) are never moved again by the packing search (its macros
-// move the other boxes, its ordinary pushes leave the packed ones alone), so
-// for that search they are walls.  The frozen-goals rule with those walls,
-// and with the player's access: each other box, alone on the board with the
-// packed ones, must reach one of the other goals (a push search from its
-// cell and the player's region there, in reverse: the (cell, region) states
-// pulled from the goal, with the player on any side of it), and the boxes
-// must be matched to those goals.  When not, no line of the packing search
-// from the position solves it: it is dropped.  A cut of the packing search
-// only (a packed box may have to move in a real solution); the packing
-// search proves nothing anyway (its exhausted search is rerun as a plain
-// one), and nothing is learned from it.
-static int poDeadCut = 0;                 // SOKOBAN_KERNEL_POX
-static int PO_DEAD_STATES = 20000;        // SOKOBAN_KERNEL_POXS: pull states per goal (more: the goal is not used)
-static int poDeadDump = 0;                // SOKOBAN_KERNEL_POXDUMP=1: each position cut, on stderr
-static long long statPoDead = 0, statPoDeadTests = 0;
-struct PoReachable {
-    bool ready = false;
-    vector<uint8_t> complete;                // per goal of poOrder from n on
-    vector<unordered_set<uint64_t>> states;  // its pull states: cell * N + region's smallest cell
-};
-static vector<PoReachable> poReachable;      // by the packed prefix n
 
-static bool packingDead(const uint8_t* occ, const vector<int>& boxes, int player) {
-    static vector<uint8_t> walls;
-    static Marks m, cells;
-    static vector<int> todo;
-    if (walls.size() != (size_t)N) { walls.assign(N, 0); m.init(N); cells.init(N); }
-    int n = 0;
-    while (n < (int)poOrder.size() && occ[poOrder[n]]) n++;
-    if (n == (int)poOrder.size()) return false;
-    statPoDeadTests++;
-    for (int i = 0; i < n; i++) walls[poOrder[i]] = 1;
-    if (poReachable.size() <= (size_t)n) poReachable.resize(n + 1);
-    PoReachable& r = poReachable[n];
-    if (!r.ready) {
-        r.ready = true;
-        for (int k = n; k < (int)poOrder.size(); k++) {
-            int g = poOrder[k];
-            vector<int> sides;
-            for (int d = 0; d < 4; d++)
-                if (!wall_[g + OFF[d]] && !walls[g + OFF[d]]) sides.push_back(g + OFF[d]);
-            r.states.emplace_back();
-            r.complete.push_back(pullCells(walls.data(), g, sides, cells, PO_DEAD_STATES, &r.states.back()));
-            walls[g] = 0;
-        }
-    }
-    // each unpacked box: the goals it can reach alone
-    vector<int> rest;
-    for (int c : boxes) if (!walls[c]) rest.push_back(c);
-    int goalsLeft = (int)poOrder.size() - n;
-    vector<vector<int>> adj(rest.size());
-    for (size_t i = 0; i < rest.size(); i++) {
-        int b = rest[i];
-        walls[b] = 1;
-        uint64_t key = (uint64_t)b * N + reach(player, walls.data(), m, todo);
-        walls[b] = 0;
-        for (int j = 0; j < goalsLeft; j++)
-            if (poOrder[n + j] == b || !r.complete[j] || r.states[j].count(key)) adj[i].push_back(j);
-    }
-    for (int i = 0; i < n; i++) walls[poOrder[i]] = 0;
-    vector<int> owner(goalsLeft, -1);
-    vector<char> used;
-    for (size_t i = 0; i < rest.size(); i++) {
-        used.assign(goalsLeft, 0);
-        if (augmentKuhn((int)i, adj, owner, used)) continue;
-        statPoDead++;
-        // SOKOBAN_KERNEL_POXDUMP=1: "podead x,y ... packed x,y ... player
-        // x,y" on stderr, in the XSB's columns and rows (for the tests)
-        if (poDeadDump) {
-            auto at = [](int c) { return " " + to_string(c % W - MARGIN) + "," + to_string(c / W - MARGIN); };
-            string line = "podead";
-            for (int c : rest) line += at(c);
-            line += " packed";
-            for (int k = 0; k < n; k++) line += at(poOrder[k]);
-            fprintf(stderr, "%s player%s\n", line.c_str(), at(player).c_str());
-        }
-        return true;
-    }
-    return false;
-}
-
-// ------------------------------------------------------- backward search --
+        // ------------------------------------------------------- backward search --
 // The backward (pull) search starts from the boxes on the goals and pulls
 // them back to the level's starting boxes.  bdist[s * N + c] is the number of
 // pulls that take a lone box from c to startBoxes[s]: a forward *push*
@@ -2280,7 +1600,9 @@ static bool packingDead(const uint8_t* occ, const vector<int>& boxes, int player
 // push from c + d to c).  A box on a cell with no finite distance to any
 // start box can never be pulled home: backward dead squares.
 static vector<int> bdist;
+static vector<int> bnear;  // pulls from a cell to the nearest start box
 static vector<uint64_t> startBits;
+
 
 static void analyseBackward() {
     bdist.assign((size_t)K * N, INF);
@@ -2309,90 +1631,7 @@ static void analyseBackward() {
     for (int c : startBoxes) startBits[compact[c] >> 6] |= 1ULL << (compact[c] & 63);
 }
 
-// --------------------------------------------------------- feature space --
-// The feature-space search (SOKOBAN_KERNEL_FS; FESS, Shoham & Schaeffer's
-// idea, our own cheap version) files each position under a cell of features:
-// - packing: the goals of the packing order filled from its start
-//   (packedPrefix, the packing search's count; the order the goal macros
-//   use); without a packing order, or with SOKOBAN_KERNEL_FSP=0, the boxes
-//   on goals (FSP=2: not a feature);
-// - connectivity: the player regions, areas of free cells cut apart by boxes
-//   (with SOKOBAN_KERNEL_FSC=0, not a feature);
-// - room connectivity (SOKOBAN_KERNEL_FSR=1): the doorways between rooms
-//   that hold a box (fsLinks: a room is an area of free cells with no wall
-//   on two opposite sides, a doorway a run of such cells joining two rooms);
-// - out-of-plan (SOKOBAN_KERNEL_FSO=1): boxes on goals of the packing order
-//   that are not in its filled prefix (a box the plan cannot use yet).
-// Each feature is capped at 63 and the cell is their mixed-radix number.
-// b and occ hold the position's boxes and `player` marks the player's region
-// (the child's reach).  The features also give the cell's turns per visit
-// (fsTurns).
-static int fsPacking = 1, fsConnect = 1, fsRooms = 0, fsPlan = 0, fsVisit = 0;
-static vector<int> linkOf;   // cell -> its doorway (index), or -1
-static int fsLinkCount = 0;
 
-// Rooms: the areas of free cells that have no walls on two opposite sides
-// (a cell with walls left and right, or above and below, is a tunnel
-// cell); roomOf[c] is the room of cell c, -1 for tunnel cells and walls.
-// Used by the room-connectivity feature (fsLinks) and the capacity test.
-static vector<int> roomOf;
-static vector<uint8_t> tunnelCell;
-static int roomCount = 0;
-static void computeRooms() {
-    if (!roomOf.empty()) return;
-    tunnelCell.assign(N, 0);
-    for (int c : cellOf) {
-        if (!inside_[c] || wall_[c]) continue;
-        tunnelCell[c] = (wall_[c + OFF[0]] && wall_[c + OFF[1]]) || (wall_[c + OFF[2]] && wall_[c + OFF[3]]);
-    }
-    roomOf.assign(N, -1);
-    vector<int> todo;
-    for (int c : cellOf) {
-        if (!inside_[c] || wall_[c] || tunnelCell[c] || roomOf[c] >= 0) continue;
-        roomOf[c] = roomCount;
-        todo.assign(1, c);
-        for (size_t i = 0; i < todo.size(); i++)
-            for (int d = 0; d < 4; d++) {
-                int x = todo[i] + OFF[d];
-                if (inside_[x] && !wall_[x] && !tunnelCell[x] && roomOf[x] < 0) { roomOf[x] = roomCount; todo.push_back(x); }
-            }
-        roomCount++;
-    }
-}
-
-// Rooms and the doorways between them (for the room-connectivity feature).
-static void fsLinks() {
-    linkOf.assign(N, -1);
-    computeRooms();
-    const vector<uint8_t>& tunnel = tunnelCell;
-    const vector<int>& room = roomOf;
-    int rooms = roomCount;
-    vector<int> todo;
-    vector<int> run(N, -1);
-    int runs = 0;
-    for (int c : cellOf) {
-        if (!inside_[c] || wall_[c] || !tunnel[c] || run[c] >= 0) continue;
-        run[c] = runs;
-        todo.assign(1, c);
-        vector<int> touched;
-        for (size_t i = 0; i < todo.size(); i++)
-            for (int d = 0; d < 4; d++) {
-                int x = todo[i] + OFF[d];
-                if (!inside_[x] || wall_[x]) continue;
-                if (tunnel[x]) {
-                    if (run[x] < 0) { run[x] = runs; todo.push_back(x); }
-                } else if (find(touched.begin(), touched.end(), room[x]) == touched.end()) {
-                    touched.push_back(room[x]);
-                }
-            }
-        if (touched.size() >= 2) {  // a doorway: it joins two rooms or more
-            for (int x : todo) linkOf[x] = fsLinkCount;
-            fsLinkCount++;
-        }
-        runs++;
-    }
-    if (getenv("SOKOBAN_KERNEL_STAT")) fprintf(stderr, "stats: rooms %d, doorways %d\n", rooms, fsLinkCount);
-}
 
 // ------------------------------------------------------ dead-end patterns --
 // A position whose every push is cut by a deadlock rule (a dead square or a
@@ -2409,9 +1648,7 @@ static void fsLinks() {
 // SOKOBAN_KERNEL_DE: the states of that search (0: off); DEB: the most boxes.
 static int deStates = 300;
 static int DE_BOXES = 8;
-static int DE_MINIMISE = 1;  // SOKOBAN_KERNEL_DEM=0: learn the candidate as it is
-static int deNodes = 1;      // SOKOBAN_KERNEL_DEN=0: no position matched on expansion (holdsPattern)
-static int deFence = 0;      // SOKOBAN_KERNEL_DEF=1: the candidate holds the player's fence too
+
 static long long statDeTests = 0, statDeDead = 0, statDeEnds = 0;
 struct DeadEnd {
     bool open = false;   // every push cut by a rule that names its boxes, so far
@@ -2434,15 +1671,7 @@ struct DeadEnd {
         if (!open) return;
         for (int c : patterns[id].boxes) boxes.push_back(c == t ? bc : c);
     }
-    // With SOKOBAN_KERNEL_DEF=1, the boxes next to the player's region
-    // (`seen`) too: they keep it as small, and the pushes from it as few,
-    // on the board of the candidate alone.
-    void fence(const Marks& seen, const vector<int>& all) {
-        if (!open || !deFence) return;
-        for (int c : all)
-            for (int d = 0; d < 4; d++)
-                if (seen.has(c + OFF[d])) { boxes.push_back(c); break; }
-    }
+
     // At the end of the expansion: try the candidate when the node is a
     // dead end; true when it is learned.
     bool finish(int player) {
@@ -2460,8 +1689,7 @@ struct DeadEnd {
         int keepLearning = learnPatterns;
         learnPatterns = 0;
         bool dead = false;
-        if (DE_MINIMISE)
-            for (size_t i = 0; i < boxes.size() && boxes.size() > 1;) {
+        for (size_t i = 0; i < boxes.size() && boxes.size() > 1;) {
                 vector<int> fewer(boxes);
                 fewer.erase(fewer.begin() + i);
                 if (any_of(fewer.begin(), fewer.end(), [](int c) { return !goal_[c]; }) &&
@@ -2487,112 +1715,17 @@ struct DeadEnd {
         return true;
     }
 };
-static int deUp = 0;  // SOKOBAN_KERNEL_DEU=n: after a dead end, its ancestors up to n pushes back
-static long long statDeUp = 0;
-
-// ------------------------------------------------------ capacity deadlocks --
-// A room (computeRooms) holding more boxes than it has goals must let the
-// surplus out: a box that can never leave the room has to end on one of its
-// goals.  For each box b of the room, a small push search (barrierAlive in
-// its area mode) asks whether b can get out of the room with the boxes
-// outside it near the room (at most CAP_NEAR steps away, the CAP_OUTSIDE
-// nearest) on the board and every other box removed.  Removing boxes only
-// helps, so a box that cannot get out that way cannot get out at all (the
-// pushes of any solution up to b's first exit, less those of the removed
-// boxes, are pushes of the small search).  When more boxes of the room
-// cannot get out than the room has goals, the position is dead.  The boxes
-// that cannot get out and the boxes outside, with the player's region on a
-// board holding only them, are learned as a pattern: any position holding
-// them with the player there has those boxes shut in the same room.
-// Tested on expansion, for the rooms the box just pushed is in or near.
-// SOKOBAN_KERNEL_CAP: the states of each box's search (0: no test).
-static int capStates = 0;
-static int CAP_NEAR = 2;      // SOKOBAN_KERNEL_CAPR
-static int CAP_OUTSIDE = 6;   // SOKOBAN_KERNEL_CAPE
-static long long statCapTests = 0, statCapBoxes = 0, statCapShut = 0, statCapDead = 0;
-struct CapRoom {
-    vector<uint8_t> in;   // the room's cells
-    vector<int> near;     // the cells outside it within CAP_NEAR steps
-    int goals = 0;
-};
-static vector<CapRoom> capRooms;
-static vector<vector<int>> capRoomsAt;  // cell -> the rooms it is in or near
-
-static void capacitySetup() {
-    computeRooms();
-    if ((size_t)roomCount * N > 8000000) { capStates = 0; return; }  // too large a level: no test
-    capRooms.assign(roomCount, CapRoom());
-    capRoomsAt.assign(N, {});
-    vector<int> dist(N), todo;
-    for (int r = 0; r < roomCount; r++) {
-        CapRoom& room = capRooms[r];
-        room.in.assign(N, 0);
-        fill(dist.begin(), dist.end(), -1);
-        todo.clear();
-        for (int c : cellOf)
-            if (roomOf[c] == r) {
-                room.in[c] = 1;
-                room.goals += goal_[c];
-                dist[c] = 0;
-                todo.push_back(c);
-                capRoomsAt[c].push_back(r);
-            }
-        for (size_t i = 0; i < todo.size(); i++) {
-            int c = todo[i];
-            if (dist[c] >= CAP_NEAR) continue;
-            for (int d = 0; d < 4; d++) {
-                int x = c + OFF[d];
-                if (!inside_[x] || wall_[x] || dist[x] >= 0) continue;
-                dist[x] = dist[c] + 1;
-                todo.push_back(x);
-                room.near.push_back(x);  // nearest first
-                capRoomsAt[x].push_back(r);
-            }
-        }
-    }
-}
-
-static bool capacityDead(const uint8_t* occ, const vector<int>& boxes, int player, int lastBox) {
-    if (!capStates || lastBox < 0 || capRoomsAt.empty()) return false;
-    static vector<uint8_t> board;
-    static Marks region;
-    static vector<int> todo;
-    if (board.size() != (size_t)N) { board.assign(N, 0); region.init(N); }
-    vector<int> in, outside, shut, test;
-    for (int r : capRoomsAt[lastBox]) {
-        const CapRoom& room = capRooms[r];
-        in.clear();
-        for (int c : boxes) if (room.in[c]) in.push_back(c);
-        if ((int)in.size() <= room.goals) continue;
-        outside.clear();
-        for (int c : room.near)
-            if (occ[c] && (int)outside.size() < CAP_OUTSIDE) outside.push_back(c);
-        statCapTests++;
-        shut.clear();
-        for (size_t i = 0; i < in.size(); i++) {
-            if ((int)(shut.size() + in.size() - i) <= room.goals) break;  // enough can get out
-            test = outside;
-            test.push_back(in[i]);
-            statCapBoxes++;
-            if (barrierAlive(test, player, capStates, 0, false, room.in.data(), r)) continue;
-            statCapShut++;
-            shut.push_back(in[i]);
-            if ((int)shut.size() > room.goals) {
-                statCapDead++;
-                test = outside;
-                test.insert(test.end(), shut.begin(), shut.end());
-                for (int c : test) board[c] = 1;
-                reach(player, board.data(), region, todo);
-                for (int c : test) board[c] = 0;
-                learn(test, todo);
-                return true;
-            }
-        }
-    }
-    return false;
-}
-
-struct FsFeatures { int packing, regions, rooms, plan; };
+// --------------------------------------------------------- feature space --
+// The feature-space search (FESS, Shoham & Schaeffer's idea, our own cheap
+// version) files each position under a cell of two features:
+// - packing: the goals of the packing order filled from its start
+//   (packedPrefix, the packing search's count, in fsOrder); without a
+//   packing order, the boxes on goals;
+// - connectivity: the player regions, areas of free cells cut apart by boxes.
+// Each feature is capped at 63 and the cell is packing * 64 + regions.
+// b and occ hold the position's boxes and `player` marks the player's region
+// (the child's reach).
+struct FsFeatures { int packing, regions; };
 
 // Marks in m, and lists in todo, the free cells joined to the free cell c
 // (not marked yet), without resetting m: areas flooded one after another.
@@ -2606,7 +1739,7 @@ static void floodArea(int c, const uint8_t* occ, Marks& m, vector<int>& todo) {
         }
 }
 
-// The cheap region count (SOKOBAN_KERNEL_FSQ=1): the regions of a child
+// The cheap region count: the regions of a child
 // from its parent's.  The parent's regions other than the player's (its
 // corrals) are labelled once per expansion (compute).  A push frees bc (the
 // player's cell after it, or on the player's walk) and fills t; then the
@@ -2650,24 +1783,20 @@ struct FsParentRegions {
         return regions;
     }
 };
-static int fsQuick = 1;
-static int fsMacros = 0;  // SOKOBAN_KERNEL_FSM=1: the packing search's box-path macros as children too
 static long long statFsCells = 0, statFsQuick = 0;  // feature cells computed, regions counted cheaply
 static int statFsPacked = 0;                        // the most packing of any feature cell
 static size_t statFsDistinct = 0;                   // the most cells of one feature-space search
 
 static FsFeatures fsFeatures(const uint64_t* b, const uint8_t* occ, const Marks& player, int knownRegions) {
-    FsFeatures f{0, 1, 0, 0};
-    if (fsPacking == 2) {
-        // not a feature
-    } else if (fsPacking && !poOrder.empty()) {
-        f.packing = packedPrefix(b, fsOrder, {});
+    FsFeatures f{0, 1};
+    if (!poOrder.empty()) {
+        f.packing = packedPrefix(b, fsOrder);
     } else {
         for (int g : goals) f.packing += occ[g];
     }
-    if (fsConnect && knownRegions > 0) {
+    if (knownRegions > 0) {
         f.regions = knownRegions;
-    } else if (fsConnect) {
+    } else {
         static Marks other;
         static vector<int> todo;
         if (other.v.size() != (size_t)N) other.init(N);
@@ -2678,65 +1807,20 @@ static FsFeatures fsFeatures(const uint64_t* b, const uint8_t* occ, const Marks&
             floodArea(c, occ, other, todo);
         }
     }
-    if (fsRooms && fsLinkCount) {
-        static vector<int> blocked;
-        static int stamp = 0;
-        if (blocked.size() != (size_t)fsLinkCount) { blocked.assign(fsLinkCount, 0); stamp = 0; }
-        stamp++;
-        for (int w = 0; w < WORDS; w++)
-            for (uint64_t x = b[w]; x; x &= x - 1) {
-                int l = linkOf[cellOf[w * 64 + __builtin_ctzll(x)]];
-                if (l >= 0 && blocked[l] != stamp) { blocked[l] = stamp; f.rooms++; }
-            }
-    }
-    if (fsPlan && !fsOrder.empty()) {
-        int onOrder = 0;
-        for (int g : fsOrder) onOrder += occ[g];
-        f.plan = onOrder - packedPrefix(b, fsOrder, {});
-    }
     return f;
 }
 
-static int featureCell(const uint64_t* b, const uint8_t* occ, const Marks& player, int* turns,
-                       int knownRegions = -1) {
+static int featureCell(const uint64_t* b, const uint8_t* occ, const Marks& player, int knownRegions = -1) {
     FsFeatures f = fsFeatures(b, occ, player, knownRegions);
     statFsCells++;
     statFsPacked = max(statFsPacked, f.packing);
     if (knownRegions > 0) statFsQuick++;
-    if (turns) {
-        // SOKOBAN_KERNEL_FSV=n: a cell with more packing gets more turns
-        // per visit, 1 + n * packing / 4 (and with fewer regions, when n
-        // is negative: that divided by the regions).
-        int n = abs(fsVisit);
-        *turns = 1 + n * f.packing / 4;
-        if (fsVisit < 0) *turns = max(1, *turns / f.regions);
-    }
-    int cell = min(f.packing, 63);
-    cell = cell * 64 + min(f.regions, 63);
-    cell = cell * 64 + min(f.rooms, 63);
-    return cell * 64 + min(f.plan, 63);
+    return min(f.packing, 63) * 64 + min(f.regions, 63);
 }
 
+
 // ---------------------------------------------------------------- search --
-// Proofs in the packing search (SOKOBAN_KERNEL_RMP=n; docs/solver.md,
-// "Packing-order search"): the packing search proves nothing and, stuck,
-// rearranges positions that are already dead (XSokoban 14 and 16: every
-// position it expanded that was sampled is proved unsolvable by the plain
-// search in 7-55 000 nodes).  Every RMPE-th position it expands goes to a
-// plain forward search without macros (every rule sound, so an exhausted
-// search is a proof) of up to n nodes from that position; when it is proved
-// dead, its ancestors in the packing search are tried the same way (up to
-// RMPU of them) while they are proved dead, and every position the packing
-// search pops below a node proved dead is dropped (a position reached by
-// pushes from a dead one is dead).  When the proof search solves the
-// position instead, its pushes complete the packing search's line: solved.
-static long long RM_PROOF = 0;    // nodes per proof (0: off)
-static int RM_EVERY = 16;         // SOKOBAN_KERNEL_RMPE: every n-th expansion tested
-static int RM_UP = 8;             // SOKOBAN_KERNEL_RMPU: ancestors tried after a proof
-static int RM_WEIGHT = 6;         // SOKOBAN_KERNEL_RMPW: the proof search's weight
-static int rmDump = 0;            // SOKOBAN_KERNEL_RMPDUMP=1: each position proved dead, on stderr (the tests)
-static long long statRmTests = 0, statRmDead = 0, statRmUp = 0, statRmSkipped = 0, statRmNodes = 0,
-                 statRmSolved = 0;
+
 
 static uint64_t zob[65536];
 static uint64_t zobP[65536];
@@ -2753,11 +1837,9 @@ struct Node {
 struct HeapE {
     int32_t f, g;
     uint32_t id;
-    int32_t other = 0;  // with inertia: 1 when the push moved another box than its parent's
     bool operator<(const HeapE& o) const {  // max-heap inverted: smallest f first
         if (f != o.f) return f > o.f;
         if (g != o.g) return g < o.g;       // deeper first
-        if (other != o.other) return other > o.other;
         return id > o.id;                   // older first
     }
 };
@@ -2770,10 +1852,8 @@ struct Search {
     bool backward = false;      // a pull search (startBack / runBack)
     bool packing = false;       // the packing-order search (packingChildren)
     int childRegion = 0;        // packing: the cells of the player's region of the child being kept
-    int childDist = 0;          // packing, POY: the moved box's distance to the nearest target
-    int childArea = 0;          // packing, SOKOBAN_KERNEL_POU: the cells of its target's pull area
-    int childYs = 0;            // packing, SOKOBAN_KERNEL_YSQ: the moved box's term of YASS's score (ysMoved)
-    int ysWeight = YS_QUEUE;    // packing: that term's weight (YSQ; the second packing search's YSP)
+    int childYs = 0;            // packing: the moved box's term of YASS's score (ysMoved)
+    int ysWeight = 0;           // packing: that term's weight (0; the second packing search's YS_SECOND)
     int childBonus = 0;         // packing: its Cand's bonus (a parking, SOKOBAN_KERNEL_POK, or an opening, POL)
     vector<Node> nodes;
     vector<uint64_t> bits;      // WORDS per node
@@ -2804,32 +1884,23 @@ struct Search {
     string result;  // "solved"/"exhausted"
     string lurd;
     size_t bytes = 0;
-    // Feature-space search (FESS-style, SOKOBAN_KERNEL_FS; see featureCell):
+    // Feature-space search (FESS-style; see featureCell):
     // instead of `heap`, one queue per feature cell, visited in turn.
     bool fs = false;
     bool fsAdvice = false;  // the packing search's box-path macros too (SOKOBAN_KERNEL_SWA's member)
     vector<priority_queue<HeapE>> cellQ;   // the cells' queues, in order of discovery
     unordered_map<int, int> cellIndex;     // feature cell -> index in cellQ
-    vector<int> cellTurns;                 // each cell's turns per visit (featureCell)
     size_t cursor = 0, fsQueued = 0;
-    int fsCell = 0, fsTurns = 1;           // the cell of the child run() is keeping, its turns
-    int fsUsed = 0;                        // turns the cell at the cursor has had this visit
-    FsParentRegions fsParent;              // the expanded node's regions (SOKOBAN_KERNEL_FSQ)
-    DeadEnd deadEnd;                       // the expanded node's cut pushes (SOKOBAN_KERNEL_DE)
-    // The packing search's escape (SOKOBAN_KERNEL_POE): one queue per count
+    int fsCell = 0;                        // the cell of the child run() is keeping
+    FsParentRegions fsParent;              // the expanded node's regions
+    DeadEnd deadEnd;                       // the expanded node's cut pushes
+    // The packing search's escape: one queue per count
     // of goals filled in order (countQ[n]); see nextPacking.
     vector<priority_queue<HeapE>> countQ;
     mutable int queueCount = 0;            // the count of the child being queued (set by rank)
     size_t poQueued = 0;
     long long poTick = 0;
     int poRover = 0;
-    // Proofs in the packing search (SOKOBAN_KERNEL_RMP): `proof` marks the
-    // plain search that runs them (no meeting; its solution goes to
-    // proofPushes); rmDead marks the packing search's nodes proved dead.
-    bool proof = false;
-    vector<uint32_t> proofPushes;
-    vector<uint8_t> rmDead;
-    long long rmTick = 0;
 
     Search(int w, bool mac) : weight(w), macros(mac) {
         table.assign(1 << 10, 0);
@@ -2837,25 +1908,6 @@ struct Search {
     }
     ~Search() { memoryUsed -= bytes; }
 
-    // Back to no node at all, the tables kept (the proof search, reused).
-    void reset() {
-        size_t used = min(nodes.size(), ringTag.size());  // the ring grows with the nodes
-        for (size_t i = 0; i < used; i++) ringTag[i] = -1;
-        nodes.clear(); bits.clear(); expanded.clear();
-        fill(table.begin(), table.end(), 0);
-        heap = priority_queue<HeapE>();
-        macroStore.clear();
-        expandedCount = 0; done = false; result.clear(); lurd.clear(); proofPushes.clear();
-    }
-
-    // SOKOBAN_KERNEL_RMP: is the position of node id dead (1: a plain
-    // search from it, without macros, exhausted within `budget` nodes: a
-    // proof), solved (2: that search's pushes appended to out), or
-    // undecided (0)?  Its nodes are added to used.
-    int rmProve(int id, long long budget, long long& used, vector<uint32_t>& out);
-    // SOKOBAN_KERNEL_RMP: is packing node id below a node proved dead, or
-    // proved dead now (every RMPE-th call)?  Proof nodes go to count.
-    bool rmDeadNode(int id, long long& count);
 
     void account() {
         size_t b = nodes.capacity() * sizeof(Node) + bits.capacity() * 8 + table.size() * 8 +
@@ -2913,7 +1965,7 @@ struct Search {
     void start() { startAt(startBoxes, startPlayer); }
 
     // The search's root: the boxes on `boxes`, the player on `player` (the
-    // level's start, or a position of the packing search, SOKOBAN_KERNEL_RMP).
+    // level's start).
     void startAt(const vector<int>& rootBoxes, int player) {
         costTab = pdist.data();
         nearTab = nearest_.data();
@@ -2929,7 +1981,7 @@ struct Search {
         if (mt.total >= INF) { done = true; result = "exhausted"; return; }
         int id = add(h, b.data(), low, -1, 0, 0, 1);
         remember(id, mt);
-        if (fs) fsCell = featureCell(b.data(), occ.data(), m, &fsTurns);
+        if (fs) fsCell = featureCell(b.data(), occ.data(), m);
         queue({(int32_t)(weight * mt.total + rank(b.data())), 0, (uint32_t)id});
     }
 
@@ -2937,8 +1989,7 @@ struct Search {
     int32_t rank(const uint64_t* b) const {
         if (!packing) return 0;
         queueCount = packedPrefix(b);
-        return (K - queueCount) * PO_RANK - PO_REGION * childRegion - PO_AREA * childArea - childBonus +
-               PO_DIST * childDist + childYs;
+        return (K - queueCount) * PO_RANK - PO_REGION * childRegion - childBonus + childYs;
     }
 
     void pushesTo(int id, vector<uint32_t>& out) {
@@ -2984,12 +2035,12 @@ struct Search {
         return *old < 0 || (!expanded[*old] && nodes[*old].g > g1);
     }
 
-    // Keep a child of node `parent` (see worth; childM its matching; other:
-    // the heap's inertia flag): a cheaper path to the known node `old`, or a
+    // Keep a child of node `parent` (see worth; childM its matching): a
+    // cheaper path to the known node `old`, or a
     // new node, then queued.  A new node found in the other direction's
     // tables is a meeting: the solution goes to lurd, and true.
     bool keep(int old, uint64_t h, const uint64_t* b, int low, int parent, int g1, uint32_t mv,
-              int mvn, const Match& childM, int other = 0);
+              int mvn, const Match& childM);
 
     // The search is over with these pushes as its solution.
     void solvedWith(const vector<uint32_t>& pushes);
@@ -3011,7 +2062,6 @@ struct Search {
         if (it == cellIndex.end()) {
             it = cellIndex.emplace(fsCell, (int)cellQ.size()).first;
             cellQ.emplace_back();
-            cellTurns.push_back(fsTurns);
             statFsDistinct = max(statFsDistinct, cellQ.size());
         }
         cellQ[it->second].push(e);
@@ -3041,8 +2091,7 @@ struct Search {
 
     // The feature-space search's next(): the best live entry of the cell at
     // the cursor, which moves on to the next non-empty cell once the cell
-    // has had its turns (round robin over the cells; one turn each unless
-    // SOKOBAN_KERNEL_FSV weights them).
+    // has had its turn (round robin over the cells).
     int nextCell() {
         for (size_t tries = 0; tries <= cellQ.size(); tries++) {
             auto& q = cellQ[cursor];
@@ -3051,10 +2100,9 @@ struct Search {
                 fsQueued--;
                 int id = take(e);
                 if (id == STALE) continue;
-                if (++fsUsed >= cellTurns[cursor]) { fsUsed = 0; cursor = (cursor + 1) % cellQ.size(); }
+                cursor = (cursor + 1) % cellQ.size();
                 return id;
             }
-            fsUsed = 0;
             cursor = (cursor + 1) % cellQ.size();
         }
         return EXHAUSTED;
@@ -3069,10 +2117,7 @@ struct Search {
         while (poQueued > 0) {
             int top = (int)countQ.size() - 1;
             while (countQ[top].empty()) top--;
-            if (DL_STATES > 0 || DL_PROOF > 0) {
-                dlCheck(top);
-                if (done) return EXHAUSTED;  // a proof solved its position (run() sees done)
-            }
+            if (DL_STATES > 0) dlCheck(top);
             int n = top;
             if (++poTick % PO_ESCAPE == 0) {
                 n = poRover;
@@ -3083,7 +2128,7 @@ struct Search {
             poQueued--;
             int id = take(e);
             if (id != STALE) {
-                if (DL_STATES > 0 || DL_PROOF > 0) dlRemember(n, id);
+                if (DL_STATES > 0) dlRemember(n, id);
                 return id;
             }
         }
@@ -3101,8 +2146,7 @@ struct Search {
     }
     // A count runs dry when its queue, non-empty at the last look, is empty
     // (every line there died): the counts above `top`, the highest non-empty
-    // one, and with DLA=1 any count below it too.  The positions expanded
-    // last at a dry count are taken apart (DL) and proved up their lines (DLP).
+    // one.  The positions expanded last at a dry count are taken apart.
     vector<char> dlSeen;
     void dlCheck(int top) {
         if (dlSeen.size() < countQ.size()) dlSeen.resize(countQ.size(), 0);
@@ -3110,17 +2154,13 @@ struct Search {
         vector<uint64_t> pb;
         vector<int> bx;
         Match unused;
-        for (int c = (int)dlSeen.size() - 1; c >= 0 && !done; c--) {
+        for (int c = (int)dlSeen.size() - 1; c >= 0; c--) {
             bool now = !countQ[c].empty();
-            if (dlSeen[c] && !now && (c > top || DL_ANY) && (size_t)c < dlRecent.size()) {
+            if (dlSeen[c] && !now && c > top && (size_t)c < dlRecent.size()) {
                 any = true;
                 for (int id : dlRecent[c]) {
-                    if (DL_STATES > 0) {
-                        unpack(id, pb, bx, unused);
-                        dlTakeApart(bx, nodes[id].player);
-                    }
-                    if (DL_PROOF > 0 && !done) dlProveUp(id);
-                    if (done) break;
+                    unpack(id, pb, bx, unused);
+                    dlTakeApart(bx, nodes[id].player);
                 }
                 dlRecent[c].clear();
             }
@@ -3129,69 +2169,6 @@ struct Search {
         statDlRuns += any;
     }
 
-    // SOKOBAN_KERNEL_DLP: how far up a dry position's line is it dead?  A
-    // position below a dead one is dead, so the dead positions of the line
-    // are its deepest part: the ancestors 1, 2, 4, 8, ... pushes of the
-    // packing search up (at most DLPU) are put through a plain search of
-    // DL_PROOF nodes each (rmProve: every rule sound, exhausted is a proof)
-    // until one is not proved, then the ancestors between the last proved and
-    // that one by halving.  The highest proved is marked (rmDead), so every
-    // queued position below it is dropped when popped (rmDeadNode): the
-    // packing search resumes above the choice that killed the line.  A proof
-    // that solves its position finishes the line.  The proofs' nodes go to
-    // dlNodes (run() counts them); none while they are more than DLPR per
-    // packing expansion.
-    long long dlNodes = 0;
-    void dlProveUp(int id) {
-        if (rmDead.size() < nodes.size()) rmDead.resize(nodes.size(), 0);
-        vector<int> line;  // line[k]: the ancestor k steps up
-        for (int k = id; k >= 0 && (int)line.size() <= DL_PROOF_UP; k = nodes[k].parent) {
-            line.push_back(k);
-            if (rmDead[k]) break;  // proved before (and its subtree with it)
-        }
-        // 1 dead, 0 not proved, 2 solved (the search is over)
-        auto prove = [&](int k) {
-            if (rmDead[line[k]]) return 1;
-            if (statDlProofNodes > DL_PROOF_RATIO * statPoExp) return 0;
-            vector<uint32_t> tail;
-            statDlProofs++;
-            long long before = dlNodes;
-            int r = rmProve(line[k], DL_PROOF, dlNodes, tail);
-            statDlProofNodes += dlNodes - before;
-            if (r == 2) {
-                vector<uint32_t> pushes;
-                pushesTo(line[k], pushes);
-                pushes.insert(pushes.end(), tail.begin(), tail.end());
-                solvedWith(pushes);
-            }
-            return r;
-        };
-        int dead = -1, alive = (int)line.size();  // the highest proved dead, the lowest not proved
-        for (int k = 0; k < (int)line.size(); k = k ? 2 * k : 1) {
-            int r = prove(k);
-            if (r == 2) return;
-            if (r != 1) { alive = k; break; }
-            dead = k;
-        }
-        if (dead < 0) return;
-        if (alive == (int)line.size() && dead < alive - 1) {  // the line's top not tried yet
-            int r = prove(alive - 1);
-            if (r == 2) return;
-            if (r == 1) dead = alive - 1; else alive = alive - 1;
-        }
-        while (alive - dead > 1) {
-            int mid = (dead + alive) / 2;
-            int r = prove(mid);
-            if (r == 2) return;
-            if (r == 1) dead = mid; else alive = mid;
-        }
-        if (!rmDead[line[dead]]) { rmDead[line[dead]] = 1; statDlProved++; }
-    }
-
-    // Is node id a dead end now, with the patterns learned since it was
-    // expanded (every single push from it refused or matching one)?  Then
-    // its pattern is learned (DeadEnd::finish) and true.
-    bool deadEndNow(int id);
 
     // The backward search: start states and expansion by pulls.
     void startBack();
@@ -3254,11 +2231,10 @@ static string toLurd(const vector<uint32_t>& pushes) {
 // forward path to it followed by the backward path from it, reversed, is a
 // solution.  g_runs is the portfolio (set by main).
 static vector<Search*>* g_runs = nullptr;
-static int meet = 1;
 
 // The partner search holding this state, its node id in *at; null if none.
 static Search* partnerOf(bool backward, uint64_t h, const uint64_t* b, int low, int* at) {
-    if (!g_runs || !meet) return nullptr;
+    if (!g_runs) return nullptr;
     for (Search* o : *g_runs) {
         if (o->backward == backward) continue;
         int id = o->find(h, b, low);
@@ -3268,19 +2244,13 @@ static Search* partnerOf(bool backward, uint64_t h, const uint64_t* b, int low, 
 }
 
 void Search::solvedWith(const vector<uint32_t>& pushes) {
-    if (proof) {  // from the proof's root, not the level's start: the caller walks
-        proofPushes = pushes;
-        done = true;
-        result = "solved";
-        return;
-    }
     lurd = toLurd(pushes);
     done = true;
     result = "solved";
 }
 
 bool Search::keep(int old, uint64_t h, const uint64_t* b, int low, int parent, int g1, uint32_t mv,
-                  int mvn, const Match& childM, int other) {
+                  int mvn, const Match& childM) {
     int cid;
     if (old >= 0) {
         cid = old;
@@ -3288,7 +2258,7 @@ bool Search::keep(int old, uint64_t h, const uint64_t* b, int low, int parent, i
     } else {
         cid = add(h, b, low, parent, g1, mv, mvn);
         int at;
-        if (Search* o = proof ? nullptr : partnerOf(backward, h, b, low, &at)) {
+        if (Search* o = partnerOf(backward, h, b, low, &at)) {
             Search* fw = backward ? o : this;
             Search* bw = backward ? this : o;
             vector<uint32_t> pushes;
@@ -3300,7 +2270,7 @@ bool Search::keep(int old, uint64_t h, const uint64_t* b, int low, int parent, i
         }
     }
     remember(cid, childM);
-    queue({(int32_t)(g1 + weight * childM.total + rank(b)), g1, (uint32_t)cid, other});
+    queue({(int32_t)(g1 + weight * childM.total + rank(b)), g1, (uint32_t)cid});
     return false;
 }
 
@@ -3326,33 +2296,7 @@ static Scratch& scratch() {
     return sc;
 }
 
-// SOKOBAN_KERNEL_DUMP=n: every n-th node the first forward search expands
-// is written on stderr as an XSB level (the profile of dead positions in
-// docs/solver.md runs the kernel again on each).
-static long long dumpEvery = 0;
 
-static void dumpPosition(const uint8_t* occ, int player, long long count) {
-    fprintf(stderr, "; dump %lld\n", count);
-    int x0 = W, x1 = 0, y0 = H, y1 = 0;
-    for (int c = 0; c < N; c++)
-        if (inside_[c] || occ[c] || goal_[c]) {  // a box the player never reaches too
-            x0 = min(x0, c % W - 1); x1 = max(x1, c % W + 1);
-            y0 = min(y0, c / W - 1); y1 = max(y1, c / W + 1);
-        }
-    for (int y = y0; y <= y1; y++) {
-        string row;
-        for (int x = x0; x <= x1; x++) {
-            int c = y * W + x;
-            char ch = wall_[c] ? '#' : '-';
-            if (occ[c]) ch = goal_[c] ? '*' : '$';
-            else if (c == player) ch = goal_[c] ? '+' : '@';
-            else if (goal_[c]) ch = '.';
-            row += ch;
-        }
-        fprintf(stderr, "%s\n", row.c_str());
-    }
-    fprintf(stderr, "\n");
-}
 
 long long Search::run(long long budget) {
     if (backward) return runBack(budget);
@@ -3370,23 +2314,15 @@ long long Search::run(long long budget) {
     Match parentM, childM;
     while (count < budget) {
         int id = next();
-        if (dlNodes > 0) { count += dlNodes; dlNodes = 0; }
-        if (done) return count;  // SOKOBAN_KERNEL_DLP: a proof in next() solved its position
         if (id == EXHAUSTED) { done = true; result = "exhausted"; return count; }
         if (id == STALE) continue;
         count++;
-        if (packing && (RM_PROOF > 0 || DL_PROOF > 0) && rmDeadNode(id, count)) {
-            if (done) return count;  // a proof search solved it
-            continue;
-        }
         const Node nd = nodes[id];
         bool haveM = unpack(id, pb, boxes, parentM);
         const uint64_t* b = pb.data();
         for (int c : boxes) occ[c] = 1;
         reach(nd.player, occ.data(), seen, todo);
         fsParent.ready = false;
-        if (dumpEvery > 0 && this == (*g_runs)[0] && expandedCount % dumpEvery == 0)
-            dumpPosition(occ.data(), nd.player, expandedCount);
         cands.clear();
         int lastBox = -1;  // where the push that led here left its box
         if (nd.parent >= 0) {
@@ -3395,15 +2331,11 @@ long long Search::run(long long budget) {
         }
         bool corralDead = false;
         statExp++;
-        if (deNodes && holdsPattern(b, boxes, nd.player)) {
+        if (holdsPattern(b, boxes, nd.player)) {
             for (int c : boxes) occ[c] = 0;
             continue;
         }
-        bool pi = piCorral(occ.data(), seen, boxes, nd.player, corralAll ? -1 : lastBox, cands, corralDead);
-        if (!corralDead && capacityDead(occ.data(), boxes, nd.player, lastBox)) {
-            for (int c : boxes) occ[c] = 0;
-            continue;
-        }
+        bool pi = piCorral(occ.data(), seen, boxes, nd.player, lastBox, cands, corralDead);
         if (pi) statPI++;
         if (!pi) {
             if (corralDead) {
@@ -3420,8 +2352,8 @@ long long Search::run(long long budget) {
             ysQueueWeight = ysWeight;
             macroTarget = packingChildren(occ.data(), boxes, nd.player, cands, macroStore);
         }
-        if (fs && (fsMacros || fsAdvice) && macros && !poOrder.empty()) {
-            ysQueueWeight = YS_QUEUE;
+        if (fs && fsAdvice && macros && !poOrder.empty()) {
+            ysQueueWeight = 0;
             // FESS's packing advisor: the packing search's box-path macros
             // to the next goal of the order, beside the ordinary pushes.
             vector<Cand> advice = cands;
@@ -3431,35 +2363,20 @@ long long Search::run(long long budget) {
         if (macros && !packing) for (int x : packOrder) if (!occ[x]) { macroTarget = x; break; }
         if (macros && !packing && !packOrder.empty() && nd.parent >= 0) {
             int last = lastBox;
-            // The box just pushed first; with anyBox, then every other box
-            // near the goals (nearest first) until one has a path.
-            vector<int> tries;
-            if (!goal_[last] && nearest_[last] <= MACRO_RADIUS) tries.push_back(last);
-            if (anyBox && macroTarget >= 0) {
-                for (int c : boxes)
-                    if (c != last && !goal_[c] && nearest_[c] <= MACRO_RADIUS) tries.push_back(c);
-                sort(tries.begin() + (tries.empty() || tries[0] != last ? 0 : 1), tries.end(),
-                     [&](int a, int b) { return nearest_[a] < nearest_[b]; });
-            }
+            // The box just pushed, when it is near the goals and has a path
+            // to the next goal: the goal macro replaces every other push
+            // (Rolling Stone's goal cut).
             vector<uint32_t> path;
-            for (int box : tries) {
-                if (macroTarget < 0) break;
+            if (macroTarget >= 0 && !goal_[last] && nearest_[last] <= MACRO_RADIUS) {
                 statTried++;
-                bool okp = boxPath(occ.data(), nd.player, box, macroTarget, path);
-                if (!okp) continue;
-                statFound++;
-                last = box;
-                {
+                if (boxPath(occ.data(), nd.player, last, macroTarget, path)) {
+                    statFound++;
                     macroStore.push_back(path);
-                    if (goalCut == 1) cands.clear();
-                    if (goalCut == 2)
-                        cands.erase(remove_if(cands.begin(), cands.end(),
-                                              [&](const Cand& x) { return x.box == last; }),
-                                    cands.end());
+                    cands.clear();
                     cands.push_back({last, (int)(path.back() & 3), (int)macroStore.size() - 1});
                 }
-                break;
             }
+
         }
         bool matched = haveM;
         statCands += cands.size();
@@ -3479,14 +2396,7 @@ long long Search::run(long long budget) {
                 lastCell = bc;
                 if (macros) t = tunnelEnd(occ.data(), bc, d, lastCell, steps);
             }
-            // Room cut (a macro rule): with goal macros on, an ordinary push
-            // never leaves a box on a room goal other than the next one of
-            // the packing order; boxes enter the room by goal macros.
-            if (roomCut && macros && cd.macro < 0 && !packOrder.empty() && roomGoal[t] &&
-                t != macroTarget) {
-                deadEnd.fail();
-                continue;
-            }
+
             // child state
             movedBits(b, bc, t, cb);
             occ[bc] = 0; occ[t] = 1;
@@ -3498,32 +2408,11 @@ long long Search::run(long long budget) {
                 low = reach(lastCell, occ.data(), cm, todo2);
                 childRegion = todo2.size();
             }
-            bool nearer = false;  // POG: an ordinary push taking its box nearer a target
             childYs = 0;
             if (packing && ysQueueOn && cd.macro < 0) {
                 int k;
                 bool on;
                 childYs = ysMoved(ysTab, ysQueueTargets, occ.data(), bc, t, ysWeight, k, on);
-                nearer = k > 0;
-            }
-            if (packing && (PO_DIST || (poMacroUnit && !ysQueueOn)) && cd.macro < 0) {
-                int dt = poTargetDistance(t);
-                nearer = dt < poTargetDistance(bc);
-                childDist = 1 + dt;
-            } else {
-                childDist = 0;
-            }
-            if (packing && PO_AREA) {
-                static Marks area;
-                static vector<int> cells;
-                if (area.v.size() != (size_t)N) area.init(N);
-                size_t k = 0;
-                while (k < poOrder.size() && occ[poOrder[k]]) k++;
-                childArea = 0;
-                if (k < poOrder.size()) {
-                    pullArea(occ.data(), poOrder[k], -1, area, cells);
-                    childArea = cells.size();
-                }
             }
             bool goalsLost = false;
             if (frozenOnGoals && goal_[t] && frozen(occ.data(), t, frozenTmp, 0)) {
@@ -3533,7 +2422,7 @@ long long Search::run(long long budget) {
             }
             int pid = -1;
             if (goalsLost) deadEnd.fail();
-            else if (learnedDead(occ.data(), t, lastCell, false, &pid)) goalsLost = true;
+            else if (learnedDead(occ.data(), t, lastCell, &pid)) goalsLost = true;
             occ[t] = 0; occ[bc] = 1;
             if (goalsLost) {
                 if (pid >= 0) deadEnd.matched(pid, bc, t);
@@ -3542,7 +2431,6 @@ long long Search::run(long long budget) {
             deadEnd.fail();  // a child that is not cut by a rule naming its boxes
             uint64_t h = nd.hash ^ zobP[nd.player] ^ zob[bc] ^ zob[t] ^ zobP[low];
             int g1 = nd.g + steps;
-            if (packing && poMacroUnit) g1 = nd.g + (cd.macro >= 0 ? 1 : nearer ? 0 : steps);
             int old;
             childBonus = packing ? cd.bonus : 0;
             if (!worth(h, cb.data(), low, g1, &old)) {
@@ -3553,18 +2441,11 @@ long long Search::run(long long budget) {
                     int r = std::find(boxes.begin(), boxes.end(), bc) - boxes.begin();
                     matchMoved(parentM, r, t, childM);
                     int g0 = nodes[old].g;
-                    queue({(int32_t)(g0 + weight * childM.total + rank(cb.data())), g0, (uint32_t)old, 0});
+                    queue({(int32_t)(g0 + weight * childM.total + rank(cb.data())), g0, (uint32_t)old});
                 }
                 continue;
             }
-            if (packing && poDeadCut) {
-                childBoxes = boxes;
-                for (int& x : childBoxes) if (x == bc) x = t;
-                occ[bc] = 0; occ[t] = 1;
-                bool dead = packingDead(occ.data(), childBoxes, lastCell);
-                occ[t] = 0; occ[bc] = 1;
-                if (dead) continue;
-            }
+
             if (!matched) {
                 parentM.rows = boxes;
                 matchFull(parentM);
@@ -3586,113 +2467,27 @@ long long Search::run(long long budget) {
             }
             if (fs) {  // the child's feature cell (cm still holds its player region)
                 int known = -1;
-                if (fsQuick && fsConnect && cd.macro < 0 && !fsParent.ready)
-                    fsParent.compute(occ.data(), seen, boxes);
+                if (cd.macro < 0 && !fsParent.ready) fsParent.compute(occ.data(), seen, boxes);
                 occ[bc] = 0; occ[t] = 1;
-                if (fsQuick && fsConnect && cd.macro < 0)  // the player walked over bc
+                if (cd.macro < 0)  // the player walked over bc
                     known = fsParent.count(occ.data(), cm, t);
-                fsCell = featureCell(cb.data(), occ.data(), cm, &fsTurns, known);
+                fsCell = featureCell(cb.data(), occ.data(), cm, known);
                 occ[t] = 0; occ[bc] = 1;
             }
-            if (keep(old, h, cb.data(), low, id, g1, mv, mvn, childM, inertia && bc != lastBox ? 1 : 0)) {
+            if (keep(old, h, cb.data(), low, id, g1, mv, mvn, childM)) {
                 for (int c : boxes) occ[c] = 0;
                 return count;
             }
         }
         for (int c : boxes) occ[c] = 0;
-        deadEnd.fence(seen, boxes);
-        if (deadEnd.finish(nd.player))
-            for (int up = 0, p = nd.parent; up < deUp && p >= 0 && deadEndNow(p); up++, p = nodes[p].parent)
-                statDeUp++;
+        deadEnd.finish(nd.player);
         if ((count & 1023) == 0) account();
     }
     account();
     return count;
 }
 
-int Search::rmProve(int id, long long budget, long long& used, vector<uint32_t>& out) {
-    static Search* pf = nullptr;
-    if (!pf) { pf = new Search(RM_WEIGHT, false); pf->proof = true; }
-    pf->reset();
-    vector<uint64_t> pb;
-    vector<int> boxes;
-    Match m;
-    unpack(id, pb, boxes, m);
-    statRmTests++;
-    pf->startAt(boxes, nodes[id].player);
-    long long n = pf->done ? 0 : pf->run(budget);
-    pf->account();
-    used += n;
-    statRmNodes += n;
-    if (rmDump && pf->result == "exhausted") {
-        static vector<uint8_t> occ;
-        occ.assign(N, 0);
-        for (int c : boxes) occ[c] = 1;
-        dumpPosition(occ.data(), nodes[id].player, statRmTests);
-    }
-    if (pf->result == "solved") {
-        out.insert(out.end(), pf->proofPushes.begin(), pf->proofPushes.end());
-        statRmSolved++;
-        return 2;
-    }
-    return pf->result == "exhausted" ? 1 : 0;
-}
 
-bool Search::rmDeadNode(int id, long long& count) {
-    if (rmDead.size() < nodes.size()) rmDead.resize(nodes.size(), 0);
-    for (int k = id; k >= 0; k = nodes[k].parent)
-        if (rmDead[k]) { statRmSkipped++; statDlDropped += DL_PROOF > 0; return true; }
-    if (RM_PROOF <= 0 || ++rmTick % RM_EVERY != 0) return false;
-    vector<uint32_t> tail;
-    int at = id;  // the node tested
-    int r = rmProve(at, RM_PROOF, count, tail);
-    for (int up = 0; r == 1; up++) {
-        rmDead[at] = 1;
-        statRmDead++;
-        int p = nodes[at].parent;
-        if (up >= RM_UP || p < 0) break;
-        at = p;
-        r = rmProve(at, RM_PROOF, count, tail);
-        if (r == 1) statRmUp++;
-    }
-    if (r == 2) {  // the packing search's line to `at`, then the proof's pushes
-        vector<uint32_t> pushes;
-        pushesTo(at, pushes);
-        pushes.insert(pushes.end(), tail.begin(), tail.end());
-        solvedWith(pushes);
-        return true;
-    }
-    return rmDead[id] != 0;
-}
-
-bool Search::deadEndNow(int id) {
-    static vector<uint8_t> occ;
-    static Marks seen;
-    static vector<int> todo;
-    static vector<uint64_t> pb;
-    static vector<int> boxes;
-    static Match m;
-    if (occ.size() != (size_t)N) { occ.assign(N, 0); seen.init(N); }
-    unpack(id, pb, boxes, m);
-    for (int c : boxes) occ[c] = 1;
-    reach(nodes[id].player, occ.data(), seen, todo);
-    DeadEnd de;
-    de.start(true);
-    for (int bc : boxes)
-        for (int d = 0; d < 4 && de.open; d++) {
-            if (!seen.has(bc - OFF[d])) continue;
-            int t = bc + OFF[d], pid = -1;
-            if (!pushAllowed(occ.data(), bc, t)) { de.refused(occ.data(), bc, t); continue; }
-            occ[bc] = 0; occ[t] = 1;
-            bool cut = learnedDead(occ.data(), t, bc, false, &pid);
-            occ[t] = 0; occ[bc] = 1;
-            if (cut) de.matched(pid, bc, t);
-            else de.fail();
-        }
-    for (int c : boxes) occ[c] = 0;
-    de.fence(seen, boxes);
-    return de.finish(nodes[id].player);
-}
 
 // Start states of the backward search: the boxes on the goals, one state per
 // region of free cells the player may end in (every region inside the level:
@@ -3761,9 +2556,8 @@ long long Search::runBack(long long budget) {
                 occ[bc] = 0; occ[p] = 1;
                 int low = reach(q, occ.data(), cm, todo2);
                 bool home = cm.has(startPlayer) && memcmp(cb.data(), startBits.data(), WORDS * 8) == 0;
-                bool dead = learnedDead(occ.data(), p, q, true);  // a pull set: never back to the start
                 occ[p] = 0; occ[bc] = 1;
-                if (dead) continue;
+
                 uint64_t h = nd.hash ^ zobP[nd.player] ^ zob[bc] ^ zob[p] ^ zobP[low];
                 int g1 = nd.g + 1;
                 int old;
@@ -3797,7 +2591,7 @@ long long Search::runBack(long long budget) {
     return count;
 }
 
-// SOKOBAN_KERNEL_STAT: counters on stderr at exit (for experiments and tests).
+// SOKOBAN_KERNEL_STAT: counters on stderr at exit (for benchmarks and tests).
 static void printStats() {
     fprintf(stderr, "stats: macros tried %lld found %lld; corral tests %lld dead %lld; frozen-goal dead %lld\n",
             statTried, statFound, statCorralTests, statCorralDead, statFrozenDead);
@@ -3805,45 +2599,27 @@ static void printStats() {
             "patterns %zu, children matching one %lld; solved by %s\n",
             statExp, statPI, statDeadExp, statCands, patterns.size(), statPatternDead,
             statSolvedBy.c_str());
-    fprintf(stderr, "stats: deadlock sets computed ahead: %lld configurations, %lld searches, %lld states, "
-            "%zu patterns, %.3f s; pull sets %zu, pull children matching one %lld\n", statDsConfigs,
-            statDsSearches, statDsStates, statDsPatterns, statDsTime, statDsPullPatterns, statPullDead);
     fprintf(stderr, "stats: packing search expanded %lld, box paths tried %lld found %lld, stuck %lld; "
             "most goals filled in order %d (%lld expansions there)\n",
             statPoExp, statPoTried, statPoFound, statPoStuck, statPoBest, statPoAtBest);
-    fprintf(stderr, "stats: packing dead-box cut: children tested %lld, dead %lld; expansions by goals filled:",
-            statPoDeadTests, statPoDead);
+    fprintf(stderr, "stats: packing expansions by goals filled:");
     for (long long x : statPoByCount) fprintf(stderr, " %lld", x);
-    fprintf(stderr, "; clusters tested %lld, dead %lld; blockers tried %lld, parked %lld\n", statPoClusterTests,
-            statPoClusterDead, statPoParkTried, statPoParked);
+    fprintf(stderr, "; blockers tried %lld, parked %lld\n", statPoParkTried, statPoParked);
     fprintf(stderr, "stats: feature cells %lld, regions counted from the parent's %lld, distinct cells %zu, "
             "most packing %d\n", statFsCells, statFsQuick, statFsDistinct, statFsPacked);
     fprintf(stderr, "stats: dead ends %lld, tried %lld, proved dead %lld; expanded positions holding a "
-            "pattern %lld; ancestors found dead ends %lld\n", statDeEnds, statDeTests, statDeDead, statNodeDead, statDeUp);
-    fprintf(stderr, "stats: capacity: rooms %d, rooms tested %lld, boxes tested %lld, shut in %lld, "
-            "dead %lld\n", capStates ? roomCount : 0, statCapTests, statCapBoxes, statCapShut, statCapDead);
-    if (DL_STATES > 0 || DL_PROOF > 0)
+            "pattern %lld\n", statDeEnds, statDeTests, statDeDead, statNodeDead);
+    if (DL_STATES > 0)
         fprintf(stderr, "stats: deep failures: counts run dry %lld, positions taken apart %lld, groups tested %lld, "
-                "dead %lld, states %lld; proofs %lld, proved dead %lld, their nodes %lld, expansions dropped %lld\n",
-                statDlRuns, statDlPositions, statDlTests, statDlDead, statDlStates, statDlProofs, statDlProved,
-                statDlProofNodes, statDlDropped);
+                "dead %lld, states %lld\n", statDlRuns, statDlPositions, statDlTests, statDlDead, statDlStates);
     if (PO_OPEN > 0)
         fprintf(stderr, "stats: packing search openings searched %lld found %lld\n", statPoOpenTried,
                 statPoOpenFound);
-    if (PS_STATES > 0)
-        fprintf(stderr, "stats: push-by-push openings searched %lld found %lld, positions %lld, plan pushes %lld, followed %lld\n",
-                statPsRuns, statPsFound, statPsStates, statPsPushes, statPsFollowed);
-    if (YS_SCORE)
-        fprintf(stderr, "stats: YASS's score (YS): distance tables %lld, lines ending on a target %lld\n",
-                statYsTables, statYsTargetHits);
+    fprintf(stderr, "stats: YASS's score: distance tables %lld\n", statYsTables);
     fprintf(stderr, "stats: cost: children's players without a flood %lld\n", statLowQuick);
     if (poMode)
         fprintf(stderr, "stats: cost: the packing search's pull areas %lld, boxes answered from them %lld, "
                 "by pullArea %lld\n", poFilter.fills, poFilter.quick, poFilter.full);
-    if (RM_PROOF > 0)
-        fprintf(stderr, "stats: packing proofs: tested %lld, dead %lld (ancestors %lld), solved %lld, "
-                "nodes %lld; expansions dropped below a dead node %lld\n", statRmTests, statRmDead, statRmUp,
-                statRmSolved, statRmNodes, statRmSkipped);
 }
 
 int main(int argc, char** argv) {
@@ -3868,7 +2644,6 @@ int main(int argc, char** argv) {
     if (solvedStart) { printf("solved 0 \n"); return 0; }
     if (clustered()) computePackingOrder(packOrder);
 
-    setting("GC", goalCut);
     if (getenv("SOKOBAN_KERNEL_W")) sscanf(getenv("SOKOBAN_KERNEL_W"), "%d,%d,%d", &weights[0], &weights[1], &weights[2]);
     setting("R", MACRO_RADIUS);
     setting("P", PATH_STATES);
@@ -3879,90 +2654,35 @@ int main(int argc, char** argv) {
     setting("BS", backShare);
     long long DELAY = 16384;
     const long long TURN = 512;
-    setting("RC", roomCut);
-    setting("I", inertia);
-    setting("A", anyBox);
     setting("D", DELAY);
-    setting("M", meet);
     setting("CD", CORRAL_STATES);
-    setting("LP", learnPatterns);
-    setting("CA", corralAll);
     setting("CDB", CORRAL_BOXES);
-    setting("DUMP", dumpEvery);
-    setting("DS", dsBoxes);
-    setting("DSS", DS_STATES);
-    setting("DSB", DS_BUDGET);
-    setting("DSE", DS_ESCAPE);
-    setting("DSDUMP", dsDump);
-    setting("LPDUMP", lpDump);
-    precalcDeadSets(false);
-    if (getenv("SOKOBAN_KERNEL_FG")) frozenOnGoals = atoi(getenv("SOKOBAN_KERNEL_FG")) != 0;
     setting("PO", poMode);
     setting("POP", PO_PATH_STATES);
     setting("POB", PO_REGION);
     setting("POR", PO_RANK);
     if (getenv("SOKOBAN_KERNEL_POS")) PO_TURN = max(1LL, atoll(getenv("SOKOBAN_KERNEL_POS")));
-    if (getenv("SOKOBAN_KERNEL_POT")) PO_TARGETS = max(1, atoi(getenv("SOKOBAN_KERNEL_POT")));
     setting("POM", PO_MACROS);
     int poWeight = 6;
     setting("POW", poWeight);
-    setting("POO", poOrderMode);
-    setting("PODUMP", poDumpBest);
-    setting("POX", poDeadCut);
-    setting("POA", PO_ALL_PUSHES);
     setting("DL", DL_STATES);
     setting("DLB", DL_BOXES);
     setting("DLT", DL_TESTS);
     setting("DLR", DL_RECENT);
-    setting("DLA", DL_ANY);
-    setting("DLDUMP", dlDump);
-    setting("DLP", DL_PROOF);
-    setting("DLPU", DL_PROOF_UP);
-    setting("DLPR", DL_PROOF_RATIO);
-    setting("POQ", PO_CLUSTER_STATES);
-    setting("POQB", PO_CLUSTER_MAX);
-    setting("POQE", PO_CLUSTER_EVERY);
-    setting("POU", PO_AREA);
     setting("POK", PO_PARKING);
-    setting("POXS", PO_DEAD_STATES);
-    setting("POXDUMP", poDeadDump);
     setting("POE", PO_ESCAPE);
-    setting("POY", PO_DIST);
-    setting("POF", poStartFirst);
-    setting("POG", poMacroUnit);
     setting("POL", PO_OPEN);
     setting("POLP", PO_OPEN_PATHS);
-    setting("PS", PS_STATES);
-    setting("PSB", PS_BOX);
-    setting("PSA", PS_ACCESS);
-    setting("PSP", PS_PATHS);
-    setting("PSDUMP", psDump);
-    setting("PSR", PS_RATIO);
-    setting("YS", YS_SCORE);
-    setting("YSQ", YS_QUEUE);
-    setting("YSQO", YS_QUEUE_ONLY);
     setting("YSP", YS_SECOND);
-    setting("YSM", YS_MOVED);
-    setting("YSF", YS_FAR);
-    setting("CHF", chFilter);
-    setting("RMP", RM_PROOF);
-    setting("RMO", rmOrder);
-    setting("RMPE", RM_EVERY);
-    setting("RMPU", RM_UP);
-    setting("RMPW", RM_WEIGHT);
-    setting("RMPDUMP", rmDump);
     poOrder = packOrder;
     if (poMode == 2 && poOrder.empty()) computePackingOrder(poOrder);
     if (poOrder.empty()) poMode = 0;  // in the portfolio only on levels with a goal room
     fsOrder = poOrder;
-    if (poMode && poOrderMode) {
-        startPackingOrder(poOrder, poPhase);
-        if (poOrderMode != 2) poPhase.clear();
+    if (poMode) {
+        startPackingOrder(poOrder);
         if (getenv("SOKOBAN_KERNEL_STAT")) {
             fprintf(stderr, "stats: packing order from the start (%.3f s):", elapsed());
-            for (size_t i = 0; i < poOrder.size(); i++)
-                fprintf(stderr, "%s%d,%d", i && poPhase.size() && poPhase[i] != poPhase[i - 1] ? " | " : " ",
-                        poOrder[i] % W, poOrder[i] / W);
+            for (size_t i = 0; i < poOrder.size(); i++) fprintf(stderr, " %d,%d", poOrder[i] % W, poOrder[i] / W);
             fprintf(stderr, "\n");
         }
     }
@@ -3981,35 +2701,13 @@ int main(int argc, char** argv) {
     setting("FSW", fsWeight);
     setting("FSS", fsShare);
     setting("FSD", fsDelay);
-    setting("FSP", fsPacking);
-    setting("FSC", fsConnect);
-    setting("FSR", fsRooms);
-    setting("FSO", fsPlan);
-    setting("FSV", fsVisit);
-    setting("FSQ", fsQuick);
-    setting("FSM", fsMacros);
     // SOKOBAN_KERNEL_SWA=n: beside the feature-space search, a second one
-    // with FSM's box-path macros, n turns per round, on levels with a
-    // packing order (a goal room); 0 off.
+    // with the packing search's box-path macros, n turns per round, on
+    // levels with a packing order (a goal room); 0 off.
     int swAdvice = 4;
     setting("SWA", swAdvice);
-    // Out-of-plan and the box-path macros need a packing order: on a level
-    // without a goal room, every goal's order (as the packing search alone).
-    if (fsMode && (fsMacros || fsPlan) && poOrder.empty()) {
-        computePackingOrder(poOrder);
-        fsOrder = poOrder;
-    }
-    if (fsMode && fsRooms) fsLinks();
-    setting("CAP", capStates);
     setting("DE", deStates);
     setting("DEB", DE_BOXES);
-    setting("DEM", DE_MINIMISE);
-    setting("DEN", deNodes);
-    setting("DEU", deUp);
-    setting("DEF", deFence);
-    setting("CAPR", CAP_NEAR);
-    setting("CAPE", CAP_OUTSIDE);
-    if (capStates > 0) capacitySetup();
     if (fsMode == 2) backMode = poMode = 0;
     if (backMode == 2 || poMode == 2) fsMode = 0;  // another search alone
     auto newForward = [&](int w, bool mac, bool fs) {
@@ -4019,8 +2717,6 @@ int main(int argc, char** argv) {
         return f;
     };
     if (backMode) analyseBackward();
-    setting("DSP", dsPull);
-    if (backMode && dsPull) precalcDeadSets(true);
     auto newBack = [&]() {
         Search* b = new Search(backWeight, false);
         b->backward = true;
@@ -4083,7 +2779,7 @@ int main(int argc, char** argv) {
             fsJoined = true;
             runs.push_back(newForward(fsWeight, true, true));
             shares.push_back(fsShare);
-            if (swAdvice > 0 && !fsMacros && !poOrder.empty()) {
+            if (swAdvice > 0 && !poOrder.empty()) {
                 // A second feature-space search with the packing search's
                 // box-path macros as children too (FSM's, for it alone).
                 runs.push_back(newForward(fsWeight, true, true));
