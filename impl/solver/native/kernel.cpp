@@ -18,7 +18,7 @@
 // reach); dead squares by a backward pull search from the goals; freeze and
 // bipartite deadlocks; minimum-cost matching lower bound (Hungarian,
 // incremental from the parent's potentials); PI-corral pruning; tunnel and
-// goal-room macros; a portfolio of weights (g + w*h).  Macros prove nothing:
+// goal-room macros; a portfolio of settings.weights (g + w*h).  Macros prove nothing:
 // only an exhausted search without them reports "unsolvable".  Deadlock
 // rules the Python search does not have: corral deadlocks (barrierAlive),
 // kept as patterns matched against every later child (learnedDead), and
@@ -70,13 +70,7 @@ static int startPlayer;
 static bool openLevel = false;
 static vector<uint8_t> corridor[4];
 static vector<int> packOrder;           // goal macro order (empty: no macros)
-static long long statTried = 0, statFound = 0;
-static long long statExp = 0, statPI = 0, statCands = 0, statDeadExp = 0;
-static string statSolvedBy = "-";  // which search found the solution, and how
-static int weights[3] = {6, 2, 15};
-static int MACRO_RADIUS = 3;
 static const int ROOM_GOALS = 6;
-static int PATH_STATES = 60;
 
 static chrono::steady_clock::time_point t0;
 static double timeLimit = 0;
@@ -85,12 +79,6 @@ static int maxDepth = 0;            // the largest g of a node expanded
 static long long nodeLimit = 0;
 static size_t memLimit = 0;
 
-// An experiment switch SOKOBAN_KERNEL_<name> (docs/solver.md), when set,
-// replaces the default held in v.
-template <class T> static void setting(const char* name, T& v) {
-    const char* text = getenv((string("SOKOBAN_KERNEL_") + name).c_str());
-    if (text) v = (T)atoll(text);
-}
 
 static double elapsed() {
     return chrono::duration<double>(chrono::steady_clock::now() - t0).count();
@@ -108,7 +96,77 @@ struct Marks {
     void set(int c) { v[c] = stamp; }
 };
 
-static long long statLowQuick = 0;  // children's normalised players found by lowAfterPush
+
+// What the search did, counted for SOKOBAN_KERNEL_STAT (printStats).
+struct Stats {
+    long long tried = 0, found = 0;                           // goal macros: box paths tried, found
+    long long exp = 0, piCorrals = 0, cands = 0, deadExp = 0; // forward expansions, PI-corral ones, pushes, corral-dead
+    string solvedBy = "-";                                    // which search found the solution, and how
+    long long lowQuick = 0;       // children's normalised players found by lowAfterPush
+    long long corralTests = 0, corralDead = 0;
+    long long patternDead = 0;    // children matching a learned pattern
+    long long nodeDead = 0;       // expanded positions holding one
+    long long frozenDead = 0;     // positions cut by the frozen-goals rule
+    long long poExp = 0, poTried = 0, poFound = 0, poStuck = 0;
+    int poBest = 0;               // the most goals filled in order of a position the packing search expanded
+    long long poAtBest = 0;       // its expansions at that count
+    vector<long long> poByCount;  // its expansions at each count of goals filled in order
+    long long poParkTried = 0, poParked = 0;
+    long long poOpenTried = 0, poOpenFound = 0;
+    long long dlRuns = 0, dlPositions = 0, dlTests = 0, dlDead = 0, dlStates = 0;
+    long long ysTables = 0;
+    long long deTests = 0, deDead = 0, deEnds = 0;
+    long long fsCells = 0, fsQuick = 0;  // feature cells computed, regions counted cheaply
+    int fsPacked = 0;                    // the most packing of any feature cell
+    size_t fsDistinct = 0;               // the most cells of one feature-space search
+};
+static Stats stats;
+
+// The kernel's settings: every number a maintainer may tune, with its
+// default.  main reads them in one place (readSettings): each from
+// SOKOBAN_KERNEL_<NAME> when that is set (impl/solver/native.py passes
+// those on only when SOKOBAN_KERNEL_EXPERIMENTS=1: benchmarks and tests).
+// docs/solver.md has the table.
+struct Settings {
+    // The portfolio (main).
+    int weights[3] = {6, 2, 15};  // W=a,b,c: the forward searches' weights (f = g + w*h)
+    long long delay = 16384;      // D: nodes before the 2nd and 3rd forward searches join
+    int backMode = 1;             // B: the backward search: 0 off, 1 in the portfolio, 2 alone
+    int backWeight = 3;           // BW: its weight
+    int backShare = 2;            // BS: its turns per round
+    long long backDelay = -1;     // BD: nodes before it joins (-1: D's)
+    int fsMode = 1;               // FS: the feature-space search: 0 off, 1 in the portfolio, 2 alone
+    int fsWeight = 1;             // FSW: its weight within a cell
+    int fsShare = 4;              // FSS: its turns per round
+    long long fsDelay = -1;       // FSD: nodes before it joins (-1: D's)
+    int fsAdvice = 4;             // SWA: turns of a second one with the box-path macros (0: none)
+    int poMode = 1;               // PO: the packing-order search: 0 off, 1 in the portfolio, 2 alone
+    int poWeight = 6;             // POW: its weight
+    long long poTurn = 128;       // POS: its turns, in nodes (the others' are 512)
+    int ysSecond = 96;            // YSP: a second packing search, YASS's score at this weight (0: none)
+    // Macros.
+    int macroRadius = 3;          // R: a box this near the goals tries a goal macro
+    int pathStates = 60;          // P: states of a goal macro's box path
+    // The packing-order search.
+    int poPathStates = 400;       // POP: states of its box paths
+    int poMacros = 8;             // POM: its box-path children at most
+    int poRank = 1 << 20;         // POR: f added per goal not yet filled in order
+    int poRegion = 6;             // POB: f taken off per cell of the player's region
+    int poEscape = 2;             // POE: every n-th expansion from a lower count (0: never)
+    int poParking = 1;            // POK: parking macros for the blockers when stuck (0: off)
+    int poOpen = 50;              // POL: states of the opening search when stuck (0: off)
+    int poOpenPaths = 32;         // POLP: box paths tried per opening search at most
+    // Deadlocks.
+    int corralStates = 50;        // CD: states of the corral test's push search (0: no test)
+    int corralBoxes = 4;          // CDB: larger barriers are not tested
+    int deStates = 300;           // DE: states of the dead-end test (0: off)
+    int deBoxes = 8;              // DEB: larger dead-end candidates are not tested
+    int dlStates = 300;           // DL: states of the deep-failure test (0: off)
+    int dlBoxes = 4;              // DLB: its largest group of boxes
+    int dlTests = 100;            // DLT: its searches per position taken apart
+    int dlRecent = 1;             // DLR: positions kept per count
+};
+static Settings settings;
 
 // Player reachability: marks in m, returns the smallest reachable cell.
 // (The hottest loop of the kernel: a queue in a plain buffer, copied into
@@ -152,7 +210,7 @@ static int lowAfterPush(const uint8_t* occ, const Marks& region, int low, int b,
         int x = b + OFF[d];
         if (x != t && !wall_[x] && !occ[x] && !region.has(x)) return -1;
     }
-    statLowQuick++;
+    stats.lowQuick++;
     return min(low, b);
 }
 
@@ -481,11 +539,8 @@ static void forEachCorral(const uint8_t* occ, const Marks& seen, const vector<in
 // alone it cannot do with the others there either.  Decided by a small
 // breadth-first push search over those boxes (dead squares and freeze
 // deadlocks prune it); it answers "dead" only when exhausted, and "alive"
-// when it finds every barrier box on a goal or spends CORRAL_STATES states.
+// when it finds every barrier box on a goal or spends settings.corralStates states.
 // Answers are kept by (barrier, normalised player) in corralMemo.
-static int CORRAL_STATES = 50;    // 0: no corral-deadlock test
-static int CORRAL_BOXES = 4;      // larger barriers are not tested
-static long long statCorralTests = 0, statCorralDead = 0;
 static unordered_map<string, bool> corralMemo;
 static const size_t CORRAL_MEMO = 400000;
 
@@ -506,7 +561,6 @@ static string subKey(const vector<int>& sortedBoxes, int player) {
 // candidates.  SOKOBAN_KERNEL_LP=0 switches the patterns off.
 static int learnPatterns = 1;
 static const size_t PATTERNS = 100000;
-static long long statPatternDead = 0;
 struct Pattern {
     vector<int> boxes;         // cells
     vector<uint64_t> region;   // the player's region on the pattern's board, a bit per cell
@@ -541,7 +595,6 @@ static void learn(const vector<int>& boxes, const vector<int>& region) {
 // queued (learnedDead), against the patterns known then; a position queued
 // before a pattern was learned, and every position pushed from it without
 // moving the pattern's boxes, is caught here when it is expanded.
-static long long statNodeDead = 0;
 static bool holdsPattern(const uint64_t* b, const vector<int>& boxes, int player) {
     if (patternsFirst.empty()) return false;
     for (int c : boxes)
@@ -550,7 +603,7 @@ static bool holdsPattern(const uint64_t* b, const vector<int>& boxes, int player
             if (!(pt.region[player >> 6] >> (player & 63) & 1)) continue;
             int w = 0;
             while (w < WORDS && (pt.bits[w] & ~b[w]) == 0) w++;
-            if (w == WORDS) { statNodeDead++; return true; }
+            if (w == WORDS) { stats.nodeDead++; return true; }
         }
     return false;
 }
@@ -568,7 +621,7 @@ static bool learnedDead(const uint8_t* occ, int pushed, int player, int* which =
         bool all = true;
         for (int c : pt.boxes) if (!occ[c]) { all = false; break; }
         if (all) {
-            statPatternDead++;
+            stats.patternDead++;
             if (which) *which = id;
             return true;
         }
@@ -578,9 +631,9 @@ static bool learnedDead(const uint8_t* occ, int pushed, int player, int* which =
 
 static long long corralStatesUsed = 0;  // states of every barrierAlive search
 
-// `states`: the search's budget (the corral test's CORRAL_STATES; the
+// `states`: the search's budget (the corral test's settings.corralStates; the
 // dead-end and deep-failure tests give it their own).
-static bool barrierAlive(const vector<int>& barrier, int player, int states = CORRAL_STATES) {
+static bool barrierAlive(const vector<int>& barrier, int player, int states = settings.corralStates) {
     static vector<uint8_t> occ;
     static Marks reached, after;
     static vector<int> todo, todo2;
@@ -593,7 +646,7 @@ static bool barrierAlive(const vector<int>& barrier, int player, int states = CO
     string key = subKey(bx, low);
     auto known = corralMemo.find(key);
     if (known != corralMemo.end()) return known->second;
-    statCorralTests++;
+    stats.corralTests++;
     vector<int> region(todo);  // the player's region with the barrier alone
     unordered_set<string> visited{key};
     vector<string> queue{key};
@@ -629,7 +682,7 @@ static bool barrierAlive(const vector<int>& barrier, int player, int states = CO
     corralStatesUsed += visited.size();
     if (corralMemo.size() >= CORRAL_MEMO) corralMemo.clear();
     corralMemo.emplace(move(key), alive);
-    if (!alive) { statCorralDead++; learn(barrier, region); }
+    if (!alive) { stats.corralDead++; learn(barrier, region); }
     return alive;
 }
 
@@ -638,7 +691,7 @@ static bool barrierAlive(const vector<int>& barrier, int player, int states = CO
 // PI-corral pruning.  Returns true and the pushes into the PI-corral with
 // the fewest pushes in `out` when there is one.  On the way, the corral
 // deadlock test (barrierAlive) runs on every unfinished corral, PI or not,
-// whose barrier holds the box just pushed and has at most CORRAL_BOXES
+// whose barrier holds the box just pushed and has at most settings.corralBoxes
 // boxes: when one is dead it sets `dead` and returns false.
 static bool piCorral(const uint8_t* occ, const Marks& seen, const vector<int>& boxes, int player,
                      int lastBox, vector<Cand>& out, bool& dead) {
@@ -646,7 +699,7 @@ static bool piCorral(const uint8_t* occ, const Marks& seen, const vector<int>& b
     dead = false;
     vector<Cand> best, pushes;
     forEachCorral(occ, seen, boxes, [&](int aid, const vector<int>& cells, const vector<int>& barrier) {
-        if (found && best.empty() && CORRAL_STATES == 0) return false;
+        if (found && best.empty() && settings.corralStates == 0) return false;
         bool unfinished = false;
         for (int x : barrier) if (!goal_[x]) { unfinished = true; break; }
         bool barrierDone = !unfinished;
@@ -655,7 +708,7 @@ static bool piCorral(const uint8_t* occ, const Marks& seen, const vector<int>& b
         if (!unfinished) return true;
         // The deadlock test: on every unfinished corral whose barrier holds
         // the box just pushed (the others were there, and tested, in the parent).
-        if (CORRAL_STATES > 0 && !barrierDone && (int)barrier.size() <= CORRAL_BOXES &&
+        if (settings.corralStates > 0 && !barrierDone && (int)barrier.size() <= settings.corralBoxes &&
             (lastBox < 0 || find(barrier.begin(), barrier.end(), lastBox) != barrier.end()) &&
             !barrierAlive(barrier, player)) {
             dead = true;
@@ -691,8 +744,6 @@ static bool piCorral(const uint8_t* occ, const Marks& seen, const vector<int>& b
 // After a push that leaves a box frozen on a goal, the position is dead when
 // the other boxes can no longer be matched to the other goals, each box to
 // a goal a lone box could still be pushed to from its cell with those walls.
-static bool frozenOnGoals = true;
-static long long statFrozenDead = 0;
 
 static bool augmentKuhn(int v, const vector<vector<int>>& adj, vector<int>& owner, vector<char>& used) {
     for (int j : adj[v]) {
@@ -775,7 +826,7 @@ static bool frozenGoalsDead(const uint8_t* occ, const vector<int>& boxes) {
     owner.assign(r.open.size(), -1);
     for (size_t i = 0; i < rest.size(); i++) {
         used.assign(r.open.size(), 0);
-        if (!augmentKuhn((int)i, adj, owner, used)) { statFrozenDead++; return true; }
+        if (!augmentKuhn((int)i, adj, owner, used)) { stats.frozenDead++; return true; }
     }
     return false;
 }
@@ -847,14 +898,14 @@ static void computePackingOrder(vector<int>& order) {
 static int goalIndex(int g) { return lower_bound(goals.begin(), goals.end(), g) - goals.begin(); }
 
 // Shortest push sequence (cell<<2|dir) taking the box on `box` to `target`,
-// the other boxes fixed; empty when not found within PATH_STATES states.
-// `limit` > 0 replaces PATH_STATES (the packing-order search's larger limit).
+// the other boxes fixed; empty when not found within settings.pathStates states.
+// `limit` > 0 replaces settings.pathStates (the packing-order search's larger limit).
 // With `avoid` (the packing search's parking, SOKOBAN_KERNEL_POK): the
 // fewest pushes taking the box to any cell not marked in `avoid` and not a
 // dead square (target unused).
 static bool boxPath(uint8_t* occ, int playerLow, int box, int target, vector<uint32_t>& out,
                     int limit = 0, const Marks* avoid = nullptr) {
-    if (limit <= 0) limit = PATH_STATES;
+    if (limit <= 0) limit = settings.pathStates;
     const int* to = avoid ? nearest_.data() : &pdist[(size_t)goalIndex(target) * N];
     const int weight = avoid ? 0 : 1;  // parking: breadth first
     if (to[box] >= INF) return false;
@@ -929,22 +980,9 @@ static bool boxPath(uint8_t* occ, int playerLow, int box, int target, vector<uin
 // positions with the most goals filled in order first (then g + w*h).
 // Macros prove nothing: an exhausted packing search in the portfolio just
 // stops; alone (PO=2) it is rerun without macros, as every search is.
-static int poMode = 1;            // 0 off, 1 in the portfolio (levels with a goal room), 2 alone
 static vector<int> poOrder;       // packOrder, or with PO=2 on any level, every goal's order
-static int PO_PATH_STATES = 400;  // box-path states per box (SOKOBAN_KERNEL_POP)
-static int PO_MACROS = 8;
-static long long PO_TURN = 128;   // its turns, in nodes (SOKOBAN_KERNEL_POS; the others' are 512)
 
-static int PO_RANK = 1 << 20;      // f added per goal not yet filled in order (SOKOBAN_KERNEL_POR)
-static int PO_REGION = 6;         // f taken off per cell of the player's region (SOKOBAN_KERNEL_POB)
-static long long statPoExp = 0, statPoTried = 0, statPoFound = 0, statPoStuck = 0;
-static int statPoBest = 0;          // the most goals filled in order of a position it expanded
-static long long statPoAtBest = 0;  // its expansions at that count
-static vector<long long> statPoByCount;  // its expansions at each count of goals filled in order
 
-static int PO_ESCAPE = 2;         // SOKOBAN_KERNEL_POE: every n-th expansion a lower count (0: never)
-static int PO_PARKING = 1;        // SOKOBAN_KERNEL_POK: parking macros for the blockers when stuck (0 off)
-static long long statPoParkTried = 0, statPoParked = 0;
 
 
 // SOKOBAN_KERNEL_POL=n (same section): in a position where no box has a
@@ -954,11 +992,8 @@ static long long statPoParkTried = 0, statPoParked = 0;
 // (poOpening); the child made by the first push of that line ranks first
 // among its count's positions (its Cand's bonus, PO_OPEN_BONUS off its f;
 // a parking's, SOKOBAN_KERNEL_POK, is larger).  0: off.
-static int PO_OPEN = 50;
 static const int PO_OPEN_DEPTH = 3;
 static const int PO_OPEN_BONUS = 1 << 14;
-static int PO_OPEN_PATHS = 32;            // box paths tried per opening search at most (SOKOBAN_KERNEL_POLP)
-static long long statPoOpenTried = 0, statPoOpenFound = 0;
 
 // Goals of poOrder filled from its start (filled(g): a box on goal g).
 template <class Filled>
@@ -1069,7 +1104,7 @@ struct PullFilter {
 };
 static PullFilter poFilter;
 
-// POL: the opening search (see PO_OPEN).  occ holds the position's boxes
+// POL: the opening search (see settings.poOpen).  occ holds the position's boxes
 // (restored on return), `player` a cell of the player's region, `packed`
 // marks the packed boxes (never pushed), `reaches(box, target)` is
 // packingChildren's cheap filter.  Returns the first push of the shortest
@@ -1077,7 +1112,7 @@ static PullFilter poFilter;
 template <class Reaches>
 static uint32_t poOpening(uint8_t* occ, int player, const vector<uint8_t>& packed, const vector<int>& targets,
                           Reaches reaches) {
-    statPoOpenTried++;
+    stats.poOpenTried++;
     struct St { int parent; uint32_t push; int depth; };
     vector<St> states{{-1, 0, 0}};
     unordered_set<uint64_t> known;
@@ -1112,7 +1147,7 @@ static uint32_t poOpening(uint8_t* occ, int player, const vector<uint8_t>& packe
         vector<uint32_t> pushes;
         openingPushes(occ, m, packed, pushes);
         for (uint32_t p : pushes) {
-            if ((int)states.size() >= PO_OPEN) break;
+            if ((int)states.size() >= settings.poOpen) break;
             int c = p >> 2, t = c + OFF[p & 3];
             occ[c] = 0; occ[t] = 1;
             static Marks cm;
@@ -1121,13 +1156,13 @@ static uint32_t poOpening(uint8_t* occ, int player, const vector<uint8_t>& packe
             if (low < 0) low = reach(c, occ, cm, todo);
             bool fresh = known.insert(psHash(occ, low)).second;
             bool opens = false;
-            for (int k = 0; fresh && k < (int)targets.size() && !opens && paths < PO_OPEN_PATHS; k++) {
+            for (int k = 0; fresh && k < (int)targets.size() && !opens && paths < settings.poOpenPaths; k++) {
                 if (occ[targets[k]]) continue;
                 forOccupied(occ, [&](int b) {
                     if (packed[b] || !reaches(b, targets[k])) return true;
                     paths++;
-                    opens = boxPath(occ, c, b, targets[k], path, PO_PATH_STATES);
-                    return !opens && paths < PO_OPEN_PATHS;
+                    opens = boxPath(occ, c, b, targets[k], path, settings.poPathStates);
+                    return !opens && paths < settings.poOpenPaths;
                 });
             }
             occ[t] = 0; occ[c] = 1;
@@ -1137,7 +1172,7 @@ static uint32_t poOpening(uint8_t* occ, int player, const vector<uint8_t>& packe
                 int k = (int)states.size() - 1;
                 while (states[k].parent > 0) k = states[k].parent;
                 answer = states[k].push;
-                statPoOpenFound++;
+                stats.poOpenFound++;
                 break;
             }
         }
@@ -1163,11 +1198,6 @@ static uint32_t poOpening(uint8_t* occ, int player, const vector<uint8_t>& packe
 // that arrangement: the choice made much earlier that killed the deep lines.
 // Supersets of a group found dead are not tried; DLT caps the searches per
 // position taken apart, DLR the positions kept per count.
-static int DL_STATES = 300;   // 0: off
-static int DL_BOXES = 4;      // SOKOBAN_KERNEL_DLB
-static int DL_TESTS = 100;    // SOKOBAN_KERNEL_DLT
-static int DL_RECENT = 1;     // SOKOBAN_KERNEL_DLR
-static long long statDlRuns = 0, statDlPositions = 0, statDlTests = 0, statDlDead = 0, statDlStates = 0;
 
 // The position (boxes, the player on `player`) taken apart; the number of
 // groups proved dead (each learned by barrierAlive).
@@ -1181,7 +1211,7 @@ static int dlTakeApart(const vector<int>& boxes, int player) {
     vector<int> rest;
     for (int c : boxes)
         if (find(poOrder.begin(), poOrder.begin() + n, c) == poOrder.begin() + n) rest.push_back(c);
-    statDlPositions++;
+    stats.dlPositions++;
     auto near = [](int a, int b) { return abs(a % W - b % W) <= 2 && abs(a / W - b / W) <= 2; };
     vector<vector<int>> dead;  // groups proved dead here (sorted)
     int tests = 0;
@@ -1200,40 +1230,39 @@ static int dlTakeApart(const vector<int>& boxes, int player) {
     // Every connected group of `size` boxes from rest[from..].
     function<void(size_t, int)> grow = [&](size_t from, int size) {
         if ((int)group.size() == size) {
-            if (tests >= DL_TESTS || !connected()) return;
+            if (tests >= settings.dlTests || !connected()) return;
             if (all_of(group.begin(), group.end(), [](int c) { return goal_[c] != 0; })) return;
             vector<int> g(group);
             sort(g.begin(), g.end());
             for (const vector<int>& d : dead)
                 if (includes(g.begin(), g.end(), d.begin(), d.end())) return;
             tests++;
-            statDlTests++;
-            if (!barrierAlive(g, player, DL_STATES)) {
-                statDlDead++;
+            stats.dlTests++;
+            if (!barrierAlive(g, player, settings.dlStates)) {
+                stats.dlDead++;
                 dead.push_back(move(g));
             }
             return;
         }
-        for (size_t i = from; i < rest.size() && tests < DL_TESTS; i++) {
+        for (size_t i = from; i < rest.size() && tests < settings.dlTests; i++) {
             group.push_back(rest[i]);
             grow(i + 1, size);
             group.pop_back();
         }
     };
-    for (int size = 1; size <= DL_BOXES && tests < DL_TESTS; size++) grow(0, size);
-    statDlStates += corralStatesUsed - before;
+    for (int size = 1; size <= settings.dlBoxes && tests < settings.dlTests; size++) grow(0, size);
+    stats.dlStates += corralStatesUsed - before;
     return (int)dead.size();
 }
 
 
 
 // YASS's score of a push (YASS.pas read for the idea only; our own code),
-// used by the second packing search (YS_SECOND): the moved box's distance
+// used by the second packing search (settings.ysSecond): the moved box's distance
 // to the nearest target, in pushes of a lone box with the player's walk
 // (ysDistances: the packed boxes are walls, the other boxes ignored); a box
 // that reaches no target costs YS_FAR.
 static const int YS_FAR = 8;
-static long long statYsTables = 0;
 
 // Pushes of a lone box from each cell to each target (ysTab[k * N + c],
 // k the target's index in `targets`; INF: none), the packed boxes walls and
@@ -1249,7 +1278,7 @@ static const vector<int>& ysDistances(const vector<uint8_t>& packed, const vecto
     static vector<uint8_t> blk;
     static Marks m;
     if (lastPacked == packed && lastTargets == targets && !ysTab.empty()) return ysTab;
-    statYsTables++;
+    stats.ysTables++;
     lastPacked = packed;
     lastTargets = targets;
     if (m.v.size() != (size_t)N) m.init(N);
@@ -1326,16 +1355,15 @@ static int ysMoved(const vector<int>& tab, const vector<int>& targets, const uin
 static vector<int> ysQueueTargets;  // the targets ysTab was computed for by packingChildren
 static bool ysQueueOn = false;
 // The weight of the packing search being expanded (its Search::ysWeight:
-// 0 for the first packing search, YS_SECOND for the second), set before
+// 0 for the first packing search, settings.ysSecond for the second), set before
 // packingChildren.
 static int ysQueueWeight = 0;
 // SOKOBAN_KERNEL_YSP=n: a second packing-order search in the portfolio
-// with YSQ=n (weights 24-96 solve XSokoban 27, 36, 37 and 61, where 20 and
+// with YSQ=n (settings.weights 24-96 solve XSokoban 27, 36, 37 and 61, where 20 and
 // 25 need 3 or less: both, each in its own search), taking turns beside the
 // first; 0: none.  96, the default: XSokoban 19, 27, 36, 37, 45 and 61
 // solved at 1 000 000 nodes, none of the others lost (docs/solver.md, "Issue
 // 19: the fifth session's defaults together").
-static int YS_SECOND = 96;
 
 
 
@@ -1348,7 +1376,7 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
                            vector<vector<uint32_t>>& store) {
     static vector<uint8_t> packed;
     if (packed.size() != (size_t)N) packed.assign(N, 0);
-    statPoExp++;
+    stats.poExp++;
     int n = 0;
     while (n < (int)poOrder.size() && occ[poOrder[n]]) n++;
     if (n == (int)poOrder.size()) return -1;
@@ -1359,13 +1387,13 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
     for (int i = 0; i < n; i++) packed[poOrder[i]] = 1;
     {
         int filled = packedCount([occ](int g) { return (int)occ[g]; });
-        if (filled > statPoBest) {
-            statPoBest = filled;
-            statPoAtBest = 0;
+        if (filled > stats.poBest) {
+            stats.poBest = filled;
+            stats.poAtBest = 0;
         }
-        if (filled == statPoBest) statPoAtBest++;
-        if (statPoByCount.size() <= (size_t)filled) statPoByCount.resize(filled + 1);
-        statPoByCount[filled]++;
+        if (filled == stats.poBest) stats.poAtBest++;
+        if (stats.poByCount.size() <= (size_t)filled) stats.poByCount.resize(filled + 1);
+        stats.poByCount[filled]++;
     }
     vector<Cand> found;
     vector<uint32_t> path;
@@ -1391,17 +1419,17 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
     stable_sort(pairs.begin(), pairs.end(),
                 [](const Pair& a, const Pair& b) { return a.rank != b.rank ? a.rank < b.rank : a.dist < b.dist; });
     for (const Pair& p : pairs) {
-        if ((int)found.size() >= PO_MACROS) break;
+        if ((int)found.size() >= settings.poMacros) break;
         if (!canReach(p.box, p.target)) continue;
-        statPoTried++;
-        if (!boxPath(occ, player, p.box, p.target, path, PO_PATH_STATES)) continue;
-        statPoFound++;
+        stats.poTried++;
+        if (!boxPath(occ, player, p.box, p.target, path, settings.poPathStates)) continue;
+        stats.poFound++;
         store.push_back(path);
         found.push_back({p.box, (int)(path.back() & 3), (int)store.size() - 1});
     }
     bool stuck = found.empty();
-    if (stuck) statPoStuck++;
-    if (stuck && PO_PARKING) {
+    if (stuck) stats.poStuck++;
+    if (stuck && settings.poParking) {
         // Parking (SOKOBAN_KERNEL_POK; YASS parks boxes too, in its own
         // way): for the 2 nearest boxes the target's pulls reach, each other
         // box the player can push whose removal gives that box a path (a
@@ -1413,7 +1441,7 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
         int tried = 0;
         vector<int> parked;
         for (const Pair& p : pairs) {
-            if (tried >= 2 || (int)found.size() >= PO_MACROS) break;
+            if (tried >= 2 || (int)found.size() >= settings.poMacros) break;
             if (!canReach(p.box, p.target)) continue;
             tried++;
             for (int x : boxes) {
@@ -1422,8 +1450,8 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
                 for (const Cand& c : cands) pushable |= c.box == x && c.macro < 0;
                 if (!pushable) continue;
                 occ[x] = 0;
-                statPoParkTried++;
-                bool ok = boxPath(occ, player, p.box, p.target, path, PO_PATH_STATES);
+                stats.poParkTried++;
+                bool ok = boxPath(occ, player, p.box, p.target, path, settings.poPathStates);
                 occ[x] = 1;
                 if (!ok) continue;
                 avoid.next();
@@ -1435,17 +1463,17 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
                 // path (the player then stands where the last push left it)
                 vector<uint32_t> park;
                 for (int attempt = 0; attempt < 4; attempt++) {
-                    if (!boxPath(occ, player, x, -1, park, PO_PATH_STATES, &avoid)) break;
+                    if (!boxPath(occ, player, x, -1, park, settings.poPathStates, &avoid)) break;
                     int last = park.back() >> 2, dest = last + OFF[park.back() & 3];
                     occ[x] = 0; occ[dest] = 1;
-                    bool opens = boxPath(occ, last, p.box, p.target, path, PO_PATH_STATES);
+                    bool opens = boxPath(occ, last, p.box, p.target, path, settings.poPathStates);
                     occ[dest] = 0; occ[x] = 1;
                     if (!opens) { avoid.set(dest); continue; }
-                    statPoParked++;
+                    stats.poParked++;
                     parked.push_back(x);
                     store.push_back(park);
                     // ranked first of its count: it opens the target
-                    found.push_back({x, (int)(park.back() & 3), (int)store.size() - 1, PO_RANK / 2});
+                    found.push_back({x, (int)(park.back() & 3), (int)store.size() - 1, settings.poRank / 2});
                     break;
                 }
             }
@@ -1454,7 +1482,7 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
     // The opening search (SOKOBAN_KERNEL_POL) when stuck and parking found
     // nothing: the first push of the shortest line that gives a box a path.
     uint32_t opening = UINT32_MAX;
-    if (stuck && found.empty() && PO_OPEN > 0) opening = poOpening(occ, player, packed, targets, canReach);
+    if (stuck && found.empty() && settings.poOpen > 0) opening = poOpening(occ, player, packed, targets, canReach);
     // YASS's score (the second packing search): the distance table, only
     // where ordinary pushes are children
     ysQueueOn = ysQueueWeight && stuck;
@@ -1640,16 +1668,13 @@ static void analyseBackward() {
 // searches meet it again and again with other boxes elsewhere.  The boxes
 // that cut its pushes (the pushed box and the boxes around its target for a
 // freeze, the pattern's boxes, moved back, for a pattern) are a candidate
-// pattern; the corral test's push search (barrierAlive, deStates states)
+// pattern; the corral test's push search (barrierAlive, settings.deStates states)
 // decides it on those boxes alone, and a configuration it proves dead is
 // learned like a dead barrier (sound whatever the candidate: the search is
 // the proof).  A node with a duplicate, a kept child, a macro or a cut of
 // another kind (frozen goals, the matching, the room cut) is not tried.
 // SOKOBAN_KERNEL_DE: the states of that search (0: off); DEB: the most boxes.
-static int deStates = 300;
-static int DE_BOXES = 8;
 
-static long long statDeTests = 0, statDeDead = 0, statDeEnds = 0;
 struct DeadEnd {
     bool open = false;   // every push cut by a rule that names its boxes, so far
     vector<int> boxes;   // the boxes named
@@ -1676,12 +1701,12 @@ struct DeadEnd {
     // dead end; true when it is learned.
     bool finish(int player) {
         if (!open || boxes.empty()) return false;
-        statDeEnds++;
+        stats.deEnds++;
         sort(boxes.begin(), boxes.end());
         boxes.erase(unique(boxes.begin(), boxes.end()), boxes.end());
-        if ((int)boxes.size() > DE_BOXES) return false;
+        if ((int)boxes.size() > settings.deBoxes) return false;
         if (all_of(boxes.begin(), boxes.end(), [](int c) { return goal_[c] != 0; })) return false;
-        statDeTests++;
+        stats.deTests++;
         // Each box in turn is left out while the rest stays dead: the
         // pattern learned is as small as the search can prove, so it
         // matches more positions.  (learnPatterns is off meanwhile: only
@@ -1693,17 +1718,17 @@ struct DeadEnd {
                 vector<int> fewer(boxes);
                 fewer.erase(fewer.begin() + i);
                 if (any_of(fewer.begin(), fewer.end(), [](int c) { return !goal_[c]; }) &&
-                    !barrierAlive(fewer, player, deStates)) {
+                    !barrierAlive(fewer, player, settings.deStates)) {
                     boxes.swap(fewer);
                     dead = true;
                 } else {
                     i++;
                 }
             }
-        if (!dead) dead = !barrierAlive(boxes, player, deStates);
+        if (!dead) dead = !barrierAlive(boxes, player, settings.deStates);
         learnPatterns = keepLearning;
         if (!dead) return false;
-        statDeDead++;
+        stats.deDead++;
         static vector<uint8_t> board;
         static Marks region;
         static vector<int> todo;
@@ -1783,9 +1808,6 @@ struct FsParentRegions {
         return regions;
     }
 };
-static long long statFsCells = 0, statFsQuick = 0;  // feature cells computed, regions counted cheaply
-static int statFsPacked = 0;                        // the most packing of any feature cell
-static size_t statFsDistinct = 0;                   // the most cells of one feature-space search
 
 static FsFeatures fsFeatures(const uint64_t* b, const uint8_t* occ, const Marks& player, int knownRegions) {
     FsFeatures f{0, 1};
@@ -1812,9 +1834,9 @@ static FsFeatures fsFeatures(const uint64_t* b, const uint8_t* occ, const Marks&
 
 static int featureCell(const uint64_t* b, const uint8_t* occ, const Marks& player, int knownRegions = -1) {
     FsFeatures f = fsFeatures(b, occ, player, knownRegions);
-    statFsCells++;
-    statFsPacked = max(statFsPacked, f.packing);
-    if (knownRegions > 0) statFsQuick++;
+    stats.fsCells++;
+    stats.fsPacked = max(stats.fsPacked, f.packing);
+    if (knownRegions > 0) stats.fsQuick++;
     return min(f.packing, 63) * 64 + min(f.regions, 63);
 }
 
@@ -1853,7 +1875,7 @@ struct Search {
     bool packing = false;       // the packing-order search (packingChildren)
     int childRegion = 0;        // packing: the cells of the player's region of the child being kept
     int childYs = 0;            // packing: the moved box's term of YASS's score (ysMoved)
-    int ysWeight = 0;           // packing: that term's weight (0; the second packing search's YS_SECOND)
+    int ysWeight = 0;           // packing: that term's weight (0; the second packing search's settings.ysSecond)
     int childBonus = 0;         // packing: its Cand's bonus (a parking, SOKOBAN_KERNEL_POK, or an opening, POL)
     vector<Node> nodes;
     vector<uint64_t> bits;      // WORDS per node
@@ -1989,7 +2011,7 @@ struct Search {
     int32_t rank(const uint64_t* b) const {
         if (!packing) return 0;
         queueCount = packedPrefix(b);
-        return (K - queueCount) * PO_RANK - PO_REGION * childRegion - childBonus + childYs;
+        return (K - queueCount) * settings.poRank - settings.poRegion * childRegion - childBonus + childYs;
     }
 
     void pushesTo(int id, vector<uint32_t>& out) {
@@ -2051,7 +2073,7 @@ struct Search {
     // Queue a node: on the heap, or (feature-space search) in the queue of
     // its feature cell fsCell.
     void queue(const HeapE& e) {
-        if (packing && PO_ESCAPE > 0) {
+        if (packing && settings.poEscape > 0) {
             if (countQ.size() <= (size_t)queueCount) countQ.resize(queueCount + 1);
             countQ[queueCount].push(e);
             poQueued++;
@@ -2062,7 +2084,7 @@ struct Search {
         if (it == cellIndex.end()) {
             it = cellIndex.emplace(fsCell, (int)cellQ.size()).first;
             cellQ.emplace_back();
-            statFsDistinct = max(statFsDistinct, cellQ.size());
+            stats.fsDistinct = max(stats.fsDistinct, cellQ.size());
         }
         cellQ[it->second].push(e);
         fsQueued++;
@@ -2074,7 +2096,7 @@ struct Search {
     // heap is empty: the same for the forward and the backward search.
     int next() {
         if (fs) return nextCell();
-        if (packing && PO_ESCAPE > 0) return nextPacking();
+        if (packing && settings.poEscape > 0) return nextPacking();
         if (heap.empty()) return EXHAUSTED;
         HeapE e = heap.top(); heap.pop();
         return take(e);
@@ -2109,7 +2131,7 @@ struct Search {
     }
 
     // The packing search with an escape (YASS's idea): the best entry of
-    // the highest count of goals filled in order, but every PO_ESCAPE-th
+    // the highest count of goals filled in order, but every settings.poEscape-th
     // expansion the best of the next lower non-empty count (a rover going
     // down the counts, round robin): a line that makes no progress does not
     // take every expansion.
@@ -2117,9 +2139,9 @@ struct Search {
         while (poQueued > 0) {
             int top = (int)countQ.size() - 1;
             while (countQ[top].empty()) top--;
-            if (DL_STATES > 0) dlCheck(top);
+            if (settings.dlStates > 0) dlCheck(top);
             int n = top;
-            if (++poTick % PO_ESCAPE == 0) {
+            if (++poTick % settings.poEscape == 0) {
                 n = poRover;
                 do n = n > 0 ? n - 1 : top; while (countQ[n].empty());
                 poRover = n;
@@ -2128,7 +2150,7 @@ struct Search {
             poQueued--;
             int id = take(e);
             if (id != STALE) {
-                if (DL_STATES > 0) dlRemember(n, id);
+                if (settings.dlStates > 0) dlRemember(n, id);
                 return id;
             }
         }
@@ -2136,13 +2158,13 @@ struct Search {
     }
 
     // SOKOBAN_KERNEL_DL: the last positions expanded at each count
-    // (dlRecent[n], up to DL_RECENT) and the highest count seen non-empty.
+    // (dlRecent[n], up to settings.dlRecent) and the highest count seen non-empty.
     vector<vector<int>> dlRecent;
     void dlRemember(int n, int id) {
         if (dlRecent.size() <= (size_t)n) dlRecent.resize(n + 1);
         vector<int>& r = dlRecent[n];
         r.push_back(id);
-        if ((int)r.size() > DL_RECENT) r.erase(r.begin());
+        if ((int)r.size() > settings.dlRecent) r.erase(r.begin());
     }
     // A count runs dry when its queue, non-empty at the last look, is empty
     // (every line there died): the counts above `top`, the highest non-empty
@@ -2166,7 +2188,7 @@ struct Search {
             }
             dlSeen[c] = now;
         }
-        statDlRuns += any;
+        stats.dlRuns += any;
     }
 
 
@@ -2265,7 +2287,7 @@ bool Search::keep(int old, uint64_t h, const uint64_t* b, int low, int parent, i
             fw->pushesTo(backward ? at : cid, pushes);
             bw->pullsHome(backward ? cid : at, pushes);
             solvedWith(pushes);
-            statSolvedBy = "meeting";
+            stats.solvedBy = "meeting";
             return true;
         }
     }
@@ -2330,16 +2352,16 @@ long long Search::run(long long budget) {
             else lastBox = (int)(nd.mv >> 2) + nd.mvn * OFF[nd.mv & 3];
         }
         bool corralDead = false;
-        statExp++;
+        stats.exp++;
         if (holdsPattern(b, boxes, nd.player)) {
             for (int c : boxes) occ[c] = 0;
             continue;
         }
         bool pi = piCorral(occ.data(), seen, boxes, nd.player, lastBox, cands, corralDead);
-        if (pi) statPI++;
+        if (pi) stats.piCorrals++;
         if (!pi) {
             if (corralDead) {
-                statDeadExp++;
+                stats.deadExp++;
                 for (int c : boxes) occ[c] = 0;
                 continue;
             }
@@ -2367,10 +2389,10 @@ long long Search::run(long long budget) {
             // to the next goal: the goal macro replaces every other push
             // (Rolling Stone's goal cut).
             vector<uint32_t> path;
-            if (macroTarget >= 0 && !goal_[last] && nearest_[last] <= MACRO_RADIUS) {
-                statTried++;
+            if (macroTarget >= 0 && !goal_[last] && nearest_[last] <= settings.macroRadius) {
+                stats.tried++;
                 if (boxPath(occ.data(), nd.player, last, macroTarget, path)) {
-                    statFound++;
+                    stats.found++;
                     macroStore.push_back(path);
                     cands.clear();
                     cands.push_back({last, (int)(path.back() & 3), (int)macroStore.size() - 1});
@@ -2379,8 +2401,8 @@ long long Search::run(long long budget) {
 
         }
         bool matched = haveM;
-        statCands += cands.size();
-        deadEnd.start(deStates > 0 && !cands.empty());
+        stats.cands += cands.size();
+        deadEnd.start(settings.deStates > 0 && !cands.empty());
         for (const Cand& cd : cands) {
             int bc = cd.box, d = cd.dir, t, lastCell, steps;
             if (cd.macro >= 0) {
@@ -2415,7 +2437,7 @@ long long Search::run(long long budget) {
                 childYs = ysMoved(ysTab, ysQueueTargets, occ.data(), bc, t, ysWeight, k, on);
             }
             bool goalsLost = false;
-            if (frozenOnGoals && goal_[t] && frozen(occ.data(), t, frozenTmp, 0)) {
+            if (goal_[t] && frozen(occ.data(), t, frozenTmp, 0)) {
                 childBoxes = boxes;
                 for (int& x : childBoxes) if (x == bc) x = t;
                 goalsLost = frozenGoalsDead(occ.data(), childBoxes);
@@ -2594,32 +2616,74 @@ long long Search::runBack(long long budget) {
 // SOKOBAN_KERNEL_STAT: counters on stderr at exit (for benchmarks and tests).
 static void printStats() {
     fprintf(stderr, "stats: macros tried %lld found %lld; corral tests %lld dead %lld; frozen-goal dead %lld\n",
-            statTried, statFound, statCorralTests, statCorralDead, statFrozenDead);
+            stats.tried, stats.found, stats.corralTests, stats.corralDead, stats.frozenDead);
     fprintf(stderr, "stats: forward expanded %lld, PI-corral %lld, corral-dead %lld, candidate pushes %lld; "
             "patterns %zu, children matching one %lld; solved by %s\n",
-            statExp, statPI, statDeadExp, statCands, patterns.size(), statPatternDead,
-            statSolvedBy.c_str());
+            stats.exp, stats.piCorrals, stats.deadExp, stats.cands, patterns.size(), stats.patternDead,
+            stats.solvedBy.c_str());
     fprintf(stderr, "stats: packing search expanded %lld, box paths tried %lld found %lld, stuck %lld; "
             "most goals filled in order %d (%lld expansions there)\n",
-            statPoExp, statPoTried, statPoFound, statPoStuck, statPoBest, statPoAtBest);
+            stats.poExp, stats.poTried, stats.poFound, stats.poStuck, stats.poBest, stats.poAtBest);
     fprintf(stderr, "stats: packing expansions by goals filled:");
-    for (long long x : statPoByCount) fprintf(stderr, " %lld", x);
-    fprintf(stderr, "; blockers tried %lld, parked %lld\n", statPoParkTried, statPoParked);
+    for (long long x : stats.poByCount) fprintf(stderr, " %lld", x);
+    fprintf(stderr, "; blockers tried %lld, parked %lld\n", stats.poParkTried, stats.poParked);
     fprintf(stderr, "stats: feature cells %lld, regions counted from the parent's %lld, distinct cells %zu, "
-            "most packing %d\n", statFsCells, statFsQuick, statFsDistinct, statFsPacked);
+            "most packing %d\n", stats.fsCells, stats.fsQuick, stats.fsDistinct, stats.fsPacked);
     fprintf(stderr, "stats: dead ends %lld, tried %lld, proved dead %lld; expanded positions holding a "
-            "pattern %lld\n", statDeEnds, statDeTests, statDeDead, statNodeDead);
-    if (DL_STATES > 0)
+            "pattern %lld\n", stats.deEnds, stats.deTests, stats.deDead, stats.nodeDead);
+    if (settings.dlStates > 0)
         fprintf(stderr, "stats: deep failures: counts run dry %lld, positions taken apart %lld, groups tested %lld, "
-                "dead %lld, states %lld\n", statDlRuns, statDlPositions, statDlTests, statDlDead, statDlStates);
-    if (PO_OPEN > 0)
-        fprintf(stderr, "stats: packing search openings searched %lld found %lld\n", statPoOpenTried,
-                statPoOpenFound);
-    fprintf(stderr, "stats: YASS's score: distance tables %lld\n", statYsTables);
-    fprintf(stderr, "stats: cost: children's players without a flood %lld\n", statLowQuick);
-    if (poMode)
+                "dead %lld, states %lld\n", stats.dlRuns, stats.dlPositions, stats.dlTests, stats.dlDead, stats.dlStates);
+    if (settings.poOpen > 0)
+        fprintf(stderr, "stats: packing search openings searched %lld found %lld\n", stats.poOpenTried,
+                stats.poOpenFound);
+    fprintf(stderr, "stats: YASS's score: distance tables %lld\n", stats.ysTables);
+    fprintf(stderr, "stats: cost: children's players without a flood %lld\n", stats.lowQuick);
+    if (settings.poMode)
         fprintf(stderr, "stats: cost: the packing search's pull areas %lld, boxes answered from them %lld, "
                 "by pullArea %lld\n", poFilter.fills, poFilter.quick, poFilter.full);
+}
+
+// The settings from SOKOBAN_KERNEL_<NAME> (see Settings), each one that is set.
+static void readSettings(Settings& s) {
+    auto read = [](const char* name, auto& v) {
+        const char* text = getenv((string("SOKOBAN_KERNEL_") + name).c_str());
+        if (text) v = (std::remove_reference_t<decltype(v)>)atoll(text);
+    };
+    if (const char* w = getenv("SOKOBAN_KERNEL_W")) sscanf(w, "%d,%d,%d", &s.weights[0], &s.weights[1], &s.weights[2]);
+    read("D", s.delay);
+    read("B", s.backMode);
+    read("BW", s.backWeight);
+    read("BS", s.backShare);
+    read("BD", s.backDelay);
+    read("FS", s.fsMode);
+    read("FSW", s.fsWeight);
+    read("FSS", s.fsShare);
+    read("FSD", s.fsDelay);
+    read("SWA", s.fsAdvice);
+    read("PO", s.poMode);
+    read("POW", s.poWeight);
+    read("POS", s.poTurn);
+    s.poTurn = max(1LL, s.poTurn);
+    read("YSP", s.ysSecond);
+    read("R", s.macroRadius);
+    read("P", s.pathStates);
+    read("POP", s.poPathStates);
+    read("POM", s.poMacros);
+    read("POR", s.poRank);
+    read("POB", s.poRegion);
+    read("POE", s.poEscape);
+    read("POK", s.poParking);
+    read("POL", s.poOpen);
+    read("POLP", s.poOpenPaths);
+    read("CD", s.corralStates);
+    read("CDB", s.corralBoxes);
+    read("DE", s.deStates);
+    read("DEB", s.deBoxes);
+    read("DL", s.dlStates);
+    read("DLB", s.dlBoxes);
+    read("DLT", s.dlTests);
+    read("DLR", s.dlRecent);
 }
 
 int main(int argc, char** argv) {
@@ -2644,41 +2708,16 @@ int main(int argc, char** argv) {
     if (solvedStart) { printf("solved 0 \n"); return 0; }
     if (clustered()) computePackingOrder(packOrder);
 
-    if (getenv("SOKOBAN_KERNEL_W")) sscanf(getenv("SOKOBAN_KERNEL_W"), "%d,%d,%d", &weights[0], &weights[1], &weights[2]);
-    setting("R", MACRO_RADIUS);
-    setting("P", PATH_STATES);
-    // The backward search: 0 off, 1 in the portfolio (default), 2 alone.
-    int backMode = 1, backWeight = 3, backShare = 2;
-    setting("B", backMode);
-    setting("BW", backWeight);
-    setting("BS", backShare);
-    long long DELAY = 16384;
+    readSettings(settings);
+    int& backMode = settings.backMode;
+    int& fsMode = settings.fsMode;
+    const long long DELAY = settings.delay;
     const long long TURN = 512;
-    setting("D", DELAY);
-    setting("CD", CORRAL_STATES);
-    setting("CDB", CORRAL_BOXES);
-    setting("PO", poMode);
-    setting("POP", PO_PATH_STATES);
-    setting("POB", PO_REGION);
-    setting("POR", PO_RANK);
-    if (getenv("SOKOBAN_KERNEL_POS")) PO_TURN = max(1LL, atoll(getenv("SOKOBAN_KERNEL_POS")));
-    setting("POM", PO_MACROS);
-    int poWeight = 6;
-    setting("POW", poWeight);
-    setting("DL", DL_STATES);
-    setting("DLB", DL_BOXES);
-    setting("DLT", DL_TESTS);
-    setting("DLR", DL_RECENT);
-    setting("POK", PO_PARKING);
-    setting("POE", PO_ESCAPE);
-    setting("POL", PO_OPEN);
-    setting("POLP", PO_OPEN_PATHS);
-    setting("YSP", YS_SECOND);
     poOrder = packOrder;
-    if (poMode == 2 && poOrder.empty()) computePackingOrder(poOrder);
-    if (poOrder.empty()) poMode = 0;  // in the portfolio only on levels with a goal room
+    if (settings.poMode == 2 && poOrder.empty()) computePackingOrder(poOrder);
+    if (poOrder.empty()) settings.poMode = 0;  // in the portfolio only on levels with a goal room
     fsOrder = poOrder;
-    if (poMode) {
+    if (settings.poMode) {
         startPackingOrder(poOrder);
         if (getenv("SOKOBAN_KERNEL_STAT")) {
             fprintf(stderr, "stats: packing order from the start (%.3f s):", elapsed());
@@ -2686,30 +2725,15 @@ int main(int argc, char** argv) {
             fprintf(stderr, "\n");
         }
     }
-    if (poMode == 2) backMode = 0;
+    if (settings.poMode == 2) backMode = 0;
     auto newPacking = [&]() {
-        Search* p = new Search(poWeight, true);
+        Search* p = new Search(settings.poWeight, true);
         p->packing = true;
         p->start();
         return p;
     };
-    // The feature-space search: 0 off, 1 in the portfolio, 2 alone; its
-    // weight within a cell, its turns per round, the nodes before it joins.
-    int fsMode = 1, fsWeight = 1, fsShare = 4;
-    long long fsDelay = DELAY;
-    setting("FS", fsMode);
-    setting("FSW", fsWeight);
-    setting("FSS", fsShare);
-    setting("FSD", fsDelay);
-    // SOKOBAN_KERNEL_SWA=n: beside the feature-space search, a second one
-    // with the packing search's box-path macros, n turns per round, on
-    // levels with a packing order (a goal room); 0 off.
-    int swAdvice = 4;
-    setting("SWA", swAdvice);
-    setting("DE", deStates);
-    setting("DEB", DE_BOXES);
-    if (fsMode == 2) backMode = poMode = 0;
-    if (backMode == 2 || poMode == 2) fsMode = 0;  // another search alone
+    if (fsMode == 2) backMode = settings.poMode = 0;
+    if (backMode == 2 || settings.poMode == 2) fsMode = 0;  // another search alone
     auto newForward = [&](int w, bool mac, bool fs) {
         Search* f = new Search(w, mac);
         f->fs = fs;
@@ -2718,7 +2742,7 @@ int main(int argc, char** argv) {
     };
     if (backMode) analyseBackward();
     auto newBack = [&]() {
-        Search* b = new Search(backWeight, false);
+        Search* b = new Search(settings.backWeight, false);
         b->backward = true;
         b->startBack();
         return b;
@@ -2730,29 +2754,29 @@ int main(int argc, char** argv) {
     g_runs = &runs;
     if (backMode == 2) {
         runs.push_back(newBack());
-    } else if (poMode == 2) {
+    } else if (settings.poMode == 2) {
         runs.push_back(newPacking());
     } else if (fsMode == 2) {
-        runs.push_back(newForward(fsWeight, true, true));
+        runs.push_back(newForward(settings.fsWeight, true, true));
     } else {
-        runs.push_back(newForward(weights[0], true, false));
+        runs.push_back(newForward(settings.weights[0], true, false));
     }
     shares.push_back(1);
-    if (poMode == 1) {
+    if (settings.poMode == 1) {
         runs.push_back(newPacking());
         shares.push_back(1);
-        if (YS_SECOND > 0) {  // YSP: the second packing search
+        if (settings.ysSecond > 0) {  // YSP: the second packing search
             Search* p = newPacking();
-            p->ysWeight = YS_SECOND;  // read from its first expansion on
+            p->ysWeight = settings.ysSecond;  // read from its first expansion on
             runs.push_back(p);
             shares.push_back(1);
         }
     }
-    bool joined = backMode == 2 || poMode == 2 || fsMode == 2;
+    bool joined = backMode == 2 || settings.poMode == 2 || fsMode == 2;
     bool fsJoined = fsMode != 1;
     bool backJoined = backMode != 1;
-    long long backDelay = DELAY;  // nodes before the backward search joins
-    setting("BD", backDelay);
+    const long long backDelay = settings.backDelay >= 0 ? settings.backDelay : DELAY;
+    const long long fsDelay = settings.fsDelay >= 0 ? settings.fsDelay : DELAY;
     long long total = 0;
     double nextProgress = progressEvery;
     // One progress line (see the usage at the top) when one is due.
@@ -2771,40 +2795,40 @@ int main(int argc, char** argv) {
             joined = true;
             shares[0] = 2;
             for (int i = 1; i < 3; i++) {
-                runs.push_back(newForward(weights[i], true, false));
+                runs.push_back(newForward(settings.weights[i], true, false));
                 shares.push_back(1);
             }
         }
         if (!fsJoined && total >= fsDelay) {
             fsJoined = true;
-            runs.push_back(newForward(fsWeight, true, true));
-            shares.push_back(fsShare);
-            if (swAdvice > 0 && !poOrder.empty()) {
+            runs.push_back(newForward(settings.fsWeight, true, true));
+            shares.push_back(settings.fsShare);
+            if (settings.fsAdvice > 0 && !poOrder.empty()) {
                 // A second feature-space search with the packing search's
                 // box-path macros as children too (FSM's, for it alone).
-                runs.push_back(newForward(fsWeight, true, true));
+                runs.push_back(newForward(settings.fsWeight, true, true));
                 runs.back()->fsAdvice = true;
-                shares.push_back(swAdvice);
+                shares.push_back(settings.fsAdvice);
             }
         }
         if (backMode == 1 && !backJoined && total >= backDelay) {
             backJoined = true;
             runs.push_back(newBack());
-            shares.push_back(backShare);
+            shares.push_back(settings.backShare);
         }
         for (size_t r = 0; r < runs.size(); r++) {
             for (int k = 0; k < shares[r]; k++) {
                 Search* sr = runs[r];
-                long long want = sr->packing && poMode == 1 ? PO_TURN : TURN;
+                long long want = sr->packing && settings.poMode == 1 ? settings.poTurn : TURN;
                 if (nodeLimit > 0) want = min(want, nodeLimit - total);
                 if (!sr->done) total += sr->run(want);
                 if (sr->done) {
                     if (sr->result == "solved") {
-                        statSolvedBy = (sr->backward ? string("backward")
+                        stats.solvedBy = (sr->backward ? string("backward")
                                         : sr->packing ? string("packing")
                                         : (sr->fs ? "feature-space w=" : "forward w=") + to_string(sr->weight) +
                                           (sr->fsAdvice ? " (box-path macros)" : "")) +
-                                       (statSolvedBy == "meeting" ? " (meeting)" : "");
+                                       (stats.solvedBy == "meeting" ? " (meeting)" : "");
                         if (sr->lurd.empty()) { printf("error no walk between pushes\n"); return 3; }
                         printf("solved %lld %s\n", total, sr->lurd.c_str());
                         return 0;
@@ -2816,7 +2840,7 @@ int main(int argc, char** argv) {
                         shares[r] = 0;
                         break;
                     }
-                    if (sr->packing && poMode == 1) {
+                    if (sr->packing && settings.poMode == 1) {
                         // The packing search used macros: it just stops.
                         shares[r] = 0;
                         break;
