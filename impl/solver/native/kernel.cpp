@@ -45,6 +45,7 @@
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <memory>
 #include <vector>
 
 using namespace std;
@@ -52,37 +53,7 @@ using namespace std;
 static const int MARGIN = 2;
 static const int INF = 1 << 22;
 static const char LETTERS[] = "udlr";
-
-// ---------------------------------------------------------------- board --
-static int W, H, N;
-static int OFF[4];
-static vector<uint8_t> wall_, goal_, dead_, inside_;
-static vector<int> goals;               // goal cells, ascending
-static vector<int> pdist;               // pdist[g * N + c]
-static vector<int> nearest_;
-static vector<int> compact;             // cell -> index among inside cells, or -1
-static vector<int> cellOf;              // compact index -> cell
-static int F;                           // number of inside cells
-static int K;                           // boxes
-static int WORDS;                       // 64-bit words of a box bitset
-static vector<int> startBoxes;
-static int startPlayer;
-static bool openLevel = false;
-static vector<uint8_t> corridor[4];
-static vector<int> packOrder;           // goal macro order (empty: no macros)
 static const int ROOM_GOALS = 6;
-
-static chrono::steady_clock::time_point t0;
-static double timeLimit = 0;
-static double progressEvery = -1;   // < 0: no progress lines
-static int maxDepth = 0;            // the largest g of a node expanded
-static long long nodeLimit = 0;
-static size_t memLimit = 0;
-
-
-static double elapsed() {
-    return chrono::duration<double>(chrono::steady_clock::now() - t0).count();
-}
 
 // Stamped scratch arrays (no clearing between uses).
 struct Marks {
@@ -120,7 +91,6 @@ struct Stats {
     int fsPacked = 0;                    // the most packing of any feature cell
     size_t fsDistinct = 0;               // the most cells of one feature-space search
 };
-static Stats stats;
 
 // The kernel's settings: every number a maintainer may tune, with its
 // default.  main reads them in one place (readSettings): each from
@@ -166,14 +136,883 @@ struct Settings {
     int dlTests = 100;            // DLT: its searches per position taken apart
     int dlRecent = 1;             // DLR: positions kept per count
 };
-static Settings settings;
+
+// ------------------------------------------------------------- matching --
+// Minimum-cost perfect matching of rows (boxes) to columns (goals), with
+// potentials: u[0..K], v[0..K], p[0..K] (p[j] = row matched to column j, 1-based).
+struct Match {
+    vector<int> rows;  // box cells, in row order
+    vector<long long> u, v;
+    vector<int> p;
+    long long total = 0;
+};
+
+// ------------------------------------------------------------ PI-corrals --
+struct Cand { int box; int dir; int macro; int bonus = 0; };  // macro: -1, or index in macros; bonus: the packing search's (parking)
+static const size_t CORRAL_MEMO = 400000;
+static const size_t PATTERNS = 100000;
+struct Pattern {
+    vector<int> boxes;         // cells
+    vector<uint64_t> region;   // the player's region on the pattern's board, a bit per cell
+    vector<uint64_t> bits;     // its boxes as a box set (compact cells, WORDS words)
+};
+
+// The goals left open by a set of fixed boxes (frozen on goals) and, per
+// cell, the open goals a lone box there can be pushed onto (bit j: open[j]),
+// the fixed boxes as walls: the same for every position with those fixed
+// boxes, so kept for the last few sets (frozenGoalsDead).
+struct GoalReach {
+    vector<int> fixedCells;   // sorted
+    vector<int> open;         // the goals not fixed, ascending
+    int gw = 0;               // 64-bit words per cell
+    vector<uint64_t> mask;    // mask[c * gw + j / 64] bit j % 64
+};
+
+
+
+
+// SOKOBAN_KERNEL_POL=n (same section): in a position where no box has a
+// path to a target (stuck), a breadth-first search of up to n positions
+// over the ordinary pushes of the boxes not packed, at most PO_OPEN_DEPTH
+// pushes deep, for the fewest pushes after which some box has one
+// (poOpening); the child made by the first push of that line ranks first
+// among its count's positions (its Cand's bonus, PO_OPEN_BONUS off its f;
+// a parking's, SOKOBAN_KERNEL_POK, is larger).  0: off.
+static const int PO_OPEN_DEPTH = 3;
+static const int PO_OPEN_BONUS = 1 << 14;
+
+// pullArea's answer for box after box of one position, from one area per
+// target: the target's pull area with every box fixed (pullArea with no
+// box), kept with a copy of the board it was computed on (a call on another
+// board computes its own: callers need not say when occ changed).  The box
+// on b is reached with b off the board exactly when some side q = b + OFF[d]
+// of it is in that area and the player's cell beyond b, b - OFF[d], is free:
+// taking b off only adds pulls whose player stands on b, and the area
+// reaches no more than that unless such a pull (from b + 2·OFF[d], over a
+// free cell b + OFF[d] not in the area) exists; then, seldom, pullArea runs
+// for that box.  The same answers as pullArea box by box, one flood fill
+// instead of one per box.
+struct Kernel;
+struct PullFilter {
+    struct Slot { int target = -1; vector<uint8_t> board; Marks area; vector<int> q; };
+    vector<Slot> slots;
+    size_t next = 0;
+    Marks one;
+    vector<int> oneQ;
+    long long fills = 0, quick = 0, full = 0;  // statistics
+    bool reaches(Kernel& kn, uint8_t* occ, int box, int target);
+};
+
+
+
+// YASS's score of a push (YASS.pas read for the idea only; our own code),
+// used by the second packing search (settings.ysSecond): the moved box's distance
+// to the nearest target, in pushes of a lone box with the player's walk
+// (ysDistances: the packed boxes are walls, the other boxes ignored); a box
+// that reaches no target costs YS_FAR.
+static const int YS_FAR = 8;
+
+// The kernel's state: the level and what is computed from it, the
+// settings, the counters, the learned deadlock patterns and the
+// portfolio.  Every search holds a reference to the one it belongs to.
+// The expansion loops' scratch (both directions; one search runs at a time):
+// box occupancy, the parent's and a child's player regions, flood queues.
+struct Scratch {
+    vector<uint8_t> occ;
+    Marks seen, cm;
+    vector<int> todo, todo2;
+};
+
+struct FsFeatures { int packing, regions; };
+
+// boxPath's states and queue entries ((f, counter), state).
+struct BoxPathState { int cell, low, parent; uint32_t step; int depth; };
+typedef pair<pair<int, int>, int> BoxPathEntry;
+
+struct Search;
+struct Kernel {
+
+    // ---------------------------------------------------------------- board --
+    int W, H, N;
+    int OFF[4];
+    vector<uint8_t> wall_, goal_, dead_, inside_;
+    vector<int> goals;               // goal cells, ascending
+    vector<int> pdist;               // pdist[g * N + c]
+    vector<int> nearest_;
+    vector<int> compact;             // cell -> index among inside cells, or -1
+    vector<int> cellOf;              // compact index -> cell
+    int F;                           // number of inside cells
+    int K;                           // boxes
+    int WORDS;                       // 64-bit words of a box bitset
+    vector<int> startBoxes;
+    int startPlayer;
+    bool openLevel = false;
+    vector<uint8_t> corridor[4];
+    vector<int> packOrder;           // goal macro order (empty: no macros)
+
+    chrono::steady_clock::time_point t0;
+    double timeLimit = 0;
+    double progressEvery = -1;   // < 0: no progress lines
+    int maxDepth = 0;            // the largest g of a node expanded
+    long long nodeLimit = 0;
+    size_t memLimit = 0;
+    Stats stats;
+    Settings settings;
+
+    // The cost table the matching reads: push distances to the goals (forward
+    // search) or pull distances to the start boxes (backward search); each
+    // search points these at its own before it runs.
+    const int* costTab = nullptr;
+    const int* nearTab = nullptr;
+
+    vector<long long> g_minv;
+    vector<int> g_way;
+    vector<char> g_used;
+
+    Marks areaMarks;
+    vector<int> areaOf;  // valid where areaMarks.has
+
+    // ------------------------------------------------------ corral deadlocks --
+    // A position is dead when the barrier of one of its unfinished corrals,
+    // alone on the board (every other box removed), can never have all its
+    // boxes on goals: removing boxes only helps, so what the barrier cannot do
+    // alone it cannot do with the others there either.  Decided by a small
+    // breadth-first push search over those boxes (dead squares and freeze
+    // deadlocks prune it); it answers "dead" only when exhausted, and "alive"
+    // when it finds every barrier box on a goal or spends settings.corralStates states.
+    // Answers are kept by (barrier, normalised player) in corralMemo.
+    unordered_map<string, bool> corralMemo;
+
+    // Learned deadlock patterns.  Each barrier barrierAlive proves dead is kept
+    // as a pattern: its boxes and the player's region on a board holding only
+    // them.  Any later position holding those boxes (and any others) with the
+    // player in that region is dead for the same reason (removing boxes only
+    // helps), whatever corral it has: the search tests each child against the
+    // patterns holding the box just pushed (learnedDead) before queueing it.
+    // The player's region on the pattern's board changes only when one of the
+    // pattern's boxes moves, so the pushed box's patterns are the only new
+    // candidates.  SOKOBAN_KERNEL_LP=0 switches the patterns off.
+    int learnPatterns = 1;
+    vector<Pattern> patterns;
+    vector<vector<int>> patternsAt;  // cell -> the patterns holding a box there
+    vector<vector<int>> patternsFirst;  // cell -> the patterns whose first box is there
+    unordered_set<string> patternKeys;  // boxes and region of each pattern: none learned twice
+
+    long long corralStatesUsed = 0;  // states of every barrierAlive search
+    vector<GoalReach> goalReach;
+    size_t goalReachNext = 0;
+
+    // ------------------------------------------------------------ goal macros --
+    vector<uint8_t> roomGoal;  // goals in a block of >= ROOM_GOALS
+
+    // ------------------------------------------------- packing-order search --
+    // SOKOBAN_KERNEL_PO (docs/solver.md, "Packing-order search"): a forward
+    // search whose children are "take a box to the next goal of the packing
+    // order" macros (boxPath, the other boxes fixed), one per box that has such
+    // a path; only when no box has one, the ordinary pushes (less those of the
+    // boxes already packed) rearrange the position.  Its queue puts the
+    // positions with the most goals filled in order first (then g + w*h).
+    // Macros prove nothing: an exhausted packing search in the portfolio just
+    // stops; alone (PO=2) it is rerun without macros, as every search is.
+    vector<int> poOrder;       // packOrder, or with PO=2 on any level, every goal's order
+    // The order the feature-space search's packing feature counts: poOrder
+    // before SOKOBAN_KERNEL_POO replaced it (the order from the start made the
+    // feature-space search lose XSokoban 15 and 21).
+    vector<int> fsOrder;
+    PullFilter poFilter;
+
+    // Pushes of a lone box from each cell to each target (ysTab[k * N + c],
+    // k the target's index in `targets`; INF: none), the packed boxes walls and
+    // the other boxes ignored, the player walking round the box: a 0-1
+    // breadth-first search of pulls over (box cell, player side) states from
+    // each target, the player changing sides for free when both sides are in
+    // one region of the board with the box's cell blocked.  Kept for the last
+    // (packed, targets) it was asked for.
+    vector<int> ysTab;
+
+    vector<int> ysQueueTargets;  // the targets ysTab was computed for by packingChildren
+    bool ysQueueOn = false;
+    // The weight of the packing search being expanded (its Search::ysWeight:
+    // 0 for the first packing search, settings.ysSecond for the second), set before
+    // packingChildren.
+    int ysQueueWeight = 0;
+
+
+            // ------------------------------------------------------- backward search --
+    // The backward (pull) search starts from the boxes on the goals and pulls
+    // them back to the level's starting boxes.  bdist[s * N + c] is the number of
+    // pulls that take a lone box from c to startBoxes[s]: a forward *push*
+    // search from startBoxes[s] (a pull from c to c + d is the reverse of the
+    // push from c + d to c).  A box on a cell with no finite distance to any
+    // start box can never be pulled home: backward dead squares.
+    vector<int> bdist;
+    vector<int> bnear;  // pulls from a cell to the nearest start box
+    vector<uint64_t> startBits;
+
+
+    // ---------------------------------------------------------------- search --
+
+
+    uint64_t zob[65536];
+    uint64_t zobP[65536];
+
+    size_t memoryUsed = 0;
+
+    // Meeting in the middle: every new state of one direction is looked up in
+    // the other direction's tables (same key: box set and normalised player, the
+    // smallest cell of the player's region, so a hit is the same position).  A
+    // forward path to it followed by the backward path from it, reversed, is a
+    // solution.  g_runs is the portfolio (set by main).
+    vector<Search*>* g_runs = nullptr;
+
+    double elapsed();
+    int reach(int start, const uint8_t* occ, Marks& m, vector<int>& todo);
+    int lowAfterPush(const uint8_t* occ, const Marks& region, int low, int b, int t);
+    template <class Fn> void forOccupied(const uint8_t* occ, Fn fn);
+    bool readLevel();
+    void analyse();
+    bool frozen(const uint8_t* occ, int c, int* tmp, int nt);
+    bool freezeDeadlock(const uint8_t* occ, int c);
+    bool pushAllowed(uint8_t* occ, int b, int t);
+    int tunnelEnd(uint8_t* occ, int bc, int d, int& lastCell, int& steps);
+    int cost(int cell, int goal);
+    void augment(Match& m, int i, vector<long long>& minv, vector<int>& way, vector<char>& used);
+    long long matchTotal(const Match& m);
+    void matchFull(Match& m);
+    void matchMoved(const Match& parent, int r, int t, Match& child);
+    template <class Fn> void forEachCorral(const uint8_t* occ, const Marks& seen, const vector<int>& boxes, Fn fn);
+    string subKey(const vector<int>& sortedBoxes, int player);
+    void learn(const vector<int>& boxes, const vector<int>& region);
+    bool holdsPattern(const uint64_t* b, const vector<int>& boxes, int player);
+    bool learnedDead(const uint8_t* occ, int pushed, int player, int* which = nullptr);
+    bool barrierAlive(const vector<int>& barrier, int player, int states = -1);
+    bool piCorral(const uint8_t* occ, const Marks& seen, const vector<int>& boxes, int player,
+                         int lastBox, vector<Cand>& out, bool& dead);
+    bool augmentKuhn(int v, const vector<vector<int>>& adj, vector<int>& owner, vector<char>& used);
+    const GoalReach& goalReachOf(const vector<int>& fixedCells, const vector<uint8_t>& fixed);
+    bool frozenGoalsDead(const uint8_t* occ, const vector<int>& boxes);
+    bool clustered();
+    int pullsOut(int g, const vector<uint8_t>& others);
+    void computePackingOrder(vector<int>& order);
+    int goalIndex(int g);
+    bool boxPath(uint8_t* occ, int playerLow, int box, int target, vector<uint32_t>& out,
+                        int limit = 0, const Marks* avoid = nullptr);
+    template <class Filled> int packedCount(Filled filled, const vector<int>& order);
+    int packedPrefix(const uint64_t* b, const vector<int>& order);
+    uint64_t psHash(const uint8_t* occ, int low);
+    void openingPushes(uint8_t* occ, const Marks& m, const vector<uint8_t>& packed, vector<uint32_t>& pushes);
+    bool pullArea(const uint8_t* occ, int target, int box, Marks& pulled, vector<int>& q);
+    template <class Reaches> uint32_t poOpening(uint8_t* occ, int player, const vector<uint8_t>& packed, const vector<int>& targets,
+                              Reaches reaches);
+    int dlTakeApart(const vector<int>& boxes, int player);
+    const vector<int>& ysDistances(const vector<uint8_t>& packed, const vector<int>& targets);
+    int ysMoved(const vector<int>& tab, const vector<int>& targets, const uint8_t* occ, int c, int t, int w,
+                       int& nearer, bool& onTarget);
+    int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, vector<Cand>& cands,
+                               vector<vector<uint32_t>>& store);
+    bool pullCells(uint8_t* occ, int box, const vector<int>& players, Marks& cells, int limit,
+                          unordered_set<uint64_t>* knownOut = nullptr);
+    void startPackingOrder(vector<int>& order);
+    void analyseBackward();
+    void floodArea(int c, const uint8_t* occ, Marks& m, vector<int>& todo);
+    FsFeatures fsFeatures(const uint64_t* b, const uint8_t* occ, const Marks& player, int knownRegions);
+    int featureCell(const uint64_t* b, const uint8_t* occ, const Marks& player, int knownRegions = -1);
+    string toLurd(const vector<uint32_t>& pushes);
+    Search* partnerOf(bool backward, uint64_t h, const uint64_t* b, int low, int* at);
+    void movedBits(const uint64_t* b, int from, int to, vector<uint64_t>& cb);
+    Scratch& scratch();
+    Scratch scratchSpace;
+    vector<BoxPathState> boxPath_states;
+    Marks boxPath_known, boxPath_m, boxPath_mm;
+    priority_queue<BoxPathEntry, vector<BoxPathEntry>, greater<BoxPathEntry>> boxPath_fr;
+    vector<int> boxPath_todo, boxPath_td;
+    vector<uint8_t> deadEnd_board;  // DeadEnd::finish's
+    Marks deadEnd_region;
+    vector<int> deadEnd_todo;
+    // The functions' scratch space, kept between calls (named function_variable).
+    vector<int> reach_buf;
+    int freezeDeadlock_tmp[1100];
+    vector<int> forEachCorral_cells;
+    vector<int> forEachCorral_barrier;
+    vector<uint8_t> forEachCorral_inBarrier;
+    vector<uint8_t> barrierAlive_occ;
+    Marks barrierAlive_reached;
+    Marks barrierAlive_after;
+    vector<int> barrierAlive_todo;
+    vector<int> barrierAlive_todo2;
+    Marks goalReachOf_seen;
+    vector<int> goalReachOf_q;
+    int frozenGoalsDead_tmp[1100];
+    vector<uint8_t> frozenGoalsDead_fixed;
+    vector<int> frozenGoalsDead_rest;
+    vector<int> frozenGoalsDead_fixedCells;
+    vector<int> frozenGoalsDead_owner;
+    vector<char> frozenGoalsDead_used;
+    vector<vector<int>> frozenGoalsDead_adj;
+    Marks poOpening_m;
+    vector<int> poOpening_todo;
+    Marks poOpening_cm;
+    vector<uint8_t> dlTakeApart_occ;
+    vector<uint8_t> ysDistances_lastPacked;
+    vector<int> ysDistances_lastTargets;
+    vector<int> ysDistances_side;
+    vector<int> ysDistances_todo;
+    vector<int> ysDistances_dist;
+    vector<uint8_t> ysDistances_blk;
+    Marks ysDistances_m;
+    vector<uint8_t> packingChildren_packed;
+    Marks packingChildren_avoid;
+    Marks pullCells_m;
+    Marks pullCells_child;
+    vector<int> pullCells_todo;
+    Marks fsFeatures_other;
+    vector<int> fsFeatures_todo;
+    void printStats();
+    void readSettings(Settings& s);
+};
+
+
+
+
+// ------------------------------------------------------ dead-end patterns --
+// A position whose every push is cut by a deadlock rule (a dead square or a
+// freeze, or a child matching a learned pattern) is dead: no child, no
+// solution.  Its deadlock lies one push deeper than any rule sees, and the
+// searches meet it again and again with other boxes elsewhere.  The boxes
+// that cut its pushes (the pushed box and the boxes around its target for a
+// freeze, the pattern's boxes, moved back, for a pattern) are a candidate
+// pattern; the corral test's push search (barrierAlive, settings.deStates states)
+// decides it on those boxes alone, and a configuration it proves dead is
+// learned like a dead barrier (sound whatever the candidate: the search is
+// the proof).  A node with a duplicate, a kept child, a macro or a cut of
+// another kind (frozen goals, the matching, the room cut) is not tried.
+// SOKOBAN_KERNEL_DE: the states of that search (0: off); DEB: the most boxes.
+
+struct DeadEnd {
+    Kernel& kn;
+    explicit DeadEnd(Kernel& k) : kn(k) {}
+    bool open = false;   // every push cut by a rule that names its boxes, so far
+    vector<int> boxes;   // the boxes named
+    void start(bool on) { open = on; boxes.clear(); }
+    void fail() { open = false; }
+    // a push of the box on bc to t refused (pushAllowed): the box, and the
+    // boxes around t that may freeze it
+    void refused(const uint8_t* occ, int bc, int t) {
+        if (!open || kn.wall_[t]) return;  // a wall: the same on any board
+        boxes.push_back(bc);
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+                int x = t + dy * kn.W + dx;
+                if (x != bc && occ[x]) boxes.push_back(x);
+            }
+    }
+    // a child (the box on bc pushed to t) matching learned pattern `id`
+    void matched(int id, int bc, int t) {
+        if (!open) return;
+        for (int c : kn.patterns[id].boxes) boxes.push_back(c == t ? bc : c);
+    }
+
+    // At the end of the expansion: try the candidate when the node is a
+    // dead end; true when it is learned.
+    bool finish(int player) {
+        if (!open || boxes.empty()) return false;
+        kn.stats.deEnds++;
+        sort(boxes.begin(), boxes.end());
+        boxes.erase(unique(boxes.begin(), boxes.end()), boxes.end());
+        if ((int)boxes.size() > kn.settings.deBoxes) return false;
+        if (all_of(boxes.begin(), boxes.end(), [&](int c) { return kn.goal_[c] != 0; })) return false;
+        kn.stats.deTests++;
+        // Each box in turn is left out while the rest stays dead: the
+        // pattern learned is as small as the search can prove, so it
+        // matches more positions.  (learnPatterns is off meanwhile: only
+        // the smallest set is learned.)
+        int keepLearning = kn.learnPatterns;
+        kn.learnPatterns = 0;
+        bool dead = false;
+        for (size_t i = 0; i < boxes.size() && boxes.size() > 1;) {
+                vector<int> fewer(boxes);
+                fewer.erase(fewer.begin() + i);
+                if (any_of(fewer.begin(), fewer.end(), [&](int c) { return !kn.goal_[c]; }) &&
+                    !kn.barrierAlive(fewer, player, kn.settings.deStates)) {
+                    boxes.swap(fewer);
+                    dead = true;
+                } else {
+                    i++;
+                }
+            }
+        if (!dead) dead = !kn.barrierAlive(boxes, player, kn.settings.deStates);
+        kn.learnPatterns = keepLearning;
+        if (!dead) return false;
+        kn.stats.deDead++;
+        vector<uint8_t>& board = kn.deadEnd_board;
+        Marks& region = kn.deadEnd_region;
+        vector<int>& todo = kn.deadEnd_todo;
+        if (board.size() != (size_t)kn.N) { board.assign(kn.N, 0); region.init(kn.N); }
+        for (int c : boxes) board[c] = 1;
+        kn.reach(player, board.data(), region, todo);
+        for (int c : boxes) board[c] = 0;
+        kn.learn(boxes, todo);
+        return true;
+    }
+};
+// --------------------------------------------------------- feature space --
+// The feature-space search (FESS, Shoham & Schaeffer's idea, our own cheap
+// version) files each position under a cell of two features:
+// - packing: the goals of the packing order filled from its start
+//   (packedPrefix, the packing search's count, in fsOrder); without a
+//   packing order, the boxes on goals;
+// - connectivity: the player regions, areas of free cells cut apart by boxes.
+// Each feature is capped at 63 and the cell is packing * 64 + regions.
+// b and occ hold the position's boxes and `player` marks the player's region
+// (the child's reach).
+
+// The cheap region count: the regions of a child
+// from its parent's.  The parent's regions other than the player's (its
+// corrals) are labelled once per expansion (compute).  A push frees bc (the
+// player's cell after it, or on the player's walk) and fills t; then the
+// child's regions are its player's region, each parent corral without t that
+// this region does not reach (such a corral is whole in the child, so one of
+// its cells tells), and the pieces that filling t cut off: the region that
+// held t, less t, falls apart into pieces that each touch t, and those the
+// player does not reach are flooded from t's neighbours (small areas).
+struct FsParentRegions {
+    Kernel& kn;
+    explicit FsParentRegions(Kernel& k) : kn(k) {}
+    Marks mark, cut;
+    vector<int> label, rep, todo;
+    bool ready = false;
+    void compute(const uint8_t* occ, const Marks& seen, const vector<int>& boxes) {
+        if (mark.v.size() != (size_t)kn.N) { mark.init(kn.N); cut.init(kn.N); label.assign(kn.N, 0); }
+        mark.next();
+        rep.clear();
+        for (int bx : boxes)
+            for (int d = 0; d < 4; d++) {
+                int c = bx + kn.OFF[d];
+                if (kn.wall_[c] || occ[c] || seen.has(c) || mark.has(c)) continue;
+                kn.floodArea(c, occ, mark, todo);
+                for (int x : todo) label[x] = rep.size();
+                rep.push_back(c);
+            }
+        ready = true;
+    }
+    // The child's regions: occ holds its boxes (the box moved onto t),
+    // `player` marks its player's region.
+    int count(const uint8_t* occ, const Marks& player, int t) {
+        int own = mark.has(t) ? label[t] : -1;  // the corral that held t, if any
+        int regions = 1;
+        for (size_t i = 0; i < rep.size(); i++)
+            if ((int)i != own && !player.has(rep[i])) regions++;
+        cut.next();
+        for (int d = 0; d < 4; d++) {
+            int c = t + kn.OFF[d];
+            if (kn.wall_[c] || occ[c] || player.has(c) || cut.has(c)) continue;
+            regions++;
+            kn.floodArea(c, occ, cut, todo);
+        }
+        return regions;
+    }
+};
+
+struct Node {
+    uint64_t hash;
+    int32_t parent;
+    int32_t g;
+    uint32_t mv;      // single push: cell<<2|dir, steps in mvn; macro: index in macroStore
+    uint16_t player;  // normalised player cell
+    uint16_t mvn;     // steps of a straight push (>=1), or 0 for a macro
+};
+
+struct HeapE {
+    int32_t f, g;
+    uint32_t id;
+    bool operator<(const HeapE& o) const {  // max-heap inverted: smallest f first
+        if (f != o.f) return f > o.f;
+        if (g != o.g) return g < o.g;       // deeper first
+        return id > o.id;                   // older first
+    }
+};
+
+struct Search {
+    Kernel& kn;
+    int weight;
+    bool macros;
+    bool backward = false;      // a pull search (startBack / runBack)
+    bool packing = false;       // the packing-order search (packingChildren)
+    int childRegion = 0;        // packing: the cells of the player's region of the child being kept
+    int childYs = 0;            // packing: the moved box's term of YASS's score (ysMoved)
+    int ysWeight = 0;           // packing: that term's weight (0; the second packing search's settings.ysSecond)
+    int childBonus = 0;         // packing: its Cand's bonus (a parking, SOKOBAN_KERNEL_POK, or an opening, POL)
+    vector<Node> nodes;
+    vector<uint64_t> bits;      // WORDS per node
+    vector<uint8_t> expanded;
+    vector<uint64_t> table;     // open addressing (see find)
+    size_t mask;
+    priority_queue<HeapE> heap;
+    vector<vector<uint32_t>> macroStore;
+    // matchings of generated children, in a ring indexed by node id; the
+    // ring grows with the nodes up to RING entries (a small level never
+    // pays for the whole ring at its start)
+    static const int RING = 1 << 16;
+    vector<int32_t> ringTag;
+    vector<Match> ring;
+    void remember(int id, const Match& m) {
+        size_t at = id % RING;
+        if (at >= ring.size()) {
+            size_t n = min((size_t)RING, max(at + 1, 2 * ring.size()));
+            ring.resize(n);
+            ringTag.resize(n, -1);
+        }
+        ring[at] = m;
+        ringTag[at] = id;
+    }
+    bool remembered(int id) const { return (size_t)(id % RING) < ringTag.size() && ringTag[id % RING] == id; }
+    long long expandedCount = 0;
+    bool done = false;
+    string result;  // "solved"/"exhausted"
+    string lurd;
+    size_t bytes = 0;
+    // Feature-space search (FESS-style; see featureCell):
+    // instead of `heap`, one queue per feature cell, visited in turn.
+    bool fs = false;
+    bool fsAdvice = false;  // the packing search's box-path macros too (SOKOBAN_KERNEL_SWA's member)
+    vector<priority_queue<HeapE>> cellQ;   // the cells' queues, in order of discovery
+    unordered_map<int, int> cellIndex;     // feature cell -> index in cellQ
+    size_t cursor = 0, fsQueued = 0;
+    int fsCell = 0;                        // the cell of the child run() is keeping
+    FsParentRegions fsParent{kn};              // the expanded node's regions
+    DeadEnd deadEnd{kn};                       // the expanded node's cut pushes
+    // The packing search's escape: one queue per count
+    // of goals filled in order (countQ[n]); see nextPacking.
+    vector<priority_queue<HeapE>> countQ;
+    mutable int queueCount = 0;            // the count of the child being queued (set by rank)
+    size_t poQueued = 0;
+    long long poTick = 0;
+    int poRover = 0;
+
+    int frozenScratch[1100];               // run()'s for frozen()
+    Search(Kernel& k, int w, bool mac) : kn(k), weight(w), macros(mac) {
+        table.assign(1 << 10, 0);
+        mask = table.size() - 1;
+    }
+    ~Search() { kn.memoryUsed -= bytes; }
+
+
+    void account() {
+        size_t b = nodes.capacity() * sizeof(Node) + bits.capacity() * 8 + table.size() * 8 +
+                   expanded.capacity() + (heap.size() + fsQueued + poQueued) * sizeof(HeapE) * 2;
+        kn.memoryUsed += b - bytes;
+        bytes = b;
+    }
+
+    bool sameState(int id, const uint64_t* b, int player) {
+        if (nodes[id].player != player) return false;
+        return memcmp(&bits[(size_t)id * kn.WORDS], b, kn.WORDS * 8) == 0;
+    }
+
+    // The table holds (id + 1) << 32 | the hash's low 32 bits; 0 is empty.
+    // A probe compares the stored bits before touching the node.
+    int find(uint64_t h, const uint64_t* b, int player) {
+        size_t i = (h >> 32) & mask;
+        uint32_t tag = (uint32_t)h;
+        while (table[i]) {
+            uint64_t e = table[i];
+            if ((uint32_t)e == tag) {
+                int id = (int)(e >> 32) - 1;
+                if (nodes[id].hash == h && sameState(id, b, player)) return id;
+            }
+            i = (i + 1) & mask;
+        }
+        return -1;
+    }
+
+    void place(vector<uint64_t>& t, size_t m, uint64_t h, int id) {
+        size_t i = (h >> 32) & m;
+        while (t[i]) i = (i + 1) & m;
+        t[i] = (uint64_t)(id + 1) << 32 | (uint32_t)h;
+    }
+
+    void grow() {
+        vector<uint64_t> t(table.size() * 2, 0);
+        size_t m = t.size() - 1;
+        for (uint64_t e : table)
+            if (e) place(t, m, nodes[(e >> 32) - 1].hash, (int)(e >> 32) - 1);
+        table.swap(t);
+        mask = m;
+    }
+
+    int add(uint64_t h, const uint64_t* b, int player, int parent, int g, uint32_t mv, int mvn) {
+        int id = nodes.size();
+        nodes.push_back({h, parent, g, mv, (uint16_t)player, (uint16_t)mvn});
+        bits.insert(bits.end(), b, b + kn.WORDS);
+        expanded.push_back(0);
+        if (nodes.size() * 2 > table.size()) grow();
+        place(table, mask, h, id);
+        return id;
+    }
+
+    void start() { startAt(kn.startBoxes, kn.startPlayer); }
+
+    // The search's root: the boxes on `boxes`, the player on `player` (the
+    // level's start).
+    void startAt(const vector<int>& rootBoxes, int player) {
+        kn.costTab = kn.pdist.data();
+        kn.nearTab = kn.nearest_.data();
+        vector<uint64_t> b(kn.WORDS, 0);
+        uint64_t h = 0;
+        for (int c : rootBoxes) { b[kn.compact[c] >> 6] |= 1ULL << (kn.compact[c] & 63); h ^= kn.zob[c]; }
+        vector<uint8_t> occ(kn.N, 0);
+        for (int c : rootBoxes) occ[c] = 1;
+        Marks m; m.init(kn.N); vector<int> todo;
+        int low = kn.reach(player, occ.data(), m, todo);
+        h ^= kn.zobP[low];
+        Match mt; mt.rows = rootBoxes; kn.matchFull(mt);
+        if (mt.total >= INF) { done = true; result = "exhausted"; return; }
+        int id = add(h, b.data(), low, -1, 0, 0, 1);
+        remember(id, mt);
+        if (fs) fsCell = kn.featureCell(b.data(), occ.data(), m);
+        queue({(int32_t)(weight * mt.total + rank(b.data())), 0, (uint32_t)id});
+    }
+
+    // The packing search ranks positions by goals filled in order first.
+    int32_t rank(const uint64_t* b) const {
+        if (!packing) return 0;
+        queueCount = kn.packedPrefix(b, kn.poOrder);
+        return (kn.K - queueCount) * kn.settings.poRank - kn.settings.poRegion * childRegion - childBonus + childYs;
+    }
+
+    void pushesTo(int id, vector<uint32_t>& out) {
+        vector<uint32_t> rev;
+        while (nodes[id].parent >= 0) {
+            const Node& n = nodes[id];
+            if (n.mvn == 0) {
+                auto& ms = macroStore[n.mv];
+                for (auto it = ms.rbegin(); it != ms.rend(); ++it) rev.push_back(*it);
+            } else {
+                int c = n.mv >> 2, d = n.mv & 3;
+                for (int k = n.mvn - 1; k >= 0; k--) rev.push_back((uint32_t)(c + k * kn.OFF[d]) << 2 | d);
+            }
+            id = n.parent;
+        }
+        out.assign(rev.rbegin(), rev.rend());
+    }
+
+    // Node id's box cells into `boxes` and its bitset into `pb` (a copy:
+    // add() may move `bits`).  When the node's matching is in the ring, the
+    // boxes come in its row order, parentM is that matching and the answer
+    // is true.
+    bool unpack(int id, vector<uint64_t>& pb, vector<int>& boxes, Match& parentM) {
+        pb.assign(bits.begin() + (size_t)id * kn.WORDS, bits.begin() + (size_t)(id + 1) * kn.WORDS);
+        if (remembered(id)) {
+            parentM = ring[id % RING];
+            boxes = parentM.rows;
+            return true;
+        }
+        boxes.clear();
+        for (int w = 0; w < kn.WORDS; w++) {
+            uint64_t x = pb[w];
+            while (x) { int i = __builtin_ctzll(x); x &= x - 1; boxes.push_back(kn.cellOf[w * 64 + i]); }
+        }
+        return false;
+    }
+
+    // Is a child (bits b, hash h, region low) reached at cost g1 worth
+    // keeping?  Not when it is known and expanded or reached as cheaply;
+    // *old is its node when known, else -1.
+    bool worth(uint64_t h, const uint64_t* b, int low, int g1, int* old) {
+        *old = find(h, b, low);
+        return *old < 0 || (!expanded[*old] && nodes[*old].g > g1);
+    }
+
+    // Keep a child of node `parent` (see worth; childM its matching): a
+    // cheaper path to the known node `old`, or a
+    // new node, then queued.  A new node found in the other direction's
+    // tables is a meeting: the solution goes to lurd, and true.
+    bool keep(int old, uint64_t h, const uint64_t* b, int low, int parent, int g1, uint32_t mv,
+              int mvn, const Match& childM);
+
+    // The search is over with these pushes as its solution.
+    void solvedWith(const vector<uint32_t>& pushes);
+
+    // Expand up to `budget` nodes; returns the number expanded.
+    long long run(long long budget);
+    static const int EXHAUSTED = -1, STALE = -2;
+    // Queue a node: on the heap, or (feature-space search) in the queue of
+    // its feature cell fsCell.
+    void queue(const HeapE& e) {
+        if (packing && kn.settings.poEscape > 0) {
+            if (countQ.size() <= (size_t)queueCount) countQ.resize(queueCount + 1);
+            countQ[queueCount].push(e);
+            poQueued++;
+            return;
+        }
+        if (!fs) { heap.push(e); return; }
+        auto it = cellIndex.find(fsCell);
+        if (it == cellIndex.end()) {
+            it = cellIndex.emplace(fsCell, (int)cellQ.size()).first;
+            cellQ.emplace_back();
+            kn.stats.fsDistinct = max(kn.stats.fsDistinct, cellQ.size());
+        }
+        cellQ[it->second].push(e);
+        fsQueued++;
+    }
+    size_t frontier() const { return heap.size() + fsQueued + poQueued; }
+
+    // The next node to expand (marked expanded), STALE for a heap entry
+    // superseded by a cheaper path or already expanded, EXHAUSTED when the
+    // heap is empty: the same for the forward and the backward search.
+    int next() {
+        if (fs) return nextCell();
+        if (packing && kn.settings.poEscape > 0) return nextPacking();
+        if (heap.empty()) return EXHAUSTED;
+        HeapE e = heap.top(); heap.pop();
+        return take(e);
+    }
+
+    // A popped entry's node, marked expanded, or STALE.
+    int take(const HeapE& e) {
+        if (expanded[e.id] || nodes[e.id].g != e.g) return STALE;
+        expanded[e.id] = 1;
+        expandedCount++;
+        if (e.g > kn.maxDepth) kn.maxDepth = e.g;
+        return e.id;
+    }
+
+    // The feature-space search's next(): the best live entry of the cell at
+    // the cursor, which moves on to the next non-empty cell once the cell
+    // has had its turn (round robin over the cells).
+    int nextCell() {
+        for (size_t tries = 0; tries <= cellQ.size(); tries++) {
+            auto& q = cellQ[cursor];
+            while (!q.empty()) {
+                HeapE e = q.top(); q.pop();
+                fsQueued--;
+                int id = take(e);
+                if (id == STALE) continue;
+                cursor = (cursor + 1) % cellQ.size();
+                return id;
+            }
+            cursor = (cursor + 1) % cellQ.size();
+        }
+        return EXHAUSTED;
+    }
+
+    // The packing search with an escape (YASS's idea): the best entry of
+    // the highest count of goals filled in order, but every settings.poEscape-th
+    // expansion the best of the next lower non-empty count (a rover going
+    // down the counts, round robin): a line that makes no progress does not
+    // take every expansion.
+    int nextPacking() {
+        while (poQueued > 0) {
+            int top = (int)countQ.size() - 1;
+            while (countQ[top].empty()) top--;
+            if (kn.settings.dlStates > 0) dlCheck(top);
+            int n = top;
+            if (++poTick % kn.settings.poEscape == 0) {
+                n = poRover;
+                do n = n > 0 ? n - 1 : top; while (countQ[n].empty());
+                poRover = n;
+            }
+            HeapE e = countQ[n].top(); countQ[n].pop();
+            poQueued--;
+            int id = take(e);
+            if (id != STALE) {
+                if (kn.settings.dlStates > 0) dlRemember(n, id);
+                return id;
+            }
+        }
+        return EXHAUSTED;
+    }
+
+    // SOKOBAN_KERNEL_DL: the last positions expanded at each count
+    // (dlRecent[n], up to settings.dlRecent) and the highest count seen non-empty.
+    vector<vector<int>> dlRecent;
+    void dlRemember(int n, int id) {
+        if (dlRecent.size() <= (size_t)n) dlRecent.resize(n + 1);
+        vector<int>& r = dlRecent[n];
+        r.push_back(id);
+        if ((int)r.size() > kn.settings.dlRecent) r.erase(r.begin());
+    }
+    // A count runs dry when its queue, non-empty at the last look, is empty
+    // (every line there died): the counts above `top`, the highest non-empty
+    // one.  The positions expanded last at a dry count are taken apart.
+    vector<char> dlSeen;
+    void dlCheck(int top) {
+        if (dlSeen.size() < countQ.size()) dlSeen.resize(countQ.size(), 0);
+        bool any = false;
+        vector<uint64_t> pb;
+        vector<int> bx;
+        Match unused;
+        for (int c = (int)dlSeen.size() - 1; c >= 0; c--) {
+            bool now = !countQ[c].empty();
+            if (dlSeen[c] && !now && c > top && (size_t)c < dlRecent.size()) {
+                any = true;
+                for (int id : dlRecent[c]) {
+                    unpack(id, pb, bx, unused);
+                    kn.dlTakeApart(bx, nodes[id].player);
+                }
+                dlRecent[c].clear();
+            }
+            dlSeen[c] = now;
+        }
+        kn.stats.dlRuns += any;
+    }
+
+
+    // The backward search: start states and expansion by pulls.
+    void startBack();
+    long long runBack(long long budget);
+
+    // Backward node id's pulls back to its root, reversed into pushes, in
+    // forward order, appended to out.  Walking up from id gives the pulls
+    // last first; the pull (b, d) reversed is the push of the box on b + d
+    // in direction -d (index d ^ 1).
+    void pullsHome(int id, vector<uint32_t>& out) {
+        for (int k = id; nodes[k].parent >= 0; k = nodes[k].parent) {
+            int c = nodes[k].mv >> 2, d = nodes[k].mv & 3;
+            out.push_back((uint32_t)(c + kn.OFF[d]) << 2 | (d ^ 1));
+        }
+    }
+};
+
+
+
+bool PullFilter::reaches(Kernel& kn, uint8_t* occ, int box, int target) {
+    Slot* a = nullptr;
+    for (Slot& s : slots)
+        if (s.target == target && memcmp(s.board.data(), occ, kn.N) == 0) { a = &s; break; }
+    if (!a) {
+        if (slots.size() < 4) { slots.emplace_back(); slots.back().area.init(kn.N); one.init(kn.N); }
+        a = &slots[next++ % slots.size()];
+        kn.pullArea(occ, target, -1, a->area, a->q);
+        a->target = target;
+        a->board.assign(occ, occ + kn.N);
+        fills++;
+    }
+    bool more = false;
+    for (int d = 0; d < 4; d++) {
+        int side = box + kn.OFF[d], pl = box - kn.OFF[d];
+        if (a->area.has(side) && pl >= 0 && pl < kn.N && !kn.wall_[pl] && !occ[pl]) { quick++; return true; }
+        int far = box + 2 * kn.OFF[d];
+        more |= far >= 0 && far < kn.N && a->area.has(far) && !kn.wall_[side] && !occ[side] && !a->area.has(side);
+    }
+    if (!more) { quick++; return false; }
+    full++;
+    occ[box] = 0;
+    bool ok = kn.pullArea(occ, target, box, one, oneQ);
+    occ[box] = 1;
+    return ok;
+}
+
+double Kernel::elapsed() {
+    return chrono::duration<double>(chrono::steady_clock::now() - t0).count();
+}
 
 // Player reachability: marks in m, returns the smallest reachable cell.
 // (The hottest loop of the kernel: a queue in a plain buffer, copied into
 // todo at the end, the cells in the same order as pushed one by one.)
-static int reach(int start, const uint8_t* occ, Marks& m, vector<int>& todo) {
+int Kernel::reach(int start, const uint8_t* occ, Marks& m, vector<int>& todo) {
     m.next();
-    static vector<int> buf;
+    vector<int>& buf = reach_buf;
     if (buf.size() < (size_t)N) buf.resize(N);
     int* q = buf.data();
     uint32_t* mark = m.v.data();
@@ -204,7 +1043,7 @@ static int reach(int start, const uint8_t* occ, Marks& m, vector<int>& todo) {
 // outside that region and b's other neighbours are walls, boxes or in it,
 // the region after the push is that region and b, so its smallest cell is
 // min(low, b), found without a flood.  -1 otherwise (flood it: reach).
-static int lowAfterPush(const uint8_t* occ, const Marks& region, int low, int b, int t) {
+int Kernel::lowAfterPush(const uint8_t* occ, const Marks& region, int low, int b, int t) {
     if (region.has(t)) return -1;
     for (int d = 0; d < 4; d++) {
         int x = b + OFF[d];
@@ -216,7 +1055,8 @@ static int lowAfterPush(const uint8_t* occ, const Marks& region, int low, int b,
 
 // fn(c) for each cell c with occ[c] != 0, in ascending order, eight cells
 // at a time (a board is mostly empty); stops when fn returns false.
-template <class Fn> static void forOccupied(const uint8_t* occ, Fn fn) {
+template <class Fn>
+void Kernel::forOccupied(const uint8_t* occ, Fn fn) {
     int c = 0;
     for (; c + 8 <= N; c += 8) {
         uint64_t w;
@@ -231,7 +1071,7 @@ template <class Fn> static void forOccupied(const uint8_t* occ, Fn fn) {
         if (occ[c] && !fn(c)) return;
 }
 
-static bool readLevel() {
+bool Kernel::readLevel() {
     vector<string> rows;
     string line;
     bool started = false;
@@ -282,7 +1122,7 @@ static bool readLevel() {
     return true;
 }
 
-static void analyse() {
+void Kernel::analyse() {
     // Inside: reachable by the player ignoring boxes.
     vector<uint8_t> none(N, 0);
     Marks m; m.init(N);
@@ -346,7 +1186,7 @@ static void analyse() {
 }
 
 // ------------------------------------------------------------ deadlocks --
-static bool frozen(const uint8_t* occ, int c, int* tmp, int nt) {
+bool Kernel::frozen(const uint8_t* occ, int c, int* tmp, int nt) {
     for (int ax = 0; ax < 2; ax++) {
         int o = ax == 0 ? 1 : W;
         int a = c - o, b = c + o;
@@ -362,8 +1202,8 @@ static bool frozen(const uint8_t* occ, int c, int* tmp, int nt) {
     return true;
 }
 
-static bool freezeDeadlock(const uint8_t* occ, int c) {
-    static int tmp[1100];
+bool Kernel::freezeDeadlock(const uint8_t* occ, int c) {
+    int* tmp = freezeDeadlock_tmp;
     if (!goal_[c]) return frozen(occ, c, tmp, 0);
     if (!frozen(occ, c, tmp, 0)) return false;
     for (int d = 0; d < 4; d++) {
@@ -373,7 +1213,7 @@ static bool freezeDeadlock(const uint8_t* occ, int c) {
     return false;
 }
 
-static bool pushAllowed(uint8_t* occ, int b, int t) {
+bool Kernel::pushAllowed(uint8_t* occ, int b, int t) {
     if (wall_[t] || occ[t] || dead_[t]) return false;
     occ[b] = 0; occ[t] = 1;
     bool blocked = freezeDeadlock(occ, t);
@@ -385,7 +1225,7 @@ static bool pushAllowed(uint8_t* occ, int b, int t) {
 // corridor one cell wide, no goal): returns where the box ends, its last
 // cell before that in lastCell (where the player ends) and the pushes in
 // steps.  occ is unchanged.
-static int tunnelEnd(uint8_t* occ, int bc, int d, int& lastCell, int& steps) {
+int Kernel::tunnelEnd(uint8_t* occ, int bc, int d, int& lastCell, int& steps) {
     int t = bc + OFF[d];
     lastCell = bc;
     steps = 1;
@@ -402,25 +1242,9 @@ static int tunnelEnd(uint8_t* occ, int bc, int d, int& lastCell, int& steps) {
     return t;
 }
 
-// ------------------------------------------------------------- matching --
-// Minimum-cost perfect matching of rows (boxes) to columns (goals), with
-// potentials: u[0..K], v[0..K], p[0..K] (p[j] = row matched to column j, 1-based).
-struct Match {
-    vector<int> rows;  // box cells, in row order
-    vector<long long> u, v;
-    vector<int> p;
-    long long total = 0;
-};
+int Kernel::cost(int cell, int goal) { return costTab[(size_t)goal * N + cell]; }
 
-// The cost table the matching reads: push distances to the goals (forward
-// search) or pull distances to the start boxes (backward search); each
-// search points these at its own before it runs.
-static const int* costTab = nullptr;
-static const int* nearTab = nullptr;
-
-static inline int cost(int cell, int goal) { return costTab[(size_t)goal * N + cell]; }
-
-static void augment(Match& m, int i, vector<long long>& minv, vector<int>& way, vector<char>& used) {
+void Kernel::augment(Match& m, int i, vector<long long>& minv, vector<int>& way, vector<char>& used) {
     const long long BIG = (long long)INF * 64;
     int n = K;
     fill(minv.begin(), minv.end(), BIG);
@@ -450,11 +1274,7 @@ static void augment(Match& m, int i, vector<long long>& minv, vector<int>& way, 
     while (j0) { int j1 = way[j0]; m.p[j0] = m.p[j1]; j0 = j1; }
 }
 
-static vector<long long> g_minv;
-static vector<int> g_way;
-static vector<char> g_used;
-
-static long long matchTotal(const Match& m) {
+long long Kernel::matchTotal(const Match& m) {
     long long t = 0;
     for (int j = 1; j <= K; j++) {
         int c = cost(m.rows[m.p[j] - 1], j - 1);
@@ -464,7 +1284,7 @@ static long long matchTotal(const Match& m) {
     return t >= INF ? INF : t;
 }
 
-static void matchFull(Match& m) {
+void Kernel::matchFull(Match& m) {
     m.u.assign(K + 1, 0); m.v.assign(K + 1, 0); m.p.assign(K + 1, 0);
     for (int c : m.rows) if (nearTab[c] >= INF) { m.total = INF; return; }
     for (int i = 1; i <= K; i++) augment(m, i, g_minv, g_way, g_used);
@@ -472,7 +1292,7 @@ static void matchFull(Match& m) {
 }
 
 // The matching after the box of row index r (0-based) moves to t.
-static void matchMoved(const Match& parent, int r, int t, Match& child) {
+void Kernel::matchMoved(const Match& parent, int r, int t, Match& child) {
     child.rows = parent.rows;
     child.rows[r] = t;
     if (nearTab[t] >= INF) { child.total = INF; return; }
@@ -487,23 +1307,17 @@ static void matchMoved(const Match& parent, int r, int t, Match& child) {
     child.total = matchTotal(child);
 }
 
-// ------------------------------------------------------------ PI-corrals --
-struct Cand { int box; int dir; int macro; int bonus = 0; };  // macro: -1, or index in macros; bonus: the packing search's (parking)
-
-static Marks areaMarks;
-static vector<int> areaOf;  // valid where areaMarks.has
-
 // The pushes to make when a PI-corral exists (true), else false.
 // Every corral of a position: a connected area of free cells the player
 // cannot reach (found from the boxes' sides), with its barrier (the boxes
 // next to it).  fn(aid, cells, barrier) is called once per area, its cells
 // marked in areaMarks with areaOf == aid; it returns false to stop.
 template <class Fn>
-static void forEachCorral(const uint8_t* occ, const Marks& seen, const vector<int>& boxes, Fn fn) {
+void Kernel::forEachCorral(const uint8_t* occ, const Marks& seen, const vector<int>& boxes, Fn fn) {
     areaMarks.next();
     int areas = 0;
-    static vector<int> cells, barrier;
-    static vector<uint8_t> inBarrier;
+    vector<int>& cells = forEachCorral_cells; vector<int>& barrier = forEachCorral_barrier;
+    vector<uint8_t>& inBarrier = forEachCorral_inBarrier;
     if (inBarrier.size() != (size_t)N) inBarrier.assign(N, 0);
     for (int b : boxes) {
         for (int d = 0; d < 4; d++) {
@@ -532,46 +1346,13 @@ static void forEachCorral(const uint8_t* occ, const Marks& seen, const vector<in
     }
 }
 
-// ------------------------------------------------------ corral deadlocks --
-// A position is dead when the barrier of one of its unfinished corrals,
-// alone on the board (every other box removed), can never have all its
-// boxes on goals: removing boxes only helps, so what the barrier cannot do
-// alone it cannot do with the others there either.  Decided by a small
-// breadth-first push search over those boxes (dead squares and freeze
-// deadlocks prune it); it answers "dead" only when exhausted, and "alive"
-// when it finds every barrier box on a goal or spends settings.corralStates states.
-// Answers are kept by (barrier, normalised player) in corralMemo.
-static unordered_map<string, bool> corralMemo;
-static const size_t CORRAL_MEMO = 400000;
-
-static string subKey(const vector<int>& sortedBoxes, int player) {
+string Kernel::subKey(const vector<int>& sortedBoxes, int player) {
     string k((const char*)sortedBoxes.data(), sortedBoxes.size() * sizeof(int));
     k.append((const char*)&player, sizeof(int));
     return k;
 }
 
-// Learned deadlock patterns.  Each barrier barrierAlive proves dead is kept
-// as a pattern: its boxes and the player's region on a board holding only
-// them.  Any later position holding those boxes (and any others) with the
-// player in that region is dead for the same reason (removing boxes only
-// helps), whatever corral it has: the search tests each child against the
-// patterns holding the box just pushed (learnedDead) before queueing it.
-// The player's region on the pattern's board changes only when one of the
-// pattern's boxes moves, so the pushed box's patterns are the only new
-// candidates.  SOKOBAN_KERNEL_LP=0 switches the patterns off.
-static int learnPatterns = 1;
-static const size_t PATTERNS = 100000;
-struct Pattern {
-    vector<int> boxes;         // cells
-    vector<uint64_t> region;   // the player's region on the pattern's board, a bit per cell
-    vector<uint64_t> bits;     // its boxes as a box set (compact cells, WORDS words)
-};
-static vector<Pattern> patterns;
-static vector<vector<int>> patternsAt;  // cell -> the patterns holding a box there
-static vector<vector<int>> patternsFirst;  // cell -> the patterns whose first box is there
-static unordered_set<string> patternKeys;  // boxes and region of each pattern: none learned twice
-
-static void learn(const vector<int>& boxes, const vector<int>& region) {
+void Kernel::learn(const vector<int>& boxes, const vector<int>& region) {
     vector<Pattern>& list = patterns;
     vector<vector<int>>& at = patternsAt;
     if (!learnPatterns || list.size() >= PATTERNS) return;
@@ -595,7 +1376,7 @@ static void learn(const vector<int>& boxes, const vector<int>& region) {
 // queued (learnedDead), against the patterns known then; a position queued
 // before a pattern was learned, and every position pushed from it without
 // moving the pattern's boxes, is caught here when it is expanded.
-static bool holdsPattern(const uint64_t* b, const vector<int>& boxes, int player) {
+bool Kernel::holdsPattern(const uint64_t* b, const vector<int>& boxes, int player) {
     if (patternsFirst.empty()) return false;
     for (int c : boxes)
         for (int id : patternsFirst[c]) {
@@ -611,7 +1392,7 @@ static bool holdsPattern(const uint64_t* b, const vector<int>& boxes, int player
 // Is the position (boxes in occ, the box just pushed onto `pushed`, the
 // player on `player`) an instance of a learned pattern?
 // (which: the matching pattern's index, when given.)
-static bool learnedDead(const uint8_t* occ, int pushed, int player, int* which = nullptr) {
+bool Kernel::learnedDead(const uint8_t* occ, int pushed, int player, int* which) {
     const vector<Pattern>& list = patterns;
     const vector<vector<int>>& at = patternsAt;
     if (at.empty()) return false;
@@ -629,14 +1410,13 @@ static bool learnedDead(const uint8_t* occ, int pushed, int player, int* which =
     return false;
 }
 
-static long long corralStatesUsed = 0;  // states of every barrierAlive search
-
 // `states`: the search's budget (the corral test's settings.corralStates; the
 // dead-end and deep-failure tests give it their own).
-static bool barrierAlive(const vector<int>& barrier, int player, int states = settings.corralStates) {
-    static vector<uint8_t> occ;
-    static Marks reached, after;
-    static vector<int> todo, todo2;
+bool Kernel::barrierAlive(const vector<int>& barrier, int player, int states) {
+    if (states < 0) states = settings.corralStates;
+    vector<uint8_t>& occ = barrierAlive_occ;
+    Marks& reached = barrierAlive_reached; Marks& after = barrierAlive_after;
+    vector<int>& todo = barrierAlive_todo; vector<int>& todo2 = barrierAlive_todo2;
     if (occ.size() != (size_t)N) { occ.assign(N, 0); reached.init(N); after.init(N); }
     vector<int> bx(barrier), nb;
     sort(bx.begin(), bx.end());
@@ -693,7 +1473,7 @@ static bool barrierAlive(const vector<int>& barrier, int player, int states = se
 // deadlock test (barrierAlive) runs on every unfinished corral, PI or not,
 // whose barrier holds the box just pushed and has at most settings.corralBoxes
 // boxes: when one is dead it sets `dead` and returns false.
-static bool piCorral(const uint8_t* occ, const Marks& seen, const vector<int>& boxes, int player,
+bool Kernel::piCorral(const uint8_t* occ, const Marks& seen, const vector<int>& boxes, int player,
                      int lastBox, vector<Cand>& out, bool& dead) {
     bool found = false;
     dead = false;
@@ -745,7 +1525,7 @@ static bool piCorral(const uint8_t* occ, const Marks& seen, const vector<int>& b
 // the other boxes can no longer be matched to the other goals, each box to
 // a goal a lone box could still be pushed to from its cell with those walls.
 
-static bool augmentKuhn(int v, const vector<vector<int>>& adj, vector<int>& owner, vector<char>& used) {
+bool Kernel::augmentKuhn(int v, const vector<vector<int>>& adj, vector<int>& owner, vector<char>& used) {
     for (int j : adj[v]) {
         if (used[j]) continue;
         used[j] = 1;
@@ -754,20 +1534,7 @@ static bool augmentKuhn(int v, const vector<vector<int>>& adj, vector<int>& owne
     return false;
 }
 
-// The goals left open by a set of fixed boxes (frozen on goals) and, per
-// cell, the open goals a lone box there can be pushed onto (bit j: open[j]),
-// the fixed boxes as walls: the same for every position with those fixed
-// boxes, so kept for the last few sets (frozenGoalsDead).
-struct GoalReach {
-    vector<int> fixedCells;   // sorted
-    vector<int> open;         // the goals not fixed, ascending
-    int gw = 0;               // 64-bit words per cell
-    vector<uint64_t> mask;    // mask[c * gw + j / 64] bit j % 64
-};
-static vector<GoalReach> goalReach;
-static size_t goalReachNext = 0;
-
-static const GoalReach& goalReachOf(const vector<int>& fixedCells, const vector<uint8_t>& fixed) {
+const GoalReach& Kernel::goalReachOf(const vector<int>& fixedCells, const vector<uint8_t>& fixed) {
     for (const GoalReach& r : goalReach)
         if (r.fixedCells == fixedCells) return r;
     if (goalReach.size() < 8) goalReach.emplace_back();
@@ -777,8 +1544,8 @@ static const GoalReach& goalReachOf(const vector<int>& fixedCells, const vector<
     for (int g : goals) if (!fixed[g]) r.open.push_back(g);
     r.gw = ((int)r.open.size() + 63) / 64;
     r.mask.assign((size_t)N * r.gw, 0);
-    static Marks seen;
-    static vector<int> q;
+    Marks& seen = goalReachOf_seen;
+    vector<int>& q = goalReachOf_q;
     if (seen.v.size() != (size_t)N) seen.init(N);
     for (size_t j = 0; j < r.open.size(); j++) {
         // cells from which a lone box can be pushed onto open[j]
@@ -800,12 +1567,12 @@ static const GoalReach& goalReachOf(const vector<int>& fixedCells, const vector<
     return r;
 }
 
-static bool frozenGoalsDead(const uint8_t* occ, const vector<int>& boxes) {
-    static int tmp[1100];
-    static vector<uint8_t> fixed;
-    static vector<int> rest, fixedCells, owner;
-    static vector<char> used;
-    static vector<vector<int>> adj;
+bool Kernel::frozenGoalsDead(const uint8_t* occ, const vector<int>& boxes) {
+    int* tmp = frozenGoalsDead_tmp;
+    vector<uint8_t>& fixed = frozenGoalsDead_fixed;
+    vector<int>& rest = frozenGoalsDead_rest; vector<int>& fixedCells = frozenGoalsDead_fixedCells; vector<int>& owner = frozenGoalsDead_owner;
+    vector<char>& used = frozenGoalsDead_used;
+    vector<vector<int>>& adj = frozenGoalsDead_adj;
     if (fixed.size() != (size_t)N) fixed.assign(N, 0);
     rest.clear();
     fixedCells.clear();
@@ -831,10 +1598,7 @@ static bool frozenGoalsDead(const uint8_t* occ, const vector<int>& boxes) {
     return false;
 }
 
-// ------------------------------------------------------------ goal macros --
-static vector<uint8_t> roomGoal;  // goals in a block of >= ROOM_GOALS
-
-static bool clustered() {
+bool Kernel::clustered() {
     vector<uint8_t> seen(N, 0);
     roomGoal.assign(N, 0);
     bool any = false;
@@ -855,7 +1619,7 @@ static bool clustered() {
     return any;
 }
 
-static int pullsOut(int g, const vector<uint8_t>& others) {
+int Kernel::pullsOut(int g, const vector<uint8_t>& others) {
     vector<int> dist(N, -1);
     dist[g] = 0;
     vector<int> todo{g};
@@ -874,7 +1638,7 @@ static int pullsOut(int g, const vector<uint8_t>& others) {
 }
 
 // The packing order of every goal (back of a goal room first) into `order`.
-static void computePackingOrder(vector<int>& order) {
+void Kernel::computePackingOrder(vector<int>& order) {
     vector<uint8_t> filled(N, 0);
     vector<int> left(goals), removed;
     for (int g : goals) filled[g] = 1;
@@ -895,7 +1659,7 @@ static void computePackingOrder(vector<int>& order) {
     for (auto it = removed.rbegin(); it != removed.rend(); ++it) order.push_back(*it);
 }
 
-static int goalIndex(int g) { return lower_bound(goals.begin(), goals.end(), g) - goals.begin(); }
+int Kernel::goalIndex(int g) { return lower_bound(goals.begin(), goals.end(), g) - goals.begin(); }
 
 // Shortest push sequence (cell<<2|dir) taking the box on `box` to `target`,
 // the other boxes fixed; empty when not found within settings.pathStates states.
@@ -903,19 +1667,19 @@ static int goalIndex(int g) { return lower_bound(goals.begin(), goals.end(), g) 
 // With `avoid` (the packing search's parking, SOKOBAN_KERNEL_POK): the
 // fewest pushes taking the box to any cell not marked in `avoid` and not a
 // dead square (target unused).
-static bool boxPath(uint8_t* occ, int playerLow, int box, int target, vector<uint32_t>& out,
-                    int limit = 0, const Marks* avoid = nullptr) {
+bool Kernel::boxPath(uint8_t* occ, int playerLow, int box, int target, vector<uint32_t>& out,
+                    int limit, const Marks* avoid) {
     if (limit <= 0) limit = settings.pathStates;
     const int* to = avoid ? nearest_.data() : &pdist[(size_t)goalIndex(target) * N];
     const int weight = avoid ? 0 : 1;  // parking: breadth first
     if (to[box] >= INF) return false;
     occ[box] = 0;
-    struct St { int cell, low, parent; uint32_t step; int depth; };
-    static vector<St> states;
+    typedef BoxPathState St;
+    vector<St>& states = boxPath_states;
     states.clear();
     states.push_back({box, playerLow, -1, 0, 0});
     // (cell, region) pairs seen: a stamp per pair of non-wall cells
-    static Marks known;
+    Marks& known = boxPath_known;
     if (known.v.size() != (size_t)F * F) known.init(F * F);
     known.next();
     auto fresh = [&](int cell, int low) {
@@ -925,13 +1689,15 @@ static bool boxPath(uint8_t* occ, int playerLow, int box, int target, vector<uin
         return true;
     };
     fresh(box, playerLow);
-    typedef pair<pair<int, int>, int> QE;  // ((f, counter), state)
-    static priority_queue<QE, vector<QE>, greater<QE>> fr;
+    typedef BoxPathEntry QE;  // ((f, counter), state)
+    priority_queue<QE, vector<QE>, greater<QE>>& fr = boxPath_fr;
     fr = {};
     fr.push({{weight * to[box], 0}, 0});
     int counter = 1;
-    static Marks m, mm;
-    static vector<int> todo, td;
+    Marks& m = boxPath_m;
+    Marks& mm = boxPath_mm;
+    vector<int>& todo = boxPath_todo;
+    vector<int>& td = boxPath_td;
     if (m.v.size() != (size_t)N) { m.init(N); mm.init(N); }
     bool ok = false;
     while (!fr.empty() && (int)states.size() < limit) {
@@ -971,33 +1737,9 @@ static bool boxPath(uint8_t* occ, int playerLow, int box, int target, vector<uin
     return ok;
 }
 
-// ------------------------------------------------- packing-order search --
-// SOKOBAN_KERNEL_PO (docs/solver.md, "Packing-order search"): a forward
-// search whose children are "take a box to the next goal of the packing
-// order" macros (boxPath, the other boxes fixed), one per box that has such
-// a path; only when no box has one, the ordinary pushes (less those of the
-// boxes already packed) rearrange the position.  Its queue puts the
-// positions with the most goals filled in order first (then g + w*h).
-// Macros prove nothing: an exhausted packing search in the portfolio just
-// stops; alone (PO=2) it is rerun without macros, as every search is.
-static vector<int> poOrder;       // packOrder, or with PO=2 on any level, every goal's order
-
-
-
-
-// SOKOBAN_KERNEL_POL=n (same section): in a position where no box has a
-// path to a target (stuck), a breadth-first search of up to n positions
-// over the ordinary pushes of the boxes not packed, at most PO_OPEN_DEPTH
-// pushes deep, for the fewest pushes after which some box has one
-// (poOpening); the child made by the first push of that line ranks first
-// among its count's positions (its Cand's bonus, PO_OPEN_BONUS off its f;
-// a parking's, SOKOBAN_KERNEL_POK, is larger).  0: off.
-static const int PO_OPEN_DEPTH = 3;
-static const int PO_OPEN_BONUS = 1 << 14;
-
 // Goals of poOrder filled from its start (filled(g): a box on goal g).
 template <class Filled>
-static int packedCount(Filled filled, const vector<int>& order = poOrder) {
+int Kernel::packedCount(Filled filled, const vector<int>& order) {
     int n = 0;
     for (int g : order) {
         if (!filled(g)) break;
@@ -1007,17 +1749,13 @@ static int packedCount(Filled filled, const vector<int>& order = poOrder) {
 }
 
 // The same in the box bitset b (by default in poOrder).
-static int packedPrefix(const uint64_t* b, const vector<int>& order = poOrder) {
-    return packedCount([b](int g) { int i = compact[g]; return (int)(b[i >> 6] >> (i & 63) & 1); }, order);
+int Kernel::packedPrefix(const uint64_t* b, const vector<int>& order) {
+    return packedCount([this, b](int g) { int i = compact[g]; return (int)(b[i >> 6] >> (i & 63) & 1); }, order);
 }
-// The order the feature-space search's packing feature counts: poOrder
-// before SOKOBAN_KERNEL_POO replaced it (the order from the start made the
-// feature-space search lose XSokoban 15 and 21).
-static vector<int> fsOrder;
 
 // A position's key in the opening searches (POL, PS): its boxes (occ) and
 // the player's region (its smallest cell `low`).
-static uint64_t psHash(const uint8_t* occ, int low) {
+uint64_t Kernel::psHash(const uint8_t* occ, int low) {
     uint64_t h = (uint64_t)low * 0x9E3779B97F4A7C15ULL;
     forOccupied(occ, [&](int c) { h = (h ^ (uint64_t)c) * 0xFF51AFD7ED558CCDULL; return true; });
     return h;
@@ -1025,7 +1763,7 @@ static uint64_t psHash(const uint8_t* occ, int low) {
 
 // The opening searches' pushes (POL, PS): every push (cell << 2 | d) of a
 // box not packed that the player (its region marked in m) can make.
-static void openingPushes(uint8_t* occ, const Marks& m, const vector<uint8_t>& packed, vector<uint32_t>& pushes) {
+void Kernel::openingPushes(uint8_t* occ, const Marks& m, const vector<uint8_t>& packed, vector<uint32_t>& pushes) {
     forOccupied(occ, [&](int c) {
         if (packed[c]) return true;
         for (int d = 0; d < 4; d++) {
@@ -1041,7 +1779,7 @@ static void openingPushes(uint8_t* occ, const Marks& m, const vector<uint8_t>& p
 // and the player ignored (every box path to `target` is such a sequence of
 // pulls, reversed), marked in `pulled` and listed in q; true as soon as it
 // reaches `box` (-1: every such cell).
-static bool pullArea(const uint8_t* occ, int target, int box, Marks& pulled, vector<int>& q) {
+bool Kernel::pullArea(const uint8_t* occ, int target, int box, Marks& pulled, vector<int>& q) {
     pulled.next();
     pulled.set(target);
     q.assign(1, target);
@@ -1057,67 +1795,20 @@ static bool pullArea(const uint8_t* occ, int target, int box, Marks& pulled, vec
     return false;
 }
 
-// pullArea's answer for box after box of one position, from one area per
-// target: the target's pull area with every box fixed (pullArea with no
-// box), kept with a copy of the board it was computed on (a call on another
-// board computes its own: callers need not say when occ changed).  The box
-// on b is reached with b off the board exactly when some side q = b + OFF[d]
-// of it is in that area and the player's cell beyond b, b - OFF[d], is free:
-// taking b off only adds pulls whose player stands on b, and the area
-// reaches no more than that unless such a pull (from b + 2·OFF[d], over a
-// free cell b + OFF[d] not in the area) exists; then, seldom, pullArea runs
-// for that box.  The same answers as pullArea box by box, one flood fill
-// instead of one per box.
-struct PullFilter {
-    struct Slot { int target = -1; vector<uint8_t> board; Marks area; vector<int> q; };
-    vector<Slot> slots;
-    size_t next = 0;
-    Marks one;
-    vector<int> oneQ;
-    long long fills = 0, quick = 0, full = 0;  // statistics
-    bool reaches(uint8_t* occ, int box, int target) {
-        Slot* a = nullptr;
-        for (Slot& s : slots)
-            if (s.target == target && memcmp(s.board.data(), occ, N) == 0) { a = &s; break; }
-        if (!a) {
-            if (slots.size() < 4) { slots.emplace_back(); slots.back().area.init(N); one.init(N); }
-            a = &slots[next++ % slots.size()];
-            pullArea(occ, target, -1, a->area, a->q);
-            a->target = target;
-            a->board.assign(occ, occ + N);
-            fills++;
-        }
-        bool more = false;
-        for (int d = 0; d < 4; d++) {
-            int side = box + OFF[d], pl = box - OFF[d];
-            if (a->area.has(side) && pl >= 0 && pl < N && !wall_[pl] && !occ[pl]) { quick++; return true; }
-            int far = box + 2 * OFF[d];
-            more |= far >= 0 && far < N && a->area.has(far) && !wall_[side] && !occ[side] && !a->area.has(side);
-        }
-        if (!more) { quick++; return false; }
-        full++;
-        occ[box] = 0;
-        bool ok = pullArea(occ, target, box, one, oneQ);
-        occ[box] = 1;
-        return ok;
-    }
-};
-static PullFilter poFilter;
-
 // POL: the opening search (see settings.poOpen).  occ holds the position's boxes
 // (restored on return), `player` a cell of the player's region, `packed`
 // marks the packed boxes (never pushed), `reaches(box, target)` is
 // packingChildren's cheap filter.  Returns the first push of the shortest
 // line found, or UINT32_MAX.
 template <class Reaches>
-static uint32_t poOpening(uint8_t* occ, int player, const vector<uint8_t>& packed, const vector<int>& targets,
+uint32_t Kernel::poOpening(uint8_t* occ, int player, const vector<uint8_t>& packed, const vector<int>& targets,
                           Reaches reaches) {
     stats.poOpenTried++;
     struct St { int parent; uint32_t push; int depth; };
     vector<St> states{{-1, 0, 0}};
     unordered_set<uint64_t> known;
-    static Marks m;
-    static vector<int> todo;
+    Marks& m = poOpening_m;
+    vector<int>& todo = poOpening_todo;
     if (m.v.size() != (size_t)N) m.init(N);
     vector<uint32_t> line;  // a state's pushes, last first
     vector<uint32_t> path;
@@ -1150,7 +1841,7 @@ static uint32_t poOpening(uint8_t* occ, int player, const vector<uint8_t>& packe
             if ((int)states.size() >= settings.poOpen) break;
             int c = p >> 2, t = c + OFF[p & 3];
             occ[c] = 0; occ[t] = 1;
-            static Marks cm;
+            Marks& cm = poOpening_cm;
             if (cm.v.size() != (size_t)N) cm.init(N);
             int low = lowAfterPush(occ, m, atLow, c, t);
             if (low < 0) low = reach(c, occ, cm, todo);
@@ -1201,8 +1892,8 @@ static uint32_t poOpening(uint8_t* occ, int player, const vector<uint8_t>& packe
 
 // The position (boxes, the player on `player`) taken apart; the number of
 // groups proved dead (each learned by barrierAlive).
-static int dlTakeApart(const vector<int>& boxes, int player) {
-    static vector<uint8_t> occ;
+int Kernel::dlTakeApart(const vector<int>& boxes, int player) {
+    vector<uint8_t>& occ = dlTakeApart_occ;
     if (occ.size() != (size_t)N) occ.assign(N, 0);
     for (int c : boxes) occ[c] = 1;
     int n = 0;
@@ -1212,7 +1903,7 @@ static int dlTakeApart(const vector<int>& boxes, int player) {
     for (int c : boxes)
         if (find(poOrder.begin(), poOrder.begin() + n, c) == poOrder.begin() + n) rest.push_back(c);
     stats.dlPositions++;
-    auto near = [](int a, int b) { return abs(a % W - b % W) <= 2 && abs(a / W - b / W) <= 2; };
+    auto near = [this](int a, int b) { return abs(a % W - b % W) <= 2 && abs(a / W - b / W) <= 2; };
     vector<vector<int>> dead;  // groups proved dead here (sorted)
     int tests = 0;
     long long before = corralStatesUsed;
@@ -1231,7 +1922,7 @@ static int dlTakeApart(const vector<int>& boxes, int player) {
     function<void(size_t, int)> grow = [&](size_t from, int size) {
         if ((int)group.size() == size) {
             if (tests >= settings.dlTests || !connected()) return;
-            if (all_of(group.begin(), group.end(), [](int c) { return goal_[c] != 0; })) return;
+            if (all_of(group.begin(), group.end(), [this](int c) { return goal_[c] != 0; })) return;
             vector<int> g(group);
             sort(g.begin(), g.end());
             for (const vector<int>& d : dead)
@@ -1254,29 +1945,11 @@ static int dlTakeApart(const vector<int>& boxes, int player) {
     stats.dlStates += corralStatesUsed - before;
     return (int)dead.size();
 }
-
-
-
-// YASS's score of a push (YASS.pas read for the idea only; our own code),
-// used by the second packing search (settings.ysSecond): the moved box's distance
-// to the nearest target, in pushes of a lone box with the player's walk
-// (ysDistances: the packed boxes are walls, the other boxes ignored); a box
-// that reaches no target costs YS_FAR.
-static const int YS_FAR = 8;
-
-// Pushes of a lone box from each cell to each target (ysTab[k * N + c],
-// k the target's index in `targets`; INF: none), the packed boxes walls and
-// the other boxes ignored, the player walking round the box: a 0-1
-// breadth-first search of pulls over (box cell, player side) states from
-// each target, the player changing sides for free when both sides are in
-// one region of the board with the box's cell blocked.  Kept for the last
-// (packed, targets) it was asked for.
-static vector<int> ysTab;
-static const vector<int>& ysDistances(const vector<uint8_t>& packed, const vector<int>& targets) {
-    static vector<uint8_t> lastPacked;
-    static vector<int> lastTargets, side, todo, dist;
-    static vector<uint8_t> blk;
-    static Marks m;
+const vector<int>& Kernel::ysDistances(const vector<uint8_t>& packed, const vector<int>& targets) {
+    vector<uint8_t>& lastPacked = ysDistances_lastPacked;
+    vector<int>& lastTargets = ysDistances_lastTargets; vector<int>& side = ysDistances_side; vector<int>& todo = ysDistances_todo; vector<int>& dist = ysDistances_dist;
+    vector<uint8_t>& blk = ysDistances_blk;
+    Marks& m = ysDistances_m;
     if (lastPacked == packed && lastTargets == targets && !ysTab.empty()) return ysTab;
     stats.ysTables++;
     lastPacked = packed;
@@ -1336,7 +2009,7 @@ static const vector<int>& ysDistances(const vector<uint8_t>& packed, const vecto
 // to the nearest empty target) less w for each empty target it came
 // nearer, YS_FAR when it reaches none; `nearer` counts those targets and
 // `onTarget` says t is one.
-static int ysMoved(const vector<int>& tab, const vector<int>& targets, const uint8_t* occ, int c, int t, int w,
+int Kernel::ysMoved(const vector<int>& tab, const vector<int>& targets, const uint8_t* occ, int c, int t, int w,
                    int& nearer, bool& onTarget) {
     int d = INF;
     nearer = 0;
@@ -1351,13 +2024,6 @@ static int ysMoved(const vector<int>& tab, const vector<int>& targets, const uin
     }
     return (d < INF ? w * (1 + d) : YS_FAR) - w * nearer;
 }
-
-static vector<int> ysQueueTargets;  // the targets ysTab was computed for by packingChildren
-static bool ysQueueOn = false;
-// The weight of the packing search being expanded (its Search::ysWeight:
-// 0 for the first packing search, settings.ysSecond for the second), set before
-// packingChildren.
-static int ysQueueWeight = 0;
 // SOKOBAN_KERNEL_YSP=n: a second packing-order search in the portfolio
 // with YSQ=n (settings.weights 24-96 solve XSokoban 27, 36, 37 and 61, where 20 and
 // 25 need 3 or less: both, each in its own search), taking turns beside the
@@ -1372,9 +2038,9 @@ static int ysQueueWeight = 0;
 // of poOrder appended to `store`, nearest boxes first; when no box has a
 // path, the ordinary pushes already in `cands`, less the packed boxes'.
 // Returns the target goal, or -1 when every goal is packed.
-static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, vector<Cand>& cands,
+int Kernel::packingChildren(uint8_t* occ, const vector<int>& boxes, int player, vector<Cand>& cands,
                            vector<vector<uint32_t>>& store) {
-    static vector<uint8_t> packed;
+    vector<uint8_t>& packed = packingChildren_packed;
     if (packed.size() != (size_t)N) packed.assign(N, 0);
     stats.poExp++;
     int n = 0;
@@ -1386,7 +2052,7 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
     int target = targets[0];
     for (int i = 0; i < n; i++) packed[poOrder[i]] = 1;
     {
-        int filled = packedCount([occ](int g) { return (int)occ[g]; });
+        int filled = packedCount([occ](int g) { return (int)occ[g]; }, poOrder);
         if (filled > stats.poBest) {
             stats.poBest = filled;
             stats.poAtBest = 0;
@@ -1401,7 +2067,7 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
     // the other boxes fixed and the player's access ignored, must reach the
     // box (every box path is such a sequence of pulls, reversed; PullFilter
     // gives pullArea's answers from one area per target).
-    auto canReach = [&](int box, int target) { return poFilter.reaches(occ, box, target); };
+    auto canReach = [&](int box, int target) { return poFilter.reaches(*this, occ, box, target); };
     // (box, target) pairs: boxes the player can push now (a push in cands:
     // PI-corral pruning applies), not packed, that can reach the target at
     // all; nearest boxes first.
@@ -1436,7 +2102,7 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
         // blocker) is taken by a macro to the nearest cell off that path
         // (its box cells and the player's pushing cells) after which the box
         // has its path; that child is ranked first of its count (Cand.bonus).
-        static Marks avoid;
+        Marks& avoid = packingChildren_avoid;
         if (avoid.v.size() != (size_t)N) avoid.init(N);
         int tried = 0;
         vector<int> parked;
@@ -1524,10 +2190,10 @@ static int packingChildren(uint8_t* occ, const vector<int>& boxes, int player, v
 // fixed; at most `limit` (box cell, player region) states, kept in `known`
 // as cell * N + the region's smallest cell when it is given.  True when the
 // search was exhausted below the limit (every state found).
-static bool pullCells(uint8_t* occ, int box, const vector<int>& players, Marks& cells, int limit,
-                      unordered_set<uint64_t>* knownOut = nullptr) {
-    static Marks m, child;  // a state's region; a child's
-    static vector<int> todo;
+bool Kernel::pullCells(uint8_t* occ, int box, const vector<int>& players, Marks& cells, int limit,
+                      unordered_set<uint64_t>* knownOut) {
+    Marks& m = pullCells_m; Marks& child = pullCells_child;
+    vector<int>& todo = pullCells_todo;
     if (m.v.size() != (size_t)N) { m.init(N); child.init(N); }
     cells.next();
     cells.set(box);
@@ -1564,7 +2230,7 @@ static bool pullCells(uint8_t* occ, int box, const vector<int>& players, Marks& 
 }
 
 
-static void startPackingOrder(vector<int>& order) {
+void Kernel::startPackingOrder(vector<int>& order) {
     vector<int> old;
     computePackingOrder(old);
     vector<int> rankOf(N, 0);
@@ -1620,19 +2286,7 @@ static void startPackingOrder(vector<int>& order) {
 }
 
 
-        // ------------------------------------------------------- backward search --
-// The backward (pull) search starts from the boxes on the goals and pulls
-// them back to the level's starting boxes.  bdist[s * N + c] is the number of
-// pulls that take a lone box from c to startBoxes[s]: a forward *push*
-// search from startBoxes[s] (a pull from c to c + d is the reverse of the
-// push from c + d to c).  A box on a cell with no finite distance to any
-// start box can never be pulled home: backward dead squares.
-static vector<int> bdist;
-static vector<int> bnear;  // pulls from a cell to the nearest start box
-static vector<uint64_t> startBits;
-
-
-static void analyseBackward() {
+void Kernel::analyseBackward() {
     bdist.assign((size_t)K * N, INF);
     vector<int> q;
     for (int s = 0; s < K; s++) {
@@ -1659,102 +2313,9 @@ static void analyseBackward() {
     for (int c : startBoxes) startBits[compact[c] >> 6] |= 1ULL << (compact[c] & 63);
 }
 
-
-
-// ------------------------------------------------------ dead-end patterns --
-// A position whose every push is cut by a deadlock rule (a dead square or a
-// freeze, or a child matching a learned pattern) is dead: no child, no
-// solution.  Its deadlock lies one push deeper than any rule sees, and the
-// searches meet it again and again with other boxes elsewhere.  The boxes
-// that cut its pushes (the pushed box and the boxes around its target for a
-// freeze, the pattern's boxes, moved back, for a pattern) are a candidate
-// pattern; the corral test's push search (barrierAlive, settings.deStates states)
-// decides it on those boxes alone, and a configuration it proves dead is
-// learned like a dead barrier (sound whatever the candidate: the search is
-// the proof).  A node with a duplicate, a kept child, a macro or a cut of
-// another kind (frozen goals, the matching, the room cut) is not tried.
-// SOKOBAN_KERNEL_DE: the states of that search (0: off); DEB: the most boxes.
-
-struct DeadEnd {
-    bool open = false;   // every push cut by a rule that names its boxes, so far
-    vector<int> boxes;   // the boxes named
-    void start(bool on) { open = on; boxes.clear(); }
-    void fail() { open = false; }
-    // a push of the box on bc to t refused (pushAllowed): the box, and the
-    // boxes around t that may freeze it
-    void refused(const uint8_t* occ, int bc, int t) {
-        if (!open || wall_[t]) return;  // a wall: the same on any board
-        boxes.push_back(bc);
-        for (int dy = -1; dy <= 1; dy++)
-            for (int dx = -1; dx <= 1; dx++) {
-                int x = t + dy * W + dx;
-                if (x != bc && occ[x]) boxes.push_back(x);
-            }
-    }
-    // a child (the box on bc pushed to t) matching learned pattern `id`
-    void matched(int id, int bc, int t) {
-        if (!open) return;
-        for (int c : patterns[id].boxes) boxes.push_back(c == t ? bc : c);
-    }
-
-    // At the end of the expansion: try the candidate when the node is a
-    // dead end; true when it is learned.
-    bool finish(int player) {
-        if (!open || boxes.empty()) return false;
-        stats.deEnds++;
-        sort(boxes.begin(), boxes.end());
-        boxes.erase(unique(boxes.begin(), boxes.end()), boxes.end());
-        if ((int)boxes.size() > settings.deBoxes) return false;
-        if (all_of(boxes.begin(), boxes.end(), [](int c) { return goal_[c] != 0; })) return false;
-        stats.deTests++;
-        // Each box in turn is left out while the rest stays dead: the
-        // pattern learned is as small as the search can prove, so it
-        // matches more positions.  (learnPatterns is off meanwhile: only
-        // the smallest set is learned.)
-        int keepLearning = learnPatterns;
-        learnPatterns = 0;
-        bool dead = false;
-        for (size_t i = 0; i < boxes.size() && boxes.size() > 1;) {
-                vector<int> fewer(boxes);
-                fewer.erase(fewer.begin() + i);
-                if (any_of(fewer.begin(), fewer.end(), [](int c) { return !goal_[c]; }) &&
-                    !barrierAlive(fewer, player, settings.deStates)) {
-                    boxes.swap(fewer);
-                    dead = true;
-                } else {
-                    i++;
-                }
-            }
-        if (!dead) dead = !barrierAlive(boxes, player, settings.deStates);
-        learnPatterns = keepLearning;
-        if (!dead) return false;
-        stats.deDead++;
-        static vector<uint8_t> board;
-        static Marks region;
-        static vector<int> todo;
-        if (board.size() != (size_t)N) { board.assign(N, 0); region.init(N); }
-        for (int c : boxes) board[c] = 1;
-        reach(player, board.data(), region, todo);
-        for (int c : boxes) board[c] = 0;
-        learn(boxes, todo);
-        return true;
-    }
-};
-// --------------------------------------------------------- feature space --
-// The feature-space search (FESS, Shoham & Schaeffer's idea, our own cheap
-// version) files each position under a cell of two features:
-// - packing: the goals of the packing order filled from its start
-//   (packedPrefix, the packing search's count, in fsOrder); without a
-//   packing order, the boxes on goals;
-// - connectivity: the player regions, areas of free cells cut apart by boxes.
-// Each feature is capped at 63 and the cell is packing * 64 + regions.
-// b and occ hold the position's boxes and `player` marks the player's region
-// (the child's reach).
-struct FsFeatures { int packing, regions; };
-
 // Marks in m, and lists in todo, the free cells joined to the free cell c
 // (not marked yet), without resetting m: areas flooded one after another.
-static void floodArea(int c, const uint8_t* occ, Marks& m, vector<int>& todo) {
+void Kernel::floodArea(int c, const uint8_t* occ, Marks& m, vector<int>& todo) {
     m.set(c);
     todo.assign(1, c);
     for (size_t i = 0; i < todo.size(); i++)
@@ -1764,52 +2325,7 @@ static void floodArea(int c, const uint8_t* occ, Marks& m, vector<int>& todo) {
         }
 }
 
-// The cheap region count: the regions of a child
-// from its parent's.  The parent's regions other than the player's (its
-// corrals) are labelled once per expansion (compute).  A push frees bc (the
-// player's cell after it, or on the player's walk) and fills t; then the
-// child's regions are its player's region, each parent corral without t that
-// this region does not reach (such a corral is whole in the child, so one of
-// its cells tells), and the pieces that filling t cut off: the region that
-// held t, less t, falls apart into pieces that each touch t, and those the
-// player does not reach are flooded from t's neighbours (small areas).
-struct FsParentRegions {
-    Marks mark, cut;
-    vector<int> label, rep, todo;
-    bool ready = false;
-    void compute(const uint8_t* occ, const Marks& seen, const vector<int>& boxes) {
-        if (mark.v.size() != (size_t)N) { mark.init(N); cut.init(N); label.assign(N, 0); }
-        mark.next();
-        rep.clear();
-        for (int bx : boxes)
-            for (int d = 0; d < 4; d++) {
-                int c = bx + OFF[d];
-                if (wall_[c] || occ[c] || seen.has(c) || mark.has(c)) continue;
-                floodArea(c, occ, mark, todo);
-                for (int x : todo) label[x] = rep.size();
-                rep.push_back(c);
-            }
-        ready = true;
-    }
-    // The child's regions: occ holds its boxes (the box moved onto t),
-    // `player` marks its player's region.
-    int count(const uint8_t* occ, const Marks& player, int t) {
-        int own = mark.has(t) ? label[t] : -1;  // the corral that held t, if any
-        int regions = 1;
-        for (size_t i = 0; i < rep.size(); i++)
-            if ((int)i != own && !player.has(rep[i])) regions++;
-        cut.next();
-        for (int d = 0; d < 4; d++) {
-            int c = t + OFF[d];
-            if (wall_[c] || occ[c] || player.has(c) || cut.has(c)) continue;
-            regions++;
-            floodArea(c, occ, cut, todo);
-        }
-        return regions;
-    }
-};
-
-static FsFeatures fsFeatures(const uint64_t* b, const uint8_t* occ, const Marks& player, int knownRegions) {
+FsFeatures Kernel::fsFeatures(const uint64_t* b, const uint8_t* occ, const Marks& player, int knownRegions) {
     FsFeatures f{0, 1};
     if (!poOrder.empty()) {
         f.packing = packedPrefix(b, fsOrder);
@@ -1819,8 +2335,8 @@ static FsFeatures fsFeatures(const uint64_t* b, const uint8_t* occ, const Marks&
     if (knownRegions > 0) {
         f.regions = knownRegions;
     } else {
-        static Marks other;
-        static vector<int> todo;
+        Marks& other = fsFeatures_other;
+        vector<int>& todo = fsFeatures_todo;
         if (other.v.size() != (size_t)N) other.init(N);
         other.next();
         for (int c : cellOf) {
@@ -1832,7 +2348,7 @@ static FsFeatures fsFeatures(const uint64_t* b, const uint8_t* occ, const Marks&
     return f;
 }
 
-static int featureCell(const uint64_t* b, const uint8_t* occ, const Marks& player, int knownRegions = -1) {
+int Kernel::featureCell(const uint64_t* b, const uint8_t* occ, const Marks& player, int knownRegions) {
     FsFeatures f = fsFeatures(b, occ, player, knownRegions);
     stats.fsCells++;
     stats.fsPacked = max(stats.fsPacked, f.packing);
@@ -1840,375 +2356,7 @@ static int featureCell(const uint64_t* b, const uint8_t* occ, const Marks& playe
     return min(f.packing, 63) * 64 + min(f.regions, 63);
 }
 
-
-// ---------------------------------------------------------------- search --
-
-
-static uint64_t zob[65536];
-static uint64_t zobP[65536];
-
-struct Node {
-    uint64_t hash;
-    int32_t parent;
-    int32_t g;
-    uint32_t mv;      // single push: cell<<2|dir, steps in mvn; macro: index in macroStore
-    uint16_t player;  // normalised player cell
-    uint16_t mvn;     // steps of a straight push (>=1), or 0 for a macro
-};
-
-struct HeapE {
-    int32_t f, g;
-    uint32_t id;
-    bool operator<(const HeapE& o) const {  // max-heap inverted: smallest f first
-        if (f != o.f) return f > o.f;
-        if (g != o.g) return g < o.g;       // deeper first
-        return id > o.id;                   // older first
-    }
-};
-
-static size_t memoryUsed = 0;
-
-struct Search {
-    int weight;
-    bool macros;
-    bool backward = false;      // a pull search (startBack / runBack)
-    bool packing = false;       // the packing-order search (packingChildren)
-    int childRegion = 0;        // packing: the cells of the player's region of the child being kept
-    int childYs = 0;            // packing: the moved box's term of YASS's score (ysMoved)
-    int ysWeight = 0;           // packing: that term's weight (0; the second packing search's settings.ysSecond)
-    int childBonus = 0;         // packing: its Cand's bonus (a parking, SOKOBAN_KERNEL_POK, or an opening, POL)
-    vector<Node> nodes;
-    vector<uint64_t> bits;      // WORDS per node
-    vector<uint8_t> expanded;
-    vector<uint64_t> table;     // open addressing (see find)
-    size_t mask;
-    priority_queue<HeapE> heap;
-    vector<vector<uint32_t>> macroStore;
-    // matchings of generated children, in a ring indexed by node id; the
-    // ring grows with the nodes up to RING entries (a small level never
-    // pays for the whole ring at its start)
-    static const int RING = 1 << 16;
-    vector<int32_t> ringTag;
-    vector<Match> ring;
-    void remember(int id, const Match& m) {
-        size_t at = id % RING;
-        if (at >= ring.size()) {
-            size_t n = min((size_t)RING, max(at + 1, 2 * ring.size()));
-            ring.resize(n);
-            ringTag.resize(n, -1);
-        }
-        ring[at] = m;
-        ringTag[at] = id;
-    }
-    bool remembered(int id) const { return (size_t)(id % RING) < ringTag.size() && ringTag[id % RING] == id; }
-    long long expandedCount = 0;
-    bool done = false;
-    string result;  // "solved"/"exhausted"
-    string lurd;
-    size_t bytes = 0;
-    // Feature-space search (FESS-style; see featureCell):
-    // instead of `heap`, one queue per feature cell, visited in turn.
-    bool fs = false;
-    bool fsAdvice = false;  // the packing search's box-path macros too (SOKOBAN_KERNEL_SWA's member)
-    vector<priority_queue<HeapE>> cellQ;   // the cells' queues, in order of discovery
-    unordered_map<int, int> cellIndex;     // feature cell -> index in cellQ
-    size_t cursor = 0, fsQueued = 0;
-    int fsCell = 0;                        // the cell of the child run() is keeping
-    FsParentRegions fsParent;              // the expanded node's regions
-    DeadEnd deadEnd;                       // the expanded node's cut pushes
-    // The packing search's escape: one queue per count
-    // of goals filled in order (countQ[n]); see nextPacking.
-    vector<priority_queue<HeapE>> countQ;
-    mutable int queueCount = 0;            // the count of the child being queued (set by rank)
-    size_t poQueued = 0;
-    long long poTick = 0;
-    int poRover = 0;
-
-    Search(int w, bool mac) : weight(w), macros(mac) {
-        table.assign(1 << 10, 0);
-        mask = table.size() - 1;
-    }
-    ~Search() { memoryUsed -= bytes; }
-
-
-    void account() {
-        size_t b = nodes.capacity() * sizeof(Node) + bits.capacity() * 8 + table.size() * 8 +
-                   expanded.capacity() + (heap.size() + fsQueued + poQueued) * sizeof(HeapE) * 2;
-        memoryUsed += b - bytes;
-        bytes = b;
-    }
-
-    bool sameState(int id, const uint64_t* b, int player) {
-        if (nodes[id].player != player) return false;
-        return memcmp(&bits[(size_t)id * WORDS], b, WORDS * 8) == 0;
-    }
-
-    // The table holds (id + 1) << 32 | the hash's low 32 bits; 0 is empty.
-    // A probe compares the stored bits before touching the node.
-    int find(uint64_t h, const uint64_t* b, int player) {
-        size_t i = (h >> 32) & mask;
-        uint32_t tag = (uint32_t)h;
-        while (table[i]) {
-            uint64_t e = table[i];
-            if ((uint32_t)e == tag) {
-                int id = (int)(e >> 32) - 1;
-                if (nodes[id].hash == h && sameState(id, b, player)) return id;
-            }
-            i = (i + 1) & mask;
-        }
-        return -1;
-    }
-
-    void place(vector<uint64_t>& t, size_t m, uint64_t h, int id) {
-        size_t i = (h >> 32) & m;
-        while (t[i]) i = (i + 1) & m;
-        t[i] = (uint64_t)(id + 1) << 32 | (uint32_t)h;
-    }
-
-    void grow() {
-        vector<uint64_t> t(table.size() * 2, 0);
-        size_t m = t.size() - 1;
-        for (uint64_t e : table)
-            if (e) place(t, m, nodes[(e >> 32) - 1].hash, (int)(e >> 32) - 1);
-        table.swap(t);
-        mask = m;
-    }
-
-    int add(uint64_t h, const uint64_t* b, int player, int parent, int g, uint32_t mv, int mvn) {
-        int id = nodes.size();
-        nodes.push_back({h, parent, g, mv, (uint16_t)player, (uint16_t)mvn});
-        bits.insert(bits.end(), b, b + WORDS);
-        expanded.push_back(0);
-        if (nodes.size() * 2 > table.size()) grow();
-        place(table, mask, h, id);
-        return id;
-    }
-
-    void start() { startAt(startBoxes, startPlayer); }
-
-    // The search's root: the boxes on `boxes`, the player on `player` (the
-    // level's start).
-    void startAt(const vector<int>& rootBoxes, int player) {
-        costTab = pdist.data();
-        nearTab = nearest_.data();
-        vector<uint64_t> b(WORDS, 0);
-        uint64_t h = 0;
-        for (int c : rootBoxes) { b[compact[c] >> 6] |= 1ULL << (compact[c] & 63); h ^= zob[c]; }
-        vector<uint8_t> occ(N, 0);
-        for (int c : rootBoxes) occ[c] = 1;
-        Marks m; m.init(N); vector<int> todo;
-        int low = reach(player, occ.data(), m, todo);
-        h ^= zobP[low];
-        Match mt; mt.rows = rootBoxes; matchFull(mt);
-        if (mt.total >= INF) { done = true; result = "exhausted"; return; }
-        int id = add(h, b.data(), low, -1, 0, 0, 1);
-        remember(id, mt);
-        if (fs) fsCell = featureCell(b.data(), occ.data(), m);
-        queue({(int32_t)(weight * mt.total + rank(b.data())), 0, (uint32_t)id});
-    }
-
-    // The packing search ranks positions by goals filled in order first.
-    int32_t rank(const uint64_t* b) const {
-        if (!packing) return 0;
-        queueCount = packedPrefix(b);
-        return (K - queueCount) * settings.poRank - settings.poRegion * childRegion - childBonus + childYs;
-    }
-
-    void pushesTo(int id, vector<uint32_t>& out) {
-        vector<uint32_t> rev;
-        while (nodes[id].parent >= 0) {
-            const Node& n = nodes[id];
-            if (n.mvn == 0) {
-                auto& ms = macroStore[n.mv];
-                for (auto it = ms.rbegin(); it != ms.rend(); ++it) rev.push_back(*it);
-            } else {
-                int c = n.mv >> 2, d = n.mv & 3;
-                for (int k = n.mvn - 1; k >= 0; k--) rev.push_back((uint32_t)(c + k * OFF[d]) << 2 | d);
-            }
-            id = n.parent;
-        }
-        out.assign(rev.rbegin(), rev.rend());
-    }
-
-    // Node id's box cells into `boxes` and its bitset into `pb` (a copy:
-    // add() may move `bits`).  When the node's matching is in the ring, the
-    // boxes come in its row order, parentM is that matching and the answer
-    // is true.
-    bool unpack(int id, vector<uint64_t>& pb, vector<int>& boxes, Match& parentM) {
-        pb.assign(bits.begin() + (size_t)id * WORDS, bits.begin() + (size_t)(id + 1) * WORDS);
-        if (remembered(id)) {
-            parentM = ring[id % RING];
-            boxes = parentM.rows;
-            return true;
-        }
-        boxes.clear();
-        for (int w = 0; w < WORDS; w++) {
-            uint64_t x = pb[w];
-            while (x) { int i = __builtin_ctzll(x); x &= x - 1; boxes.push_back(cellOf[w * 64 + i]); }
-        }
-        return false;
-    }
-
-    // Is a child (bits b, hash h, region low) reached at cost g1 worth
-    // keeping?  Not when it is known and expanded or reached as cheaply;
-    // *old is its node when known, else -1.
-    bool worth(uint64_t h, const uint64_t* b, int low, int g1, int* old) {
-        *old = find(h, b, low);
-        return *old < 0 || (!expanded[*old] && nodes[*old].g > g1);
-    }
-
-    // Keep a child of node `parent` (see worth; childM its matching): a
-    // cheaper path to the known node `old`, or a
-    // new node, then queued.  A new node found in the other direction's
-    // tables is a meeting: the solution goes to lurd, and true.
-    bool keep(int old, uint64_t h, const uint64_t* b, int low, int parent, int g1, uint32_t mv,
-              int mvn, const Match& childM);
-
-    // The search is over with these pushes as its solution.
-    void solvedWith(const vector<uint32_t>& pushes);
-
-    // Expand up to `budget` nodes; returns the number expanded.
-    long long run(long long budget);
-    static const int EXHAUSTED = -1, STALE = -2;
-    // Queue a node: on the heap, or (feature-space search) in the queue of
-    // its feature cell fsCell.
-    void queue(const HeapE& e) {
-        if (packing && settings.poEscape > 0) {
-            if (countQ.size() <= (size_t)queueCount) countQ.resize(queueCount + 1);
-            countQ[queueCount].push(e);
-            poQueued++;
-            return;
-        }
-        if (!fs) { heap.push(e); return; }
-        auto it = cellIndex.find(fsCell);
-        if (it == cellIndex.end()) {
-            it = cellIndex.emplace(fsCell, (int)cellQ.size()).first;
-            cellQ.emplace_back();
-            stats.fsDistinct = max(stats.fsDistinct, cellQ.size());
-        }
-        cellQ[it->second].push(e);
-        fsQueued++;
-    }
-    size_t frontier() const { return heap.size() + fsQueued + poQueued; }
-
-    // The next node to expand (marked expanded), STALE for a heap entry
-    // superseded by a cheaper path or already expanded, EXHAUSTED when the
-    // heap is empty: the same for the forward and the backward search.
-    int next() {
-        if (fs) return nextCell();
-        if (packing && settings.poEscape > 0) return nextPacking();
-        if (heap.empty()) return EXHAUSTED;
-        HeapE e = heap.top(); heap.pop();
-        return take(e);
-    }
-
-    // A popped entry's node, marked expanded, or STALE.
-    int take(const HeapE& e) {
-        if (expanded[e.id] || nodes[e.id].g != e.g) return STALE;
-        expanded[e.id] = 1;
-        expandedCount++;
-        if (e.g > maxDepth) maxDepth = e.g;
-        return e.id;
-    }
-
-    // The feature-space search's next(): the best live entry of the cell at
-    // the cursor, which moves on to the next non-empty cell once the cell
-    // has had its turn (round robin over the cells).
-    int nextCell() {
-        for (size_t tries = 0; tries <= cellQ.size(); tries++) {
-            auto& q = cellQ[cursor];
-            while (!q.empty()) {
-                HeapE e = q.top(); q.pop();
-                fsQueued--;
-                int id = take(e);
-                if (id == STALE) continue;
-                cursor = (cursor + 1) % cellQ.size();
-                return id;
-            }
-            cursor = (cursor + 1) % cellQ.size();
-        }
-        return EXHAUSTED;
-    }
-
-    // The packing search with an escape (YASS's idea): the best entry of
-    // the highest count of goals filled in order, but every settings.poEscape-th
-    // expansion the best of the next lower non-empty count (a rover going
-    // down the counts, round robin): a line that makes no progress does not
-    // take every expansion.
-    int nextPacking() {
-        while (poQueued > 0) {
-            int top = (int)countQ.size() - 1;
-            while (countQ[top].empty()) top--;
-            if (settings.dlStates > 0) dlCheck(top);
-            int n = top;
-            if (++poTick % settings.poEscape == 0) {
-                n = poRover;
-                do n = n > 0 ? n - 1 : top; while (countQ[n].empty());
-                poRover = n;
-            }
-            HeapE e = countQ[n].top(); countQ[n].pop();
-            poQueued--;
-            int id = take(e);
-            if (id != STALE) {
-                if (settings.dlStates > 0) dlRemember(n, id);
-                return id;
-            }
-        }
-        return EXHAUSTED;
-    }
-
-    // SOKOBAN_KERNEL_DL: the last positions expanded at each count
-    // (dlRecent[n], up to settings.dlRecent) and the highest count seen non-empty.
-    vector<vector<int>> dlRecent;
-    void dlRemember(int n, int id) {
-        if (dlRecent.size() <= (size_t)n) dlRecent.resize(n + 1);
-        vector<int>& r = dlRecent[n];
-        r.push_back(id);
-        if ((int)r.size() > settings.dlRecent) r.erase(r.begin());
-    }
-    // A count runs dry when its queue, non-empty at the last look, is empty
-    // (every line there died): the counts above `top`, the highest non-empty
-    // one.  The positions expanded last at a dry count are taken apart.
-    vector<char> dlSeen;
-    void dlCheck(int top) {
-        if (dlSeen.size() < countQ.size()) dlSeen.resize(countQ.size(), 0);
-        bool any = false;
-        vector<uint64_t> pb;
-        vector<int> bx;
-        Match unused;
-        for (int c = (int)dlSeen.size() - 1; c >= 0; c--) {
-            bool now = !countQ[c].empty();
-            if (dlSeen[c] && !now && c > top && (size_t)c < dlRecent.size()) {
-                any = true;
-                for (int id : dlRecent[c]) {
-                    unpack(id, pb, bx, unused);
-                    dlTakeApart(bx, nodes[id].player);
-                }
-                dlRecent[c].clear();
-            }
-            dlSeen[c] = now;
-        }
-        stats.dlRuns += any;
-    }
-
-
-    // The backward search: start states and expansion by pulls.
-    void startBack();
-    long long runBack(long long budget);
-
-    // Backward node id's pulls back to its root, reversed into pushes, in
-    // forward order, appended to out.  Walking up from id gives the pulls
-    // last first; the pull (b, d) reversed is the push of the box on b + d
-    // in direction -d (index d ^ 1).
-    void pullsHome(int id, vector<uint32_t>& out) {
-        for (int k = id; nodes[k].parent >= 0; k = nodes[k].parent) {
-            int c = nodes[k].mv >> 2, d = nodes[k].mv & 3;
-            out.push_back((uint32_t)(c + OFF[d]) << 2 | (d ^ 1));
-        }
-    }
-};
-
-static string toLurd(const vector<uint32_t>& pushes) {
+string Kernel::toLurd(const vector<uint32_t>& pushes) {
     vector<uint8_t> occ(N, 0);
     for (int c : startBoxes) occ[c] = 1;
     int player = startPlayer;
@@ -2247,15 +2395,8 @@ static string toLurd(const vector<uint32_t>& pushes) {
     return out;
 }
 
-// Meeting in the middle: every new state of one direction is looked up in
-// the other direction's tables (same key: box set and normalised player, the
-// smallest cell of the player's region, so a hit is the same position).  A
-// forward path to it followed by the backward path from it, reversed, is a
-// solution.  g_runs is the portfolio (set by main).
-static vector<Search*>* g_runs = nullptr;
-
 // The partner search holding this state, its node id in *at; null if none.
-static Search* partnerOf(bool backward, uint64_t h, const uint64_t* b, int low, int* at) {
+Search* Kernel::partnerOf(bool backward, uint64_t h, const uint64_t* b, int low, int* at) {
     if (!g_runs) return nullptr;
     for (Search* o : *g_runs) {
         if (o->backward == backward) continue;
@@ -2266,7 +2407,7 @@ static Search* partnerOf(bool backward, uint64_t h, const uint64_t* b, int low, 
 }
 
 void Search::solvedWith(const vector<uint32_t>& pushes) {
-    lurd = toLurd(pushes);
+    lurd = kn.toLurd(pushes);
     done = true;
     result = "solved";
 }
@@ -2280,14 +2421,14 @@ bool Search::keep(int old, uint64_t h, const uint64_t* b, int low, int parent, i
     } else {
         cid = add(h, b, low, parent, g1, mv, mvn);
         int at;
-        if (Search* o = partnerOf(backward, h, b, low, &at)) {
+        if (Search* o = kn.partnerOf(backward, h, b, low, &at)) {
             Search* fw = backward ? o : this;
             Search* bw = backward ? this : o;
             vector<uint32_t> pushes;
             fw->pushesTo(backward ? at : cid, pushes);
             bw->pullsHome(backward ? cid : at, pushes);
             solvedWith(pushes);
-            stats.solvedBy = "meeting";
+            kn.stats.solvedBy = "meeting";
             return true;
         }
     }
@@ -2297,23 +2438,15 @@ bool Search::keep(int old, uint64_t h, const uint64_t* b, int low, int parent, i
 }
 
 // The box set `b` with the box on `from` moved to `to`, into cb.
-static void movedBits(const uint64_t* b, int from, int to, vector<uint64_t>& cb) {
+void Kernel::movedBits(const uint64_t* b, int from, int to, vector<uint64_t>& cb) {
     memcpy(cb.data(), b, WORDS * 8);
     int fi = compact[from], ti = compact[to];
     cb[fi >> 6] &= ~(1ULL << (fi & 63));
     cb[ti >> 6] |= 1ULL << (ti & 63);
 }
 
-// The expansion loops' scratch (both directions; one search runs at a time):
-// box occupancy, the parent's and a child's player regions, flood queues.
-struct Scratch {
-    vector<uint8_t> occ;
-    Marks seen, cm;
-    vector<int> todo, todo2;
-};
-
-static Scratch& scratch() {
-    static Scratch sc;
+Scratch& Kernel::scratch() {
+    Scratch& sc = scratchSpace;
     if (sc.occ.size() != (size_t)N) { sc.occ.assign(N, 0); sc.seen.init(N); sc.cm.init(N); }
     return sc;
 }
@@ -2322,17 +2455,17 @@ static Scratch& scratch() {
 
 long long Search::run(long long budget) {
     if (backward) return runBack(budget);
-    costTab = pdist.data();
-    nearTab = nearest_.data();
+    kn.costTab = kn.pdist.data();
+    kn.nearTab = kn.nearest_.data();
     long long count = 0;
-    Scratch& sc = scratch();
+    Scratch& sc = kn.scratch();
     vector<uint8_t>& occ = sc.occ;
     Marks &seen = sc.seen, &cm = sc.cm;
     vector<int> &todo = sc.todo, &todo2 = sc.todo2;
     vector<int> boxes, childBoxes;
-    static int frozenTmp[1100];
+    int* frozenTmp = frozenScratch;
     vector<Cand> cands;
-    vector<uint64_t> cb(WORDS), pb(WORDS);
+    vector<uint64_t> cb(kn.WORDS), pb(kn.WORDS);
     Match parentM, childM;
     while (count < budget) {
         int id = next();
@@ -2343,56 +2476,56 @@ long long Search::run(long long budget) {
         bool haveM = unpack(id, pb, boxes, parentM);
         const uint64_t* b = pb.data();
         for (int c : boxes) occ[c] = 1;
-        reach(nd.player, occ.data(), seen, todo);
+        kn.reach(nd.player, occ.data(), seen, todo);
         fsParent.ready = false;
         cands.clear();
         int lastBox = -1;  // where the push that led here left its box
         if (nd.parent >= 0) {
-            if (nd.mvn == 0) { uint32_t p = macroStore[nd.mv].back(); lastBox = (p >> 2) + OFF[p & 3]; }
-            else lastBox = (int)(nd.mv >> 2) + nd.mvn * OFF[nd.mv & 3];
+            if (nd.mvn == 0) { uint32_t p = macroStore[nd.mv].back(); lastBox = (p >> 2) + kn.OFF[p & 3]; }
+            else lastBox = (int)(nd.mv >> 2) + nd.mvn * kn.OFF[nd.mv & 3];
         }
         bool corralDead = false;
-        stats.exp++;
-        if (holdsPattern(b, boxes, nd.player)) {
+        kn.stats.exp++;
+        if (kn.holdsPattern(b, boxes, nd.player)) {
             for (int c : boxes) occ[c] = 0;
             continue;
         }
-        bool pi = piCorral(occ.data(), seen, boxes, nd.player, lastBox, cands, corralDead);
-        if (pi) stats.piCorrals++;
+        bool pi = kn.piCorral(occ.data(), seen, boxes, nd.player, lastBox, cands, corralDead);
+        if (pi) kn.stats.piCorrals++;
         if (!pi) {
             if (corralDead) {
-                stats.deadExp++;
+                kn.stats.deadExp++;
                 for (int c : boxes) occ[c] = 0;
                 continue;
             }
-            for (int i = 0; i < K; i++)
+            for (int i = 0; i < kn.K; i++)
                 for (int d = 0; d < 4; d++)
-                    if (seen.has(boxes[i] - OFF[d])) cands.push_back({boxes[i], d, -1});
+                    if (seen.has(boxes[i] - kn.OFF[d])) cands.push_back({boxes[i], d, -1});
         }
         int macroTarget = -1;
         if (packing) {
-            ysQueueWeight = ysWeight;
-            macroTarget = packingChildren(occ.data(), boxes, nd.player, cands, macroStore);
+            kn.ysQueueWeight = ysWeight;
+            macroTarget = kn.packingChildren(occ.data(), boxes, nd.player, cands, macroStore);
         }
-        if (fs && fsAdvice && macros && !poOrder.empty()) {
-            ysQueueWeight = 0;
+        if (fs && fsAdvice && macros && !kn.poOrder.empty()) {
+            kn.ysQueueWeight = 0;
             // FESS's packing advisor: the packing search's box-path macros
             // to the next goal of the order, beside the ordinary pushes.
             vector<Cand> advice = cands;
-            packingChildren(occ.data(), boxes, nd.player, advice, macroStore);
+            kn.packingChildren(occ.data(), boxes, nd.player, advice, macroStore);
             for (const Cand& x : advice) if (x.macro >= 0) cands.push_back(x);
         }
-        if (macros && !packing) for (int x : packOrder) if (!occ[x]) { macroTarget = x; break; }
-        if (macros && !packing && !packOrder.empty() && nd.parent >= 0) {
+        if (macros && !packing) for (int x : kn.packOrder) if (!occ[x]) { macroTarget = x; break; }
+        if (macros && !packing && !kn.packOrder.empty() && nd.parent >= 0) {
             int last = lastBox;
             // The box just pushed, when it is near the goals and has a path
             // to the next goal: the goal macro replaces every other push
             // (Rolling Stone's goal cut).
             vector<uint32_t> path;
-            if (macroTarget >= 0 && !goal_[last] && nearest_[last] <= settings.macroRadius) {
-                stats.tried++;
-                if (boxPath(occ.data(), nd.player, last, macroTarget, path)) {
-                    stats.found++;
+            if (macroTarget >= 0 && !kn.goal_[last] && kn.nearest_[last] <= kn.settings.macroRadius) {
+                kn.stats.tried++;
+                if (kn.boxPath(occ.data(), nd.player, last, macroTarget, path)) {
+                    kn.stats.found++;
                     macroStore.push_back(path);
                     cands.clear();
                     cands.push_back({last, (int)(path.back() & 3), (int)macroStore.size() - 1});
@@ -2401,57 +2534,57 @@ long long Search::run(long long budget) {
 
         }
         bool matched = haveM;
-        stats.cands += cands.size();
-        deadEnd.start(settings.deStates > 0 && !cands.empty());
+        kn.stats.cands += cands.size();
+        deadEnd.start(kn.settings.deStates > 0 && !cands.empty());
         for (const Cand& cd : cands) {
             int bc = cd.box, d = cd.dir, t, lastCell, steps;
             if (cd.macro >= 0) {
                 deadEnd.fail();
                 auto& ms = macroStore[cd.macro];
                 lastCell = ms.back() >> 2;
-                t = lastCell + OFF[ms.back() & 3];  // the macro's goal
+                t = lastCell + kn.OFF[ms.back() & 3];  // the macro's goal
                 steps = ms.size();
             } else {
-                t = bc + OFF[d];
-                if (!pushAllowed(occ.data(), bc, t)) { deadEnd.refused(occ.data(), bc, t); continue; }
+                t = bc + kn.OFF[d];
+                if (!kn.pushAllowed(occ.data(), bc, t)) { deadEnd.refused(occ.data(), bc, t); continue; }
                 steps = 1;
                 lastCell = bc;
-                if (macros) t = tunnelEnd(occ.data(), bc, d, lastCell, steps);
+                if (macros) t = kn.tunnelEnd(occ.data(), bc, d, lastCell, steps);
             }
 
             // child state
-            movedBits(b, bc, t, cb);
+            kn.movedBits(b, bc, t, cb);
             occ[bc] = 0; occ[t] = 1;
             // (the packing search's rank counts the child's region and the
             // feature-space search reads its cells: flooded there)
             int low = packing || fs || cd.macro >= 0 || steps > 1 ? -1
-                      : lowAfterPush(occ.data(), seen, nd.player, bc, t);
+                      : kn.lowAfterPush(occ.data(), seen, nd.player, bc, t);
             if (low < 0) {
-                low = reach(lastCell, occ.data(), cm, todo2);
+                low = kn.reach(lastCell, occ.data(), cm, todo2);
                 childRegion = todo2.size();
             }
             childYs = 0;
-            if (packing && ysQueueOn && cd.macro < 0) {
+            if (packing && kn.ysQueueOn && cd.macro < 0) {
                 int k;
                 bool on;
-                childYs = ysMoved(ysTab, ysQueueTargets, occ.data(), bc, t, ysWeight, k, on);
+                childYs = kn.ysMoved(kn.ysTab, kn.ysQueueTargets, occ.data(), bc, t, ysWeight, k, on);
             }
             bool goalsLost = false;
-            if (goal_[t] && frozen(occ.data(), t, frozenTmp, 0)) {
+            if (kn.goal_[t] && kn.frozen(occ.data(), t, frozenTmp, 0)) {
                 childBoxes = boxes;
                 for (int& x : childBoxes) if (x == bc) x = t;
-                goalsLost = frozenGoalsDead(occ.data(), childBoxes);
+                goalsLost = kn.frozenGoalsDead(occ.data(), childBoxes);
             }
             int pid = -1;
             if (goalsLost) deadEnd.fail();
-            else if (learnedDead(occ.data(), t, lastCell, &pid)) goalsLost = true;
+            else if (kn.learnedDead(occ.data(), t, lastCell, &pid)) goalsLost = true;
             occ[t] = 0; occ[bc] = 1;
             if (goalsLost) {
                 if (pid >= 0) deadEnd.matched(pid, bc, t);
                 continue;
             }
             deadEnd.fail();  // a child that is not cut by a rule naming its boxes
-            uint64_t h = nd.hash ^ zobP[nd.player] ^ zob[bc] ^ zob[t] ^ zobP[low];
+            uint64_t h = nd.hash ^ kn.zobP[nd.player] ^ kn.zob[bc] ^ kn.zob[t] ^ kn.zobP[low];
             int g1 = nd.g + steps;
             int old;
             childBonus = packing ? cd.bonus : 0;
@@ -2459,9 +2592,9 @@ long long Search::run(long long budget) {
                 // a parking that opens the target, to a position already
                 // queued: queued again, first of its count
                 if (childBonus && old >= 0 && !expanded[old]) {
-                    if (!matched) { parentM.rows = boxes; matchFull(parentM); matched = true; }
+                    if (!matched) { parentM.rows = boxes; kn.matchFull(parentM); matched = true; }
                     int r = std::find(boxes.begin(), boxes.end(), bc) - boxes.begin();
-                    matchMoved(parentM, r, t, childM);
+                    kn.matchMoved(parentM, r, t, childM);
                     int g0 = nodes[old].g;
                     queue({(int32_t)(g0 + weight * childM.total + rank(cb.data())), g0, (uint32_t)old});
                 }
@@ -2470,11 +2603,11 @@ long long Search::run(long long budget) {
 
             if (!matched) {
                 parentM.rows = boxes;
-                matchFull(parentM);
+                kn.matchFull(parentM);
                 matched = true;
             }
             int r = find_if(boxes.begin(), boxes.end(), [&](int x) { return x == bc; }) - boxes.begin();
-            matchMoved(parentM, r, t, childM);
+            kn.matchMoved(parentM, r, t, childM);
             if (childM.total >= INF) continue;
             uint32_t mv = cd.macro >= 0 ? (uint32_t)cd.macro : ((uint32_t)bc << 2 | d);
             int mvn = cd.macro >= 0 ? 0 : steps;
@@ -2493,7 +2626,7 @@ long long Search::run(long long budget) {
                 occ[bc] = 0; occ[t] = 1;
                 if (cd.macro < 0)  // the player walked over bc
                     known = fsParent.count(occ.data(), cm, t);
-                fsCell = featureCell(cb.data(), occ.data(), cm, known);
+                fsCell = kn.featureCell(cb.data(), occ.data(), cm, known);
                 occ[t] = 0; occ[bc] = 1;
             }
             if (keep(old, h, cb.data(), low, id, g1, mv, mvn, childM)) {
@@ -2515,26 +2648,26 @@ long long Search::run(long long budget) {
 // region of free cells the player may end in (every region inside the level:
 // the last position of a forward solution can be any of them).
 void Search::startBack() {
-    costTab = bdist.data();
-    nearTab = bnear.data();
-    vector<uint8_t> occ(N, 0);
-    vector<uint64_t> b(WORDS, 0);
+    kn.costTab = kn.bdist.data();
+    kn.nearTab = kn.bnear.data();
+    vector<uint8_t> occ(kn.N, 0);
+    vector<uint64_t> b(kn.WORDS, 0);
     uint64_t h = 0;
-    for (int g : goals) {
+    for (int g : kn.goals) {
         occ[g] = 1;
-        b[compact[g] >> 6] |= 1ULL << (compact[g] & 63);
-        h ^= zob[g];
+        b[kn.compact[g] >> 6] |= 1ULL << (kn.compact[g] & 63);
+        h ^= kn.zob[g];
     }
-    Match mt; mt.rows = goals; matchFull(mt);
+    Match mt; mt.rows = kn.goals; kn.matchFull(mt);
     if (mt.total >= INF) { done = true; result = "exhausted"; return; }
-    Marks m; m.init(N);
-    vector<uint8_t> taken(N, 0);
+    Marks m; m.init(kn.N);
+    vector<uint8_t> taken(kn.N, 0);
     vector<int> todo;
-    for (int c = 0; c < N; c++) {
-        if (!inside_[c] || wall_[c] || occ[c] || taken[c]) continue;
-        int low = reach(c, occ.data(), m, todo);
+    for (int c = 0; c < kn.N; c++) {
+        if (!kn.inside_[c] || kn.wall_[c] || occ[c] || taken[c]) continue;
+        int low = kn.reach(c, occ.data(), m, todo);
         for (int x : todo) taken[x] = 1;
-        int id = add(h ^ zobP[low], b.data(), low, -1, 0, 0, 1);
+        int id = add(h ^ kn.zobP[low], b.data(), low, -1, 0, 0, 1);
         remember(id, mt);
         heap.push({(int32_t)(weight * mt.total), 0, (uint32_t)id});
     }
@@ -2549,15 +2682,15 @@ void Search::startBack() {
 // start player's cell in the player's region.  The answer is the pulls
 // reversed into pushes (toLurd adds the walks).
 long long Search::runBack(long long budget) {
-    costTab = bdist.data();
-    nearTab = bnear.data();
+    kn.costTab = kn.bdist.data();
+    kn.nearTab = kn.bnear.data();
     long long count = 0;
-    Scratch& sc = scratch();
+    Scratch& sc = kn.scratch();
     vector<uint8_t>& occ = sc.occ;
     Marks &seen = sc.seen, &cm = sc.cm;
     vector<int> &todo = sc.todo, &todo2 = sc.todo2;
     vector<int> boxes;
-    vector<uint64_t> cb(WORDS), pb(WORDS);
+    vector<uint64_t> cb(kn.WORDS), pb(kn.WORDS);
     Match parentM, childM;
     while (count < budget) {
         int id = next();
@@ -2568,28 +2701,28 @@ long long Search::runBack(long long budget) {
         bool haveM = unpack(id, pb, boxes, parentM);
         const uint64_t* b = pb.data();
         for (int c : boxes) occ[c] = 1;
-        reach(nd.player, occ.data(), seen, todo);
+        kn.reach(nd.player, occ.data(), seen, todo);
         bool matched = haveM;
-        for (int i = 0; i < K; i++) {
+        for (int i = 0; i < kn.K; i++) {
             for (int d = 0; d < 4; d++) {
-                int bc = boxes[i], p = bc + OFF[d], q = p + OFF[d];
-                if (!seen.has(p) || wall_[q] || occ[q] || bnear[p] >= INF) continue;
-                movedBits(b, bc, p, cb);
+                int bc = boxes[i], p = bc + kn.OFF[d], q = p + kn.OFF[d];
+                if (!seen.has(p) || kn.wall_[q] || occ[q] || kn.bnear[p] >= INF) continue;
+                kn.movedBits(b, bc, p, cb);
                 occ[bc] = 0; occ[p] = 1;
-                int low = reach(q, occ.data(), cm, todo2);
-                bool home = cm.has(startPlayer) && memcmp(cb.data(), startBits.data(), WORDS * 8) == 0;
+                int low = kn.reach(q, occ.data(), cm, todo2);
+                bool home = cm.has(kn.startPlayer) && memcmp(cb.data(), kn.startBits.data(), kn.WORDS * 8) == 0;
                 occ[p] = 0; occ[bc] = 1;
 
-                uint64_t h = nd.hash ^ zobP[nd.player] ^ zob[bc] ^ zob[p] ^ zobP[low];
+                uint64_t h = nd.hash ^ kn.zobP[nd.player] ^ kn.zob[bc] ^ kn.zob[p] ^ kn.zobP[low];
                 int g1 = nd.g + 1;
                 int old;
                 if (!worth(h, cb.data(), low, g1, &old)) continue;
                 if (!matched) {
                     parentM.rows = boxes;
-                    matchFull(parentM);
+                    kn.matchFull(parentM);
                     matched = true;
                 }
-                matchMoved(parentM, i, p, childM);
+                kn.matchMoved(parentM, i, p, childM);
                 if (childM.total >= INF) continue;
                 uint32_t mv = (uint32_t)bc << 2 | d;
                 if (home) {
@@ -2614,7 +2747,7 @@ long long Search::runBack(long long budget) {
 }
 
 // SOKOBAN_KERNEL_STAT: counters on stderr at exit (for benchmarks and tests).
-static void printStats() {
+void Kernel::printStats() {
     fprintf(stderr, "stats: macros tried %lld found %lld; corral tests %lld dead %lld; frozen-goal dead %lld\n",
             stats.tried, stats.found, stats.corralTests, stats.corralDead, stats.frozenDead);
     fprintf(stderr, "stats: forward expanded %lld, PI-corral %lld, corral-dead %lld, candidate pushes %lld; "
@@ -2645,7 +2778,7 @@ static void printStats() {
 }
 
 // The settings from SOKOBAN_KERNEL_<NAME> (see Settings), each one that is set.
-static void readSettings(Settings& s) {
+void Kernel::readSettings(Settings& s) {
     auto read = [](const char* name, auto& v) {
         const char* text = getenv((string("SOKOBAN_KERNEL_") + name).c_str());
         if (text) v = (std::remove_reference_t<decltype(v)>)atoll(text);
@@ -2687,62 +2820,69 @@ static void readSettings(Settings& s) {
 }
 
 int main(int argc, char** argv) {
-    t0 = chrono::steady_clock::now();
-    if (getenv("SOKOBAN_KERNEL_STAT")) atexit(printStats);
-    if (argc > 1) timeLimit = atof(argv[1]);
-    if (argc > 2) nodeLimit = atoll(argv[2]);
-    if (argc > 3) memLimit = (size_t)atoll(argv[3]) << 20;
-    if (argc > 4) progressEvery = atof(argv[4]);
-    if (!readLevel()) return 2;
-    analyse();
-    areaMarks.init(N);
-    areaOf.assign(N, 0);
-    g_minv.assign(K + 1, 0); g_way.assign(K + 1, 0); g_used.assign(K + 1, 0);
+    unique_ptr<Kernel> kernel(new Kernel());
+    Kernel& kn = *kernel;
+    kn.t0 = chrono::steady_clock::now();
+    // SOKOBAN_KERNEL_STAT: the counters on stderr when main returns.
+    struct StatsAtEnd {
+        Kernel& kn;
+        bool on;
+        ~StatsAtEnd() { if (on) kn.printStats(); }
+    } statsAtEnd{kn, getenv("SOKOBAN_KERNEL_STAT") != nullptr};
+    if (argc > 1) kn.timeLimit = atof(argv[1]);
+    if (argc > 2) kn.nodeLimit = atoll(argv[2]);
+    if (argc > 3) kn.memLimit = (size_t)atoll(argv[3]) << 20;
+    if (argc > 4) kn.progressEvery = atof(argv[4]);
+    if (!kn.readLevel()) return 2;
+    kn.analyse();
+    kn.areaMarks.init(kn.N);
+    kn.areaOf.assign(kn.N, 0);
+    kn.g_minv.assign(kn.K + 1, 0); kn.g_way.assign(kn.K + 1, 0); kn.g_used.assign(kn.K + 1, 0);
     uint64_t s = 0x9E3779B97F4A7C15ULL;
-    for (int i = 0; i < N && i < 65536; i++) {  // only cells index them
-        s ^= s << 13; s ^= s >> 7; s ^= s << 17; zob[i] = s;
-        s ^= s << 13; s ^= s >> 7; s ^= s << 17; zobP[i] = s;
+    for (int i = 0; i < kn.N && i < 65536; i++) {  // only cells index them
+        s ^= s << 13; s ^= s >> 7; s ^= s << 17; kn.zob[i] = s;
+        s ^= s << 13; s ^= s >> 7; s ^= s << 17; kn.zobP[i] = s;
     }
     bool solvedStart = true;
-    for (int c : startBoxes) if (!goal_[c]) solvedStart = false;
+    for (int c : kn.startBoxes) if (!kn.goal_[c]) solvedStart = false;
     if (solvedStart) { printf("solved 0 \n"); return 0; }
-    if (clustered()) computePackingOrder(packOrder);
+    if (kn.clustered()) kn.computePackingOrder(kn.packOrder);
 
-    readSettings(settings);
-    int& backMode = settings.backMode;
-    int& fsMode = settings.fsMode;
-    const long long DELAY = settings.delay;
+    kn.readSettings(kn.settings);
+    int& backMode = kn.settings.backMode;
+    int& fsMode = kn.settings.fsMode;
+    const long long DELAY = kn.settings.delay;
     const long long TURN = 512;
-    poOrder = packOrder;
-    if (settings.poMode == 2 && poOrder.empty()) computePackingOrder(poOrder);
-    if (poOrder.empty()) settings.poMode = 0;  // in the portfolio only on levels with a goal room
-    fsOrder = poOrder;
-    if (settings.poMode) {
-        startPackingOrder(poOrder);
+    kn.poOrder = kn.packOrder;
+    if (kn.settings.poMode == 2 && kn.poOrder.empty()) kn.computePackingOrder(kn.poOrder);
+    if (kn.poOrder.empty()) kn.settings.poMode = 0;  // in the portfolio only on levels with a goal room
+    kn.fsOrder = kn.poOrder;
+    if (kn.settings.poMode) {
+        kn.startPackingOrder(kn.poOrder);
         if (getenv("SOKOBAN_KERNEL_STAT")) {
-            fprintf(stderr, "stats: packing order from the start (%.3f s):", elapsed());
-            for (size_t i = 0; i < poOrder.size(); i++) fprintf(stderr, " %d,%d", poOrder[i] % W, poOrder[i] / W);
+            fprintf(stderr, "stats: packing order from the start (%.3f s):", kn.elapsed());
+            for (size_t i = 0; i < kn.poOrder.size(); i++) fprintf(stderr, " %d,%d", kn.poOrder[i] % kn.W, kn.poOrder[i] / kn.W);
             fprintf(stderr, "\n");
         }
     }
-    if (settings.poMode == 2) backMode = 0;
+    if (kn.settings.poMode == 2) backMode = 0;
     auto newPacking = [&]() {
-        Search* p = new Search(settings.poWeight, true);
+        Search* p = new Search(kn, kn.settings.poWeight, true);
         p->packing = true;
         p->start();
         return p;
     };
-    if (fsMode == 2) backMode = settings.poMode = 0;
-    if (backMode == 2 || settings.poMode == 2) fsMode = 0;  // another search alone
+    if (fsMode == 2) backMode = kn.settings.poMode = 0;
+    if (backMode == 2 || kn.settings.poMode == 2) fsMode = 0;  // another search alone
     auto newForward = [&](int w, bool mac, bool fs) {
-        Search* f = new Search(w, mac);
+        Search* f = new Search(kn, w, mac);
         f->fs = fs;
         f->start();
         return f;
     };
-    if (backMode) analyseBackward();
+    if (backMode) kn.analyseBackward();
     auto newBack = [&]() {
-        Search* b = new Search(settings.backWeight, false);
+        Search* b = new Search(kn, kn.settings.backWeight, false);
         b->backward = true;
         b->startBack();
         return b;
@@ -2751,43 +2891,43 @@ int main(int argc, char** argv) {
     // is a search that is over (an exhausted backward search).
     vector<Search*> runs;
     vector<int> shares;
-    g_runs = &runs;
+    kn.g_runs = &runs;
     if (backMode == 2) {
         runs.push_back(newBack());
-    } else if (settings.poMode == 2) {
+    } else if (kn.settings.poMode == 2) {
         runs.push_back(newPacking());
     } else if (fsMode == 2) {
-        runs.push_back(newForward(settings.fsWeight, true, true));
+        runs.push_back(newForward(kn.settings.fsWeight, true, true));
     } else {
-        runs.push_back(newForward(settings.weights[0], true, false));
+        runs.push_back(newForward(kn.settings.weights[0], true, false));
     }
     shares.push_back(1);
-    if (settings.poMode == 1) {
+    if (kn.settings.poMode == 1) {
         runs.push_back(newPacking());
         shares.push_back(1);
-        if (settings.ysSecond > 0) {  // YSP: the second packing search
+        if (kn.settings.ysSecond > 0) {  // YSP: the second packing search
             Search* p = newPacking();
-            p->ysWeight = settings.ysSecond;  // read from its first expansion on
+            p->ysWeight = kn.settings.ysSecond;  // read from its first expansion on
             runs.push_back(p);
             shares.push_back(1);
         }
     }
-    bool joined = backMode == 2 || settings.poMode == 2 || fsMode == 2;
+    bool joined = backMode == 2 || kn.settings.poMode == 2 || fsMode == 2;
     bool fsJoined = fsMode != 1;
     bool backJoined = backMode != 1;
-    const long long backDelay = settings.backDelay >= 0 ? settings.backDelay : DELAY;
-    const long long fsDelay = settings.fsDelay >= 0 ? settings.fsDelay : DELAY;
+    const long long backDelay = kn.settings.backDelay >= 0 ? kn.settings.backDelay : DELAY;
+    const long long fsDelay = kn.settings.fsDelay >= 0 ? kn.settings.fsDelay : DELAY;
     long long total = 0;
-    double nextProgress = progressEvery;
+    double nextProgress = kn.progressEvery;
     // One progress line (see the usage at the top) when one is due.
     auto report = [&]() {
-        if (progressEvery < 0) return;
-        double now = elapsed();
+        if (kn.progressEvery < 0) return;
+        double now = kn.elapsed();
         if (now < nextProgress) return;
-        nextProgress = now + progressEvery;
+        nextProgress = now + kn.progressEvery;
         size_t frontier = 0;
         for (Search* sr : runs) frontier += sr->frontier();
-        fprintf(stderr, "progress %lld %d %.3f %zu\n", total, maxDepth, now, frontier);
+        fprintf(stderr, "progress %lld %d %.3f %zu\n", total, kn.maxDepth, now, frontier);
         fflush(stderr);
     };
     while (true) {
@@ -2795,40 +2935,40 @@ int main(int argc, char** argv) {
             joined = true;
             shares[0] = 2;
             for (int i = 1; i < 3; i++) {
-                runs.push_back(newForward(settings.weights[i], true, false));
+                runs.push_back(newForward(kn.settings.weights[i], true, false));
                 shares.push_back(1);
             }
         }
         if (!fsJoined && total >= fsDelay) {
             fsJoined = true;
-            runs.push_back(newForward(settings.fsWeight, true, true));
-            shares.push_back(settings.fsShare);
-            if (settings.fsAdvice > 0 && !poOrder.empty()) {
+            runs.push_back(newForward(kn.settings.fsWeight, true, true));
+            shares.push_back(kn.settings.fsShare);
+            if (kn.settings.fsAdvice > 0 && !kn.poOrder.empty()) {
                 // A second feature-space search with the packing search's
                 // box-path macros as children too (FSM's, for it alone).
-                runs.push_back(newForward(settings.fsWeight, true, true));
+                runs.push_back(newForward(kn.settings.fsWeight, true, true));
                 runs.back()->fsAdvice = true;
-                shares.push_back(settings.fsAdvice);
+                shares.push_back(kn.settings.fsAdvice);
             }
         }
         if (backMode == 1 && !backJoined && total >= backDelay) {
             backJoined = true;
             runs.push_back(newBack());
-            shares.push_back(settings.backShare);
+            shares.push_back(kn.settings.backShare);
         }
         for (size_t r = 0; r < runs.size(); r++) {
             for (int k = 0; k < shares[r]; k++) {
                 Search* sr = runs[r];
-                long long want = sr->packing && settings.poMode == 1 ? settings.poTurn : TURN;
-                if (nodeLimit > 0) want = min(want, nodeLimit - total);
+                long long want = sr->packing && kn.settings.poMode == 1 ? kn.settings.poTurn : TURN;
+                if (kn.nodeLimit > 0) want = min(want, kn.nodeLimit - total);
                 if (!sr->done) total += sr->run(want);
                 if (sr->done) {
                     if (sr->result == "solved") {
-                        stats.solvedBy = (sr->backward ? string("backward")
+                        kn.stats.solvedBy = (sr->backward ? string("backward")
                                         : sr->packing ? string("packing")
                                         : (sr->fs ? "feature-space w=" : "forward w=") + to_string(sr->weight) +
                                           (sr->fsAdvice ? " (box-path macros)" : "")) +
-                                       (stats.solvedBy == "meeting" ? " (meeting)" : "");
+                                       (kn.stats.solvedBy == "meeting" ? " (meeting)" : "");
                         if (sr->lurd.empty()) { printf("error no walk between pushes\n"); return 3; }
                         printf("solved %lld %s\n", total, sr->lurd.c_str());
                         return 0;
@@ -2840,13 +2980,13 @@ int main(int argc, char** argv) {
                         shares[r] = 0;
                         break;
                     }
-                    if (sr->packing && settings.poMode == 1) {
+                    if (sr->packing && kn.settings.poMode == 1) {
                         // The packing search used macros: it just stops.
                         shares[r] = 0;
                         break;
                     }
                     if (!sr->macros) {
-                        printf(openLevel ? "gave_up window %lld\n" : "unsolvable %lld\n", total);
+                        printf(kn.openLevel ? "gave_up window %lld\n" : "unsolvable %lld\n", total);
                         return 0;
                     }
                     int w = sr->weight;
@@ -2854,11 +2994,12 @@ int main(int argc, char** argv) {
                     delete sr;
                     runs[r] = newForward(w, false, fs);
                 }
-                if (nodeLimit > 0 && total >= nodeLimit) { printf("gave_up nodes %lld\n", total); return 0; }
-                if (timeLimit > 0 && elapsed() >= timeLimit) { printf("gave_up time %lld\n", total); return 0; }
-                if (memLimit > 0 && memoryUsed > memLimit) { printf("gave_up memory %lld\n", total); return 0; }
+                if (kn.nodeLimit > 0 && total >= kn.nodeLimit) { printf("gave_up nodes %lld\n", total); return 0; }
+                if (kn.timeLimit > 0 && kn.elapsed() >= kn.timeLimit) { printf("gave_up time %lld\n", total); return 0; }
+                if (kn.memLimit > 0 && kn.memoryUsed > kn.memLimit) { printf("gave_up memory %lld\n", total); return 0; }
                 report();
             }
         }
     }
 }
+
