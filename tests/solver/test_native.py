@@ -278,6 +278,7 @@ def test_the_kernel_runs_under_its_address_space_limit(tmp_path, monkeypatch, pr
     address-space limit, set on the started process (``prlimit``) or in the
     child before it starts (the hook)."""
     monkeypatch.setattr(native, "PRLIMIT", prlimit)
+    monkeypatch.delenv(native.SANITIZE, raising=False)  # (the sanitizers' build runs unlimited)
     _fake_kernel(tmp_path, monkeypatch, 'echo "error limit $(ulimit -v) KB"; exit 2')
     r = solve(CORRIDOR, method="pushes")
     kb = (native.MEMORY_MB + native.HEADROOM_MB) * 1024
