@@ -46,7 +46,7 @@ FLAGS = ("-O2", "-std=c++17", "-Wall", "-Wextra")
 SANITIZE = "SOKOBAN_SOLVER_SANITIZE"
 SANITIZE_FLAGS = ("-O1", "-g", "-std=c++17", "-Wall", "-Wextra", "-fsanitize=address,undefined",
                   "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer")
-SANITIZER_ENV = {"ASAN_OPTIONS": "detect_leaks=0:abort_on_error=0:exitcode=86",
+SANITIZER_ENV = {"ASAN_OPTIONS": "detect_leaks=1:exitcode=86",
                  "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1:exitcode=86"}
 
 

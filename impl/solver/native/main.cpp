@@ -121,6 +121,10 @@ static int portfolio(Kernel& kn) {
     // runs[r] takes shares[r] turns of TURN nodes per round; a share of 0
     // is a search that is over (an exhausted backward search).
     vector<Search*> runs;
+    struct Owner {  // the searches are deleted however the portfolio returns
+        vector<Search*>& runs;
+        ~Owner() { for (Search* r : runs) delete r; }
+    } owner{runs};
     vector<int> shares;
     kn.g_runs = &runs;
     if (backMode == 2) {

@@ -44,6 +44,66 @@ bool Search::keep(int old, uint64_t h, const uint64_t* b, int low, int parent, i
     return false;
 }
 
+// The candidate pushes of node nd (its boxes in occ and `boxes`, bitset b,
+// the player's region marked in `seen`) into cands: false when the node is
+// dead (a learned pattern, a corral deadlock).  lastBox: where the push
+// that led here left its box; macroTarget: the goal the macros aim at (-1:
+// none).
+bool Search::children(const Node& nd, const uint64_t* b, const vector<int>& boxes, uint8_t* occ, const Marks& seen,
+                      vector<Cand>& cands, int& lastBox, int& macroTarget) {
+    cands.clear();
+    lastBox = -1;  // where the push that led here left its box
+    if (nd.parent >= 0) {
+        if (nd.mvn == 0) { uint32_t p = macroStore[nd.mv].back(); lastBox = (p >> 2) + kn.OFF[p & 3]; }
+        else lastBox = (int)(nd.mv >> 2) + nd.mvn * kn.OFF[nd.mv & 3];
+    }
+    bool corralDead = false;
+    kn.stats.exp++;
+    if (kn.holdsPattern(b, boxes, nd.player)) return false;
+    bool pi = kn.piCorral(occ, seen, boxes, nd.player, lastBox, cands, corralDead);
+    if (pi) kn.stats.piCorrals++;
+    if (!pi) {
+        if (corralDead) {
+            kn.stats.deadExp++;
+            return false;
+        }
+        for (int i = 0; i < kn.K; i++)
+            for (int d = 0; d < 4; d++)
+                if (seen.has(boxes[i] - kn.OFF[d])) cands.push_back({boxes[i], d, -1});
+    }
+    macroTarget = -1;
+    if (packing) {
+        kn.ysQueueWeight = ysWeight;
+        macroTarget = kn.packingChildren(occ, boxes, nd.player, cands, macroStore);
+    }
+    if (fs && fsAdvice && macros && !kn.poOrder.empty()) {
+        kn.ysQueueWeight = 0;
+        // FESS's packing advisor: the packing search's box-path macros
+        // to the next goal of the order, beside the ordinary pushes.
+        vector<Cand> advice = cands;
+        kn.packingChildren(occ, boxes, nd.player, advice, macroStore);
+        for (const Cand& x : advice) if (x.macro >= 0) cands.push_back(x);
+    }
+    if (macros && !packing) for (int x : kn.packOrder) if (!occ[x]) { macroTarget = x; break; }
+    if (macros && !packing && !kn.packOrder.empty() && nd.parent >= 0) {
+        int last = lastBox;
+        // The box just pushed, when it is near the goals and has a path
+        // to the next goal: the goal macro replaces every other push
+        // (Rolling Stone's goal cut).
+        vector<uint32_t> path;
+        if (macroTarget >= 0 && !kn.goal_[last] && kn.nearest_[last] <= kn.settings.macroRadius) {
+            kn.stats.tried++;
+            if (kn.boxPath(occ, nd.player, last, macroTarget, path)) {
+                kn.stats.found++;
+                macroStore.push_back(path);
+                cands.clear();
+                cands.push_back({last, (int)(path.back() & 3), (int)macroStore.size() - 1});
+            }
+        }
+    }
+    return true;
+}
+
 long long Search::run(long long budget) {
     if (backward) return runBack(budget);
     kn.costTab = kn.pdist.data();
@@ -69,60 +129,10 @@ long long Search::run(long long budget) {
         for (int c : boxes) occ[c] = 1;
         kn.reach(nd.player, occ.data(), seen, todo);
         fsParent.ready = false;
-        cands.clear();
-        int lastBox = -1;  // where the push that led here left its box
-        if (nd.parent >= 0) {
-            if (nd.mvn == 0) { uint32_t p = macroStore[nd.mv].back(); lastBox = (p >> 2) + kn.OFF[p & 3]; }
-            else lastBox = (int)(nd.mv >> 2) + nd.mvn * kn.OFF[nd.mv & 3];
-        }
-        bool corralDead = false;
-        kn.stats.exp++;
-        if (kn.holdsPattern(b, boxes, nd.player)) {
+        int lastBox, macroTarget;
+        if (!children(nd, b, boxes, occ.data(), seen, cands, lastBox, macroTarget)) {
             for (int c : boxes) occ[c] = 0;
             continue;
-        }
-        bool pi = kn.piCorral(occ.data(), seen, boxes, nd.player, lastBox, cands, corralDead);
-        if (pi) kn.stats.piCorrals++;
-        if (!pi) {
-            if (corralDead) {
-                kn.stats.deadExp++;
-                for (int c : boxes) occ[c] = 0;
-                continue;
-            }
-            for (int i = 0; i < kn.K; i++)
-                for (int d = 0; d < 4; d++)
-                    if (seen.has(boxes[i] - kn.OFF[d])) cands.push_back({boxes[i], d, -1});
-        }
-        int macroTarget = -1;
-        if (packing) {
-            kn.ysQueueWeight = ysWeight;
-            macroTarget = kn.packingChildren(occ.data(), boxes, nd.player, cands, macroStore);
-        }
-        if (fs && fsAdvice && macros && !kn.poOrder.empty()) {
-            kn.ysQueueWeight = 0;
-            // FESS's packing advisor: the packing search's box-path macros
-            // to the next goal of the order, beside the ordinary pushes.
-            vector<Cand> advice = cands;
-            kn.packingChildren(occ.data(), boxes, nd.player, advice, macroStore);
-            for (const Cand& x : advice) if (x.macro >= 0) cands.push_back(x);
-        }
-        if (macros && !packing) for (int x : kn.packOrder) if (!occ[x]) { macroTarget = x; break; }
-        if (macros && !packing && !kn.packOrder.empty() && nd.parent >= 0) {
-            int last = lastBox;
-            // The box just pushed, when it is near the goals and has a path
-            // to the next goal: the goal macro replaces every other push
-            // (Rolling Stone's goal cut).
-            vector<uint32_t> path;
-            if (macroTarget >= 0 && !kn.goal_[last] && kn.nearest_[last] <= kn.settings.macroRadius) {
-                kn.stats.tried++;
-                if (kn.boxPath(occ.data(), nd.player, last, macroTarget, path)) {
-                    kn.stats.found++;
-                    macroStore.push_back(path);
-                    cands.clear();
-                    cands.push_back({last, (int)(path.back() & 3), (int)macroStore.size() - 1});
-                }
-            }
-
         }
         bool matched = haveM;
         kn.stats.cands += cands.size();
@@ -142,7 +152,6 @@ long long Search::run(long long budget) {
                 lastCell = bc;
                 if (macros) t = kn.tunnelEnd(occ.data(), bc, d, lastCell, steps);
             }
-
             // child state
             kn.movedBits(b, bc, t, cb);
             occ[bc] = 0; occ[t] = 1;

@@ -151,6 +151,8 @@ struct Search : NodeTable {
 
     // Expand up to `budget` nodes; returns the number expanded.
     long long run(long long budget);
+    bool children(const Node& nd, const uint64_t* b, const vector<int>& boxes, uint8_t* occ, const Marks& seen,
+                  vector<Cand>& cands, int& lastBox, int& macroTarget);
     static const int EXHAUSTED = -1, STALE = -2;
     // Queue a node: on the heap, or (feature-space search) in the queue of
     // its feature cell fsCell.
