@@ -433,7 +433,7 @@ def microban_statistics(built, switches):
     env = {**os.environ, **{"SOKOBAN_KERNEL_" + k: v for k, v in switches.items()}, "SOKOBAN_KERNEL_STAT": "1"}
     stats = []
     for level in levels.load("microban")[:40]:
-        run = subprocess.run([str(built), "20", "20000", "500"], input=native.xsb(pieces_of(level.to_nivel())),
+        run = subprocess.run([str(built), "0", "20000", "500"], input=native.xsb(pieces_of(level.to_nivel())),
                              capture_output=True, text=True, env=env, check=True)
         words = run.stdout.split()
         assert words[0] == "solved", (level, run.stdout)
@@ -456,7 +456,7 @@ def packing_expansions(built, level, switches, nodes):
     """The kernel's answer (stdout words) and its packing searches'
     expansions (SOKOBAN_KERNEL_STAT=1) on ``level`` with ``switches``."""
     env = {**os.environ, **{"SOKOBAN_KERNEL_" + k: v for k, v in switches.items()}, "SOKOBAN_KERNEL_STAT": "1"}
-    run = subprocess.run([str(built), "60", str(nodes), "1000"], input=native.xsb(pieces_of(level.to_nivel())),
+    run = subprocess.run([str(built), "0", str(nodes), "1000"], input=native.xsb(pieces_of(level.to_nivel())),
                          capture_output=True, text=True, env=env, check=True)
     expanded = [int(line.split("packing search expanded ")[1].split(",")[0])
                 for line in run.stderr.splitlines() if "packing search expanded " in line]
