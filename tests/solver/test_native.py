@@ -332,8 +332,8 @@ def test_a_native_search_reports_its_progress_while_it_runs(built, monkeypatch):
     reports = []
     r = solve(levels.load("microban")[152], method="pushes", engine="native",
               node_limit=20_000, time_limit=None, progress=reports.append)
-    assert r.method == "pushes (native)" and r.status == "gave_up", r.summary()
-    assert len(reports) >= 20_000 // 512 - 1, reports[:3]
+    assert r.method == "pushes (native)", r.summary()
+    assert reports and len(reports) >= r.nodes // 512 - 1, (r.summary(), reports[:3])
     nodes = [x["nodes"] for x in reports]
     assert nodes == sorted(set(nodes)) and 0 < nodes[-1] <= r.nodes
     assert all(x["elapsed"] >= 0 and x["frontier"] > 0 for x in reports), reports[:3]
