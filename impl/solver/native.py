@@ -1,12 +1,16 @@
-"""The native push-search kernel (``impl/solver/native/kernel.cpp``).
+"""The native push-search kernel (``impl/solver/native/``: ``kernel.h`` and
+the ``.cpp`` files beside it).
 
 The kernel is a standalone C++ program (no Python headers): it reads one level
 as XSB on stdin and prints one line (``solved <nodes> <LURD>``,
 ``unsolvable <nodes>``, ``gave_up <time|nodes|memory|window> <nodes>`` or
-``error <message>``).  It is built with ``g++ -O2 -std=c++17`` on first use
-and cached under ``$XDG_CACHE_HOME/sokoban-tad/solver/`` (default
-``~/.cache/...``), named by a hash of the source, the flags and the
-compiler's version.  The build is written to a temporary file and renamed
+``error <message>``).  Its files are built into one program with ``g++ -O2
+-std=c++17 -Wall -Wextra`` on first use and cached under
+``$XDG_CACHE_HOME/sokoban-tad/solver/`` (default ``~/.cache/...``), named by
+a hash of the sources, the flags and the compiler's version.
+``SOKOBAN_SOLVER_SANITIZE=1`` builds it with AddressSanitizer and
+UndefinedBehaviorSanitizer instead (CI runs the solver's tests so once): any
+error they find stops the kernel, and the caller sees a failure.  The build is written to a temporary file and renamed
 into place under a lock, so concurrent first uses (``solve --jobs 2``) do not
 race; the executable's mode follows the umask.
 
@@ -34,8 +38,30 @@ from levels import storage
 
 from .search import Outcome
 
-SOURCE = Path(__file__).with_name("native") / "kernel.cpp"
-FLAGS = ("-O2", "-std=c++17")
+SOURCE_DIR = Path(__file__).with_name("native")
+FLAGS = ("-O2", "-std=c++17", "-Wall", "-Wextra")
+#: ``SOKOBAN_SOLVER_SANITIZE=1``: the kernel built with these flags instead,
+#: run without the address-space limit (the sanitizers reserve terabytes of
+#: it) and with ``SANITIZER_ENV`` in its environment.
+SANITIZE = "SOKOBAN_SOLVER_SANITIZE"
+SANITIZE_FLAGS = ("-O1", "-g", "-std=c++17", "-Wall", "-Wextra", "-fsanitize=address,undefined",
+                  "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer")
+SANITIZER_ENV = {"ASAN_OPTIONS": "detect_leaks=1:exitcode=86",
+                 "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1:exitcode=86"}
+
+
+def sanitized() -> bool:
+    """Is the kernel to be built and run with the sanitizers?"""
+    return os.environ.get(SANITIZE) == "1"
+
+
+def flags() -> tuple:
+    return SANITIZE_FLAGS if sanitized() else FLAGS
+
+
+def sources() -> list[Path]:
+    """The kernel's files: every ``.h`` and ``.cpp`` of ``native/``, sorted."""
+    return sorted(p for p in SOURCE_DIR.iterdir() if p.suffix in (".h", ".cpp"))
 COMPILER = "g++"
 
 #: The kernel's own memory cap (MB), and the address-space limit set on its
@@ -61,6 +87,8 @@ def kernel_environment(environ=None) -> dict[str, str]:
     env = dict(os.environ if environ is None else environ)
     if env.get(EXPERIMENTS) != "1":
         env = {k: v for k, v in env.items() if not k.startswith("SOKOBAN_KERNEL_")}
+    if env.get(SANITIZE) == "1":
+        env.update(SANITIZER_ENV)
     return env
 
 
@@ -83,9 +111,10 @@ def kernel() -> tuple:
     compiler = shutil.which(COMPILER)
     if compiler is None:
         return None, f"native kernel unavailable: {COMPILER} not found; used the Python search"
-    if compiler in _built:
-        return _built[compiler]
-    _built[compiler] = result = _build(compiler)
+    built = (compiler, flags())
+    if built in _built:
+        return _built[built]
+    _built[built] = result = _build(compiler)
     return result
 
 
@@ -93,10 +122,11 @@ def _build(compiler: str) -> tuple:
     try:
         version = subprocess.run([compiler, "--version"], capture_output=True,
                                  text=True, timeout=30).stdout
-        source = SOURCE.read_bytes()
+        files = sources()
+        source = b"".join(p.name.encode() + b"\0" + p.read_bytes() for p in files)
     except (OSError, subprocess.SubprocessError) as exc:
         return None, f"native kernel unavailable: {exc}; used the Python search"
-    key = hashlib.sha256(source + "\0".join(FLAGS).encode() + version.encode()).hexdigest()[:16]
+    key = hashlib.sha256(source + "\0".join(flags()).encode() + version.encode()).hexdigest()[:16]
     where = cache_dir()
     target = where / f"kernel-{key}"
     if os.access(target, os.X_OK):
@@ -109,7 +139,8 @@ def _build(compiler: str) -> tuple:
                 return target, None
             with storage.atomic_path(target, mode=storage.new_file_mode(executable=True),
                                      prefix=f".kernel-{key}-") as tmp:
-                done = subprocess.run([compiler, *FLAGS, "-o", tmp, str(SOURCE)],
+                done = subprocess.run([compiler, *flags(), "-o", tmp,
+                                       *(str(p) for p in files if p.suffix == ".cpp")],
                                       capture_output=True, text=True, timeout=300)
                 if done.returncode != 0:
                     first = (done.stderr.strip().splitlines() or ["no message"])[0]
@@ -160,13 +191,14 @@ def run(path, pieces, time_limit, node_limit, memory_mb: int = MEMORY_MB,
     if progress is not None:
         args.append(f"{max(interval, 0.0):g}")
     limit = (memory_mb + HEADROOM_MB) << 20
+    limited = not sanitized()  # the sanitizers' shadow memory needs the address space
     try:
         proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, env=kernel_environment(),
-                                preexec_fn=None if PRLIMIT else _limit_memory(limit))
+                                preexec_fn=None if PRLIMIT or not limited else _limit_memory(limit))
     except OSError as exc:
         raise KernelFailure(f"native kernel could not start: {exc}") from None
-    if PRLIMIT:
+    if PRLIMIT and limited:
         try:
             resource.prlimit(proc.pid, resource.RLIMIT_AS, (limit, limit))
         except ProcessLookupError:  # it is gone already: its exit status says why

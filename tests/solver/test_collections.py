@@ -54,12 +54,11 @@ def test_some_microban_levels(number):
 
 
 def test_microban_109_is_not_wrongly_proved_unsolvable():
-    # An earlier PI-corral rule proved Microban 109 unsolvable.  Solving it
-    # takes about 38 000 nodes (tens of seconds), too slow for a test: the
-    # first 3 000 nodes must simply not exhaust it.
+    # An earlier PI-corral rule proved Microban 109 unsolvable: the first
+    # 3 000 nodes must not exhaust it (solved or given up, never "unsolvable").
     level = levels.load("microban")[108]
     r = solve(level, time_limit=None, node_limit=3_000, method="pushes")
-    assert r.status == "gave_up" and r.limit == "nodes"
+    assert r.status in ("solved", "gave_up"), r.summary()
 
 
 # -- generated levels (solvable by construction) --------------------------------
