@@ -114,8 +114,13 @@ class Aed2Machine(ExtendidoMachine):
             for code in tail:
                 self.act(code)
 
-    def _apply(self, op: str, *args: Any, completed: bool | None = None) -> None:
-        result = self._call(op, self.handle, *args)
+    def stepped(self) -> Any:
+        """The one mutable juego: the observers of a step look at it after
+        the modifier (in the same round trip)."""
+        return self.handle
+
+    def _apply(self, op: str, *args: Any, completed: bool | None = None,
+               result: Any = None) -> None:
         if op == "mover" and not values_equal(result, completed):
             self._fail("mover", f"mover(j, {arg_text(args[0])}) returned {short(result)}, expected "
                        f"{completed!r} (true iff this move completes the current level) "
