@@ -110,6 +110,10 @@ class TargetError(Exception):
     KINDS = ("raised", "timeout", "crashed", "exited", "output", "memory",
              "missing", "unpicklable", "died", "storage", "skipped")
 
+    #: For an error that ended a whole batch: the index of the call of the
+    #: batch it happened in (``op`` is that call's), when known.
+    index: int | None = None
+
     def __init__(self, kind: str, message: str, detail: str = "", op: str = ""):
         super().__init__(f"{op + ': ' if op else ''}{message}")
         self.kind = kind

@@ -297,6 +297,8 @@ class Machine(RuleBasedStateMachine):
         except TargetError as e:
             if budget is not None and fired():      # the alarm, caught as the target's own
                 raise OutOfBudget(str(e)) from None
+            if op == BATCH and e.index is not None:     # told by the call it happened in
+                op, args = args[0][e.index]
             self._target_failed(e, op, args)
             return None
         if budget is not None:

@@ -399,6 +399,7 @@ class SandboxTarget(_TargetBase):
         self._identity = _Identity()
         self._buffer = b""
         self._unbox = None
+        self._progress = None
         try:
             self._start()
         except TargetError as e:
@@ -418,9 +419,18 @@ class SandboxTarget(_TargetBase):
         box = _Box(self.spec, self.copy_folder, self.support)
         self.support_replaced = box.replaced
         self._out = tempfile.TemporaryFile()
+        # Where the child notes which call of a batch it is in (see
+        # _child.Progress): a batch that ends the process is told by that call.
+        # (Read after the box is gone: closed when the next box starts.)
+        if self._progress is not None:
+            self._progress.close()
+        self._progress = tempfile.TemporaryFile()
+        self._progress.write(_child.Progress.NONE)
+        self._progress.flush()
         init = dict(box.init, output_limit=self.output_limit, timeout=self.timeout,
                     start_timeout=self.start_timeout, directions=self.directions,
-                    id_base=self.generation << _child.ID_BITS)
+                    id_base=self.generation << _child.ID_BITS,
+                    progress_fd=self._progress.fileno())
         if self.spec.trusted:
             # Our own implementation, sandboxed on request: our interpreter and path.
             python, flags = sys.executable, ["-B"]
@@ -439,10 +449,12 @@ class SandboxTarget(_TargetBase):
                 storage_mb=None if self.spec.trusted else self.storage_mb,
                 max_files=self.max_files, tmpdir=box.tmp,
                 env={"PYTHONHASHSEED": "0", "PYTHONFAULTHANDLER": "1",
-                     "PYTHONDONTWRITEBYTECODE": "1"})
+                     "PYTHONDONTWRITEBYTECODE": "1"},
+                pass_fds=(self._progress.fileno(),))
         except BaseException:
             box.remove()
             self._out.close()
+            self._progress.close()
             raise
         self._finalizer = weakref.finalize(self, _cleanup, self._proc, self._out, box)
         # Tracebacks name the submission's own files, not the box's copies.
@@ -617,7 +629,13 @@ class SandboxTarget(_TargetBase):
         # answers; the parent waits a little longer and kills it only when
         # that fails (a loop in C code that never returns to Python).
         calls = len(args[0]) if op == BATCH else 1
-        document = self._receive(op, self.timeout * calls + _GRACE)
+        if op == BATCH:     # (the child clears its note after each batch)
+            try:
+                document = self._receive(op, self.timeout * calls + _GRACE)
+            except TargetError as e:
+                raise self._in_batch(e, args[0]) from None
+        else:
+            document = self._receive(op, self.timeout * calls + _GRACE)
         # A call that failed may have failed for want of room: say so.
         self._look(op, now="error" in document)
         try:
@@ -633,6 +651,21 @@ class SandboxTarget(_TargetBase):
             self._stop()
             raise TargetError("crashed", f"sent an unreadable answer ({e}); the process "
                               "was killed", op=op) from None
+
+    def _in_batch(self, e: TargetError, calls: list) -> TargetError:
+        """``e``, an error that ended a batch (the process died, or was
+        killed), told by the call of the batch it was in, as the child
+        noted it: its ``op`` and ``index`` (unchanged when the note is not
+        one of the batch's calls: a target may write anything there)."""
+        try:
+            index = _child.Progress.read(os.pread(self._progress.fileno(), _child.Progress.SIZE, 0))
+        except (OSError, ValueError):
+            return e
+        if index is None or not 0 <= index < len(calls):
+            return e
+        told = TargetError(e.kind, e.message, e.detail, calls[index][0])
+        told.index = index
+        return told
 
     def _from_box(self, text: str) -> str:
         if self._unbox is None:

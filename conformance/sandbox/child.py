@@ -534,6 +534,35 @@ def _mutable(value):
     return False
 
 
+class Progress:
+    """Which call of a batch the child is in: a shared page (a file the
+    parent made, mapped here) holding the call's index, written before each
+    call (a store to memory, no system call). When a batch ends the process
+    (it died, or was killed for time), the parent reads it to say which
+    call did it. ``None`` (all bits set): between batches."""
+
+    SIZE = 8
+    NONE = b"\xff" * 8
+
+    def __init__(self, fd):
+        import mmap
+        self.page = mmap.mmap(fd, self.SIZE) if fd is not None else None
+
+    def note(self, index):
+        if self.page is not None:
+            self.page[:8] = index.to_bytes(8, "little")
+
+    def clear(self):
+        if self.page is not None:
+            self.page[:8] = self.NONE
+
+    @classmethod
+    def read(cls, data):
+        if len(data) != cls.SIZE or data == cls.NONE:
+            return None
+        return int.from_bytes(data, "little")
+
+
 #: The result of a call that failed (what a later Earlier to it finds).
 _FAILED = object()
 
@@ -560,6 +589,7 @@ class Host:
         self.opaque = frozenset()     # operations whose results stay here (OPAQUE)
         self.time_limit = 0.0       # CPU seconds per call (the sandbox child, _time_limits)
         self._earlier = None        # inside a batch: the results so far (Earlier's targets)
+        self.progress = Progress(None)      # which call of a batch runs (the sandbox child's)
         self._result = _FAILED      # the last call's result, as it returned it
 
     def limit_time(self, seconds):
@@ -670,6 +700,7 @@ class Host:
             self._earlier = done
             try:
                 for sub_op, sub_args in args[0]:
+                    self.progress.note(len(done))
                     self._result = _FAILED
                     answer = self.run(sub_op, tuple(sub_args))
                     if answer[0] == "ok":
@@ -681,6 +712,7 @@ class Host:
             finally:
                 self._earlier = None
                 self._result = _FAILED
+                self.progress.clear()
             return ("ok", results)
         try:
             if self.time_limit:
@@ -919,6 +951,10 @@ def child_main():
             return None
 
     host = Host(namespace, init["id_base"], atoms=action_types, handle_type=Ref)
+    try:
+        host.progress = Progress(init.get("progress_fd"))
+    except (OSError, ValueError, TypeError):
+        pass                # (no note: a batch that dies is told as a whole)
     if init.get("timeout"):
         host.limit_time(init["timeout"])
     channel.send({"ok": sorted(host.operations)})

@@ -349,6 +349,26 @@ def test_a_chained_batch_answers_as_the_calls_one_by_one(target, moves, cells):
     assert target.call(BATCH, calls) == one_by_one
 
 
+@pytest.mark.parametrize("level", isolation.LEVELS)
+def test_a_batch_that_ends_the_process_is_told_by_the_call_it_was_in(level):
+    """The process dies in the second call of a batch: the error names that
+    call and its place (the child notes where it is in a shared page), so a
+    step that dies in mover is blamed on mover, not on the batch."""
+    if level not in isolation.available_levels():
+        pytest.skip(f"isolation level {level} is not available on this machine")
+    target = SandboxTarget(_spec("soko_misbehaving.py"), level=level, timeout=2)
+    try:
+        grid = target.call("crear_grilla", GRID)
+        with pytest.raises(TargetError) as died:
+            target.call(BATCH, [("hay_caja", (grid, 2, 1)), ("exit_hard", (3,)),
+                                ("hay_caja", (Earlier(1), 2, 1))])
+        assert died.value.kind == "exited"
+        assert (died.value.op, died.value.index) == ("exit_hard", 1)
+        assert target.call(BATCH, [("crear_grilla", (GRID,))])[0] == [list(r) for r in GRID]
+    finally:
+        target.close()
+
+
 def test_the_child_reads_only_well_formed_references():
     def read(item):
         return child.batch_call(item, spec.tipos.Accion.__getitem__)
