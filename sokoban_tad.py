@@ -25,7 +25,7 @@ import os
 import sys
 
 #: Our top-level modules and packages.
-OUR_NAMES = ("spec", "levels", "impl", "conformance", "soko", "sokoban_tad")
+OUR_NAMES = ("spec", "speech", "levels", "impl", "conformance", "soko", "sokoban_tad")
 #: The folder that holds them (the source tree for an editable install).
 ROOT = os.path.dirname(os.path.abspath(__file__))
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import unicodedata
 
 from .model import LevelError
+from .translations import _
 from .words import plural
 
 __all__ = ["plural", "size_text", "level_label", "find_level", "LevelChoiceError"]
@@ -46,8 +47,8 @@ def level_label(level, index: int) -> str:
     number = _number(level, index)
     title = (getattr(level, "title", None) or "").strip()
     if not title or title == str(number):
-        return f"level {number}"
-    return f"{title} (level {number})"
+        return _("level {number}").format(number=number)
+    return _("{title} (level {number})").format(title=title, number=number)
 
 
 def find_level(levels, choice) -> int:

@@ -49,7 +49,7 @@ from conformance.live.monitor import desc_fault
 from conformance.machines.replays import ACTION_CODES
 from conformance.reports.report import format_comparison, rule_lines
 from conformance.checking.targets import BadTarget, resolve
-from conformance.translations import _
+from conformance.translations import _, marked
 from levels.lurd import LETTERS
 from spec.tipos import Accion
 
@@ -140,7 +140,7 @@ class Referee:
         self.game, self.name = _open(target, in_process, profile, support)
         self.profile = self.game.profile
         definition = profiles.get(self.profile)
-        self.seed = definition.seed
+        self.seed = marked(definition.seed)       # shown on the game's screen
         self.default_levels = definition.default_levels
         #: A win moves on to the next level inside the game (seed 001).
         self.sequence = definition.sequences

@@ -21,7 +21,7 @@ from conformance.machines.boards import draw
 from levels.words import plural
 from spec import rules
 from conformance.machines.budget import describe_call
-from conformance.translations import _, n_, rule_text
+from conformance.translations import _, marked, n_, rule_source, rule_text
 
 #: The order the stats are printed in, with their labels.
 STAT_LABELS = (      # (key, singular, plural)
@@ -121,7 +121,7 @@ def format_counterexample(c: Counterexample) -> str:
     out += [_("Rule broken: {rule}").format(rule=line) if i == 0 else f"  {line}"
             for i, line in enumerate(rule_lines(c.profile, c.rule))]
     if c.scenario:
-        out.append(_("Found by the fixed scenario: {scenario}").format(scenario=c.scenario))
+        out.append(_("Found by the fixed scenario: {scenario}").format(scenario=marked(c.scenario)))
     out.append("")
     out.append(_("Levels (XSB):") if "\n\n" in c.level_text.strip() else _("Level (XSB):"))
     out += ["    " + l if l else "" for l in c.level_text.rstrip("\n").splitlines()]
@@ -152,7 +152,7 @@ def rule_lines(profile: str, rule_id: str | None) -> list[str]:
                   "of the rule table, please report it)").format(rule=rule_id or "?",
                                                                  profile=profile)]
     lines = [f"{rule.id}: {rule_text(rule)}",
-             f"{rule.source}: \u201c{rule.words}\u201d"]
+             f"{rule_source(rule)}: \u201c{rule.words}\u201d"]
     if rule.errata:
         lines[-1] += _(" (erratum {errata}, spec/ERRATA.md)").format(
             errata=", ".join(rule.errata))

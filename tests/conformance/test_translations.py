@@ -1,8 +1,10 @@
-"""The Spanish catalog is complete and up to date (issue 40): every message
-the code marks (``_``, ``n_``, ``N_`` in conformance) and every rule's title
-and text (``spec.rules``) has its Spanish translation, with the same
-``{fields}``; no entry is stale; the compiled ``.mo`` says what the ``.po``
-says. And the language is chosen by ``--lang``, else by the locale."""
+"""The Spanish catalogs are complete and up to date (issue 40): every
+message the code marks (``_``, ``n_``, ``N_``) in conformance, impl and
+levels, every rule's title, text and place in its seed (``spec.rules``) and
+every fixed scenario's name has its Spanish translation in its package's
+catalog, with the same ``{fields}``; no entry is stale; each compiled
+``.mo`` says what its ``.po`` says. And the language is chosen by
+``--lang``, else by the locale."""
 
 from __future__ import annotations
 
@@ -15,19 +17,28 @@ from pathlib import Path
 import pytest
 from hypothesis import given, strategies as st
 
+import speech
+
 import conformance
+import impl.translations
+import levels.translations
 from conformance import profiles, translations
 from spec import rules
 
 PACKAGE = Path(conformance.__file__).resolve().parent
 PO = translations.FOLDER / "es" / "LC_MESSAGES" / "conformance.po"
 MO = PO.with_suffix(".mo")
+#: Each package that speaks, and its catalog.
+CATALOGS = {name: module.FOLDER / "es" / "LC_MESSAGES" / f"{module.DOMAIN}.po"
+            for name, module in (("conformance", translations), ("impl", impl.translations),
+                                 ("levels", levels.translations))}
 
 
-def marked() -> dict[tuple[str, str | None], str]:
-    """Every message the code marks, ``(msgid, msgid_plural)`` -> where."""
+def marked(package: str = "conformance") -> dict[tuple[str, str | None], str]:
+    """Every message ``package``'s code marks, ``(msgid, msgid_plural)`` ->
+    where (for conformance, with the seeds' rules and the fixed scenarios)."""
     found = {}
-    for path in sorted(PACKAGE.rglob("*.py")):
+    for path in sorted((PACKAGE.parent / package).rglob("*.py")):
         if "mutants" in path.parts:
             continue
         own = "translations" in path.parts         # its _(message) translates a variable
@@ -46,9 +57,21 @@ def marked() -> dict[tuple[str, str | None], str]:
             elif node.func.id == "n_" and len(args) == 3:
                 assert None not in args[:2], f"{where}: n_() of a value, not literals"
                 found[(args[0], args[1])] = where
+    if package != "conformance":
+        return found
     for (rule_id, title, text), where in seed_rules().items():
         found.setdefault((title, None), f"{where} {rule_id} (title)")
         found.setdefault((text, None), f"{where} {rule_id} (text)")
+    ours = {rule_id for rule_id, _, _ in seed_rules()}
+    profiles.names()                            # every table registered
+    for table in rules.tables().values():
+        if any(r.id in ours for r in table.rules):
+            found.setdefault((table.seed, None), f"{table.name}'s seed")
+        for rule in (r for r in table.rules if r.id in ours):
+            found.setdefault((rule.source, None), f"{table.name} {rule.id} (source)")
+    for name in profiles.names():
+        for scenario in profiles.get(name).scenarios:
+            found.setdefault((scenario.what, None), f"profile {name}'s scenario")
     return found
 
 
@@ -98,8 +121,9 @@ def fields(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
 
 
-def test_every_message_has_its_translation_and_none_is_stale():
-    code, catalog = marked(), read_po(PO)
+@pytest.mark.parametrize("package", sorted(CATALOGS))
+def test_every_message_has_its_translation_and_none_is_stale(package):
+    code, catalog = marked(package), read_po(CATALOGS[package])
     missing = [f"{where}: {key[0]!r}" for key, where in code.items() if key not in catalog]
     stale = [repr(key[0]) for key in catalog if key not in code]
     assert not missing, "messages without a Spanish translation:\n" + "\n".join(missing)
@@ -110,10 +134,12 @@ def test_every_message_has_its_translation_and_none_is_stale():
             assert fields(form) == fields(msgid), f"other fields: {msgid!r} / {form!r}"
 
 
-def test_the_compiled_catalog_is_the_po():
-    with open(MO, "rb") as f:
+@pytest.mark.parametrize("po", [*CATALOGS.values(), speech.FOLDER / "es" / "LC_MESSAGES"
+                                / "argparse.po"], ids=lambda p: p.name)
+def test_the_compiled_catalog_is_the_po(po):
+    with open(po.with_suffix(".mo"), "rb") as f:
         compiled = gettext.GNUTranslations(f)
-    for (msgid, plural), forms in read_po(PO).items():
+    for (msgid, plural), forms in read_po(po).items():
         if plural is None:
             assert compiled.gettext(msgid) == forms[0], msgid
         else:

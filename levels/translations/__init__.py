@@ -1,0 +1,19 @@
+"""Messages of :mod:`levels` in the reader's language: Spanish or English
+(issue 40). Only how a level is named in every command's messages
+(:func:`levels.names.level_label`) speaks Spanish so far; the mechanism is
+the leaf package :mod:`speech`; the catalog is ``es/LC_MESSAGES/levels.po``
+beside this file (compiled to ``levels.mo``). See docs/translations.md.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from speech import Messages
+
+DOMAIN = "levels"
+FOLDER = Path(__file__).resolve().parent
+
+MESSAGES = Messages(DOMAIN, FOLDER)
+#: ``message`` in the current language.
+_ = MESSAGES.gettext
