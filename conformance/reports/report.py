@@ -206,11 +206,28 @@ def format_stats(stats: dict[str, int]) -> str:
     return ", ".join(parts) if parts else _("nothing")
 
 
-def format_verdict(verdict: Verdict) -> str:
-    """The human report of one verdict."""
-    head = (_("{target} (profile {profile}, random seed {seed})") if verdict.seed is not None
+def verdict_head(verdict: Verdict) -> str:
+    """``soko.py (profile soko, random seed 7)``: what a report is about."""
+    return (_("{target} (profile {profile}, random seed {seed})") if verdict.seed is not None
             else _("{target} (profile {profile})")).format(
         target=verdict.target, profile=verdict.profile, seed=verdict.seed)
+
+
+def verdict_line(verdict: Verdict, head: str, unfinished: bool) -> str:
+    """A report's first line: ``head: CONFORMS (1.2 s)``, ``NOT FULLY
+    CHECKED`` when ``unfinished``, else ``DOES NOT CONFORM``."""
+    if verdict.conforms:
+        said = _("{head}: CONFORMS ({seconds} s)")
+    elif unfinished:
+        said = _("{head}: NOT FULLY CHECKED ({seconds} s)")
+    else:
+        said = _("{head}: DOES NOT CONFORM ({seconds} s)")
+    return said.format(head=head, seconds=f"{verdict.seconds:.1f}")
+
+
+def format_verdict(verdict: Verdict) -> str:
+    """The human report of one verdict."""
+    head = verdict_head(verdict)
     out = []
     if verdict.error:
         out.append(_("{head}: cannot be checked").format(head=head))
@@ -220,13 +237,7 @@ def format_verdict(verdict: Verdict) -> str:
         return "\n".join(out)
     unfinished = (getattr(verdict, "out_of_time", False) and verdict.counterexample is None
                   and not verdict.missing)
-    if verdict.conforms:
-        said = _("{head}: CONFORMS ({seconds} s)")
-    elif unfinished:
-        said = _("{head}: NOT FULLY CHECKED ({seconds} s)")
-    else:
-        said = _("{head}: DOES NOT CONFORM ({seconds} s)")
-    out.append(said.format(head=head, seconds=f"{verdict.seconds:.1f}"))
+    out.append(verdict_line(verdict, head, unfinished))
     out += out_of_time_lines(verdict, "example (the fixed scenarios count as examples)")
     if verdict.missing:
         missing = ", ".join(verdict.missing)
@@ -274,6 +285,7 @@ def format_out_of_time(verdict: Verdict,
                      budget=budget)
     word, _space, remark = unit.partition(" ")
     ran = (count(examples, "examples") if word == "example"
+           else n_("{n} table", "{n} tables", examples).format(n=examples) if word == "table"
            else plural(examples, word))
     return _("The time budget{budget} ran out after {ran}{remark}, with no departure found; "
              "the target's median call took {call}. Slow code is not wrong code, but it was "
