@@ -1,6 +1,6 @@
 """Messages of :mod:`levels` in the reader's language: Spanish or English
-(issue 40). Only how a level is named in every command's messages
-(:func:`levels.names.level_label`) speaks Spanish so far; the mechanism is
+(issue 40). Only how a level is named and chosen in every command's messages
+(:mod:`levels.names`) speaks Spanish so far; the mechanism is
 the leaf package :mod:`speech`; the catalog is ``es/LC_MESSAGES/levels.po``
 beside this file (compiled to ``levels.mo``). See docs/translations.md.
 """
@@ -17,3 +17,5 @@ FOLDER = Path(__file__).resolve().parent
 MESSAGES = Messages(DOMAIN, FOLDER)
 #: ``message`` in the current language.
 _ = MESSAGES.gettext
+#: The form of a counted message for ``n``, in the current language.
+n_ = MESSAGES.ngettext

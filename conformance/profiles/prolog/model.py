@@ -167,7 +167,7 @@ class Table:
         this table's order, consulting ``consult`` (the program's own file,
         so that ``swipl`` on the level loads both)."""
         quoted = consult.replace("\\", "\\\\").replace("'", "\\'")
-        lines = ["% Board size (the edge of the board is its boundary)",
+        lines = ["% " + _("Board size (the edge of the board is its boundary)"),
                  f"filas({self.rows}).", f"columnas({self.columns}).", "",
                  "% j = jugador, c = caja, x = destino, o = obstáculo"]
         lines += [f"pista({f}, {c}, {e})." for f, c, e in self.pistas]
