@@ -36,9 +36,13 @@ CATALOGS = {name: module.FOLDER / "es" / "LC_MESSAGES" / f"{module.DOMAIN}.po"
 
 def marked(package: str = "conformance") -> dict[tuple[str, str | None], str]:
     """Every message ``package``'s code marks, ``(msgid, msgid_plural)`` ->
-    where (for conformance, with the seeds' rules and the fixed scenarios)."""
+    where (for conformance, with the ``sokoban`` command's, the seeds' rules
+    and the fixed scenarios)."""
     found = {}
-    for path in sorted((PACKAGE.parent / package).rglob("*.py")):
+    files = sorted((PACKAGE.parent / package).rglob("*.py"))
+    if package == "conformance":                # the sokoban command speaks through it
+        files.append(PACKAGE.parent / "sokoban_tad.py")
+    for path in files:
         if "mutants" in path.parts:
             continue
         own = "translations" in path.parts         # its _(message) translates a variable
