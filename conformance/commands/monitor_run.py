@@ -79,8 +79,8 @@ def find_impl(test: Path, impl: str | None) -> Path:
     for folder in (test.resolve().parent, Path.cwd()):
         if (folder / "soko.py").is_file():
             return folder / "soko.py"
-    raise ValueError(f"no soko.py next to {test} nor in the current folder: name it with "
-                     "--impl PATH")
+    raise ValueError(_("no soko.py next to {file} nor in the current folder: name it with "
+                       "--impl PATH").format(file=test))
 
 
 def style(source: str) -> str:

@@ -77,7 +77,7 @@ class _Observed:
     def refuses(self, level: Any) -> str | None:
         scene = self.scene(level)
         if scene is None:
-            return "no player, or cells at negative positions"
+            return _("no player, or cells at negative positions")
         if self.definition.grid:        # seed 002's preconditions on desc
             return desc_fault(list(scene.desc))
         return "; ".join(levels.validate(level, "tad")) or None
@@ -116,7 +116,7 @@ def _open(target: str, in_process: bool, profile: str | None = None,
     :class:`BadTarget` saying why it cannot be played."""
     spec = resolve(target)
     if spec is None:
-        raise BadTarget("no target given")
+        raise BadTarget(_("no target given"))
     options = RunOptions(in_process=in_process, support=support)
     own = profiles.of_kind(spec.kind)
     if own is not None and own.game is not None and profile in (None, own.name):

@@ -77,8 +77,8 @@ class SokoMachine(Machine):
                 self.compare(old, given, changed=self.changed(d))
             elif self._call(FINGERPRINT, given) != before:
                 self.compare(old, given, changed=self.changed(d))
-                self._fail("mover", self.changed(d), "the argument unchanged",
-                           "the argument was modified (its observers did not show it)",
+                self._fail("mover", self.changed(d), _("the argument unchanged"),
+                           _("the argument was modified (its observers did not show it)"),
                            value=GRILLA)
         self.compare()
         if immutability and blocked:
@@ -86,7 +86,7 @@ class SokoMachine(Machine):
                 self._fail("mover", _("{call} is blocked {where}, but the grid it returned is "
                                       "not equal (==) to the one it was given").format(
                                           call=f"mover(grilla, {d})", where=self.where()),
-                           "a grid equal to the argument", "a different grid", value=GRILLA)
+                           _("a grid equal to the argument"), _("a different grid"), value=GRILLA)
 
     def changed(self, d) -> str:
         """What a ``mover`` that changed its argument did, in a report."""
