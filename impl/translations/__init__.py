@@ -13,13 +13,7 @@ from pathlib import Path
 
 from speech import Messages, N_  # noqa: F401  (N_ marks a constant for this catalog)
 
-DOMAIN = "impl"
-FOLDER = Path(__file__).resolve().parent
-
-MESSAGES = Messages(DOMAIN, FOLDER)
-#: ``message`` in the current language.
-_ = MESSAGES.gettext
-#: The form of a counted message for ``n``, in the current language.
-n_ = MESSAGES.ngettext
-#: A message marked with ``N_`` where it was written, translated where shown.
-marked = MESSAGES.gettext
+#: impl's catalog (domain ``impl``, beside this file): ``_`` translates,
+#: ``n_`` counts, ``marked`` translates a constant marked with ``N_``.
+MESSAGES = Messages("impl", Path(__file__).resolve().parent)
+_, n_, marked = MESSAGES.gettext, MESSAGES.ngettext, MESSAGES.gettext

@@ -11,11 +11,7 @@ from pathlib import Path
 
 from speech import Messages
 
-DOMAIN = "levels"
-FOLDER = Path(__file__).resolve().parent
-
-MESSAGES = Messages(DOMAIN, FOLDER)
-#: ``message`` in the current language.
-_ = MESSAGES.gettext
-#: The form of a counted message for ``n``, in the current language.
-n_ = MESSAGES.ngettext
+#: levels' catalog (domain ``levels``, beside this file): ``_`` translates,
+#: ``n_`` counts.
+MESSAGES = Messages("levels", Path(__file__).resolve().parent)
+_, n_ = MESSAGES.gettext, MESSAGES.ngettext

@@ -29,9 +29,10 @@ PACKAGE = Path(conformance.__file__).resolve().parent
 PO = translations.FOLDER / "es" / "LC_MESSAGES" / "conformance.po"
 MO = PO.with_suffix(".mo")
 #: Each package that speaks, and its catalog.
-CATALOGS = {name: module.FOLDER / "es" / "LC_MESSAGES" / f"{module.DOMAIN}.po"
-            for name, module in (("conformance", translations), ("impl", impl.translations),
-                                 ("levels", levels.translations))}
+CATALOGS = {name: m.folder / "es" / "LC_MESSAGES" / f"{m.domain}.po"
+            for name, m in (("conformance", translations.MESSAGES),
+                            ("impl", impl.translations.MESSAGES),
+                            ("levels", levels.translations.MESSAGES))}
 
 
 def marked(package: str = "conformance") -> dict[tuple[str, str | None], str]:
