@@ -159,6 +159,38 @@ def test_the_compiled_catalog_is_the_po(po):
             assert compiled.ngettext(msgid, plural, 2) == forms[1], msgid
 
 
+def test_argparses_words_are_argparses_own_and_say_it_in_spanish():
+    """Each entry of speech's argparse catalog is a message this Python's
+    argparse looks up (an entry of another Python's argparse would be
+    stale here), and a parser built in Spanish speaks it."""
+    import argparse
+
+    said = {}
+    for node in ast.walk(ast.parse(Path(argparse.__file__).read_text(encoding="utf-8"))):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id in ("_", "ngettext")):
+            args = [a.value for a in node.args if isinstance(a, ast.Constant)]
+            if args:                        # (argparse also translates a variable)
+                said[(args[0], args[1] if node.func.id == "ngettext" else None)] = node.lineno
+    catalog = read_po(speech.FOLDER / "es" / "LC_MESSAGES" / "argparse.po")
+    assert [key for key in catalog if key not in said] == []
+    for (msgid, _plural), forms in catalog.items():
+        for form in forms:
+            assert re.findall(r"%\(\w+\)[sr]|%[sr]", form) == re.findall(
+                r"%\(\w+\)[sr]|%[sr]", msgid), msgid
+    with translations.speaking("es"):
+        speech.speak_argparse()
+        parser = argparse.ArgumentParser(prog="p", exit_on_error=False)
+        parser.add_argument("n", type=int)
+        text = parser.format_help()
+        with pytest.raises(argparse.ArgumentError, match="valor int no válido: 'x'"):
+            parser.parse_args(["x"])
+    assert text.startswith("uso: p [-h] n") and "opciones:" in text
+    assert "muestra esta ayuda y termina" in text
+    with translations.speaking("en"):
+        assert argparse.ArgumentParser(prog="p").format_help().startswith("usage: p [-h]")
+
+
 def test_each_rule_has_its_spanish_text_beside_the_seeds_words():
     with translations.speaking("es"):
         for table in our_tables():
