@@ -461,8 +461,8 @@ class Machine(RuleBasedStateMachine):
         self.played()
         c = Counterexample(
             profile=run.profile,
-            level_text=("\n\n".join(f"; level {i + 1} of {len(self.scenes)}\n{s.xsb()}"
-                                    for i, s in enumerate(self.scenes))
+            level_text=("\n\n".join("; " + _("level {i} of {n}").format(i=i + 1, n=len(self.scenes))
+                                    + f"\n{s.xsb()}" for i, s in enumerate(self.scenes))
                         if len(self.scenes) > 1 else "\n\n".join(s.xsb() for s in self.scenes)),
             actions=[self.describe(code) for code in self.codes],
             step=len(self.codes) - 1,

@@ -72,9 +72,12 @@ def test_a_wrong_cpp_folders_report_in_spanish(tmp_path):
     assert "el aed2_Juego del curso (docs/aed2.md), sobre el iMover de la semilla 001" in out
     assert "Se ve en una compilación común (g++ -g, sin sanitizer)" in out
     assert "Nota: el reporte dibuja la y creciendo hacia el sur" in out
-    assert "La misma falla como un test en tu propio formato" in out and "TEST(" in out
-    for english in (*ENGLISH, "It shows in a plain build", "Note: the report draws"):
-        assert english not in out, (english, out)
+    assert "La misma falla como un test en tu propio formato" in out and "TEST_F(" in out
+    assert "; nivel 1 de 3" in out and "Encontrado por el escenario fijo: " in out
+    report = out.partition("La misma falla como un test")[0]     # the test after it is code
+    for english in (*ENGLISH, "It shows in a plain build", "Note: the report draws", "; level ",
+                    "Found by"):
+        assert english not in report, (english, report)
 
 
 def test_a_target_that_exits_is_told_in_spanish(tmp_path):
