@@ -515,7 +515,7 @@ class SandboxTarget(_TargetBase):
                 why = clock.over()
                 if why:
                     break
-                ready, _, _ = select.select([fd], [], [], min(clock.wait(), _LOOK))
+                ready = select.select([fd], [], [], min(clock.wait(), _LOOK))[0]
                 if ready:
                     chunk = os.read(fd, 1 << 20)
                     if not chunk:

@@ -214,3 +214,28 @@ def test_the_default_language_follows_the_locale(lc_all, lc_messages, lang):
 def test_an_unknown_language_is_refused():
     with pytest.raises(ValueError, match="unknown language 'fr'"):
         translations.set_language("fr")
+
+
+def test_no_function_that_speaks_binds_the_name_of_its_translator():
+    """A function that calls ``_()`` (or ``n_()``) and also binds ``_``
+    (``ready, _, _ = select.select(...)``) makes ``_`` its own local name:
+    the message then fails at the moment it should be shown. Comprehensions
+    have their own scope and may use ``_``."""
+    found = []
+    for package in ("conformance", "impl", "levels", "speech"):
+        for path in sorted((PACKAGE.parent / package).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for fn in ast.walk(tree):
+                if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    continue
+                inside = {id(n) for c in ast.walk(fn) if isinstance(c, (
+                    ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp))
+                    for n in ast.walk(c)}
+                names = [n for n in ast.walk(fn) if id(n) not in inside]
+                binds = any(isinstance(n, ast.Name) and n.id in ("_", "n_")
+                            and isinstance(n.ctx, ast.Store) for n in names)
+                speaks = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                             and n.func.id in ("_", "n_") for n in names)
+                if binds and speaks:
+                    found.append(f"{path.relative_to(PACKAGE.parent)}:{fn.lineno} {fn.name}")
+    assert found == []

@@ -175,7 +175,7 @@ class Aed2Target:
                               op=shown[0])
         answers = self._exchange(lines, len(lines), None, shown)
         results: list[Any] = []
-        for (op, _), answer, what in zip(calls, answers, shown):
+        for (op, _args), answer, what in zip(calls, answers, shown):
             results.append(self._parse(op, answer, what))
         return results
 
@@ -222,7 +222,7 @@ class Aed2Target:
                 raise TargetError("timeout", clock.describe(why)
                                   + (_(" (an endless loop?)") if why == "cpu" else ""),
                                   op=what or self._which(shown, answers))
-            ready, _, _ = select.select([fd], [], [], clock.wait())
+            ready = select.select([fd], [], [], clock.wait())[0]
             if ready:
                 chunk = os.read(fd, 65536)
                 if not chunk:

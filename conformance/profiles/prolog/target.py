@@ -117,7 +117,7 @@ class PrologTarget:
                                     env={"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"})
         self.starts += 1
         self._buffer = b""
-        self._stderr, _ = isolation.keep_tail(self.proc.stderr, STDERR_KEEP)
+        self._stderr = isolation.keep_tail(self.proc.stderr, STDERR_KEEP)[0]
         answer = self._read(LOAD_SECONDS)
         if answer is None:
             self.stop()
@@ -192,7 +192,7 @@ class PrologTarget:
                 if over:
                     self.stop()
                     return _Ended(_("{why}; the program was killed").format(why=over))
-            ready, _, _ = select.select([fd], [], [], min(left, STORAGE_LOOK))
+            ready = select.select([fd], [], [], min(left, STORAGE_LOOK))[0]
             if ready:
                 chunk = os.read(fd, 65536)
                 if not chunk:
