@@ -52,11 +52,12 @@ from conformance import profiles
 from conformance.machines import levels as lv
 from conformance.api import (
     BATCH, EQUAL, FINGERPRINT, NOT_PROVIDED, SPECIAL_OPERATIONS,
-    Counterexample, TargetError,
+    Counterexample, Earlier, TargetError,
 )
 from conformance.sandbox.child import fingerprint, format_exception
 from conformance.machines.base import CheckSettings, Departure, Fatal, Run, short
 from conformance.machines.boards import Board, draw
+from conformance.profiles.soko.machine import move_cells
 from conformance.reports.report import format_comparison, rule_lines
 from conformance.checking.targets import BadTarget, describe_load_error, load, resolve
 from conformance.translations import _
@@ -141,6 +142,13 @@ class _Direct:
         if op == BATCH:
             answers = []
             for sub_op, sub_args in args[0]:
+                if any(type(a) is Earlier for a in sub_args):     # an earlier call's answer itself
+                    taken = [answers[a.index] if type(a) is Earlier else a for a in sub_args]
+                    if any(isinstance(t, TargetError) for t, a in zip(taken, sub_args)
+                           if type(a) is Earlier):
+                        answers.append(TargetError("skipped", "its earlier call failed", op=sub_op))
+                        continue
+                    sub_args = tuple(taken)
                 try:
                     if sub_op in self.operations and self.canned is None:
                         answers.append(getattr(self.module, sub_op)(*sub_args))
@@ -271,6 +279,7 @@ class Monitor:
         definition = profiles.get(profile)
         self.run = Run(self.target, definition, CheckSettings.for_groups(definition))
         self.machine = definition.machine.bind(self.run)()
+        self.machine.nearby = False         # every cell after each move (or the fast mode's cells)
         self.every_cell = every_cell
         self._grids: OrderedDict[int, tuple[Any, _Node]] = OrderedDict()
         #: The spec's grid (or the precondition broken) per desc already seen.
@@ -598,8 +607,7 @@ class Monitor:
         parent = node.parent
         m = self._at(parent, grid)
         if not self.every_cell:
-            (c, f), (dc, df) = parent.model.jugador, lv.STEP[node.code]
-            m.cells = frozenset({(c, f), (c + dc, f + df), (c + 2 * dc, f + 2 * df)})
+            m.cells = move_cells(parent.model.jugador, lv.STEP[node.code])
         try:
             m.act(node.code)
         except (Departure, Fatal) as e:

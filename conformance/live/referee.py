@@ -86,6 +86,7 @@ class _Observed:
         run = Run(self.target, self.definition, CheckSettings.for_groups(self.definition),
                   self.directions)
         self.machine = self.definition.machine.bind(run)()
+        self.machine.nearby = False         # every observer after each action
         self.machine.begin([self.scene(level) for level in played])
 
     def act(self, code: str) -> bool:

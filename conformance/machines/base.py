@@ -16,6 +16,7 @@ inside :meth:`Run.drawing`.
 from __future__ import annotations
 
 import contextlib
+import sys
 import time
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -304,11 +305,19 @@ class Machine(RuleBasedStateMachine):
             budget.record(time.monotonic() - start, len(args[0]) if op == BATCH else 1)
         return answer
 
-    def _batch(self, calls: list[tuple[str, tuple]]) -> list[Any]:
+    def _batch(self, calls: list[tuple[str, tuple]], whole: bool = False,
+               until: int | None = None) -> list[Any]:
+        """Every call's answer, in one round trip or a few (in chunks, the
+        budget looked at between two); ``whole``: in one, always (a step,
+        whose calls take :class:`Earlier` results). The first call that
+        failed fails the example; ``until``: only among ``calls[:until]``
+        (the caller looks at the rest with :meth:`failed_calls` after its
+        own checks: a ``mover`` that returns no grid is blamed before the
+        observers that then raise)."""
         if self.ended:
             return [NOT_PROVIDED] * len(calls)
         budget = self.run.budget
-        if budget is None:
+        if budget is None or whole:
             results = self._call(BATCH, calls)
         else:       # in chunks of about CHUNK_SECONDS, the budget looked at between two
             results, i = [], 0
@@ -326,10 +335,16 @@ class Machine(RuleBasedStateMachine):
             # (not raised: the example ended on a rule already known broken,
             # a crash of the batch call included; nothing more to compare)
             return [NOT_PROVIDED] * len(calls)
-        for (op, args), r in zip(calls, results):
-            if isinstance(r, TargetError):
-                self._target_failed(r, op, args)
+        self.failed_calls(calls, results, 0, until)
         return results
+
+    def failed_calls(self, calls: list, results: list, start: int = 0,
+                     stop: int | None = None) -> None:
+        """Fail the example at the first of ``calls[start:stop]`` whose
+        result is a target error (not one skipped: its earlier call failed)."""
+        for (op, args), r in zip(calls[start:stop], results[start:stop]):
+            if isinstance(r, TargetError) and r.kind != "skipped":
+                self._target_failed(r, op, args)
 
     def _target_failed(self, e: TargetError, op: str, args: tuple) -> None:
         if op in ("iniciar", "nuevo_juego", "crear_grilla"):
@@ -358,6 +373,13 @@ class Machine(RuleBasedStateMachine):
                    fatal=e.kind in FATAL_KINDS, focusable=e.kind != "died")
 
     # -- comparing -------------------------------------------------------------
+
+    #: A check's way: after an action, the observers look where it can have
+    #: changed something (a profile's machine says where), and everywhere at
+    #: the start and the end of each example (:meth:`finish`). False: every
+    #: observer everywhere after every action (the live monitor and the
+    #: referee, which judge each call as it comes).
+    nearby: bool = True
 
     #: Inside a long rule (``repeat``, ``undo_many``, ``walk_then_bomb``):
     #: compare only the cheap observers after each action (extendido: all but
@@ -438,7 +460,14 @@ class Machine(RuleBasedStateMachine):
 
     def teardown(self) -> None:
         if not self.ended:
+            if sys.exc_info()[0] is None:   # (not while a failure, or Hypothesis, stops it)
+                self.finish()
             self.played()
+
+    def finish(self) -> None:
+        """The end of an example that did not fail: a last, fuller look at
+        the target (a profile that observes only what a step can change
+        looks at everything here)."""
 
     def blame(self, operation: str, value: str | None = None) -> str | None:
         """The id of the rule the departure of ``operation`` now breaks."""
@@ -507,7 +536,16 @@ class Machine(RuleBasedStateMachine):
         if focus is not None:
             self._compare_focused(focused(calls, expected, focus))
             return None
-        answers = self._batch(calls)
+        return self.judge(calls, expected, self._batch(calls), order)
+
+    def judge(self, calls: list, expected: list, answers: list,
+              order: Sequence[int] | None = None) -> tuple[list, int | None] | None:
+        """:meth:`observe` on ``answers`` already asked (with the step that
+        made them, in one round trip)."""
+        if self.focus() is not None:
+            self._compare_focused(focused(calls, expected, self.focus()),
+                                  focused(calls, answers, self.focus())[1])
+            return None
         for i in range(len(calls)) if order is None else order:
             got, want = answers[i], expected[i]
             if type(got) is type(want) and type(want) in (bool, int, tuple) and got == want:
@@ -516,12 +554,16 @@ class Machine(RuleBasedStateMachine):
                 return answers, i
         return answers, None
 
-    def _compare_focused(self, calls_expected: tuple[list, list]) -> None:
-        """While shrinking: compare only the focused observer's calls."""
+    def _compare_focused(self, calls_expected: tuple[list, list],
+                         answers: list | None = None) -> None:
+        """While shrinking: compare only the focused observer's calls (their
+        ``answers``, when already asked)."""
         calls, expected = calls_expected
         if not calls:
             return
-        for (op, args), want, got in zip(calls, expected, self._batch(calls)):
+        if answers is None:
+            answers = self._batch(calls)
+        for (op, args), want, got in zip(calls, expected, answers):
             if not self.agrees(op, got, want):
                 self._fail(op, _("{call} is {got}, expected {want} {where}").format(
                     call=op, got=short(got), want=repr(want), where=self.where())

@@ -45,7 +45,7 @@ from typing import Any
 
 from conformance.sandbox import child as _child
 from conformance.sandbox import isolation
-from conformance.api import BATCH, RESET, SPECIAL_OPERATIONS, Handle, TargetError
+from conformance.api import BATCH, RESET, SPECIAL_OPERATIONS, Earlier, Handle, TargetError
 from conformance.translations import _
 from conformance.sandbox.child import (  # noqa: F401 - fingerprint is part of this module's API
     Failure, Host, Kept, NotPlain, ProtocolError, decode, encode, fingerprint, frame,
@@ -184,7 +184,7 @@ class InProcessTarget(_TargetBase):
                 raise
             except BaseException as e:  # noqa: BLE001 - the target's import failed
                 raise BadTarget(describe_load_error(spec, e)) from None
-        self._host = Host(namespace, atoms=(Accion,), handle_type=Handle)
+        self._host = Host(namespace, atoms=(Accion,), handle_type=Handle, earlier_type=Earlier)
         self.operations = self._host.operations
 
     def _transport(self, op: str, args: tuple) -> tuple:
@@ -611,8 +611,8 @@ class SandboxTarget(_TargetBase):
             self._start()
         try:
             if op == BATCH:
-                message = {"op": "call", "name": op, "batch": [
-                    [o, encode(list(a), Handle, _action)] for o, a in args[0]]}
+                message = {"op": "call", "name": op, "batch": [_batch_item(o, a)
+                                                               for o, a in args[0]]}
             else:
                 message = {"op": "call", "name": op, "args": encode(list(args), Handle, _action)}
         except (NotPlain, RecursionError) as e:
@@ -662,6 +662,16 @@ class SandboxTarget(_TargetBase):
             except Exception:  # noqa: BLE001 - it is going away anyway
                 pass
         self._stop()
+
+
+def _batch_item(op: str, args: tuple) -> list:
+    """A batch call as the child reads it (:func:`conformance.sandbox.child.batch_call`):
+    an :class:`Earlier` argument goes as its position and index."""
+    refs = [[i, a.index] for i, a in enumerate(args) if type(a) is Earlier]
+    if not refs:
+        return [op, encode(list(args), Handle, _action)]
+    plain = [None if type(a) is Earlier else a for a in args]
+    return [op, encode(plain, Handle, _action), refs]
 
 
 def _failure(kind: str, message: str, detail: str, op: str) -> TargetError:

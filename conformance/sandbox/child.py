@@ -84,6 +84,22 @@ class Kept:
         self.value = value
 
 
+class Earlier:
+    """An argument of a call inside a batch that is the result of an earlier
+    call of the same batch (``index``): the very object that call returned,
+    not a copy (so ``mover`` and the observers of the grid it returns go in
+    one round trip). It crosses the channel as a position, not a value: a
+    batch item ``[op, args, [[position, index], ...]]``."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index):
+        self.index = index
+
+    def __repr__(self):
+        return f"Earlier({self.index})"
+
+
 class Failure:
     """One failed call inside a batch (the in-process target raises it as a
     TargetError; the child sends it as ``{"x": ...}``)."""
@@ -490,14 +506,20 @@ def _mutable(value):
     return False
 
 
+#: The result of a call that failed (what a later Earlier to it finds).
+_FAILED = object()
+
+
 class Host:
     """The target's operations and its object table.
 
     ``atoms``: the types passed by value as they are (the action enum among
-    them); ``handle_type(id, type_name)`` makes the handles given out.
+    them); ``handle_type(id, type_name)`` makes the handles given out;
+    ``earlier_type``: the class of a batch argument that is an earlier
+    call's result (``.index``).
     """
 
-    def __init__(self, namespace, id_base=0, atoms=(), handle_type=Ref):
+    def __init__(self, namespace, id_base=0, atoms=(), handle_type=Ref, earlier_type=Earlier):
         self.namespace = namespace
         self.operations = operations(namespace)
         self.objects = {}
@@ -506,8 +528,11 @@ class Host:
         self.functions = {}
         self.atoms = (bool, int, float, str, bytes, type(None)) + tuple(atoms)
         self.handle_type = handle_type
+        self.earlier_type = earlier_type
         self.opaque = frozenset()     # operations whose results stay here (OPAQUE)
         self.time_limit = 0.0       # CPU seconds per call (the sandbox child, _time_limits)
+        self._earlier = None        # inside a batch: the results so far (Earlier's targets)
+        self._result = _FAILED      # the last call's result, as it returned it
 
     def limit_time(self, seconds):
         """Interrupt any call (each call of a batch too) that uses more than
@@ -521,7 +546,7 @@ class Host:
         t = type(value)
         if t in self.atoms:
             return value
-        if t is self.handle_type:
+        if t is self.handle_type or t is self.earlier_type:
             if resolve is None:
                 raise NotPlain
             return resolve(value)
@@ -539,6 +564,8 @@ class Host:
         raise NotPlain
 
     def resolve(self, handle):
+        if type(handle) is self.earlier_type:
+            return self._earlier_result(handle)
         try:
             return self.objects[handle.id]
         except KeyError:
@@ -547,6 +574,15 @@ class Host:
                                 "(it timed out or died earlier)") from None
             raise HostError("missing", f"unknown handle (forgotten by {RESET}?)") from None
 
+    def _earlier_result(self, ref):
+        done = self._earlier
+        if done is None or not 0 <= ref.index < len(done):
+            raise HostError("missing", f"no call {ref.index} earlier in this batch")
+        value = done[ref.index]
+        if value is _FAILED:
+            raise HostError("skipped", "not called: it takes the result of a call that failed")
+        return value
+
     def _keep(self, value):
         self.next_id += 1
         self.objects[self.next_id] = value
@@ -554,7 +590,7 @@ class Host:
 
     def _arg(self, value):
         t = type(value)
-        if t is self.handle_type:
+        if t is self.handle_type or t is self.earlier_type:
             return self.resolve(value)
         if t in self.atoms:
             return value
@@ -576,10 +612,12 @@ class Host:
     def invoke(self, op, args):
         """Run one call; the target's own exceptions propagate."""
         if op == FINGERPRINT:
-            return fingerprint(self._arg(args[0]))
+            self._result = fingerprint(self._arg(args[0]))
+            return self._result
         if op == EQUAL:
             a, b = (self.copy_plain(x, self.resolve) for x in args)
-            return bool(a == b)
+            self._result = bool(a == b)
+            return self._result
         if op == RESET:
             self.objects.clear()
             return None
@@ -591,7 +629,7 @@ class Host:
             if op not in self.operations:
                 raise HostError("missing", "the target has no such operation")
             function = self.functions[op] = getattr(self.namespace, op)
-        result = function(*[self._arg(a) for a in args])
+        result = self._result = function(*[self._arg(a) for a in args])
         if op in self.opaque and type(result) not in self.atoms:
             return self._keep(result)
         return self._export(result)
@@ -600,11 +638,21 @@ class Host:
         """Run one call (or a batch); answer ``("ok", value)`` or
         ``("error", kind, message, detail)``."""
         if op == BATCH:
-            results = []
-            for sub_op, sub_args in args[0]:
-                answer = self.run(sub_op, tuple(sub_args))
-                results.append(answer[1] if answer[0] == "ok"
-                               else Failure(answer[1], answer[2], answer[3], sub_op))
+            results, done = [], []
+            self._earlier = done
+            try:
+                for sub_op, sub_args in args[0]:
+                    self._result = _FAILED
+                    answer = self.run(sub_op, tuple(sub_args))
+                    if answer[0] == "ok":
+                        results.append(answer[1])
+                        done.append(self._result)
+                    else:
+                        results.append(Failure(answer[1], answer[2], answer[3], sub_op))
+                        done.append(_FAILED)
+            finally:
+                self._earlier = None
+                self._result = _FAILED
             return ("ok", results)
         try:
             if self.time_limit:
@@ -766,6 +814,23 @@ def _rewind_output():
         pass
 
 
+def batch_call(item, make_action):
+    """One call of a batch message: ``[op, args]``, or ``[op, args, refs]``
+    where each ``[position, index]`` of ``refs`` puts ``Earlier(index)`` at
+    that position of the arguments (checked: an earlier call)."""
+    op, encoded = item[0], item[1]
+    args = decode(encoded, Ref, make_action)
+    if type(op) is not str or type(args) is not list:
+        raise ProtocolError("not a call")
+    if len(item) > 2:
+        for ref in item[2]:
+            if (type(ref) is not list or len(ref) != 2 or type(ref[0]) is not int
+                    or type(ref[1]) is not int or not 0 <= ref[0] < len(args)):
+                raise ProtocolError("not a reference to an earlier call")
+            args[ref[0]] = Earlier(ref[1])
+    return (op, tuple(args))
+
+
 def child_main():
     """The sandbox child: stdin/stdout carry the protocol; the target's own
     stdin is /dev/null and its output goes to the file on fd 2."""
@@ -839,9 +904,8 @@ def child_main():
             os._exit(0)
         op = message["name"]
         try:
-            if op == BATCH:     # [[op, [args...]], ...]: no tags around the calls
-                args = ([(sub[0], tuple(decode(sub[1], Ref, actions.__getitem__)))
-                         for sub in message["batch"]],)
+            if op == BATCH:     # [[op, [args...], [[position, index]...]?], ...]
+                args = ([batch_call(sub, actions.__getitem__) for sub in message["batch"]],)
             else:
                 args = decode(message["args"], Ref, actions.__getitem__)
         except (ProtocolError, TypeError, IndexError, KeyError) as e:

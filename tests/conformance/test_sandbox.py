@@ -15,13 +15,14 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import spec.grilla
 import spec.tipos
 from conformance.sandbox import isolation
-from conformance.api import BATCH, EQUAL, FINGERPRINT, RESET, Handle, TargetError
+from conformance.api import BATCH, EQUAL, FINGERPRINT, RESET, Earlier, Handle, TargetError
+from conformance.sandbox import child
 from conformance.sandbox.box import InProcessTarget, SandboxTarget, fingerprint, open_target
 from conformance.checking.targets import BadTarget, ReferenceImport, resolve
 
@@ -311,6 +312,52 @@ def test_batch_answers_results_and_errors_in_one_trip(target):
     assert answers[0] is True and answers[2] == (5, 3) and answers[3] == [["#"]]
     assert isinstance(answers[1], TargetError) and answers[1].kind == "raised"
     assert answers[1].op == "raise_error"
+
+
+def test_a_batch_call_takes_an_earlier_result_itself(target):
+    """An Earlier argument is the very object the earlier call returned (not
+    a copy): what ``mutate`` does to it, the handle of that call's answer
+    sees. A call that takes the result of a call that failed is skipped."""
+    answers = target.call(BATCH, [("crear_grilla", (GRID,)), ("mutate", (Earlier(0),)),
+                                  ("hay_pared", (Earlier(0), 0, 0)), (FINGERPRINT, (Earlier(0),)),
+                                  ("raise_error", ("x",)), ("hay_caja", (Earlier(4), 2, 1))])
+    grid = answers[0]
+    assert grid == [list(row) for row in GRID]       # its copy, made when it answered
+    assert answers[2] is False                       # mutate reached the original
+    assert target.call(FINGERPRINT, grid) == answers[3]
+    assert answers[4].kind == "raised" and answers[5].kind == "skipped"
+    assert target.call("hay_pared", grid, 0, 0) is False
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])   # one target, many games
+@given(moves=st.lists(st.sampled_from([(1, 0), (-1, 0), (0, 1), (0, -1)]), max_size=8),
+       cells=st.lists(st.tuples(st.integers(0, 4), st.integers(0, 2)), min_size=1, max_size=4))
+def test_a_chained_batch_answers_as_the_calls_one_by_one(target, moves, cells):
+    """A game in one batch (each ``mover`` takes the grid the one before it
+    returned, and observers look at each) answers what the same calls made
+    one at a time answer."""
+    grid = target.call("crear_grilla", GRID)
+    one_by_one, current = [], grid
+    for d in moves:
+        current = target.call("mover", current, d)
+        one_by_one += [current] + [target.call("hay_caja", current, c, f) for c, f in cells]
+    calls, last = [], None
+    for d in moves:
+        calls.append(("mover", (grid if last is None else Earlier(last), d)))
+        last = len(calls) - 1
+        calls += [("hay_caja", (Earlier(last), c, f)) for c, f in cells]
+    assert target.call(BATCH, calls) == one_by_one
+
+
+def test_the_child_reads_only_well_formed_references():
+    def read(item):
+        return child.batch_call(item, spec.tipos.Accion.__getitem__)
+
+    op, args = read(["mover", [None, {"a": "ARRIBA"}], [[0, 3]]])
+    assert op == "mover" and type(args[0]) is child.Earlier and args[0].index == 3
+    for bad in ([[5, 0]], [[0]], [["0", 1]], [[0, 1.5]], "x", [[-1, 0]]):
+        with pytest.raises((child.ProtocolError, TypeError)):
+            read(["mover", [None, 1], bad])
 
 
 def test_a_target_that_imports_the_reference_is_refused():

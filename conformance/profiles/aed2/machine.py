@@ -115,8 +115,13 @@ class Aed2Machine(ExtendidoMachine):
             for code in tail:
                 self.act(code)
 
-    def _apply(self, op: str, *args: Any, completed: bool | None = None) -> None:
-        result = self._call(op, self.handle, *args)
+    def stepped(self) -> Any:
+        """The one mutable juego: the observers of a step look at it after
+        the modifier (in the same round trip)."""
+        return self.handle
+
+    def _apply(self, op: str, *args: Any, completed: bool | None = None,
+               result: Any = None) -> None:
         if op == "mover" and not values_equal(result, completed):
             self._fail("mover", _("mover(j, {action}) returned {answer}, expected {expected} "
                                   "(true iff this move completes the current level) "
