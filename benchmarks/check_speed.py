@@ -25,7 +25,9 @@ other (so both see the same load), and records:
 * the steps the check played (the JSON's ``stats.steps``) and its verdict.
 
 It prints one row per target and seed (times, their ratio, round trips per
-step) and, per profile, the total times and their ratio. ``--grade`` also
+step) and, per profile, the total times and their ratio. ``--share`` adds,
+for Python targets, the share of the check's CPU time spent in the target's
+own code (the check run ``--in-process`` under cProfile with a CPU clock). ``--grade`` also
 times ``grade`` on one class folder per kind of submission made of every
 target (correct and wrong: ``--only`` applies) with each tree, ``--jobs``.
 
@@ -115,6 +117,27 @@ runpy.run_module("conformance", run_name="__main__", alter_sys=True)
 '''
 
 
+#: ``--share``: the check run in this process (``--in-process``) under
+#: cProfile with a CPU clock; writes to $CHECK_SPEED_COUNT the CPU time spent
+#: in the target's own files (its folder's, or the file's) and in all.
+SHARE = r'''
+import cProfile, json, os, pstats, runpy, sys, time
+target = os.path.realpath(sys.argv[1])
+root = target if os.path.isdir(target) else os.path.dirname(target)
+profile = cProfile.Profile(time.process_time)
+sys.argv = ["conformance"] + sys.argv[1:]
+try:
+    profile.runcall(runpy.run_module, "conformance", run_name="__main__", alter_sys=True)
+except SystemExit:
+    pass
+stats = pstats.Stats(profile).stats
+total = sum(v[2] for v in stats.values())
+own = sum(v[2] for (f, _, _), v in stats.items()
+          if os.path.realpath(f) == target or os.path.realpath(f).startswith(root + os.sep))
+open(os.environ["CHECK_SPEED_COUNT"], "w").write(json.dumps({"own": own, "total": total}))
+'''
+
+
 class Side(Runner):
     """One tree's runs (a :class:`verdicts.Runner` that also counts round trips)."""
 
@@ -132,6 +155,20 @@ class Side(Runner):
         seconds = time.monotonic() - start
         counted = json.loads(count_file.read_text()) if count_file.is_file() else {}
         return p, seconds, counted.get("cpu"), counted.get("round_trips")
+
+    def share(self, path: str, seed: int) -> float | None:
+        """The share of a check's CPU time spent in the target's own code
+        (run in this process, profiled: the shares, not the times, count)."""
+        count_file = self.work / "share.json"
+        count_file.unlink(missing_ok=True)
+        env = dict(self.env, CHECK_SPEED_COUNT=str(count_file))
+        subprocess.run([self.python, "-c", SHARE, path, "--seed", str(seed), "--in-process",
+                        *self.examples()], cwd=self.cwd, env=env, capture_output=True,
+                       text=True, timeout=3600)
+        if not count_file.is_file():
+            return None
+        data = json.loads(count_file.read_text())
+        return data["own"] / data["total"] if data["total"] else None
 
     def timed_check(self, name: str, path: str, seed: int) -> dict:
         out = self.out_dir / f"speed-{seed}-{name.replace('/', '__')}.json"
@@ -158,6 +195,10 @@ def _children_cpu() -> float:
     return used.ru_utime + used.ru_stime
 
 
+def _percent(share: float | None) -> str:
+    return "-" if share is None else f"{100 * share:.1f}%"
+
+
 def ratio(a: float | None, b: float | None) -> str:
     return f"{a / b:5.1f}x" if a and b else "   - "
 
@@ -180,6 +221,9 @@ def main(argv=None) -> int:
                    help="only the targets the baseline finds conforming (first seed)")
     p.add_argument("--max-examples", type=int, default=None,
                    help="as check's option (default: check's own)")
+    p.add_argument("--share", action="store_true",
+                   help="also the share of each check's CPU time spent in the target's own "
+                        "code (Python targets, run --in-process under cProfile)")
     p.add_argument("--grade", action="store_true", help="also time grade on class folders")
     p.add_argument("--no-checks", action="store_true", help="only --grade")
     p.add_argument("--jobs", type=int, default=2, help="grade's --jobs")
@@ -214,13 +258,18 @@ def main(argv=None) -> int:
                 if args.correct and i == 0 and before.get("status") != "conforms":
                     break
                 after = new.timed_check(name, t["path"], seed)
+                if args.share and t["kind"] in ("py", "student-soko"):
+                    before["own_share"] = base.share(b_path, seed)
+                    after["own_share"] = new.share(t["path"], seed)
                 same = (before.get("status") == after.get("status"))
                 record["checks"][f"{name}@{seed}"] = {"before": before, "after": after}
                 print(f"{name:40} {str(after.get('profile')):9} {seed:>4} {before['seconds']:11.1f} "
                       f"{after['seconds']:6.1f} {before['cpu']:10.1f} {after['cpu']:6.1f} "
                       f"{ratio(before['cpu'], after['cpu']):>6} "
                       f"{per_step(before):>6} {per_step(after):>6} "
-                      f"{after.get('status')}{'' if same else ' DIFFERENT (before: ' + str(before.get('status')) + ')'}",
+                      f"{after.get('status')}{'' if same else ' DIFFERENT (before: ' + str(before.get('status')) + ')'}"
+                      + (f"; the target's own code: {_percent(before.get('own_share'))} -> "
+                         f"{_percent(after.get('own_share'))} of the CPU time" if args.share else ""),
                       flush=True)
         _summary(record["checks"])
     if args.grade:

@@ -57,7 +57,6 @@ from conformance.api import (
 from conformance.sandbox.child import fingerprint, format_exception
 from conformance.machines.base import CheckSettings, Departure, Fatal, Run, short
 from conformance.machines.boards import Board, draw
-from conformance.profiles.soko.machine import move_cells
 from conformance.reports.report import format_comparison, rule_lines
 from conformance.checking.targets import BadTarget, describe_load_error, load, resolve
 from conformance.translations import _
@@ -607,7 +606,7 @@ class Monitor:
         parent = node.parent
         m = self._at(parent, grid)
         if not self.every_cell:
-            m.cells = move_cells(parent.model.jugador, lv.STEP[node.code])
+            m.cells = lv.move_cells(parent.model.jugador, lv.STEP[node.code])
         try:
             m.act(node.code)
         except (Departure, Fatal) as e:

@@ -53,6 +53,13 @@ DIRS = tuple(a.value for a in ACCIONES)
 #: LURD letter -> step vector (``levels.lurd``'s letters).
 STEP = {letter: a.value for a, letter in LETTERS.items()}
 
+
+def move_cells(at: tuple[int, int], d: tuple[int, int]) -> frozenset:
+    """The cells a move ``d`` of the player at ``at`` can change: its own,
+    the next, and the one beyond (where a pushed box lands)."""
+    (c, f), (dc, df) = at, d
+    return frozenset({(c, f), (c + dc, f + df), (c + 2 * dc, f + 2 * df)})
+
 #: Bundled collections tried (missing ones are skipped).
 BUNDLED = ("microban", "tutorial", "seed002", "seed003")
 #: Largest bundled level used (width * height).

@@ -93,6 +93,10 @@ def _action(value: Any) -> str | None:
     return value.name if type(value) is Accion else None
 
 
+#: The types of the copies :class:`_Identity` keeps (a mutable plain value's).
+_KEPT_TYPES = frozenset((list, dict, set))
+
+
 class _Identity:
     """Keeps object identity across the boundary for mutable plain values.
 
@@ -131,6 +135,8 @@ class _Identity:
             for o, a_ in args[0]:
                 new = None
                 for i, a in enumerate(a_):
+                    if type(a) not in _KEPT_TYPES:     # (only a mutable plain copy is kept)
+                        continue
                     entry = table.get(id(a))
                     if entry is not None and entry[0] is a:
                         if new is None:
@@ -667,11 +673,19 @@ class SandboxTarget(_TargetBase):
 def _batch_item(op: str, args: tuple) -> list:
     """A batch call as the child reads it (:func:`conformance.sandbox.child.batch_call`):
     an :class:`Earlier` argument goes as its position and index."""
-    refs = [[i, a.index] for i, a in enumerate(args) if type(a) is Earlier]
-    if not refs:
-        return [op, encode(list(args), Handle, _action)]
-    plain = [None if type(a) is Earlier else a for a in args]
-    return [op, encode(plain, Handle, _action), refs]
+    out, refs = [], None
+    for i, a in enumerate(args):
+        t = type(a)
+        if t is Earlier:
+            if refs is None:
+                refs = []
+            refs.append([i, a.index])
+            out.append(None)
+        elif t is int or t is str or t is bool:
+            out.append(a)
+        else:
+            out.append(encode(a, Handle, _action))
+    return [op, out] if refs is None else [op, out, refs]
 
 
 def _failure(kind: str, message: str, detail: str, op: str) -> TargetError:

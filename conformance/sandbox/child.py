@@ -277,7 +277,35 @@ def fingerprint(obj):
     size, on every Python version and whatever the recursion limit; only
     memory bounds the depth.
     """
-    return _text(_Describer().run(obj))
+    quick = _grid_fingerprint(obj)
+    return quick if quick is not None else _text(_Describer().run(obj))
+
+
+def _grid_fingerprint(obj):
+    """:func:`fingerprint` of a list or tuple of strings, or of lists or
+    tuples of strings, none shared (a grid, the usual argument of
+    ``mover``): the same text, at a fraction of the cost; None for
+    anything else."""
+    t = type(obj)
+    if t is not list and t is not tuple:
+        return None
+    parts, rows = [], set()
+    for row in obj:
+        r = type(row)
+        if r is str:
+            parts.append(repr(row))
+            continue
+        if r is not list and r is not tuple:
+            return None
+        if r is list:
+            if id(row) in rows:
+                return None
+            rows.add(id(row))
+        for cell in row:
+            if type(cell) is not str:
+                return None
+        parts.append(f"{r.__qualname__}[{', '.join(map(repr, row))}]")
+    return f"{t.__qualname__}[{', '.join(parts)}]"
 
 
 def _text(rope):

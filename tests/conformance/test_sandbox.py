@@ -415,6 +415,30 @@ def test_fingerprint_ignores_set_and_dict_order(items):
     assert fingerprint(forward) == fingerprint(backward)
 
 
+_ROWS = st.one_of(st.text("#@$. +*", max_size=6),
+                  st.lists(st.sampled_from("#@$. x"), max_size=6),
+                  st.lists(st.sampled_from("#@$. "), max_size=6).map(tuple),
+                  st.lists(st.one_of(st.integers(0, 3), st.none()), max_size=3))
+
+
+@given(rows=st.lists(_ROWS, max_size=6), as_tuple=st.booleans(), share=st.booleans())
+def test_a_grids_quick_fingerprint_is_the_full_one(rows, as_tuple, share):
+    """A grid (rows of strings or of one-letter strings) is described by a
+    shortcut: the very text of the general walk, or no shortcut (a row
+    shared twice, a cell that is not a string)."""
+    if share and rows and type(rows[0]) is list:
+        rows.append(rows[0])            # one row object twice: "<ref N>" in the full walk
+    grid = tuple(rows) if as_tuple else rows
+    quick = child._grid_fingerprint(grid)
+    full = child._text(child._Describer().run(grid))
+    assert quick in (None, full)
+    assert fingerprint(grid) == full
+    if share and rows and type(rows[0]) is list:
+        assert quick is None
+    elif all(type(r) is str or all(type(c) is str for c in r) for r in rows):
+        assert quick is not None
+
+
 class _Node:
     __slots__ = ("value", "next")
 

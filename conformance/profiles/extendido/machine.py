@@ -123,13 +123,30 @@ class ExtendidoMachine(Machine):
                 if spec_ext.gano(new) and not spec_ext.gano(j):
                     run.count("wins")
         # One round trip: the modifier, and the observers of what it leaves.
-        look = self.observation(self.stepped())
+        look = self.observation(self.stepped(), self.step_cells(j, new, code))
         calls = [(op, (self.handle,) + args)] + look[0]
         answers = self._batch(calls, whole=True, until=1)
         self._apply(op, *args, completed=completed, result=answers[0])
         self.failed_calls(calls, answers, 1)
         run.count("steps")
         self.compare(look, answers[1:])
+
+    def step_cells(self, before, after, code: str) -> frozenset | None:
+        """The cells observed after an action: after a move that pushes no
+        box and changes neither the level nor whether it is won, those it
+        can change (``move_cells``); else (a push, a bomb, an undo, a win)
+        every cell :meth:`observation` looks at (None), as at the start
+        and the end of each example (:meth:`finish`)."""
+        if (not self.nearby or code in "bz" or spec_ext.cajas(after) != spec_ext.cajas(before)
+                or spec_ext.indice_nivel(after) != spec_ext.indice_nivel(before)
+                or spec_ext.gano(after) != spec_ext.gano(before)):
+            return None
+        return lv.move_cells(spec_ext.persona(before), ACTION_CODES[code].value)
+
+    def finish(self) -> None:
+        """The end of an example: every cell :meth:`observation` looks at."""
+        if self.nearby and self.codes:
+            self.compare()
 
     def stepped(self) -> Any:
         """What the observers of a step look at: the juego the modifier
@@ -146,9 +163,11 @@ class ExtendidoMachine(Machine):
 
     # -- comparing -----------------------------------------------------------------
 
-    def observation(self, handle: Any) -> tuple:
+    def observation(self, handle: Any, cells: frozenset | None = None) -> tuple:
         """What to ask the target's juego ``handle`` to compare it with the
-        spec's: ``(calls, expected, order, scalars, per_cell, window)``."""
+        spec's, on ``cells`` (None: every cell of the level's bounding box,
+        one beyond, and the 5x5 around the character): ``(calls, expected,
+        order, scalars, per_cell, window)``."""
         j = self.model
         scene = self.scenes[spec_ext.indice_nivel(j)]
         things = (scene.board().cells() | spec_ext.paredes(j) | spec_ext.cajas(j)
@@ -168,6 +187,8 @@ class ExtendidoMachine(Machine):
         scalars += [("puede_mover", h + (a,)) for a in ACTION_CODES.values()]
         if self.lightness:
             grid = []
+        elif cells is not None:
+            grid = sorted(cells, key=lambda p: (p[1], p[0]))
         per_cell = [(op, h + (p,)) for p in grid for op in ("hay_pared", "hay_caja", "hay_deposito")]
         expected = [spec_ext.indice_nivel(j), spec_ext.persona(j), spec_ext.bombas(j),
                     spec_ext.gano(j)] + [spec_ext.puede_mover(j, a) for a in ACTION_CODES.values()]

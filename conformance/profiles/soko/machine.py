@@ -28,13 +28,6 @@ SPEC_OPS = {"hay_pared": spec_grilla.hay_pared, "hay_objetivo": spec_grilla.hay_
             "hay_caja": spec_grilla.hay_caja, "hay_jugador": spec_grilla.hay_jugador}
 
 
-def move_cells(jugador: tuple[int, int], d: tuple[int, int]) -> frozenset:
-    """The cells a move ``d`` of the player at ``jugador`` can change: its
-    own, the next, and the one beyond (where a pushed box lands)."""
-    (c, f), (dc, df) = jugador, d
-    return frozenset({(c, f), (c + dc, f + df), (c + 2 * dc, f + 2 * df)})
-
-
 class SokoMachine(Machine):
     PROFILE = "soko"
     SEED = "seed 002"
@@ -122,8 +115,8 @@ class SokoMachine(Machine):
         """The cells observed after a move: every cell (None) when it pushed
         a box or changed whether the game is won (and at the start and the
         end of each example: :meth:`finish`); else the cells it can change
-        (:func:`move_cells`)."""
-        return None if full or not self.nearby else move_cells(old.jugador, d)
+        (:func:`~conformance.machines.levels.move_cells`)."""
+        return None if full or not self.nearby else lv.move_cells(old.jugador, d)
 
     def finish(self) -> None:
         """The end of an example: every cell of the last grid."""
