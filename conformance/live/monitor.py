@@ -72,7 +72,8 @@ def monitorable() -> list[str]:
 def _known(profile: str) -> None:
     known = monitorable()
     if profile not in known:
-        raise ValueError(f"the monitor knows profile {' '.join(known)} only, not {profile!r}")
+        raise ValueError(_("the monitor knows profile {known} only, not {profile}").format(
+            known=" ".join(known), profile=repr(profile)))
 #: Direction (seed 002's tuple) -> replay letter.
 LETTERS = {step: letter for letter, step in lv.STEP.items()}
 #: The observers of a cell, with the spec's answer.
@@ -428,7 +429,8 @@ class Monitor:
             if code is None:
                 return self._callers_fault(
                     f"mover(grilla, {direccion!r})",
-                    f"direccion must be one of {', '.join(map(str, lv.STEP.values()))}",
+                    _("direccion must be one of {directions}").format(
+                        directions=", ".join(map(str, lv.STEP.values()))),
                     op, args)
             grids.move_to_end(id(grid))
             parent = entry[1]
@@ -643,7 +645,10 @@ class Monitor:
         m.cells = None
         c = e.counterexample
         try:
-            if c.operation == "mover" and "changed the grid it was given" in c.message:
+            changed = _("{call} changed the grid it was given {where} (it must return a new "
+                        "grid and leave its argument alone)")
+            marker = changed.partition("{call}")[2].partition("{where}")[0]     # any language
+            if c.operation == "mover" and marker in c.message:
                 m.compare(parent.model, grid, changed=m.changed(lv.STEP[code]))
             elif c.operation.split("(")[0] in CELL_OBSERVERS or \
                     c.operation.split("(")[0] in GRID_OBSERVERS:
@@ -714,8 +719,9 @@ def spec_grid(desc: Any) -> tuple[spec_grilla.Grilla | None, str | None]:
         return None, str(e).removeprefix("crear_grilla: ")
     lengths = [len(row) for row in desc]
     if len(set(lengths)) > 1:
-        return None, (f"\u201c{RECTANGULAR}\u201d (every row of desc the same length, "
-                      f"erratum E24): the rows' lengths are {', '.join(map(str, lengths))}")
+        return None, _("\u201c{words}\u201d (every row of desc the same length, erratum E24): "
+                       "the rows' lengths are {lengths}").format(
+                           words=RECTANGULAR, lengths=", ".join(map(str, lengths)))
     return model, None
 
 
@@ -843,8 +849,9 @@ def load_module(module_or_path: Any, support: str | None = None) -> tuple[Any, s
         return module_or_path, getattr(module_or_path, "__file__", None) or module_or_path.__name__
     spec = resolve(os.fspath(module_or_path))
     if spec is None or spec.kind not in ("file", "package", "module"):
-        raise BadTarget(f"{module_or_path}: the monitor runs a Python module (a soko.py) in "
-                        "this process; for other targets use sokoban check or sokoban play")
+        raise BadTarget(_("{target}: the monitor runs a Python module (a soko.py) in this "
+                          "process; for other targets use sokoban check or sokoban play").format(
+                              target=module_or_path))
     try:
         return load(spec, support=support), spec.path or spec.name
     except BadTarget:

@@ -332,7 +332,7 @@ class Machine(RuleBasedStateMachine):
                 results += part
                 i += n
         if not isinstance(results, list) or len(results) != len(calls):
-            self._fail("__batch__", "the target's batch answer is malformed",
+            self._fail("__batch__", _("the target's batch answer is malformed"),
                        actual=repr(results)[:200])
             # (not raised: the example ended on a rule already known broken,
             # a crash of the batch call included; nothing more to compare)
@@ -350,16 +350,16 @@ class Machine(RuleBasedStateMachine):
 
     def _target_failed(self, e: TargetError, op: str, args: tuple) -> None:
         if op in ("iniciar", "nuevo_juego", "crear_grilla"):
-            shown = "<the level>"
+            shown = _("<the level>")
         else:
             shown = ", ".join([self.HANDLE_NAME] + [arg_text(a) for a in args[1:]]) if args else ""
         what = {
-            "raised": "raised an exception", "timeout": "did not answer in time (timeout)",
-            "crashed": "crashed (its process died)", "exited": "exited (called exit)",
-            "output": "printed more output than allowed", "memory": "ran out of memory",
-            "storage": "ran out of storage",
-            "missing": "is missing", "unpicklable": "returned a value that cannot be read back",
-            "died": "crashed",
+            "raised": _("raised an exception"), "timeout": _("did not answer in time (timeout)"),
+            "crashed": _("crashed (its process died)"), "exited": _("exited (called exit)"),
+            "output": _("printed more output than allowed"), "memory": _("ran out of memory"),
+            "storage": _("ran out of storage"),
+            "missing": _("is missing"), "unpicklable": _("returned a value that cannot be read back"),
+            "died": _("crashed"),
         }.get(e.kind, e.kind)
         said = e.message if e.message.startswith(e.kind) else f"{what}: {e.message}"  # "raised X: ..."
         if e.kind == "died":      # a compiled target: e.op is the call as its language writes it
@@ -371,7 +371,7 @@ class Machine(RuleBasedStateMachine):
             detail = detail[-6:]
         actual = (e.message if e.message.startswith(e.kind) else f"{e.kind}: {e.message}") + (
             ("\n" + "\n".join(detail)) if detail else "")
-        self._fail(e.op or op, message, expected="a normal answer", actual=actual,
+        self._fail(e.op or op, message, expected=_("a normal answer"), actual=actual,
                    fatal=e.kind in FATAL_KINDS, focusable=e.kind != "died")
 
     # -- comparing -------------------------------------------------------------
@@ -492,8 +492,8 @@ class Machine(RuleBasedStateMachine):
         self.played()
         c = Counterexample(
             profile=run.profile,
-            level_text=("\n\n".join(f"; level {i + 1} of {len(self.scenes)}\n{s.xsb()}"
-                                    for i, s in enumerate(self.scenes))
+            level_text=("\n\n".join("; " + _("level {i} of {n}").format(i=i + 1, n=len(self.scenes))
+                                    + f"\n{s.xsb()}" for i, s in enumerate(self.scenes))
                         if len(self.scenes) > 1 else "\n\n".join(s.xsb() for s in self.scenes)),
             actions=[self.describe(code) for code in self.codes],
             step=len(self.codes) - 1,

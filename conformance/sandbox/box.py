@@ -46,6 +46,7 @@ from typing import Any
 from conformance.sandbox import child as _child
 from conformance.sandbox import isolation
 from conformance.api import BATCH, RESET, SPECIAL_OPERATIONS, Earlier, Handle, TargetError
+from conformance.translations import _
 from conformance.sandbox.child import (  # noqa: F401 - fingerprint is part of this module's API
     Failure, Host, Kept, NotPlain, ProtocolError, decode, encode, fingerprint, frame,
     time_limit_message,
@@ -222,8 +223,8 @@ def _copy_tree(source: Path, dest: Path, budget: list[int]) -> None:
         elif entry.is_file():
             budget[0] -= entry.stat().st_size
             if budget[0] < 0:
-                raise BadTarget(f"{source}: more than {_MAX_COPY // 2 ** 20} MB to copy "
-                                "into the sandbox")
+                raise BadTarget(_("{path}: more than {n} MB to copy into the sandbox").format(
+                    path=source, n=_MAX_COPY // 2 ** 20))
             shutil.copyfile(entry, dest / entry.name)
 
 
@@ -233,7 +234,7 @@ def support_files(folder: str | os.PathLike) -> list[str]:
     Raises :class:`BadTarget` when ``folder`` is not a readable folder."""
     source = Path(folder)
     if not source.is_dir():
-        raise BadTarget(f"--support {folder}: not a folder")
+        raise BadTarget(_("--support {folder}: not a folder").format(folder=folder))
     found = []
     try:
         for path in sorted(source.rglob("*")):
@@ -243,7 +244,8 @@ def support_files(folder: str | os.PathLike) -> list[str]:
             if path.is_file():
                 found.append(relative.as_posix())
     except OSError as e:
-        raise BadTarget(f"--support {folder}: cannot be read ({e.strerror or e})") from None
+        raise BadTarget(_("--support {folder}: cannot be read ({why})").format(
+            folder=folder, why=e.strerror or e)) from None
     return found
 
 
@@ -261,8 +263,8 @@ def _copy_support(folder: str, work: Path, keep: str | None, budget: list[int]) 
         dest = work / relative
         budget[0] -= source.stat().st_size
         if budget[0] < 0:
-            raise BadTarget(f"--support {folder}: more than {_MAX_COPY // 2 ** 20} MB to copy "
-                            "into the sandbox")
+            raise BadTarget(_("{path}: more than {n} MB to copy into the sandbox").format(
+                path=f"--support {folder}", n=_MAX_COPY // 2 ** 20))
         for parent in reversed(dest.relative_to(work).parents[:-1]):
             (work / parent).mkdir(exist_ok=True)
         if dest.is_dir() and not dest.is_symlink():
@@ -299,8 +301,9 @@ class _Box:
                 try:
                     self.replaced = _copy_support(support, work, keep, [_MAX_COPY])
                 except OSError as e:
-                    raise BadTarget(f"--support {support}: cannot be copied into the box "
-                                    f"({e.strerror or e})") from None
+                    raise BadTarget(_("--support {folder}: cannot be copied into the box "
+                                      "({why})").format(folder=support, why=e.strerror or e)
+                                    ) from None
         except BaseException:
             self.remove()
             raise
@@ -326,15 +329,16 @@ class _Box:
             top = spec.module.split(".")[0]
             found = importlib.util.find_spec(top)
             if found is None or not (found.origin or found.submodule_search_locations):
-                raise BadTarget(f"{spec.name}: no module named {top!r}")
+                raise BadTarget(_("{target}: no module named {module}").format(
+                    target=spec.name, module=repr(top)))
             if found.submodule_search_locations:
                 for location in found.submodule_search_locations:
                     _copy_tree(Path(location), work / top, budget)
             elif found.origin and found.origin.endswith(".py"):
                 shutil.copyfile(found.origin, work / f"{top}.py")
             else:
-                raise BadTarget(f"{spec.name}: {top} is not Python source; the sandbox "
-                                "cannot copy it")
+                raise BadTarget(_("{target}: {module} is not Python source; the sandbox "
+                                  "cannot copy it").format(target=spec.name, module=top))
         return init
 
     def remove(self) -> None:
@@ -463,8 +467,8 @@ class SandboxTarget(_TargetBase):
         answer = self._receive("import", self.start_timeout + _STARTUP, importing=True)
         if "reference" in answer:
             self._stop()
-            raise ReferenceImport(f"{self.spec.name}: imports the reference implementation "
-                                  f"({answer['reference']})")
+            raise ReferenceImport(_("{target}: imports the reference implementation ({module})"
+                                    ).format(target=self.spec.name, module=answer["reference"]))
         if "missing-module" in answer:
             self._stop()
             raise TargetError("raised", missing_module_message(
@@ -475,7 +479,7 @@ class SandboxTarget(_TargetBase):
         operations = answer.get("ok")
         if type(operations) is not list or not all(type(o) is str for o in operations):
             self._stop()
-            raise TargetError("crashed", "sent an unreadable answer to the import")
+            raise TargetError("crashed", _("sent an unreadable answer to the import"))
         self._operations = frozenset(operations)
 
     def _stop(self) -> None:
@@ -487,7 +491,8 @@ class SandboxTarget(_TargetBase):
         try:
             data = frame(document)
         except (ValueError, TypeError) as e:
-            raise TargetError("unpicklable", f"arguments cannot be sent: {e}", op=op) from None
+            raise TargetError("unpicklable", _("arguments cannot be sent: {problem}").format(
+                problem=e), op=op) from None
         try:
             _child.write_all(self._proc.stdin.fileno(), data)
         except (BrokenPipeError, OSError, ValueError):
@@ -528,7 +533,7 @@ class SandboxTarget(_TargetBase):
                 why = clock.over()
                 if why:
                     break
-                ready, _, _ = select.select([fd], [], [], min(clock.wait(), _LOOK))
+                ready = select.select([fd], [], [], min(clock.wait(), _LOOK))[0]
                 if ready:
                     chunk = os.read(fd, 1 << 20)
                     if not chunk:
@@ -539,17 +544,19 @@ class SandboxTarget(_TargetBase):
                     raise self._death(op)
         except ProtocolError as e:
             self._stop()
-            raise TargetError("crashed", f"sent an unreadable answer ({e}); the process "
-                              "was killed", op=op) from None
+            raise TargetError("crashed", _("sent an unreadable answer ({problem}); the process "
+                                           "was killed").format(problem=e), op=op) from None
         tail = self._output_tail()
         self._stop()
         if importing:
-            raise TargetError("timeout", f"{self.spec.name}: did not finish importing: "
-                              f"{time_limit_message(self.start_timeout, why == 'wall')}"
-                              + (" (a loop at module level?)" if why == "cpu" else ""), tail, op)
-        raise TargetError("timeout", f"{time_limit_message(self.timeout, why == 'wall')} and "
-                          "could not be interrupted (a loop outside Python?); the process "
-                          "was killed", tail, op)
+            raise TargetError("timeout", (_("{target}: did not finish importing: {limit} (a loop "
+                                            "at module level?)") if why == "cpu" else
+                                          _("{target}: did not finish importing: {limit}")).format(
+                target=self.spec.name, limit=time_limit_message(self.start_timeout, why == "wall")),
+                tail, op)
+        raise TargetError("timeout", _("{limit} and could not be interrupted (a loop outside "
+                                       "Python?); the process was killed").format(
+            limit=time_limit_message(self.timeout, why == "wall")), tail, op)
 
     def _look(self, op: str, when: str = "after", now: bool = False) -> None:
         """Kill the box and raise when it stores more than its budget. At
@@ -563,7 +570,8 @@ class SandboxTarget(_TargetBase):
         if over is not None:
             tail = self._output_tail()
             self._stop()
-            raise TargetError("storage", f"{over}; the process was killed", tail, op)
+            raise TargetError("storage", _("{why}; the process was killed").format(why=over),
+                              tail, op)
 
     def _death(self, op: str) -> TargetError:
         proc = self._proc
@@ -578,25 +586,28 @@ class SandboxTarget(_TargetBase):
         printed = self._output_size()
         self._stop()
         if code is None:
-            return TargetError("crashed", "the process stopped answering", tail, op)
+            return TargetError("crashed", _("the process stopped answering"), tail, op)
         if sig is not None:
             if sig == signal.SIGXFSZ:
                 if printed < self.output_limit:
-                    return TargetError("storage", f"wrote a file larger than "
-                                       f"{self.output_limit} bytes (the limit of any one "
-                                       "file); the process was killed", tail[-500:], op)
-                return TargetError("output", f"printed more than {self.output_limit} bytes "
-                                   "in one call; the process was killed", tail[-500:], op)
+                    return TargetError("storage", _("wrote a file larger than {n} bytes (the "
+                                                    "limit of any one file); the process was "
+                                                    "killed").format(n=self.output_limit),
+                                       tail[-500:], op)
+                return TargetError("output", _("printed more than {n} bytes in one call; the "
+                                               "process was killed").format(n=self.output_limit),
+                                   tail[-500:], op)
             try:
                 signame = signal.Signals(sig).name
             except ValueError:
                 signame = str(sig)
-            what = {"SIGSEGV": " (segmentation fault)", "SIGABRT": " (abort)",
-                    "SIGXCPU": " (CPU time limit)",
-                    "SIGKILL": " (killed: out of memory, or it killed itself)"}.get(signame, "")
-            return TargetError("crashed", f"the process died from signal {signame}{what}", tail, op)
-        return TargetError("exited", f"the process ended with status {code} "
-                           "(the target called os._exit or exit)", tail, op)
+            what = {"SIGSEGV": _(" (segmentation fault)"), "SIGABRT": _(" (abort)"),
+                    "SIGXCPU": _(" (CPU time limit)"),
+                    "SIGKILL": _(" (killed: out of memory, or it killed itself)")}.get(signame, "")
+            return TargetError("crashed", _("the process died from signal {signal}{what}").format(
+                signal=signame, what=what), tail, op)
+        return TargetError("exited", _("the process ended with status {code} (the target "
+                                       "called os._exit or exit)").format(code=code), tail, op)
 
     def _output_size(self) -> int:
         try:
@@ -623,7 +634,8 @@ class SandboxTarget(_TargetBase):
             else:
                 message = {"op": "call", "name": op, "args": encode(list(args), Handle, _action)}
         except (NotPlain, RecursionError) as e:
-            raise TargetError("unpicklable", f"arguments cannot be sent: {e}", op=op) from None
+            raise TargetError("unpicklable", _("arguments cannot be sent: {problem}").format(
+                problem=e), op=op) from None
         self._send(message, op)
         # The child interrupts a call at ``timeout`` itself (SIGALRM) and
         # answers; the parent waits a little longer and kills it only when

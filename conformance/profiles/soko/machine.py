@@ -100,8 +100,8 @@ class SokoMachine(Machine):
                 self.compare(old, given, changed=self.changed(d))
             elif answers[m + 1] != answers[0]:
                 self.compare(old, given, changed=self.changed(d))
-                self._fail("mover", self.changed(d), "the argument unchanged",
-                           "the argument was modified (its observers did not show it)",
+                self._fail("mover", self.changed(d), _("the argument unchanged"),
+                           _("the argument was modified (its observers did not show it)"),
                            value=GRILLA)
         self.failed_calls(calls, answers, observed)
         self.judge_observation(self.model, look, answers[observed:observed + len(look[0])])
@@ -109,7 +109,7 @@ class SokoMachine(Machine):
             self._fail("mover", _("{call} is blocked {where}, but the grid it returned is "
                                   "not equal (==) to the one it was given").format(
                                       call=f"mover(grilla, {d})", where=self.where()),
-                       "a grid equal to the argument", "a different grid", value=GRILLA)
+                       _("a grid equal to the argument"), _("a different grid"), value=GRILLA)
 
     def step_cells(self, old, d, full: bool) -> frozenset | None:
         """The cells observed after a move: every cell (None) when it pushed
