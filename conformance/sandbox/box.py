@@ -72,7 +72,7 @@ _STARTUP = 5.0                        # seconds allowed for the interpreter to s
 _BOOT = f"import sys; exec(compile(sys.argv[1], {_child.RUNNER_NAME!r}, 'exec'))"
 _RUNNER = Path(_child.__file__).read_text(encoding="utf-8")
 #: Our own top-level modules; the child refuses them to a target.
-PROJECT_NAMES = ("spec", "impl", "levels", "conformance", "soko")
+PROJECT_NAMES = ("spec", "impl", "levels", "conformance", "speech", "soko")
 _PROJECT_ROOT = Path(__file__).resolve().parents[2]
 _SKIP = {"__pycache__", ".git", ".hg", ".svn", ".hypothesis", ".pytest_cache", "node_modules",
          ".venv", "venv"}

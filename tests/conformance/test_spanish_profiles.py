@@ -93,6 +93,7 @@ def test_a_target_that_exits_is_told_in_spanish(tmp_path):
     out = check.stdout
     assert "esperado: una respuesta normal" in out
     assert "Encontrado por el escenario fijo: caminar a lo largo de paredes interiores" in out
+    assert "semilla 002, Movimiento, 2.ª oración: \u201c" in out      # where the rule is
     for english in (*ENGLISH, "exited (called exit)", "a normal answer", "Found by",
                     "walk along inner walls", "2nd sentence"):
         assert english not in out, (english, out)
