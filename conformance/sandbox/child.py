@@ -652,6 +652,8 @@ class Host:
             return self.resolve(value)
         if t in self.atoms:
             return value
+        if t is tuple and all(type(v) in _SCALARS for v in value):
+            return value            # (a position: immutable all through, nothing to copy)
         return self.copy_plain(value, self.resolve)
 
     def _export(self, value):
