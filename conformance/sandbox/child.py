@@ -411,6 +411,9 @@ def _joined(parts, separator=", "):
 
 FINGERPRINT, EQUAL, BATCH, RESET, OPAQUE = ("__fingerprint__", "__equal__", "__batch__",
                                              "__reset__", "__opaque__")
+#: ``SPECTRA(command)``: line spectra of the target's own files, asked only
+#: while a departure is localised (``conformance.sandbox.spectra.answer``).
+SPECTRA = "__spectra__"
 
 
 class CallTimeout(BaseException):
@@ -508,6 +511,9 @@ class Host:
         self.handle_type = handle_type
         self.opaque = frozenset()     # operations whose results stay here (OPAQUE)
         self.time_limit = 0.0       # CPU seconds per call (the sandbox child, _time_limits)
+        #: ``() -> (recorder, answer)`` for SPECTRA (see :meth:`spectra`); None: not offered.
+        self.spectra_factory = None
+        self.recorder = None
 
     def limit_time(self, seconds):
         """Interrupt any call (each call of a batch too) that uses more than
@@ -586,6 +592,8 @@ class Host:
         if op == OPAQUE:
             self.opaque = frozenset(str(name) for name in args[0])
             return None
+        if op == SPECTRA:
+            return self.spectra(args[0])
         function = self.functions.get(op)
         if function is None:
             if op not in self.operations:
@@ -595,6 +603,17 @@ class Host:
         if op in self.opaque and type(result) not in self.atoms:
             return self._keep(result)
         return self._export(result)
+
+    def spectra(self, command):
+        """A SPECTRA request: the recorder is made on the first one
+        (``spectra_factory``), never before (a check that finds no departure
+        traces nothing)."""
+        if self.spectra_factory is None:
+            raise HostError("missing", "this target offers no line spectra")
+        if self.recorder is None:
+            self.recorder = self.spectra_factory()
+        recorder, answer = self.recorder
+        return answer(recorder, str(command))
 
     def run(self, op, args):
         """Run one call (or a batch); answer ``("ok", value)`` or
@@ -766,10 +785,35 @@ def _rewind_output():
         pass
 
 
+def spectra_root(path, namespace):
+    """The folder whose files are the target's own (their lines are its
+    spectra): the folder of its file, or of its package; else its module's."""
+    if path:
+        return os.path.dirname(os.path.abspath(path))
+    found = getattr(namespace, "__file__", None)
+    return os.path.dirname(os.path.abspath(found)) if found else None
+
+
+def _spectra_factory(source, path, namespace):
+    """What makes the child's line recorder on the first SPECTRA request:
+    ``source`` is ``conformance/sandbox/spectra.py``'s text, handed over by
+    the parent beside this file's, compiled only then."""
+    root = spectra_root(path, namespace)
+    if not source or root is None:
+        return None
+
+    def make():
+        scope = {"__name__": "sokoban_spectra"}
+        exec(compile(source, "<sokoban-spectra>", "exec"), scope)
+        return scope["Recorder"](root), scope["answer"]
+    return make
+
+
 def child_main():
     """The sandbox child: stdin/stdout carry the protocol; the target's own
     stdin is /dev/null and its output goes to the file on fd 2."""
     channel = _Channel(os.dup(0), os.dup(1))        # os.dup: not inherited by exec
+    spectra_source = sys.argv[2] if len(sys.argv) > 2 else None     # see _spectra_factory
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.close(null)
@@ -826,6 +870,7 @@ def child_main():
             return None
 
     host = Host(namespace, init["id_base"], atoms=action_types, handle_type=Ref)
+    host.spectra_factory = _spectra_factory(spectra_source, init.get("path"), namespace)
     if init.get("timeout"):
         host.limit_time(init["timeout"])
     channel.send({"ok": sorted(host.operations)})

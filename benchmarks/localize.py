@@ -1,0 +1,236 @@
+"""How well "Where to look" finds the faulty line (``conformance.checking.localize``).
+
+    python benchmarks/localize.py                      # the Python mutants, seed 1, every formula
+    python benchmarks/localize.py --seeds 3 --only soko_
+    python benchmarks/localize.py --labels /work/students/labels.tsv   # labelled public files too
+    python benchmarks/localize.py --plays 20,40,80,160   # accuracy against the plays allowed
+    python benchmarks/localize.py --timing --labels L  # a failing check's time, with and without
+
+For each labelled target: check it (``shrink``, the default budget, no
+localisation), record the line spectra of the plays around its departure
+(:func:`conformance.checking.localize.record`), rank the lines with each
+formula of :data:`~conformance.checking.localize.FORMULAS` and say where the
+first faulty line comes, in the order a report shows: top 1, 3, 5, and
+the EXAM score (its rank over the number of lines ranked; 1.0 when it is
+not ranked at all, as when the fault is a missing line that never runs).
+
+The faulty lines of a mutant are derived, not kept by hand: each function a
+mutant file defines is diffed (``difflib``, line by line, whitespace
+stripped) against the function of the same name in the correct base it
+imports (``conformance.mutants.bases``); its lines that differ are the
+faulty ones (a deletion counts the line after it). A public student's file
+is labelled in a TSV kept OUTSIDE the repository (their code is not ours):
+``folder<TAB>file<TAB>sha256<TAB>lines`` (``lines``: the fixed lines,
+comma-separated; ``folder`` relative to the TSV's own folder, the file's
+hash checked so a label never meets another version of the file). Python
+targets only: C++ and Prolog are not localised yet.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import difflib
+import hashlib
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from conformance import mutants, profiles
+from conformance.checking import engine
+from conformance.checking import localize as loc
+from conformance.checking.checks import RunOptions, check_target
+from conformance.checking.targets import resolve
+from conformance.sandbox.box import open_target
+
+
+# ------------------------------------------------------------ faulty lines
+
+def _functions(path: Path) -> dict[str, tuple[int, list[str]]]:
+    """Top-level functions and methods of ``path``: name -> (first line, lines)."""
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    found = {}
+    tree = ast.parse(text)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            found.setdefault(node.name, (node.lineno, lines[node.lineno - 1:node.end_lineno]))
+    return found
+
+
+def changed_lines(name: str) -> set[int]:
+    """The lines of mutant ``name`` that differ from its correct base."""
+    own = _functions(mutants.path(name))
+    base: dict[str, tuple[int, list[str]]] = {}
+    for b in mutants.bases(name):
+        for k, v in _functions(mutants.path(b)).items():
+            base.setdefault(k, v)
+    changed: set[int] = set()
+    for fname, (first, lines) in own.items():
+        if fname not in base:
+            changed.update(range(first, first + len(lines)))
+            continue
+        theirs = [s.strip() for s in base[fname][1]]
+        ours = [s.strip() for s in lines]
+        for tag, i1, i2, _j1, _j2 in difflib.SequenceMatcher(None, ours, theirs,
+                                                             autojunk=False).get_opcodes():
+            if tag in ("replace", "delete"):
+                changed.update(first + i for i in range(i1, i2))
+            elif tag == "insert":
+                changed.add(first + min(i1, len(ours) - 1))
+    return changed
+
+
+# ------------------------------------------------------------------- ranks
+
+def position(ranked: list, faulty: set[tuple[str, int]]) -> int | None:
+    """1-based place of the first faulty line in ``ranked`` (None: absent)."""
+    for i, (key, _score) in enumerate(ranked, 1):
+        if key in faulty:
+            return i
+    return None
+
+
+def summary(places: list[int | None], sizes: list[int]) -> dict:
+    n = len(places)
+    exam = [(p / s if p is not None and s else 1.0) for p, s in zip(places, sizes)]
+    return {k: sum(1 for p in places if p is not None and p <= k) / n if n else 0.0
+            for k in (1, 3, 5)} | {"exam": statistics.mean(exam) if exam else 1.0, "n": n}
+
+
+# ---------------------------------------------------------------- targets
+
+def mutant_cases(only: str, seeds: int):
+    for name, profile in mutants.MUTANTS.items():
+        if only and not name.startswith(only):
+            continue
+        faulty = {(mutants.path(name).name, line) for line in changed_lines(name)}
+        for seed in range(1, seeds + 1):
+            yield f"{name} (seed {seed})", str(mutants.path(name)), profile, faulty, seed
+
+
+def labelled_cases(labels: Path, seeds: int):
+    for row in labels.read_text(encoding="utf-8").splitlines():
+        if not row.strip() or row.startswith("#"):
+            continue
+        folder, file, digest, lines = (row.split("\t") + ["", "", "", ""])[:4]
+        path = labels.parent / folder / file
+        if hashlib.sha256(path.read_bytes()).hexdigest() != digest:
+            print(f"  {folder}/{file}: its hash changed; label skipped", file=sys.stderr)
+            continue
+        faulty = {(file, int(x)) for x in lines.split(",") if x.strip()}
+        for seed in range(1, seeds + 1):
+            yield f"{folder} (seed {seed})", str(path), None, faulty, seed
+
+
+def spectra_of(path: str, profile: str | None, seed: int, in_process: bool, plays: int):
+    """The counterexample of a check of ``path`` and the spectra around it."""
+    spec = resolve(path)
+    target = open_target(spec, in_process=in_process)
+    try:
+        if profile is None:
+            [(verdict, _)] = check_target(spec, None, RunOptions(seed=seed, localize=False),
+                                          target=target)
+        else:
+            verdict = engine.check(target, profile, seed=seed)
+        c = verdict.counterexample
+        if c is None or c.fatal:
+            return verdict, None
+        spectra = loc.record(target, profiles.get(verdict.profile), c, seconds=1e9,
+                             max_plays=plays)
+        return verdict, spectra
+    finally:
+        target.close()
+
+
+def evaluate(cases, in_process: bool, budgets: list[int], out) -> dict:
+    """Per formula and plays allowed: the places of the faulty lines."""
+    results: dict = {}
+    failures = []
+    for label, path, profile, faulty, seed in cases:
+        verdict, spectra = spectra_of(path, profile, seed, in_process, max(budgets))
+        if spectra is None:
+            failures.append((label, "no departure to localise" if verdict.conforms
+                             else "fatal or no counterexample"))
+            for formula in loc.FORMULAS:
+                for b in budgets:
+                    results.setdefault((formula, b), []).append((None, 0, label))
+            continue
+        for b in budgets:
+            part = loc.Spectra(spectra.plays[:b], spectra.functions)
+            for formula in loc.FORMULAS:
+                ranked = loc.rank(part, formula)
+                results.setdefault((formula, b), []).append(
+                    (position(ranked, faulty), len(ranked), label))
+        ranked = loc.rank(spectra, loc.FORMULA)
+        where = position(ranked, faulty)
+        if where is None or where > 3:
+            top = ", ".join(f"{f}:{line}" for (f, line), _ in ranked[:3])
+            failures.append((label, f"faulty line at {where or 'unranked'} with "
+                                    f"{loc.FORMULA}; top 3: {top}; faulty: "
+                                    f"{sorted(line for _, line in faulty)}; "
+                                    f"{spectra.failing} failing, {spectra.passing} passing"))
+        print(f"  {label}: {loc.FORMULA} place {where}", file=out, flush=True)
+    return {"results": results, "failures": failures}
+
+
+def table(title: str, found: dict, budgets: list[int]) -> None:
+    print(f"\n{title}")
+    print(f"{'formula':<10} {'plays':>5} {'n':>4} {'top-1':>6} {'top-3':>6} {'top-5':>6} {'EXAM':>6}")
+    for (formula, b), rows in sorted(found["results"].items()):
+        s = summary([r[0] for r in rows], [r[1] for r in rows])
+        print(f"{formula:<10} {b:>5} {s['n']:>4} {s[1]:>6.0%} {s[3]:>6.0%} {s[5]:>6.0%} "
+              f"{s['exam']:>6.3f}")
+    if found["failures"]:
+        print(f"not in the top 3 with {loc.FORMULA} ({max(budgets)} plays):")
+        for label, why in found["failures"]:
+            print(f"  {label}: {why}")
+
+
+def timing(labels: Path | None, only: str) -> None:
+    """A failing check's wall time with localisation and with --no-localize."""
+    paths = [str(mutants.path(n)) for n in mutants.MUTANTS if not only or n.startswith(only)]
+    if labels is not None:
+        paths += [c[1] for c in labelled_cases(labels, 1)]
+    totals = {True: 0.0, False: 0.0}
+    for path in paths:
+        row = []
+        for localize in (False, True):
+            start = time.monotonic()
+            check_target(resolve(path), None, RunOptions(seed=1, localize=localize))
+            spent = time.monotonic() - start
+            totals[localize] += spent
+            row.append(spent)
+        print(f"  {Path(path).name}: {row[0]:.2f} s, localised {row[1]:.2f} s "
+              f"({row[1] / row[0]:.2f}x)", flush=True)
+    print(f"total: {totals[False]:.1f} s without, {totals[True]:.1f} s with: "
+          f"{totals[True] / totals[False]:.2f}x")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seeds", type=int, default=1)
+    parser.add_argument("--only", default="", help="mutants whose name starts with this")
+    parser.add_argument("--labels", type=Path, help="a TSV of labelled public files (see above)")
+    parser.add_argument("--plays", default=str(loc.MAX_PLAYS),
+                        help="comma-separated numbers of plays to rank on")
+    parser.add_argument("--no-mutants", action="store_true")
+    parser.add_argument("--timing", action="store_true")
+    args = parser.parse_args(argv)
+    if args.timing:
+        timing(args.labels, args.only)
+        return 0
+    budgets = [int(x) for x in args.plays.split(",")]
+    if not args.no_mutants:
+        found = evaluate(mutant_cases(args.only, args.seeds), True, budgets, sys.stderr)
+        table("Python mutants (conformance/mutants), in-process", found, budgets)
+    if args.labels is not None:
+        found = evaluate(labelled_cases(args.labels, args.seeds), False, budgets, sys.stderr)
+        table(f"Labelled public files ({args.labels}), sandboxed", found, budgets)
+    print("\nC++ (aed2) and Prolog mutants: not localised yet (no spectra for them).")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,302 @@
+"""Where to look: after a check has found and shrunk a departure, rank the
+lines of the target's own files by how much they look like its cause
+(spectrum-based fault localisation).
+
+Only a Python target (a profile with ``python``) is localised, and only
+after a departure: the sandbox child records line spectra
+(:mod:`conformance.sandbox.spectra`, the ``SPECTRA`` request) while this
+module replays, through the profile's own machine, plays around the
+departure, each labelled by what the machine says of it:
+
+* *failing*: it departs, blamed on the same rule;
+* *passing*: it does not depart at all;
+* anything else (another rule, a crash) is left out.
+
+The plays, in order, until :data:`MAX_PLAYS` or the time allowed: the
+shrunk counterexample and each of its prefixes (they pass: they stop before
+the departing action), variations of it (one action changed or dropped, one
+more), the rule's fixed scenarios and then the profile's others, random
+plays on the counterexample's levels.
+
+Each line that ran in a failing play is scored from ``ef``/``ep`` (failing
+and passing plays that ran it) and ``nf`` (failing plays that did not) by
+a formula of :data:`FORMULAS`; :data:`FORMULA` is the one
+``benchmarks/localize.py`` measured best (see ``docs/conformance.md``,
+"Where to look"). Ties are broken by fewer passing plays, then by the
+line's order in its file. It is a hint, and the reports say so.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator
+
+from conformance.api import SPECTRA, Counterexample, Localization, SuspectLine, Target, TargetError
+from conformance.machines.base import CheckSettings, Departure, Fatal, Run
+from conformance.machines.budget import Budget, OutOfBudget
+from conformance.machines.emitting import replay_of
+from conformance.machines.profile import Profile
+
+#: Lines shown in a report.
+SHOWN = 5
+#: Plays at most per localised departure.
+MAX_PLAYS = 160
+#: Seconds at most per localised departure (besides the check's budget).
+MAX_SECONDS = 6.0
+#: Random plays at most, and their longest.
+RANDOM_PLAYS = 40
+RANDOM_LENGTH = 12
+
+
+def _ochiai(ef: int, ep: int, nf: int, np_: int) -> float:
+    return ef / math.sqrt((ef + nf) * (ef + ep)) if ef else 0.0
+
+
+def _dstar2(ef: int, ep: int, nf: int, np_: int) -> float:
+    return ef * ef / (ep + nf) if ep + nf else math.inf if ef else 0.0
+
+
+def _tarantula(ef: int, ep: int, nf: int, np_: int) -> float:
+    if not ef:
+        return 0.0
+    failed = ef / (ef + nf)
+    passed = ep / (ep + np_) if ep + np_ else 0.0
+    return failed / (failed + passed)
+
+
+def _op2(ef: int, ep: int, nf: int, np_: int) -> float:
+    return ef - ep / (ep + np_ + 1)
+
+
+#: The ranking formulas (suspiciousness of a line from ``ef, ep, nf, np``).
+FORMULAS: dict[str, Callable[[int, int, int, int], float]] = {
+    "ochiai": _ochiai, "dstar2": _dstar2, "tarantula": _tarantula, "op2": _op2,
+}
+#: The formula the reports use (chosen by ``benchmarks/localize.py``).
+FORMULA = "dstar2"
+
+
+@dataclass
+class Spectra:
+    """What the plays ran: per play, its lines and whether it failed, and
+    each line's function."""
+
+    plays: list[tuple[frozenset, bool]]
+    functions: dict[tuple[str, int], str]
+
+    @property
+    def failing(self) -> int:
+        return sum(1 for _, failed in self.plays if failed)
+
+    @property
+    def passing(self) -> int:
+        return len(self.plays) - self.failing
+
+
+def rank(spectra: Spectra, formula: str = FORMULA) -> list[tuple[tuple[str, int], float]]:
+    """Every line that ran in a failing play, most suspicious first:
+    ``[((file, line), score)]``."""
+    score = FORMULAS[formula]
+    failed_total = spectra.failing
+    passed_total = spectra.passing
+    ef: dict = {}
+    ep: dict = {}
+    for lines, failed in spectra.plays:
+        counts = ef if failed else ep
+        for key in lines:
+            counts[key] = counts.get(key, 0) + 1
+    scored = []
+    for key, f in ef.items():
+        p = ep.get(key, 0)
+        scored.append((key, score(f, p, failed_total - f, passed_total - p), p))
+    scored.sort(key=lambda t: (-t[1], t[2], t[0]))
+    return [(key, s) for key, s, _ in scored]
+
+
+# ----------------------------------------------------------------- the plays
+
+def _letters(settings: CheckSettings) -> str:
+    return "udlr" + ("b" if settings.throws_bombs else "") + ("z" if settings.undo else "")
+
+
+def plays_around(profile: Profile, settings: CheckSettings, scenes: list, codes: str,
+                 rule: str | None, seed: int = 0) -> Iterator[tuple[list, str]]:
+    """The plays :func:`localize` labels, in the module docstring's order."""
+    letters = _letters(settings)
+    seen: set = set()
+
+    def fresh(s, c):
+        key = (id(s), c)
+        if key in seen:
+            return False
+        seen.add(key)
+        return True
+
+    for k in range(len(codes), -1, -1):         # the counterexample, then its prefixes
+        if fresh(scenes, codes[:k]):
+            yield scenes, codes[:k]
+    for i in range(len(codes)):                 # one action changed or dropped
+        for other in letters:
+            changed = codes[:i] + other + codes[i + 1:]
+            if other != codes[i] and fresh(scenes, changed):
+                yield scenes, changed
+        dropped = codes[:i] + codes[i + 1:]
+        if fresh(scenes, dropped):
+            yield scenes, dropped
+    for other in letters:
+        if fresh(scenes, codes + other):
+            yield scenes, codes + other
+    ordered = sorted(profile.scenarios, key=lambda s: s.rule != rule)
+    for s in ordered:                          # the rule's scenarios first, then the others
+        if set(s.actions) <= set(letters):
+            yield s.scenes(profile.grid), s.actions
+    rng = random.Random(seed)
+    for _ in range(RANDOM_PLAYS):
+        length = rng.randint(1, max(RANDOM_LENGTH, 2 * len(codes)))
+        yield scenes, "".join(rng.choice(letters) for _ in range(length))
+
+
+# --------------------------------------------------------------- localising
+
+def innermost(target: Target) -> Target:
+    """The target under any adapters (directions, a partial check): the one
+    that answers SPECTRA."""
+    while hasattr(target, "inner"):
+        target = target.inner
+    return target
+
+
+def own_folder(target: Target) -> Path | None:
+    """The folder the target's files are relative to in its spectra (that
+    of its file, or of its package), when it has one."""
+    spec = getattr(innermost(target), "spec", None)
+    path = getattr(spec, "path", None)
+    return Path(path).resolve().parent if path else None
+
+
+def _play(run: Run, scenes: list, codes: str) -> Counterexample | None:
+    played = run.definition.machine.bind(run)()
+    try:
+        played.begin(scenes)
+        played.replay_actions(codes)
+    except (Departure, Fatal) as e:
+        return e.counterexample
+    return None
+
+
+def record(target: Target, profile: Profile, c: Counterexample, *, directions: str = "ours",
+           strict_types: bool = False, budget: Budget | None = None,
+           seconds: float = MAX_SECONDS, max_plays: int = MAX_PLAYS) -> Spectra | None:
+    """Play the plays around ``c`` with line spectra on: what they ran, or
+    None when the target offers no spectra."""
+    spectra_target = innermost(target)
+    try:
+        spectra_target.call(SPECTRA, "start")
+    except TargetError:
+        return None
+    scenes, codes = replay_of(c)
+    settings = CheckSettings.for_groups(profile)
+    run = Run(target, profile, settings, directions, strict_types)
+    run.frozen = True                  # the check's counts stay the check's
+    run.budget = budget
+    found = Spectra([], {})
+    deadline = time.monotonic() + seconds
+    try:
+        spectra_target.call(SPECTRA, "take")        # nothing before the first play counts
+        for n, (s, a) in enumerate(plays_around(profile, settings, scenes, codes, c.rule)):
+            if n >= max_plays or time.monotonic() > deadline:
+                break
+            try:
+                spectra_target.call(SPECTRA, "start")   # again: a fresh child after a crash
+                departed = _play(run, s, a)
+                lines = spectra_target.call(SPECTRA, "take")
+            except TargetError:
+                continue
+            if departed is not None and (departed.fatal or departed.rule != c.rule):
+                continue                                # another fault: neither label
+            keys = frozenset((str(f), int(line)) for f, line, _ in lines)
+            for f, line, function in lines:
+                found.functions.setdefault((str(f), int(line)), str(function))
+            found.plays.append((keys, departed is not None))
+    except OutOfBudget:
+        pass
+    finally:
+        try:
+            spectra_target.call(SPECTRA, "stop")
+        except (TargetError, OutOfBudget):
+            pass
+    return found
+
+
+def _source_line(folder: Path | None, file: str, line: int, cache: dict) -> str:
+    if folder is None:
+        return ""
+    if file not in cache:
+        try:
+            cache[file] = (folder / file).read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            cache[file] = []
+    lines = cache[file]
+    return lines[line - 1].strip() if 0 < line <= len(lines) else ""
+
+
+def localization(spectra: Spectra, folder: Path | None, formula: str = FORMULA,
+                 shown: int | None = SHOWN) -> Localization | None:
+    """The ranked lines of ``spectra`` as the verdict carries them (the first
+    ``shown``; None: all), scores relative to the top line's; None when no
+    play failed (nothing to rank)."""
+    if not spectra.failing:
+        return None
+    ranked = rank(spectra, formula)
+    top = ranked[0][1] if ranked else 0.0
+    cache: dict = {}
+
+    def relative(score: float) -> float:
+        if math.isinf(top):
+            return 1.0 if math.isinf(score) else 0.0
+        return round(score / top, 3) if top > 0 else 0.0
+
+    lines = [SuspectLine(file=file, line=line, function=spectra.functions.get((file, line), ""),
+                         score=relative(score), source=_source_line(folder, file, line, cache))
+             for (file, line), score in (ranked[:shown] if shown is not None else ranked)]
+    return Localization(lines=lines, failing=spectra.failing, passing=spectra.passing,
+                        formula=formula, folder=str(folder) if folder is not None else "",
+                        heat=[(file, line, relative(score)) for (file, line), score in ranked
+                              if relative(score) > 0])
+
+
+def localize(target: Target, profile: Profile, c: Counterexample, *, directions: str = "ours",
+             strict_types: bool = False, budget: Budget | None = None) -> Localization | None:
+    """Where to look for the fault behind ``c`` in ``target``'s own files
+    (None: not a target with spectra, or no play failed again)."""
+    if c.fatal or not c.replay or not profile.python:
+        return None
+    spectra = record(target, profile, c, directions=directions, strict_types=strict_types,
+                     budget=budget)
+    if spectra is None:
+        return None
+    return localization(spectra, own_folder(target))
+
+
+def localize_verdict(target: Target, profile: Profile, verdict, *, directions: str = "ours",
+                     strict_types: bool = False, budget: Budget | None = None) -> None:
+    """Localise each departure of ``verdict`` (its counterexample; for a
+    check by rules, each broken rule's), setting ``Counterexample.where``."""
+    found: list[Counterexample] = []
+    for outcome in verdict.outcomes:
+        if outcome.status == "broken" and outcome.counterexample is not None:
+            found.append(outcome.counterexample)
+    if verdict.counterexample is not None and all(verdict.counterexample is not f for f in found):
+        found.insert(0, verdict.counterexample)
+    done: dict[int, Localization | None] = {}
+    for c in found:
+        if budget is not None and budget.expired():
+            break
+        if id(c) not in done:
+            done[id(c)] = localize(target, profile, c, directions=directions,
+                                   strict_types=strict_types, budget=budget)
+        c.where = done[id(c)]
