@@ -84,6 +84,9 @@ def changed_lines(name: str) -> set[int]:
 
 # ------------------------------------------------------------------- ranks
 
+#: How plays become tests (``conformance.checking.localize.Spectra.tests``).
+GRANULARITIES = ("play", "step", "both")
+
 def position(ranked: list, faulty: set[tuple[str, int]]) -> int | None:
     """1-based place of the first faulty line in ``ranked`` (None: absent)."""
     for i, (key, _score) in enumerate(ranked, 1):
@@ -154,15 +157,18 @@ def evaluate(cases, in_process: bool, budgets: list[int], out) -> dict:
             failures.append((label, "no departure to localise" if verdict.conforms
                              else "fatal or no counterexample"))
             for formula in loc.FORMULAS:
-                for b in budgets:
-                    results.setdefault((formula, b), []).append((None, 0, label))
+                for granularity in GRANULARITIES:
+                    for b in budgets:
+                        results.setdefault((formula, granularity, b), []).append(
+                            (None, 0, label))
             continue
         for b in budgets:
             part = loc.Spectra(spectra.plays[:b], spectra.functions)
             for formula in loc.FORMULAS:
-                ranked = loc.rank(part, formula)
-                results.setdefault((formula, b), []).append(
-                    (position(ranked, faulty), len(ranked), label))
+                for granularity in GRANULARITIES:
+                    ranked = loc.rank(part, formula, granularity)
+                    results.setdefault((formula, granularity, b), []).append(
+                        (position(ranked, faulty), len(ranked), label))
         ranked = loc.rank(spectra, loc.FORMULA)
         where = position(ranked, faulty)
         if where is None or where > 3:
@@ -177,11 +183,13 @@ def evaluate(cases, in_process: bool, budgets: list[int], out) -> dict:
 
 def table(title: str, found: dict, budgets: list[int]) -> None:
     print(f"\n{title}")
-    print(f"{'formula':<10} {'plays':>5} {'n':>4} {'top-1':>6} {'top-3':>6} {'top-5':>6} {'EXAM':>6}")
-    for (formula, b), rows in sorted(found["results"].items()):
+    print(f"{'formula':<10} {'tests':<5} {'plays':>5} {'n':>4} {'top-1':>6} {'top-3':>6} "
+          f"{'top-5':>6} {'EXAM':>6}")
+    for (formula, granularity, b), rows in sorted(found["results"].items()):
         s = summary([r[0] for r in rows], [r[1] for r in rows])
-        print(f"{formula:<10} {b:>5} {s['n']:>4} {s[1]:>6.0%} {s[3]:>6.0%} {s[5]:>6.0%} "
-              f"{s['exam']:>6.3f}")
+        mark = " <- used" if (formula, granularity) == (loc.FORMULA, loc.GRANULARITY) else ""
+        print(f"{formula:<10} {granularity:<5} {b:>5} {s['n']:>4} {s[1]:>6.0%} {s[3]:>6.0%} "
+              f"{s[5]:>6.0%} {s['exam']:>6.3f}{mark}")
     if found["failures"]:
         print(f"not in the top 3 with {loc.FORMULA} ({max(budgets)} plays):")
         for label, why in found["failures"]:

@@ -45,8 +45,17 @@ from conformance.machines.profile import Profile
 SHOWN = 5
 #: Plays at most per localised departure.
 MAX_PLAYS = 160
-#: Seconds at most per localised departure (besides the check's budget).
+#: The time localising may take, as a share of the check's own time, and
+#: its floor and ceiling in seconds (all departures of a check together;
+#: within the check's budget besides).
+SHARE = 0.5
+MIN_SECONDS = 1.0
 MAX_SECONDS = 6.0
+
+
+def allowance(check_seconds: float) -> float:
+    """Seconds localising may take after a check that took ``check_seconds``."""
+    return min(MAX_SECONDS, max(MIN_SECONDS, SHARE * check_seconds))
 #: Random plays at most, and their longest.
 RANDOM_PLAYS = 40
 RANDOM_LENGTH = 12
@@ -82,10 +91,11 @@ FORMULA = "dstar2"
 
 @dataclass
 class Spectra:
-    """What the plays ran: per play, its lines and whether it failed, and
-    each line's function."""
+    """What the plays ran: per play, the lines each of its steps ran (its
+    start first, then one per action) and whether it failed (at its last
+    step); and each line's function."""
 
-    plays: list[tuple[frozenset, bool]]
+    plays: list[tuple[tuple[frozenset, ...], bool]]
     functions: dict[tuple[str, int], str]
 
     @property
@@ -96,16 +106,34 @@ class Spectra:
     def passing(self) -> int:
         return len(self.plays) - self.failing
 
+    def tests(self, granularity: str = "play") -> list[tuple[frozenset, bool]]:
+        """The spectra to rank on: one per play (``"play"``: the lines of all
+        its steps), one per step (``"step"``: only a failing play's last step
+        fails), or both."""
+        found = []
+        if granularity in ("play", "both"):
+            found += [(frozenset().union(*steps), failed) for steps, failed in self.plays]
+        if granularity in ("step", "both"):
+            for steps, failed in self.plays:
+                found += [(lines, failed and i == len(steps) - 1) for i, lines in enumerate(steps)]
+        return found
 
-def rank(spectra: Spectra, formula: str = FORMULA) -> list[tuple[tuple[str, int], float]]:
-    """Every line that ran in a failing play, most suspicious first:
+
+#: How plays become tests for the ranking (see :meth:`Spectra.tests`).
+GRANULARITY = "play"
+
+
+def rank(spectra: Spectra, formula: str = FORMULA, granularity: str = GRANULARITY
+         ) -> list[tuple[tuple[str, int], float]]:
+    """Every line that ran in a failing test, most suspicious first:
     ``[((file, line), score)]``."""
     score = FORMULAS[formula]
-    failed_total = spectra.failing
-    passed_total = spectra.passing
+    tests = spectra.tests(granularity)
+    failed_total = sum(1 for _, failed in tests if failed)
+    passed_total = len(tests) - failed_total
     ef: dict = {}
     ep: dict = {}
-    for lines, failed in spectra.plays:
+    for lines, failed in tests:
         counts = ef if failed else ep
         for key in lines:
             counts[key] = counts.get(key, 0) + 1
@@ -178,14 +206,24 @@ def own_folder(target: Target) -> Path | None:
     return Path(path).resolve().parent if path else None
 
 
-def _play(run: Run, scenes: list, codes: str) -> Counterexample | None:
+def _play(run: Run, scenes: list, codes: str, take: Callable[[], list]
+          ) -> tuple[list, Counterexample | None]:
+    """Play one game through ``run``'s machine as :func:`conformance.checking.engine.play`
+    does, taking the spectrum of its start and of each action: ``(the step
+    spectra, the departure or None)``."""
     played = run.definition.machine.bind(run)()
+    steps = []
     try:
         played.begin(scenes)
-        played.replay_actions(codes)
+        steps.append(take())
+        for code in codes:
+            played.act(code)
+            steps.append(take())
     except (Departure, Fatal) as e:
-        return e.counterexample
-    return None
+        if not e.counterexample.fatal:
+            steps.append(take())
+        return steps, e.counterexample
+    return steps, None
 
 
 def record(target: Target, profile: Profile, c: Counterexample, *, directions: str = "ours",
@@ -204,24 +242,27 @@ def record(target: Target, profile: Profile, c: Counterexample, *, directions: s
     run.frozen = True                  # the check's counts stay the check's
     run.budget = budget
     found = Spectra([], {})
+
+    def take() -> frozenset:
+        lines = spectra_target.call(SPECTRA, "take")
+        for f, line, function in lines:
+            found.functions.setdefault((str(f), int(line)), str(function))
+        return frozenset((str(f), int(line)) for f, line, _ in lines)
+
     deadline = time.monotonic() + seconds
     try:
-        spectra_target.call(SPECTRA, "take")        # nothing before the first play counts
+        take()                                      # nothing before the first play counts
         for n, (s, a) in enumerate(plays_around(profile, settings, scenes, codes, c.rule)):
             if n >= max_plays or time.monotonic() > deadline:
                 break
             try:
                 spectra_target.call(SPECTRA, "start")   # again: a fresh child after a crash
-                departed = _play(run, s, a)
-                lines = spectra_target.call(SPECTRA, "take")
+                steps, departed = _play(run, s, a, take)
             except TargetError:
                 continue
             if departed is not None and (departed.fatal or departed.rule != c.rule):
                 continue                                # another fault: neither label
-            keys = frozenset((str(f), int(line)) for f, line, _ in lines)
-            for f, line, function in lines:
-                found.functions.setdefault((str(f), int(line)), str(function))
-            found.plays.append((keys, departed is not None))
+            found.plays.append((tuple(steps), departed is not None))
     except OutOfBudget:
         pass
     finally:
@@ -248,11 +289,11 @@ def localization(spectra: Spectra, folder: Path | None, formula: str = FORMULA,
                  shown: int | None = SHOWN) -> Localization | None:
     """The ranked lines of ``spectra`` as the verdict carries them (the first
     ``shown``; None: all), scores relative to the top line's; None when no
-    play failed (nothing to rank)."""
-    if not spectra.failing:
-        return None
+    failing play ran a line of the target's (nothing to rank)."""
     ranked = rank(spectra, formula)
-    top = ranked[0][1] if ranked else 0.0
+    if not ranked:
+        return None
+    top = ranked[0][1]
     cache: dict = {}
 
     def relative(score: float) -> float:
@@ -270,33 +311,40 @@ def localization(spectra: Spectra, folder: Path | None, formula: str = FORMULA,
 
 
 def localize(target: Target, profile: Profile, c: Counterexample, *, directions: str = "ours",
-             strict_types: bool = False, budget: Budget | None = None) -> Localization | None:
+             strict_types: bool = False, budget: Budget | None = None,
+             seconds: float = MAX_SECONDS) -> Localization | None:
     """Where to look for the fault behind ``c`` in ``target``'s own files
     (None: not a target with spectra, or no play failed again)."""
     if c.fatal or not c.replay or not profile.python:
         return None
     spectra = record(target, profile, c, directions=directions, strict_types=strict_types,
-                     budget=budget)
+                     budget=budget, seconds=seconds)
     if spectra is None:
         return None
     return localization(spectra, own_folder(target))
 
 
 def localize_verdict(target: Target, profile: Profile, verdict, *, directions: str = "ours",
-                     strict_types: bool = False, budget: Budget | None = None) -> None:
+                     strict_types: bool = False, budget: Budget | None = None,
+                     seconds: float | None = None) -> None:
     """Localise each departure of ``verdict`` (its counterexample; for a
-    check by rules, each broken rule's), setting ``Counterexample.where``."""
+    check by rules, each broken rule's), setting ``Counterexample.where``;
+    all of it within ``seconds`` (default: :func:`allowance` of the
+    verdict's own time)."""
     found: list[Counterexample] = []
     for outcome in verdict.outcomes:
         if outcome.status == "broken" and outcome.counterexample is not None:
             found.append(outcome.counterexample)
     if verdict.counterexample is not None and all(verdict.counterexample is not f for f in found):
         found.insert(0, verdict.counterexample)
+    if seconds is None:
+        seconds = allowance(verdict.seconds)
     done: dict[int, Localization | None] = {}
+    each = seconds / max(1, len({id(c) for c in found}))
     for c in found:
         if budget is not None and budget.expired():
             break
         if id(c) not in done:
             done[id(c)] = localize(target, profile, c, directions=directions,
-                                   strict_types=strict_types, budget=budget)
+                                   strict_types=strict_types, budget=budget, seconds=each)
         c.where = done[id(c)]
