@@ -86,6 +86,9 @@ def changed_lines(name: str) -> set[int]:
 
 #: How plays become tests (``conformance.checking.localize.Spectra.tests``).
 GRANULARITIES = ("play", "step", "both")
+#: What a place is: one line, or a run of lines no spectrum tells apart
+#: (``conformance.checking.localize.blocks``, what the reports show).
+UNITS = ("line", "run")
 
 def position(ranked: list, faulty: set[tuple[str, int]]) -> int | None:
     """1-based place of the first faulty line in ``ranked`` (None: absent)."""
@@ -95,11 +98,16 @@ def position(ranked: list, faulty: set[tuple[str, int]]) -> int | None:
     return None
 
 
-def summary(places: list[int | None], sizes: list[int]) -> dict:
-    n = len(places)
-    exam = [(p / s if p is not None and s else 1.0) for p, s in zip(places, sizes)]
-    return {k: sum(1 for p in places if p is not None and p <= k) / n if n else 0.0
-            for k in (1, 3, 5)} | {"exam": statistics.mean(exam) if exam else 1.0, "n": n}
+def block_position(places: list, faulty: set[tuple[str, int]]) -> tuple[int | None, int]:
+    """1-based place of the first run of lines holding a faulty line
+    (:func:`conformance.checking.localize.blocks`, as a report shows them),
+    and how many lines a reader reads up to the end of that run."""
+    read = 0
+    for i, (keys, _score) in enumerate(places, 1):
+        read += len(keys)
+        if faulty & set(keys):
+            return i, read
+    return None, read
 
 
 # ---------------------------------------------------------------- targets
@@ -148,7 +156,9 @@ def spectra_of(path: str, profile: str | None, seed: int, in_process: bool, play
 
 
 def evaluate(cases, in_process: bool, budgets: list[int], out) -> dict:
-    """Per formula and plays allowed: the places of the faulty lines."""
+    """Per formula, tests, plays allowed and unit (a line, or a run of
+    lines as a report shows it): ``(place, lines read, lines ranked)`` of
+    each target's first faulty line."""
     results: dict = {}
     failures = []
     for label, path, profile, faulty, seed in cases:
@@ -159,39 +169,57 @@ def evaluate(cases, in_process: bool, budgets: list[int], out) -> dict:
             for formula in loc.FORMULAS:
                 for granularity in GRANULARITIES:
                     for b in budgets:
-                        results.setdefault((formula, granularity, b), []).append(
-                            (None, 0, label))
+                        for unit in UNITS:
+                            results.setdefault((formula, granularity, b, unit), []).append(
+                                (None, 0, 0))
             continue
         for b in budgets:
             part = loc.Spectra(spectra.plays[:b], spectra.functions)
             for formula in loc.FORMULAS:
                 for granularity in GRANULARITIES:
                     ranked = loc.rank(part, formula, granularity)
-                    results.setdefault((formula, granularity, b), []).append(
-                        (position(ranked, faulty), len(ranked), label))
+                    at = position(ranked, faulty)
+                    results.setdefault((formula, granularity, b, "line"), []).append(
+                        (at, at or len(ranked), len(ranked)))
+                    run, read = block_position(loc.blocks(part, ranked, granularity), faulty)
+                    results.setdefault((formula, granularity, b, "run"), []).append(
+                        (run, read, len(ranked)))
         ranked = loc.rank(spectra, loc.FORMULA)
-        where = position(ranked, faulty)
+        places = loc.blocks(spectra, ranked)
+        where, _read = block_position(places, faulty)
         if where is None or where > 3:
-            top = ", ".join(f"{f}:{line}" for (f, line), _ in ranked[:3])
-            failures.append((label, f"faulty line at {where or 'unranked'} with "
+            top = ", ".join(_place(keys) for keys, _ in places[:3])
+            failures.append((label, f"faulty line in run {where or 'unranked'} with "
                                     f"{loc.FORMULA}; top 3: {top}; faulty: "
                                     f"{sorted(line for _, line in faulty)}; "
                                     f"{spectra.failing} failing, {spectra.passing} passing"))
-        print(f"  {label}: {loc.FORMULA} place {where}", file=out, flush=True)
+        print(f"  {label}: {loc.FORMULA} run {where}", file=out, flush=True)
     return {"results": results, "failures": failures}
+
+
+def _place(keys) -> str:
+    return f"{keys[0][0]}:{keys[0][1]}" + (f"-{keys[-1][1]}" if len(keys) > 1 else "")
+
+
+def summary(rows: list[tuple[int | None, int, int]]) -> dict:
+    n = len(rows)
+    exam = [(read / total if at is not None and total else 1.0) for at, read, total in rows]
+    return {k: sum(1 for at, _, _ in rows if at is not None and at <= k) / n if n else 0.0
+            for k in (1, 3, 5)} | {"exam": statistics.mean(exam) if exam else 1.0, "n": n}
 
 
 def table(title: str, found: dict, budgets: list[int]) -> None:
     print(f"\n{title}")
-    print(f"{'formula':<10} {'tests':<5} {'plays':>5} {'n':>4} {'top-1':>6} {'top-3':>6} "
-          f"{'top-5':>6} {'EXAM':>6}")
-    for (formula, granularity, b), rows in sorted(found["results"].items()):
-        s = summary([r[0] for r in rows], [r[1] for r in rows])
-        mark = " <- used" if (formula, granularity) == (loc.FORMULA, loc.GRANULARITY) else ""
-        print(f"{formula:<10} {granularity:<5} {b:>5} {s['n']:>4} {s[1]:>6.0%} {s[3]:>6.0%} "
-              f"{s[5]:>6.0%} {s['exam']:>6.3f}{mark}")
+    print(f"{'formula':<10} {'tests':<5} {'plays':>5} {'unit':<4} {'n':>4} {'top-1':>6} "
+          f"{'top-3':>6} {'top-5':>6} {'EXAM':>6}")
+    for (formula, granularity, b, unit), rows in sorted(found["results"].items()):
+        s = summary(rows)
+        mark = (" <- reports" if (formula, granularity, unit) == (loc.FORMULA, loc.GRANULARITY,
+                                                                   "run") else "")
+        print(f"{formula:<10} {granularity:<5} {b:>5} {unit:<4} {s['n']:>4} {s[1]:>6.0%} "
+              f"{s[3]:>6.0%} {s[5]:>6.0%} {s['exam']:>6.3f}{mark}")
     if found["failures"]:
-        print(f"not in the top 3 with {loc.FORMULA} ({max(budgets)} plays):")
+        print(f"not in the top 3 with {loc.FORMULA} ({max(budgets)} plays, runs of lines):")
         for label, why in found["failures"]:
             print(f"  {label}: {why}")
 

@@ -124,15 +124,18 @@ class Target(Protocol):
 
 @dataclass(frozen=True)
 class SuspectLine:
-    """A line of the target's own source, ranked by how strongly the plays
-    that break a rule (and not those that keep it) ran it: a hint of where
-    the fault is (``conformance.checking.localize``)."""
+    """A line (or a run of lines) of the target's own source, ranked by how
+    strongly the plays that break a rule (and not those that keep it) ran
+    it: a hint of where the fault is (``conformance.checking.localize``)."""
 
     file: str                       # as the student knows it: relative to their folder
     line: int
     function: str                   # the function (or class.method) it is in
     score: float                    # the ranking formula's suspiciousness, 0..1
-    source: str                     # the line's text, stripped
+    source: str                     # the line's text, stripped (one per line of a run)
+    #: The last line of a run of lines no play told apart (a straight
+    #: stretch of code, shown as one place); ``line`` itself when alone.
+    last: int = 0
 
 
 @dataclass

@@ -86,7 +86,7 @@ FORMULAS: dict[str, Callable[[int, int, int, int], float]] = {
     "ochiai": _ochiai, "dstar2": _dstar2, "tarantula": _tarantula, "op2": _op2,
 }
 #: The formula the reports use (chosen by ``benchmarks/localize.py``).
-FORMULA = "dstar2"
+FORMULA = "op2"
 
 
 @dataclass
@@ -123,26 +123,65 @@ class Spectra:
 GRANULARITY = "play"
 
 
-def rank(spectra: Spectra, formula: str = FORMULA, granularity: str = GRANULARITY
-         ) -> list[tuple[tuple[str, int], float]]:
-    """Every line that ran in a failing test, most suspicious first:
-    ``[((file, line), score)]``."""
-    score = FORMULAS[formula]
-    tests = spectra.tests(granularity)
-    failed_total = sum(1 for _, failed in tests if failed)
-    passed_total = len(tests) - failed_total
+def _counts(tests: list[tuple[frozenset, bool]]) -> tuple[dict, dict, int, int]:
+    """Per line, the failing and the passing tests that ran it; and the
+    numbers of failing and passing tests."""
     ef: dict = {}
     ep: dict = {}
     for lines, failed in tests:
         counts = ef if failed else ep
         for key in lines:
             counts[key] = counts.get(key, 0) + 1
+    failed_total = sum(1 for _, failed in tests if failed)
+    return ef, ep, failed_total, len(tests) - failed_total
+
+
+def rank(spectra: Spectra, formula: str = FORMULA, granularity: str = GRANULARITY
+         ) -> list[tuple[tuple[str, int], float]]:
+    """Every line that ran in a failing test, most suspicious first:
+    ``[((file, line), score)]``."""
+    score = FORMULAS[formula]
+    ef, ep, failed_total, passed_total = _counts(spectra.tests(granularity))
     scored = []
     for key, f in ef.items():
         p = ep.get(key, 0)
         scored.append((key, score(f, p, failed_total - f, passed_total - p), p))
     scored.sort(key=lambda t: (-t[1], t[2], t[0]))
     return [(key, s) for key, s, _ in scored]
+
+
+def blocks(spectra: Spectra, ranked: list[tuple[tuple[str, int], float]],
+           granularity: str = GRANULARITY) -> list[tuple[list[tuple[str, int]], float]]:
+    """``ranked`` with each run of lines no spectrum tells apart (next to one
+    another among the lines that ran, in one function, run by the same
+    tests: a straight stretch of code) made one entry, in the order of its
+    first line: ``[([(file, line), ...], score)]``. No test can say which
+    line of such a run is at fault; a report shows it as one place."""
+    tests = spectra.tests(granularity)
+    ran: dict[str, list[int]] = {}
+    for lines, _ in tests:
+        for file, line in lines:
+            ran.setdefault(file, []).append(line)
+    order = {file: {line: i for i, line in enumerate(sorted(set(lines)))}
+             for file, lines in ran.items()}
+    who: dict = {}
+    for i, (lines, failed) in enumerate(tests):
+        for key in lines:
+            who.setdefault(key, []).append(i)
+    found: list[tuple[list[tuple[str, int]], float]] = []
+    for key, score in ranked:
+        if found:
+            last_lines, last_score = found[-1]
+            file, line = key
+            prev_file, prev_line = last_lines[-1]
+            if (file == prev_file and score == last_score
+                    and order[file][line] == order[file][prev_line] + 1
+                    and spectra.functions.get(key) == spectra.functions.get(last_lines[-1])
+                    and who[key] == who[last_lines[-1]]):
+                last_lines.append(key)
+                continue
+        found.append(([key], score))
+    return found
 
 
 # ----------------------------------------------------------------- the plays
@@ -167,6 +206,8 @@ def plays_around(profile: Profile, settings: CheckSettings, scenes: list, codes:
     for k in range(len(codes), -1, -1):         # the counterexample, then its prefixes
         if fresh(scenes, codes[:k]):
             yield scenes, codes[:k]
+    for state in _states(profile, scenes, codes):   # each of its states as a fresh level
+        yield [state], ""
     for i in range(len(codes)):                 # one action changed or dropped
         for other in letters:
             changed = codes[:i] + other + codes[i + 1:]
@@ -186,6 +227,29 @@ def plays_around(profile: Profile, settings: CheckSettings, scenes: list, codes:
     for _ in range(RANDOM_PLAYS):
         length = rng.randint(1, max(RANDOM_LENGTH, 2 * len(codes)))
         yield scenes, "".join(rng.choice(letters) for _ in range(length))
+
+
+def _states(profile: Profile, scenes: list, codes: str) -> list:
+    """The spec's states along ``codes`` as fresh levels (the last first),
+    where the profile can make one of a state (``Stepper.scene``): a play
+    that departs on one of them alone blames the observers and the start,
+    one that keeps the rule clears them."""
+    stepper = profile.stepper
+    try:
+        state = stepper.start(scenes)
+        states = [state]
+        for code in codes:
+            after = stepper.step(state, code)
+            state = state if after is None else after
+            states.append(state)
+        found = [stepper.scene(s) for s in reversed(states)]
+    except Exception:  # noqa: BLE001 - a state the spec cannot draw: none of these plays
+        return []
+    unique = []
+    for s in found:
+        if s is not None and s not in unique:
+            unique.append(s)
+    return unique
 
 
 # --------------------------------------------------------------- localising
@@ -287,9 +351,10 @@ def _source_line(folder: Path | None, file: str, line: int, cache: dict) -> str:
 
 def localization(spectra: Spectra, folder: Path | None, formula: str = FORMULA,
                  shown: int | None = SHOWN) -> Localization | None:
-    """The ranked lines of ``spectra`` as the verdict carries them (the first
-    ``shown``; None: all), scores relative to the top line's; None when no
-    failing play ran a line of the target's (nothing to rank)."""
+    """The ranked places of ``spectra`` as the verdict carries them (the
+    first ``shown`` runs of lines, :func:`blocks`; None: all), scores
+    relative to the top one's; None when no failing play ran a line of the
+    target's (nothing to rank)."""
     ranked = rank(spectra, formula)
     if not ranked:
         return None
@@ -299,11 +364,13 @@ def localization(spectra: Spectra, folder: Path | None, formula: str = FORMULA,
     def relative(score: float) -> float:
         if math.isinf(top):
             return 1.0 if math.isinf(score) else 0.0
-        return round(score / top, 3) if top > 0 else 0.0
+        return max(0.0, round(score / top, 3)) if top > 0 else 0.0
 
-    lines = [SuspectLine(file=file, line=line, function=spectra.functions.get((file, line), ""),
-                         score=relative(score), source=_source_line(folder, file, line, cache))
-             for (file, line), score in (ranked[:shown] if shown is not None else ranked)]
+    places = blocks(spectra, ranked)
+    lines = [SuspectLine(file=keys[0][0], line=keys[0][1], last=keys[-1][1],
+                         function=spectra.functions.get(keys[0], ""), score=relative(score),
+                         source="\n".join(_source_line(folder, f, n, cache) for f, n in keys))
+             for keys, score in (places[:shown] if shown is not None else places)]
     return Localization(lines=lines, failing=spectra.failing, passing=spectra.passing,
                         formula=formula, folder=str(folder) if folder is not None else "",
                         heat=[(file, line, relative(score)) for (file, line), score in ranked

@@ -24,6 +24,7 @@ from conformance.machines.budget import SLOW_CALL
 from spec import rules as spec_rules
 from conformance.machines.blame import replay_parts
 from conformance.reports.output import atomic_write
+from conformance.reports.report import place
 from conformance.translations import _, cite, language, rule_text, rule_title
 
 
@@ -246,10 +247,12 @@ def _where(name: str, rule_id: str, where: dict | None) -> str:
 
     items = "".join(
         f'<li><a class="suspect" href="#{line_id(s["file"], s["line"])}">'
-        f'<code>{_e(s["file"])}:{_e(s["line"])}</code></a> {_e(format(float(s["score"]), ".2f"))}'
+        f'<code>{_e(place(s["file"], s["line"], s.get("last", 0)))}</code></a> '
+        f'{_e(format(float(s["score"]), ".2f"))}'
         + (" " + _e(_(" in {function}").format(function=s["function"]).strip())
            if s.get("function") else "")
-        + (f' <code>{_e(s["source"])}</code>' if s.get("source") else "") + "</li>"
+        + (f' <code>{_e(s["source"].splitlines()[0])}</code>' if s.get("source") else "")
+        + "</li>"
         for s in where["lines"])
     heat: dict[str, dict[int, float]] = {}
     for file, line, score in where.get("heat", []):

@@ -144,6 +144,15 @@ def format_counterexample(c: Counterexample) -> str:
     return "\n".join(out)
 
 
+#: Lines of source shown per place (a run of lines shows its first ones).
+SOURCE_LINES = 4
+
+
+def place(file: str, line: int, last: int = 0) -> str:
+    """``file:line``, or ``file:line-last`` for a run of lines."""
+    return f"{file}:{line}" + (f"-{last}" if last and last != line else "")
+
+
 def where_to_look(where: Localization | None) -> list[str]:
     """The "Where to look" section: the lines of the target's own files most
     likely at fault, each with its place, function, score and text, said to
@@ -154,13 +163,14 @@ def where_to_look(where: Localization | None) -> list[str]:
                  "breaking this rule ran, and the plays keeping it did not, most suspicious "
                  "first ({failing} failing and {passing} passing plays compared):").format(
                      failing=where.failing, passing=where.passing)]
-    width = max(len(f"{s.file}:{s.line}") for s in where.lines)
+    width = max(len(place(s.file, s.line, s.last)) for s in where.lines)
     for s in where.lines:
-        place = f"{s.file}:{s.line}".ljust(width)
         function = _(" in {function}").format(function=s.function) if s.function else ""
-        out.append(f"  {place}  {s.score:.2f}{function}")
-        if s.source:
-            out.append(f"      {s.source}")
+        out.append(f"  {place(s.file, s.line, s.last).ljust(width)}  {s.score:.2f}{function}")
+        texts = s.source.split("\n") if s.source else []
+        out += [f"      {text}" for text in texts[:SOURCE_LINES]]
+        if len(texts) > SOURCE_LINES:
+            out.append("      ...")
     return out
 
 

@@ -20,6 +20,7 @@ from conformance.checking import localize as loc
 from conformance.checking.checks import RunOptions, check_by_rules, check_target
 from conformance.checking.targets import resolve
 from conformance.reports.output import verdicts_to_gradescope, verdicts_to_json
+from conformance.reports.report import place
 from conformance.sandbox import spectra
 from conformance.sandbox.box import open_target
 
@@ -177,11 +178,15 @@ def test_a_departure_is_localised_in_the_students_own_files(wrong, checked):
     assert where is not None and where.lines and where.failing >= 1 and where.passing >= 1
     for s in where.lines:
         text = (wrong.parent / s.file).read_text().splitlines()
-        assert s.source == text[s.line - 1].strip()
+        last = s.last or s.line
+        assert s.line <= last
+        shown = s.source.split("\n")
+        assert shown[0] == text[s.line - 1].strip() and shown[-1] == text[last - 1].strip()
+        assert set(shown) <= {t.strip() for t in text[s.line - 1:last]}
         assert 0 <= s.score <= 1 and s.function
     assert [s.score for s in where.lines] == sorted((s.score for s in where.lines), reverse=True)
     assert "Where to look (a hint, not a proof)" in report
-    assert f"{where.lines[0].file}:{where.lines[0].line}" in report
+    assert place(where.lines[0].file, where.lines[0].line, where.lines[0].last) in report
 
 
 def test_no_localize_turns_it_off(wrong):
@@ -196,7 +201,7 @@ def test_the_json_carries_it(checked):
     data = json.loads(verdicts_to_json([verdict]))
     where = data["verdicts"][0]["counterexample"]["where"]
     assert where["lines"][0]["file"] == verdict.counterexample.where.lines[0].file
-    assert set(where["lines"][0]) == {"file", "line", "function", "score", "source"}
+    assert set(where["lines"][0]) == {"file", "line", "last", "function", "score", "source"}
 
 
 @pytest.fixture(scope="module")
@@ -265,4 +270,4 @@ def test_a_real_browser_colours_the_suspicious_lines(graded, headless_dom):
     for s in info["where"]["lines"]:
         if s["file"] == "soko.py":
             assert f'href="#{prefix}{s["line"]}"' in dom
-            assert html.escape(s["source"], quote=False) in dom
+            assert html.escape(s["source"].split("\n")[0], quote=False) in dom
