@@ -20,7 +20,10 @@ plays on the counterexample's levels.
 
 Each line that ran in a failing play is scored from ``ef``/``ep`` (failing
 and passing plays that ran it) and ``nf`` (failing plays that did not) by
-a formula of :data:`FORMULAS`; :data:`FORMULA` is the one
+a formula of :data:`FORMULAS`; when a play of no action at all departs
+(the fault shows without acting: an observer's, or the start's), the lines
+that ran under the departing operation there come first
+(``Spectra.focus``); :data:`FORMULA` is the one
 ``benchmarks/localize.py`` measured best (see ``docs/conformance.md``,
 "Where to look"). Ties are broken by fewer passing plays, then by the
 line's order in its file. It is a hint, and the reports say so.
@@ -31,7 +34,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -43,14 +46,16 @@ from conformance.machines.profile import Profile
 
 #: Lines shown in a report.
 SHOWN = 5
-#: Plays at most per localised departure.
-MAX_PLAYS = 160
+#: Plays at most per localised departure (``benchmarks/localize.py``: as
+#: many faulty lines in the top 3 after 20 plays as after 160, at an eighth
+#: of the cost).
+MAX_PLAYS = 20
 #: The time localising may take, as a share of the check's own time, and
 #: its floor and ceiling in seconds (all departures of a check together;
 #: within the check's budget besides).
 SHARE = 0.5
-MIN_SECONDS = 1.0
-MAX_SECONDS = 6.0
+MIN_SECONDS = 0.5
+MAX_SECONDS = 4.0
 
 
 def allowance(check_seconds: float) -> float:
@@ -97,6 +102,13 @@ class Spectra:
 
     plays: list[tuple[tuple[frozenset, ...], bool]]
     functions: dict[tuple[str, int], str]
+    #: The lines that ran under the departing operation in a failing play
+    #: of no action at all (a start, or a state of the counterexample as a
+    #: fresh level): the fault then shows without acting, in that operation
+    #: (an observer, or the start): these lines are ranked first.
+    focus: frozenset = frozenset()
+    #: Where ``focus`` came from: ``(index of the play, its lines)``.
+    focus_at: list = field(default_factory=list)
 
     @property
     def failing(self) -> int:
@@ -146,7 +158,8 @@ def rank(spectra: Spectra, formula: str = FORMULA, granularity: str = GRANULARIT
     for key, f in ef.items():
         p = ep.get(key, 0)
         scored.append((key, score(f, p, failed_total - f, passed_total - p), p))
-    scored.sort(key=lambda t: (-t[1], t[2], t[0]))
+    focus = spectra.focus
+    scored.sort(key=lambda t: (t[0] not in focus, -t[1], t[2], t[0]))
     return [(key, s) for key, s, _ in scored]
 
 
@@ -175,6 +188,7 @@ def blocks(spectra: Spectra, ranked: list[tuple[tuple[str, int], float]],
             file, line = key
             prev_file, prev_line = last_lines[-1]
             if (file == prev_file and score == last_score
+                    and (key in spectra.focus) == (last_lines[-1] in spectra.focus)
                     and order[file][line] == order[file][prev_line] + 1
                     and spectra.functions.get(key) == spectra.functions.get(last_lines[-1])
                     and who[key] == who[last_lines[-1]]):
@@ -307,11 +321,18 @@ def record(target: Target, profile: Profile, c: Counterexample, *, directions: s
     run.budget = budget
     found = Spectra([], {})
 
+    under: dict[str, set] = {}          # operation -> lines, in the play under way
+
     def take() -> frozenset:
         lines = spectra_target.call(SPECTRA, "take")
-        for f, line, function in lines:
-            found.functions.setdefault((str(f), int(line)), str(function))
-        return frozenset((str(f), int(line)) for f, line, _ in lines)
+        for f, line, function, ops in lines:
+            key = (str(f), int(line))
+            found.functions.setdefault(key, str(function))
+            for op in ops:
+                under.setdefault(str(op), set()).add(key)
+        return frozenset((str(f), int(line)) for f, line, _, _ in lines)
+
+    focus: set = set()
 
     deadline = time.monotonic() + seconds
     try:
@@ -319,6 +340,7 @@ def record(target: Target, profile: Profile, c: Counterexample, *, directions: s
         for n, (s, a) in enumerate(plays_around(profile, settings, scenes, codes, c.rule)):
             if n >= max_plays or time.monotonic() > deadline:
                 break
+            under.clear()
             try:
                 spectra_target.call(SPECTRA, "start")   # again: a fresh child after a crash
                 steps, departed = _play(run, s, a, take)
@@ -327,9 +349,14 @@ def record(target: Target, profile: Profile, c: Counterexample, *, directions: s
             if departed is not None and (departed.fatal or departed.rule != c.rule):
                 continue                                # another fault: neither label
             found.plays.append((tuple(steps), departed is not None))
+            if departed is not None and not a:
+                lines = frozenset(under.get(departed.operation.split("(")[0].strip(), ()))
+                found.focus_at.append((len(found.plays) - 1, lines))
+                focus.update(lines)
     except OutOfBudget:
         pass
     finally:
+        found.focus = frozenset(focus)
         try:
             spectra_target.call(SPECTRA, "stop")
         except (TargetError, OutOfBudget):

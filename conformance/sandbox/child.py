@@ -625,6 +625,8 @@ class Host:
                 results.append(answer[1] if answer[0] == "ok"
                                else Failure(answer[1], answer[2], answer[3], sub_op))
             return ("ok", results)
+        if self.recorder is not None:
+            self.recorder[0].op = op        # the lines it runs are this operation's
         try:
             if self.time_limit:
                 _time_limits(self.time_limit)

@@ -13,9 +13,11 @@ A :class:`Recorder` watches the files under one folder (the target's own:
 its file's folder, or its package's parent) and answers, per ``take``, the
 lines of those files that ran since the previous ``take`` as plain data,
 ``[[path relative to the folder, line, function's qualified name], ...]``.
-On Python 3.12 and later it uses ``sys.monitoring`` (each line reported
-once, then disabled until the next ``take``: almost free once seen); on
-3.11, ``sys.settrace`` with a local tracer only in the target's own frames.
+Each line comes with the operations (``Recorder.op``, set by the host
+before each call) it ran under: ``[path, line, function, [operations]]``.
+On Python 3.12 and later it uses ``sys.monitoring`` (the lines of other
+files disabled at their first event); on 3.11, ``sys.settrace`` with a
+local tracer only in the target's own frames.
 """
 
 import os
@@ -32,7 +34,10 @@ class Recorder:
 
     def __init__(self, root):
         self.root = os.path.realpath(root) + os.sep
-        self.hits = {}                 # (relative path, line) -> qualified name
+        self.hits = {}                 # (relative path, line) -> [qualified name, {operations}]
+        #: The operation being called (the host sets it before each call):
+        #: each line is reported with the operations it ran under.
+        self.op = ""
         self.own = {}                  # co_filename -> relative path, or None (not ours)
         self.on = False
         self.tool = None
@@ -75,9 +80,7 @@ class Recorder:
         """The lines that ran since the last ``take`` (or ``start``), sorted,
         and forget them."""
         hits, self.hits = self.hits, {}
-        if self.tool is not None:
-            sys.monitoring.restart_events()     # lines disabled once seen: report them again
-        return [[path, line, name] for (path, line), name in sorted(hits.items())]
+        return [[path, line, name, sorted(ops)] for (path, line), (name, ops) in sorted(hits.items())]
 
     # -- Python 3.12+: sys.monitoring
     def _start_monitoring(self):
@@ -93,9 +96,10 @@ class Recorder:
 
         def line(code, number):
             path = relative(code.co_filename)
-            if path is not None:
-                self.hits.setdefault((path, number), code.co_qualname)
-            return disable
+            if path is None:
+                return disable              # not the target's: never reported again
+            self._hit(path, number, code.co_qualname)
+            return None
 
         monitoring.register_callback(self.tool, monitoring.events.LINE, line)
         monitoring.set_events(self.tool, monitoring.events.LINE)
@@ -110,9 +114,16 @@ class Recorder:
 
         def local(frame, event, arg):
             if event == "line":
-                self.hits.setdefault((path, frame.f_lineno), name)
+                self._hit(path, frame.f_lineno, name)
             return local
         return local
+
+    def _hit(self, path, line, name):
+        found = self.hits.get((path, line))
+        if found is None:
+            self.hits[(path, line)] = [name, {self.op}]
+        else:
+            found[1].add(self.op)
 
 
 def answer(recorder, command):

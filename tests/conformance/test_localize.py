@@ -58,15 +58,17 @@ def test_the_recorder_sees_the_lines_that_ran_and_only_those(branches, x):
     recorder = spectra.Recorder(str(folder))
     recorder.start()
     try:
+        recorder.op = "sign"
         module.sign(x)
         json.dumps([x])                 # the standard library's lines are not the target's
         lines = recorder.take()
         again = recorder.take()
     finally:
         recorder.stop()
-    ran = {line for _, line, _ in lines}
-    assert {f for f, _, _ in lines} == {"branches.py"}
-    assert {name for _, _, name in lines} == {"sign"}
+    ran = {line for _, line, _, _ in lines}
+    assert {f for f, _, _, _ in lines} == {"branches.py"}
+    assert {name for _, _, name, _ in lines} == {"sign"}
+    assert all(ops == ["sign"] for _, _, _, ops in lines)     # the operation they ran under
     assert 2 in ran                                      # the first test always runs
     assert (3 in ran) == (x > 0) and (5 in ran) == (x < 0) and (6 in ran) == (x == 0)
     assert again == []                                   # each take forgets what it gave
