@@ -149,7 +149,7 @@ def spectra_of(path: str, profile: str | None, seed: int, in_process: bool, play
         if c is None or c.fatal:
             return verdict, None
         spectra = loc.record(target, profiles.get(verdict.profile), c, seconds=1e9,
-                             max_plays=plays)
+                             max_plays=plays, each_step=True)
         return verdict, spectra
     finally:
         target.close()

@@ -46,15 +46,16 @@ from conformance.machines.profile import Profile
 
 #: Lines shown in a report.
 SHOWN = 5
-#: Plays at most per localised departure (``benchmarks/localize.py``: as
-#: many faulty lines in the top 3 after 20 plays as after 160, at an eighth
-#: of the cost).
+#: Plays at most per localised departure (``benchmarks/localize.py``, the
+#: mutants and the labelled public files together: the most faulty lines
+#: first and in the top 3; more plays tell more lines apart but, on a wrong
+#: ``juego_ganado``, rank its ``return False`` above its test).
 MAX_PLAYS = 20
 #: The time localising may take, as a share of the check's own time, and
 #: its floor and ceiling in seconds (all departures of a check together;
 #: within the check's budget besides).
 SHARE = 0.5
-MIN_SECONDS = 0.5
+MIN_SECONDS = 0.25
 MAX_SECONDS = 4.0
 
 
@@ -284,31 +285,38 @@ def own_folder(target: Target) -> Path | None:
     return Path(path).resolve().parent if path else None
 
 
-def _play(run: Run, scenes: list, codes: str, take: Callable[[], list]
-          ) -> tuple[list, Counterexample | None]:
+def _play(run: Run, scenes: list, codes: str, take: Callable[[], frozenset],
+          each_step: bool = False) -> tuple[list, Counterexample | None]:
     """Play one game through ``run``'s machine as :func:`conformance.checking.engine.play`
-    does, taking the spectrum of its start and of each action: ``(the step
-    spectra, the departure or None)``."""
+    does, taking its spectrum at its end (``each_step``: of its start and of
+    each action apart, one round trip more per action): ``(the spectra,
+    the departure or None)``."""
     played = run.definition.machine.bind(run)()
     steps = []
     try:
         played.begin(scenes)
-        steps.append(take())
+        if each_step:
+            steps.append(take())
         for code in codes:
             played.act(code)
-            steps.append(take())
+            if each_step:
+                steps.append(take())
     except (Departure, Fatal) as e:
         if not e.counterexample.fatal:
             steps.append(take())
         return steps, e.counterexample
+    if not each_step:
+        steps.append(take())
     return steps, None
 
 
 def record(target: Target, profile: Profile, c: Counterexample, *, directions: str = "ours",
            strict_types: bool = False, budget: Budget | None = None,
-           seconds: float = MAX_SECONDS, max_plays: int = MAX_PLAYS) -> Spectra | None:
+           seconds: float = MAX_SECONDS, max_plays: int = MAX_PLAYS,
+           each_step: bool = False) -> Spectra | None:
     """Play the plays around ``c`` with line spectra on: what they ran, or
-    None when the target offers no spectra."""
+    None when the target offers no spectra. ``each_step``: a spectrum per
+    action (for :meth:`Spectra.tests`' ``"step"``; the reports rank plays)."""
     spectra_target = innermost(target)
     try:
         spectra_target.call(SPECTRA, "start")
@@ -343,7 +351,7 @@ def record(target: Target, profile: Profile, c: Counterexample, *, directions: s
             under.clear()
             try:
                 spectra_target.call(SPECTRA, "start")   # again: a fresh child after a crash
-                steps, departed = _play(run, s, a, take)
+                steps, departed = _play(run, s, a, take, each_step)
             except TargetError:
                 continue
             if departed is not None and (departed.fatal or departed.rule != c.rule):

@@ -273,3 +273,22 @@ def test_a_real_browser_colours_the_suspicious_lines(graded, headless_dom):
         if s["file"] == "soko.py":
             assert f'href="#{prefix}{s["line"]}"' in dom
             assert html.escape(s["source"].split("\n")[0], quote=False) in dom
+
+
+# ------------------------------------------------- states as fresh levels
+
+@pytest.mark.parametrize("name", ["soko", "tad", "extendido"])
+def test_a_state_as_a_fresh_level_starts_where_it_stands(name):
+    """Stepper.scene: a game started on the scene of a state is that state,
+    for every state of every fixed scenario's play."""
+    from conformance import profiles
+    profile = profiles.get(name)
+    stepper = profile.stepper
+    for s in profile.scenarios:
+        scenes = s.scenes(profile.grid)
+        for _code, _before, state in stepper.play(scenes, s.actions):
+            again = stepper.start([stepper.scene(state)])
+            if name == "extendido":        # one level, its history gone: the level as it stands
+                assert again.soko == state.soko
+            else:
+                assert again == state
