@@ -23,7 +23,10 @@ is labelled in a TSV kept OUTSIDE the repository (their code is not ours):
 ``folder<TAB>file<TAB>sha256<TAB>lines`` (``lines``: the fixed lines,
 comma-separated; ``folder`` relative to the TSV's own folder, the file's
 hash checked so a label never meets another version of the file). Python
-targets only: C++ and Prolog are not localised yet.
+targets, and with ``--prolog`` the Prolog mutants (their faulty lines:
+where the mutant's file differs from the reference's; a clause, ranked by
+its first line, holds a faulty line when the line lies in it). C++ targets
+are not localised yet.
 """
 
 from __future__ import annotations
@@ -215,14 +218,85 @@ def table(title: str, found: dict, budgets: list[int]) -> None:
           f"{'top-3':>6} {'top-5':>6} {'EXAM':>6}")
     for (formula, granularity, b, unit), rows in sorted(found["results"].items()):
         s = summary(rows)
-        mark = (" <- reports" if (formula, granularity, unit) == (loc.FORMULA, loc.GRANULARITY,
-                                                                   "run") else "")
+        mark = (" <- reports" if formula == loc.FORMULA and unit == "run"
+                and granularity in (loc.GRANULARITY, "state") else "")
         print(f"{formula:<10} {granularity:<5} {b:>5} {unit:<4} {s['n']:>4} {s[1]:>6.0%} "
               f"{s[3]:>6.0%} {s[5]:>6.0%} {s['exam']:>6.3f}{mark}")
     if found["failures"]:
         print(f"not in the top 3 with {loc.FORMULA} ({max(budgets)} plays, runs of lines):")
         for label, why in found["failures"]:
             print(f"  {label}: {why}")
+
+
+def prolog_cases(only: str):
+    """The Prolog mutants (``conformance.profiles.prolog.mutants``): each
+    one's faulty lines are those where its file differs from the reference's."""
+    from conformance.profiles.prolog import mutants as prolog_mutants
+    reference = (prolog_mutants.REFERENCE / prolog_mutants.MAIN).read_text().splitlines()
+    for m in prolog_mutants.MUTANTS:
+        if only and not m.name.startswith(only):
+            continue
+        folder = prolog_mutants.materialize(m.name)
+        text = (folder / prolog_mutants.MAIN).read_text().splitlines()
+        faulty = set()
+        for tag, i1, i2, _j1, _j2 in difflib.SequenceMatcher(
+                None, [t.strip() for t in text], [t.strip() for t in reference],
+                autojunk=False).get_opcodes():
+            if tag != "equal":
+                faulty.update(range(i1 + 1, max(i2, i1 + 1) + 1))
+        yield m.name, folder, m.rule, {(prolog_mutants.MAIN, n) for n in faulty}
+
+
+def evaluate_prolog(only: str, states: list[int], out) -> dict:
+    """As :func:`evaluate`, for the Prolog mutants: a ranked clause holds
+    a faulty line when the line lies in it (from its first line to its end)."""
+    from conformance.profiles.prolog import check as prolog_check
+    from conformance.profiles.prolog import localize as prolog_localize
+    from conformance.profiles.prolog.source import find_program
+    from conformance.profiles.prolog.target import PrologTarget
+    results: dict = {}
+    failures = []
+    for name, folder, rule, faulty in prolog_cases(only):
+        target = PrologTarget(find_program(folder))
+        try:
+            verdict = prolog_check.check(target, seed=1, max_examples=30)
+            c = verdict.counterexample
+            recorded = (prolog_localize.record(target, c, seconds=1e9, max_states=max(states))
+                        if c is not None else None)
+        finally:
+            target.close()
+        if recorded is None:
+            failures.append((name, "not localised: " + (
+                "no departure" if c is None else f"a departure of the planner ({c.rule})"
+                if "plan" in (c.rule or "") else "no spectra")))
+            for formula in loc.FORMULAS:
+                for b in states:
+                    for unit in UNITS:
+                        results.setdefault((formula, "state", b, unit), []).append((None, 0, 0))
+            continue
+        spectra, ends = recorded
+        hit = {key for key in ends if any(f == key[0] and key[1] <= n <= ends[key]
+                                          for f, n in faulty)}
+        for b in states:
+            part = loc.Spectra(spectra.plays[:b], spectra.functions)
+            for formula in loc.FORMULAS:
+                ranked = loc.rank(part, formula)
+                at = position(ranked, hit)
+                results.setdefault((formula, "state", b, "line"), []).append(
+                    (at, at or len(ranked), len(ranked)))
+                run, read = block_position(loc.blocks(part, ranked), hit)
+                results.setdefault((formula, "state", b, "run"), []).append(
+                    (run, read, len(ranked)))
+        ranked = loc.rank(spectra, loc.FORMULA)
+        places = loc.blocks(spectra, ranked)
+        where, _ = block_position(places, hit)
+        if where is None or where > 3:
+            top = ", ".join(_place(keys) for keys, _ in places[:3])
+            failures.append((name, f"faulty clause in run {where or 'unranked'}; top 3: {top};"
+                                   f" faulty lines {sorted(n for _, n in faulty)}; "
+                                   f"{spectra.failing} failing, {spectra.passing} passing"))
+        print(f"  {name}: {loc.FORMULA} run {where}", file=out, flush=True)
+    return {"results": results, "failures": failures}
 
 
 def timing(labels: Path | None, only: str, mutants_too: bool = True) -> None:
@@ -259,6 +333,8 @@ def main(argv=None) -> int:
                         help="comma-separated numbers of plays to rank on")
     parser.add_argument("--no-mutants", action="store_true")
     parser.add_argument("--timing", action="store_true")
+    parser.add_argument("--prolog", action="store_true",
+                        help="the Prolog mutants too (needs swipl; states, not plays)")
     args = parser.parse_args(argv)
     if args.timing:
         timing(args.labels, args.only, not args.no_mutants)
@@ -270,7 +346,11 @@ def main(argv=None) -> int:
     if args.labels is not None:
         found = evaluate(labelled_cases(args.labels, args.seeds), False, budgets, sys.stderr)
         table(f"Labelled public files ({args.labels}), sandboxed", found, budgets)
-    print("\nC++ (aed2) and Prolog mutants: not localised yet (no spectra for them).")
+    if args.prolog:
+        found = evaluate_prolog(args.only, budgets, sys.stderr)
+        table("Prolog mutants (conformance/profiles/prolog/mutants.py), clause coverage",
+              found, budgets)
+    print("\nC++ (aed2) mutants: not localised (no spectra for C++ targets yet).")
     return 0
 
 

@@ -292,3 +292,30 @@ def test_a_state_as_a_fresh_level_starts_where_it_stands(name):
                 assert again.soko == state.soko
             else:
                 assert again == state
+
+
+# ----------------------------------------------------------------- Prolog
+
+needs_swipl = pytest.mark.skipif(__import__("shutil").which("swipl") is None,
+                                 reason="swipl (SWI-Prolog) is not installed")
+
+
+@needs_swipl
+def test_a_prolog_departure_is_localised_at_clause_level():
+    """A mutant of the action model: its clauses, each shown whole with its
+    lines, and the same check without localising shows none."""
+    from conformance.profiles.prolog import mutants as prolog_mutants
+    folder = prolog_mutants.materialize("up_is_down")
+    spec = resolve(str(folder))
+    verdict, report = check_target(spec, None, RunOptions(seed=1, max_examples=20))[0]
+    where = verdict.counterexample.where
+    assert where is not None and where.lines and where.failing >= 1
+    text = (folder / prolog_mutants.MAIN).read_text().splitlines()
+    for s in where.lines:
+        assert s.file == prolog_mutants.MAIN and "/" in s.function
+        assert s.source.split("\n")[0] == text[s.line - 1].strip()
+        assert s.source.split("\n")[-1].split("%")[0].rstrip().endswith(".")   # the clause, whole
+    assert "Where to look (a hint, not a proof)" in report
+    off, report = check_target(spec, None, RunOptions(seed=1, max_examples=20,
+                                                      localize=False))[0]
+    assert off.counterexample.where is None and "Where to look" not in report
