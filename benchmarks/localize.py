@@ -179,26 +179,38 @@ def evaluate(cases, in_process: bool, budgets: list[int], out) -> dict:
         for b in budgets:
             part = loc.Spectra(spectra.plays[:b], spectra.functions, frozenset().union(
                 *(lines for i, lines in spectra.focus_at if i < b)))
-            for formula in loc.FORMULAS:
-                for granularity in GRANULARITIES:
-                    ranked = loc.rank(part, formula, granularity)
-                    at = position(ranked, faulty)
-                    results.setdefault((formula, granularity, b, "line"), []).append(
-                        (at, at or len(ranked), len(ranked)))
-                    run, read = block_position(loc.blocks(part, ranked, granularity), faulty)
-                    results.setdefault((formula, granularity, b, "run"), []).append(
-                        (run, read, len(ranked)))
-        ranked = loc.rank(spectra, loc.FORMULA)
-        places = loc.blocks(spectra, ranked)
-        where, _read = block_position(places, faulty)
-        if where is None or where > 3:
-            top = ", ".join(_place(keys) for keys, _ in places[:3])
-            failures.append((label, f"faulty line in run {where or 'unranked'} with "
-                                    f"{loc.FORMULA}; top 3: {top}; faulty: "
-                                    f"{sorted(line for _, line in faulty)}; "
-                                    f"{spectra.failing} failing, {spectra.passing} passing"))
+            for granularity in GRANULARITIES:
+                score(results, part, faulty, granularity, b)
+        where = judge(failures, label, spectra, faulty)
         print(f"  {label}: {loc.FORMULA} run {where}", file=out, flush=True)
     return {"results": results, "failures": failures}
+
+
+def score(results: dict, part, faulty: set, granularity: str, b: int) -> None:
+    """Where the first faulty place of ``part`` ranks, by each formula, as
+    a line and as a run of lines: appended to ``results``."""
+    for formula in loc.FORMULAS:
+        ranked = loc.rank(part, formula, "play" if granularity == "state" else granularity)
+        at = position(ranked, faulty)
+        results.setdefault((formula, granularity, b, "line"), []).append(
+            (at, at or len(ranked), len(ranked)))
+        run, read = block_position(
+            loc.blocks(part, ranked, "play" if granularity == "state" else granularity), faulty)
+        results.setdefault((formula, granularity, b, "run"), []).append((run, read, len(ranked)))
+
+
+def judge(failures: list, label: str, spectra, faulty: set) -> int | None:
+    """The run the first faulty place is in, as a report shows them; a
+    line in ``failures`` saying why when it is not in the top 3."""
+    places = loc.blocks(spectra, loc.rank(spectra, loc.FORMULA))
+    where, _read = block_position(places, faulty)
+    if where is None or where > 3:
+        top = ", ".join(_place(keys) for keys, _ in places[:3])
+        failures.append((label, f"faulty place in run {where or 'unranked'} with "
+                                f"{loc.FORMULA}; top 3: {top}; faulty lines: "
+                                f"{sorted(line for _, line in faulty)}; "
+                                f"{spectra.failing} failing, {spectra.passing} passing"))
+    return where
 
 
 def _place(keys) -> str:
@@ -278,23 +290,8 @@ def evaluate_prolog(only: str, states: list[int], out) -> dict:
         hit = {key for key in ends if any(f == key[0] and key[1] <= n <= ends[key]
                                           for f, n in faulty)}
         for b in states:
-            part = loc.Spectra(spectra.plays[:b], spectra.functions)
-            for formula in loc.FORMULAS:
-                ranked = loc.rank(part, formula)
-                at = position(ranked, hit)
-                results.setdefault((formula, "state", b, "line"), []).append(
-                    (at, at or len(ranked), len(ranked)))
-                run, read = block_position(loc.blocks(part, ranked), hit)
-                results.setdefault((formula, "state", b, "run"), []).append(
-                    (run, read, len(ranked)))
-        ranked = loc.rank(spectra, loc.FORMULA)
-        places = loc.blocks(spectra, ranked)
-        where, _ = block_position(places, hit)
-        if where is None or where > 3:
-            top = ", ".join(_place(keys) for keys, _ in places[:3])
-            failures.append((name, f"faulty clause in run {where or 'unranked'}; top 3: {top};"
-                                   f" faulty lines {sorted(n for _, n in faulty)}; "
-                                   f"{spectra.failing} failing, {spectra.passing} passing"))
+            score(results, loc.Spectra(spectra.plays[:b], spectra.functions), hit, "state", b)
+        where = judge(failures, name, spectra, hit)
         print(f"  {name}: {loc.FORMULA} run {where}", file=out, flush=True)
     return {"results": results, "failures": failures}
 

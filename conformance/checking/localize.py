@@ -184,12 +184,15 @@ def record(target: Target, profile: Profile, c: Counterexample, *, directions: s
     """Play the plays around ``c`` with line spectra on: what they ran, or
     None when the target offers no spectra. ``each_step``: a spectrum per
     action (for :meth:`Spectra.tests`' ``"step"``; the reports rank plays)."""
+    try:
+        scenes, codes = replay_of(c)
+    except ValueError:                  # not a play of ours (a test's fake engine)
+        return None
     spectra_target = innermost(target)
     try:
         spectra_target.call(SPECTRA, "start")
     except TargetError:
         return None
-    scenes, codes = replay_of(c)
     settings = CheckSettings.for_groups(profile)
     run = Run(target, profile, settings, directions, strict_types)
     run.frozen = True                  # the check's counts stay the check's
@@ -274,6 +277,11 @@ def localize_verdict(target: Target, profile: Profile, verdict, *, directions: s
         if budget is not None and budget.expired():
             break
         if id(c) not in done:
-            done[id(c)] = localize(target, profile, c, directions=directions,
-                                   strict_types=strict_types, budget=budget, seconds=each)
+            try:
+                done[id(c)] = localize(target, profile, c, directions=directions,
+                                       strict_types=strict_types, budget=budget, seconds=each)
+            except OutOfBudget:
+                raise
+            except Exception:  # noqa: BLE001 - a hint: it never costs the verdict
+                done[id(c)] = None
         c.where = done[id(c)]

@@ -76,8 +76,11 @@ def _localize(target: PrologTarget, verdicts: Sequence[Verdict], timeout: float,
         c = v.counterexample
         if c is None or c.where is not None or (budget is not None and budget.expired()):
             continue
-        c.where = prolog_localize.localize(target, c, timeout=timeout,
-                                           seconds=min(4.0, max(1.0, v.seconds / 2)))
+        try:
+            c.where = prolog_localize.localize(target, c, timeout=timeout,
+                                               seconds=min(4.0, max(1.0, v.seconds / 2)))
+        except Exception:  # noqa: BLE001 - a hint: it never costs the verdict
+            c.where = None
 
 
 def _check_rules(target: PrologTarget, budget_is_failure: bool = False, localize: bool = True,
