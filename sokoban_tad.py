@@ -25,7 +25,7 @@ import os
 import sys
 
 #: Our top-level modules and packages.
-OUR_NAMES = ("spec", "levels", "impl", "conformance", "soko", "sokoban_tad")
+OUR_NAMES = ("spec", "speech", "levels", "impl", "conformance", "soko", "sokoban_tad")
 #: The folder that holds them (the source tree for an editable install).
 ROOT = os.path.dirname(os.path.abspath(__file__))
 
@@ -77,20 +77,34 @@ def use_our_packages(names: tuple[str, ...] = OUR_NAMES) -> None:
         del sys.modules[key]
 
 
+def N_(message: str) -> str:
+    """Marks a message for conformance's catalog (this module imports
+    nothing of ours before the guard has run: see :func:`usage`)."""
+    return message
+
+
 COMMANDS = {
-    "check": "check an implementation against the spec (python -m conformance)",
-    "grade": "check every submission in a folder (python -m conformance grade)",
-    "selftest": "the conformance suite against its mutants (python -m conformance selftest)",
-    "levels": "check, show and convert level files (python -m levels)",
-    "solve": "solve levels (python -m impl solve)",
-    "play": "play levels in the terminal (python -m impl play); play TARGET: a student's "
-            "implementation (any profile), the spec beside it",
-    "monitor": "run a test file or script on a soko.py, every call checked by the spec",
+    "check": N_("check an implementation against the spec (python -m conformance)"),
+    "grade": N_("check every submission in a folder (python -m conformance grade)"),
+    "selftest": N_("the conformance suite against its mutants (python -m conformance "
+                  "selftest)"),
+    "levels": N_("check, show and convert level files (python -m levels)"),
+    "solve": N_("solve levels (python -m impl solve)"),
+    "play": N_("play levels in the terminal (python -m impl play); play TARGET: a student's "
+               "implementation (any profile), the spec beside it"),
+    "monitor": N_("run a test file or script on a soko.py, every call checked by the spec"),
 }
 
-USAGE = ("usage: sokoban {" + ",".join(COMMANDS) + "} [ARGS...]\n\n"
-         + "\n".join(f"  {name:9} {text}" for name, text in COMMANDS.items())
-         + "\n\nRun 'sokoban COMMAND --help' for a command's options.")
+
+
+def usage() -> str:
+    """What ``sokoban --help`` prints, in the user's language (after the guard)."""
+    from conformance.translations import _, marked
+
+    return (_("usage: sokoban {commands} [ARGS...]").format(
+                commands="{" + ",".join(COMMANDS) + "}") + "\n\n"
+            + "\n".join(f"  {name:9} {marked(text)}" for name, text in COMMANDS.items())
+            + "\n\n" + _("Run 'sokoban COMMAND --help' for a command's options."))
 
 
 def run(entry, *args) -> int:
@@ -113,7 +127,9 @@ def main(argv: list[str] | None = None) -> int:
     use_our_packages()
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv or argv[0] in ("-h", "--help"):
-        print(USAGE, file=sys.stdout if argv else sys.stderr)
+        from speech import language_from_argv
+        language_from_argv(argv)
+        print(usage(), file=sys.stdout if argv else sys.stderr)
         return 0 if argv else 2
     return _dispatch(argv[0], argv[1:])
 
@@ -143,7 +159,9 @@ def _dispatch(command: str, rest: list[str]) -> int:
     if command in ("solve", "play"):
         from impl.commands import run_subcommand
         return run(run_subcommand, command, rest, prog)
-    print(f"sokoban: unknown command {command!r}\n\n{USAGE}", file=sys.stderr)
+    from conformance.translations import _
+    print("sokoban: " + _("unknown command {command}").format(command=repr(command))
+          + "\n\n" + usage(), file=sys.stderr)
     return 2
 
 
@@ -180,21 +198,22 @@ def play_target(target: str, rest: list[str], prog: str) -> int:
     profile = _profile_option(rest)
     support = _profile_option(rest, "--support")
     lang = _profile_option(rest, "--lang")
+    from conformance.translations import LANGUAGES, _, set_language
     if lang is not None:
-        from conformance.translations import LANGUAGES, set_language
         if lang not in LANGUAGES:
-            print(f"{prog}: --lang {lang}: not a language ({', '.join(LANGUAGES)})",
-                  file=sys.stderr)
+            print(f"{prog}: " + _("--lang {lang}: not a language ({languages})").format(
+                lang=lang, languages=", ".join(LANGUAGES)), file=sys.stderr)
             return 2
         set_language(lang)
     if support is not None and not os.path.isdir(os.path.expanduser(support)):
-        print(f"{prog}: --support {support}: not a folder", file=sys.stderr)
+        print(f"{prog}: " + _("--support {folder}: not a folder").format(folder=support),
+              file=sys.stderr)
         return 2
     known = [p.name for p in sorted(profiles.python() + profiles.languages(),
                                     key=lambda p: p.play_rank)]
     if profile is not None and profile not in known:
-        print(f"{prog}: --profile {profile}: no such profile; known: {', '.join(known)}",
-              file=sys.stderr)
+        print(f"{prog}: " + _("--profile {profile}: no such profile; known: {known}").format(
+            profile=profile, known=", ".join(known)), file=sys.stderr)
         return 2
     try:
         referee = Referee(target, profile=profile,
@@ -204,8 +223,8 @@ def play_target(target: str, rest: list[str], prog: str) -> int:
         print(f"{prog}: {one_line(str(e))}", file=sys.stderr)
         return 2
     except Exception as e:  # noqa: BLE001 - whatever opening it raised: one line, no traceback
-        print(f"{prog}: cannot play {target}: {type(e).__name__}: {one_line(str(e))}",
-              file=sys.stderr)
+        print(f"{prog}: " + _("cannot play {target}: {problem}").format(
+            target=target, problem=f"{type(e).__name__}: {one_line(str(e))}"), file=sys.stderr)
         return 2
     try:
         return play(rest, prog, referee=referee)

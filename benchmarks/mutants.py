@@ -36,7 +36,7 @@ from conformance.machines import blame
 
 from conformance.checking import engine
 
-from conformance import mutants
+from conformance import mutants, profiles
 from conformance.sandbox.box import open_target
 from conformance.checking.targets import DirectionAdapter, resolve
 

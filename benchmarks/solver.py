@@ -10,6 +10,13 @@ moves, pushes, nodes, time, nodes/s) and a summary: solved count, total and
 median time, median nodes/s.  Every solution counted as solved has been
 replayed through ``spec``.
 
+``--cpu-limit`` makes ``--time-limit`` the kernel's CPU time
+(``RLIMIT_CPU``) rather than the wall clock: the kernel's searches are
+scheduled by nodes and time only makes it give up, so a loaded machine then
+solves the same levels a quiet one does (slower). Run with
+``PYTHONPATH=OTHER_TREE`` this script measures another checkout's kernel the
+same way, e.g. a baseline side by side.
+
 ``--hints`` times instead the game's hint (``impl.play.hint.find_hint``,
 with ``--time-limit`` as its limit, e.g. ``-t 2``) from each level's start:
 one row per level and how many levels got a hint.
@@ -40,6 +47,51 @@ import time
 import levels
 from impl.solver import solve
 from impl.solver.cli import default_jobs, solve_many
+
+#: ``--cpu-limit``: the kernel's limit is its CPU time (``RLIMIT_CPU``), not
+#: the wall clock, so that a loaded machine gives the same answer as a quiet
+#: one: the kernel's searches are scheduled by nodes, and time only makes it
+#: give up. Read from the environment so that the worker processes (which
+#: import this script) set it too.
+CPU_LIMIT = "SOKOBAN_BENCHMARK_CPU_LIMIT"
+#: Under ``--cpu-limit``, the wall-clock limit is this many times the CPU limit.
+WALL_FACTOR = 20
+
+
+def limit_cpu_time() -> None:
+    """Under ``--cpu-limit``: start every kernel with ``RLIMIT_CPU`` at the
+    limit, and read its death by ``SIGXCPU`` as "gave up (time)"."""
+    seconds = os.environ.get(CPU_LIMIT)
+    if not seconds:
+        return
+    import resource
+    import types
+    from impl.solver import native
+
+    limit = max(1, round(float(seconds)))
+
+    class Limited(subprocess.Popen):
+        def __init__(self, *args, **kwargs):
+            outer = kwargs.get("preexec_fn")
+
+            def hook():
+                if outer is not None:
+                    outer()
+                resource.setrlimit(resource.RLIMIT_CPU, (limit, limit + 5))
+            kwargs["preexec_fn"] = hook
+            super().__init__(*args, **kwargs)
+
+    native.subprocess = types.SimpleNamespace(**{**vars(subprocess), "Popen": Limited})
+    parse = native.parse
+
+    def parse_limited(out, returncode, err=""):
+        if returncode == -signal.SIGXCPU:
+            return native.Outcome("time", None, 0)
+        return parse(out, returncode, err)
+    native.parse = parse_limited
+
+
+limit_cpu_time()
 
 DEFAULT_FILES = ("seed003", "microban")
 # The kernel's experiment switches (SOKOBAN_KERNEL_*) given to this script are
@@ -125,10 +177,12 @@ def benchmark(name: str, args, engine: str = "auto") -> dict:
     numbers = (list(range(1, len(all_levels) + 1)) if args.levels is None
                else parse_range(args.levels, len(all_levels)))
     limit = args.time_limit
-    print(f"\n## {name}: {len(numbers)} levels, {limit:g} s per level, "
+    print(f"\n## {name}: {len(numbers)} levels, {limit:g} s per level"
+          f"{' of CPU time (the wall clock only at ' + str(WALL_FACTOR) + 'x)' if args.cpu_limit else ''}, "
           f"method={args.method}, engine={engine}, "
           f"{args.jobs} job{'s' if args.jobs != 1 else ''}\n")
-    ours = run_ours(all_levels, numbers, limit, args.method, args.jobs, engine, args.node_limit)
+    ours = run_ours(all_levels, numbers, limit * (WALL_FACTOR if args.cpu_limit else 1),
+                    args.method, args.jobs, engine, args.node_limit)
     rows = []
     print(f"{'level':>6} {'status':<10} {'moves':>6} {'pushes':>6} {'opt':>5} "
           f"{'nodes':>9} {'time s':>8} {'nodes/s':>9}")
@@ -231,6 +285,10 @@ def main(argv=None) -> int:
                    help="level files or bundled collections (default: seed003 microban)")
     p.add_argument("--time-limit", "-t", type=float, default=60.0,
                    help="seconds per level (default 60)")
+    p.add_argument("--cpu-limit", action="store_true",
+                   help="--time-limit is the kernel's CPU time (RLIMIT_CPU; the wall clock "
+                        f"gets {WALL_FACTOR}x as long): the same answers on a loaded machine "
+                        "as on a quiet one (native kernel only)")
     p.add_argument("--node-limit", type=int, default=None,
                    help="nodes per level as well (the native kernel counts its turns in "
                         "nodes, so a node limit gives the same answers under any load)")
@@ -248,6 +306,9 @@ def main(argv=None) -> int:
     p.add_argument("--hints", action="store_true",
                    help="time the game's hint from each level's start instead")
     args = p.parse_args(argv)
+    if args.cpu_limit:
+        os.environ[CPU_LIMIT] = str(args.time_limit)
+        limit_cpu_time()
     if args.time_limit <= 0 or args.jobs <= 0 or (args.node_limit is not None
                                                   and args.node_limit <= 0):
         p.error("--time-limit, --node-limit and --jobs must be positive")

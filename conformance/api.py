@@ -32,7 +32,12 @@ EQUAL = "__equal__"
 #: of the same length, each item the call's result or the :class:`TargetError`
 #: it raised (returned, not raised), all in one round trip to the target. An
 #: error that ends the target's process (timeout, crash, exit) is raised.
-#: Use it to read many observers at once (every cell of a grid).
+#: Use it to read many observers at once (every cell of a grid). An argument
+#: of a call in the batch may be :class:`Earlier`: the result of an earlier
+#: call of the same batch, the very object it returned (a call that takes
+#: the result of a call that failed is not made: its answer is a
+#: ``TargetError`` of kind ``"skipped"``). So a step (``mover`` and the
+#: observers of the grid it returns) is one round trip.
 BATCH = "__batch__"
 #: ``RESET()``: forget every handle given out so far (call it between
 #: examples so the target's object table does not grow without bound).
@@ -49,6 +54,19 @@ SPECIAL_OPERATIONS = (FINGERPRINT, EQUAL, BATCH, RESET, OPAQUE)
 #: ``conformance.sandbox.spectra``). Not among the operations every target
 #: answers: one without spectra raises a TargetError.
 SPECTRA = "__spectra__"
+
+
+class Earlier:
+    """In a :data:`BATCH`, an argument standing for the result of the call at
+    ``index`` of the same batch (only as an argument itself, not inside one)."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index: int):
+        self.index = index
+
+    def __repr__(self) -> str:
+        return f"Earlier({self.index})"
 class _NotProvided:
     def __repr__(self) -> str:
         return "<not provided>"
@@ -90,11 +108,17 @@ class TargetError(Exception):
     something that cannot cross the boundary), ``"died"`` (a compiled target's
     process died: a signal, an abort, a sanitizer report or exit; unlike
     ``"crashed"`` it is restarted for the next example, so the failure is
-    shrunk like a departure).
+    shrunk like a departure), ``"skipped"`` (a call of a batch not made: it
+    takes the :class:`Earlier` result of a call that failed, which is the
+    one to report).
     """
 
     KINDS = ("raised", "timeout", "crashed", "exited", "output", "memory",
-             "missing", "unpicklable", "died", "storage")
+             "missing", "unpicklable", "died", "storage", "skipped")
+
+    #: For an error that ended a whole batch: the index of the call of the
+    #: batch it happened in (``op`` is that call's), when known.
+    index: int | None = None
 
     def __init__(self, kind: str, message: str, detail: str = "", op: str = ""):
         super().__init__(f"{op + ': ' if op else ''}{message}")

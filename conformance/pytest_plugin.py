@@ -337,14 +337,15 @@ class SokobanItem(pytest.Item):
             why = lacking(suite.spec, suite.options)
             if why:
                 raise SokobanFailure(why.splitlines()[0], why)
-            print(f"{suite.spec.name} has every operation of profile {self.profile}")
+            print(_("{target} has every operation of profile {profile}").format(
+                target=suite.spec.name, profile=self.profile))
             return
         options = replace(suite.options, groups=(self.group,))
         verdict, report = check_target(suite.spec, self.profile, options)[0]
         if verdict_status(verdict) == "not fully checked":
             if suite.options.budget_is_failure:
                 raise SokobanFailure(verdict_message(verdict), report)
-            pytest.skip(f"not fully checked: {verdict_message(verdict)}")
+            pytest.skip(_("not fully checked: {why}").format(why=verdict_message(verdict)))
         if not group_passed(verdict):
             raise SokobanFailure(verdict_message(verdict) or verdict_status(verdict), report)
         print(report)

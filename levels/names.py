@@ -13,6 +13,7 @@ from __future__ import annotations
 import unicodedata
 
 from .model import LevelError
+from .translations import _, n_
 from .words import plural
 
 __all__ = ["plural", "size_text", "level_label", "find_level", "LevelChoiceError"]
@@ -46,8 +47,8 @@ def level_label(level, index: int) -> str:
     number = _number(level, index)
     title = (getattr(level, "title", None) or "").strip()
     if not title or title == str(number):
-        return f"level {number}"
-    return f"{title} (level {number})"
+        return _("level {number}").format(number=number)
+    return _("{title} (level {number})").format(title=title, number=number)
 
 
 def find_level(levels, choice) -> int:
@@ -56,25 +57,27 @@ def find_level(levels, choice) -> int:
     ``"Nivel 3"``).  Raises :class:`LevelChoiceError` saying which levels
     there are."""
     levels = list(levels)
-    count = plural(len(levels), "level")
+    n = len(levels)
+    count = n_("{n} level", "{n} levels", n).format(n=n)
     text = str(choice).strip()
     if text.isascii() and text.isdigit():
         number = int(text)
         for i, lv in enumerate(levels):
             if _number(lv, i) == number:
                 return i
-        raise LevelChoiceError(f"no level {number} (there {'is' if len(levels) == 1 else 'are'} "
-                               f"{count}, numbered from 1)")
+        raise LevelChoiceError(n_("no level {number} (there is {count}, numbered from 1)",
+                                  "no level {number} (there are {count}, numbered from 1)",
+                                  n).format(number=number, count=count))
     wanted = _key(text)
     hits = [i for i, lv in enumerate(levels)
             if wanted and _key(getattr(lv, "title", None) or "") == wanted]
     if len(hits) == 1:
         return hits[0]
     if hits:
-        raise LevelChoiceError(f"{len(hits)} levels are titled {text!r}: "
-                               + ", ".join(level_label(levels[i], i) for i in hits[:5])
-                               + "; choose one by its number")
+        raise LevelChoiceError(_("{n} levels are titled {title}: {levels}; choose one by its "
+                                 "number").format(n=len(hits), title=repr(text), levels=", ".join(
+                                     level_label(levels[i], i) for i in hits[:5])))
     titled = [level_label(lv, i) for i, lv in enumerate(levels) if getattr(lv, "title", None)]
     hint = (": " + ", ".join(titled[:6]) + (", ..." if len(titled) > 6 else "")) if titled else ""
-    raise LevelChoiceError(f"no level titled {text!r} among the {count}{hint}; "
-                           "give a title or a number from 1")
+    raise LevelChoiceError(_("no level titled {title} among the {count}{hint}; give a title or "
+                             "a number from 1").format(title=repr(text), count=count, hint=hint))

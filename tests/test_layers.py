@@ -1,7 +1,8 @@
 """The layers of docs/INTERFACES.md, enforced: ``lint-imports`` (import-linter,
 configured in pyproject.toml) passes on the tree, and fails when a module
 imports a layer above its own, when a sibling imports the other, when a
-package imports the ``sokoban`` command's module, or when a room of
+package imports the ``sokoban`` command's module, when the leaf ``speech``
+(the messages' language) imports one of ours or spec imports it, or when a room of
 ``conformance`` imports one above it. And no import circle anywhere."""
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("spec", "levels", "impl", "conformance")
+PACKAGES = ("spec", "speech", "levels", "impl", "conformance")
 LINT = shutil.which("lint-imports", path=os.path.dirname(sys.executable)) or shutil.which(
     "lint-imports")
 
@@ -50,6 +51,9 @@ def copy(tmp_path_factory) -> Path:
     ("spec/obs.py", "import levels", "Layers"),                          # a layer above
     ("levels/rle.py", "from impl import sokoban", "Layers"),
     ("impl/tad.py", "import conformance.api", "Layers"),                  # the sibling
+    ("speech/__init__.py", "import levels", "Layers"),                    # the leaf speaks alone
+    ("speech/__init__.py", "import spec", "Layers"),                      # ... beside the oracle
+    ("spec/obs.py", "import speech", "Layers"),                           # which says no word
     ("conformance/reports/report.py", "from impl import extendido", "Layers"),
     ("levels/names.py", "from sokoban_tad import use_our_packages", "sokoban command"),
     ("impl/mapa.py", "import soko", "soko.py"),

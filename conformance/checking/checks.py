@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
 from conformance import profiles
-from conformance.api import BATCH, NOT_PROVIDED, Counterexample, Verdict
+from conformance.api import BATCH, NOT_PROVIDED, Counterexample, Earlier, Verdict
 from conformance.checking import engine, localize
 from conformance.checking.targets import (
     BadTarget, DirectionAdapter, ReferenceImport, ResolvedTarget, detect_profiles, explain_missing,
@@ -430,9 +430,16 @@ class PartialTarget:
         if op != BATCH:
             return self.inner.call(op, *args)
         calls = list(args[0])
-        present = [c for c in calls if c[0] not in self.missing]
-        answers = iter(self.inner.call(BATCH, present) if present else [])
-        return [NOT_PROVIDED if o in self.missing else next(answers) for o, _ in calls]
+        where: dict[int, int] = {}      # index in calls -> index in present
+        present = []
+        for i, (o, a) in enumerate(calls):
+            if o in self.missing or any(type(x) is Earlier and x.index not in where for x in a):
+                continue                # (a call that takes a missing one's result: missing)
+            where[i] = len(present)
+            present.append((o, tuple(Earlier(where[x.index]) if type(x) is Earlier else x
+                                     for x in a)))
+        answers = self.inner.call(BATCH, present) if present else []
+        return [answers[where[i]] if i in where else NOT_PROVIDED for i in range(len(calls))]
 
     def __getattr__(self, name):
         return getattr(self.inner, name)

@@ -135,6 +135,7 @@ def play(run: Run, scenes, codes: str) -> Counterexample | None:
     try:
         played.begin(scenes)
         played.replay_actions(codes)
+        played.finish()
     except (Departure, Fatal) as e:
         return e.counterexample
     played.played()
@@ -243,6 +244,7 @@ def _replayed(run: Run) -> tuple[Counterexample, bool]:
             played = run.definition.machine.bind(run)()
             played.begin(scenes)
             played.replay_actions("".join(codes))
+            played.finish()
         except (Departure, Fatal) as e:
             return e.counterexample, True
         except OutOfBudget:

@@ -47,8 +47,7 @@ from conformance.checking.targets import (
 from conformance.sandbox import isolation
 from conformance.commands.monitor_run import main as monitor_main
 from conformance.commands.grade import main as grade_entry
-from conformance.translations import set_language
-from conformance.translations import _
+from conformance.translations import _, language_from_argv, set_language, speak_argparse
 
 #: How the check command names itself when started as ``python -m conformance``.
 PROG = "python -m conformance"
@@ -68,28 +67,30 @@ def _where_it_runs(options: RunOptions) -> str | None:
 
 
 def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
+    speak_argparse()
     parser = argparse.ArgumentParser(
         prog=prog,
-        description="Check a Sokoban implementation against the executable specification. "
-                    "Subcommands: 'grade DIR' (every submission in DIR), 'selftest' (the "
-                    "suite against its mutants).",
-        epilog=f"TARGET: a .py file, a folder (package, or holding soko.py), module:object, "
-               f"a module, or an entry point of group sokoban.implementations; default: "
-               f"${ENV_VAR}, else our own implementation. Exit status: 0 conforms, "
-               f"1 does not conform, 2 bad target or arguments, 3 not fully checked "
-               f"(the time budget ran out first, no departure found).")
-    parser.add_argument("target", nargs="?", metavar="TARGET", help="what to check")
+        description=_("Check a Sokoban implementation against the executable specification. "
+                      "Subcommands: 'grade DIR' (every submission in DIR), 'selftest' (the "
+                      "suite against its mutants)."),
+        epilog=_("TARGET: a .py file, a folder (package, or holding soko.py), module:object, "
+                 "a module, or an entry point of group sokoban.implementations; default: "
+                 "${variable}, else our own implementation. Exit status: 0 conforms, "
+                 "1 does not conform, 2 bad target or arguments, 3 not fully checked "
+                 "(the time budget ran out first, no departure found).").format(
+                     variable=ENV_VAR))
+    parser.add_argument("target", nargs="?", metavar="TARGET", help=_("what to check"))
     add_run_options(parser)
-    parser.add_argument("--replay", metavar="JSON", help="replay exactly one recorded failure "
-                        "(the JSON a report's replay command gives, or a file holding it)")
-    parser.add_argument("--json", metavar="FILE", help="also write the verdicts as JSON")
-    parser.add_argument("--junit", metavar="FILE", help="also write the verdicts as JUnit XML")
+    parser.add_argument("--replay", metavar="JSON", help=_("replay exactly one recorded failure "
+                          "(the JSON a report's replay command gives, or a file holding it)"))
+    parser.add_argument("--json", metavar="FILE", help=_("also write the verdicts as JSON"))
+    parser.add_argument("--junit", metavar="FILE", help=_("also write the verdicts as JUnit XML"))
     parser.add_argument("--gradescope", metavar="FILE",
-                        help="check rule by rule of the seed and write Gradescope's "
-                             "autograder results.json (a test per rule, 1 point each)")
+                        help=_("check rule by rule of the seed and write Gradescope's "
+                               "autograder results.json (a test per rule, 1 point each)"))
     parser.add_argument("--gradescope-visibility", choices=GRADESCOPE_VISIBILITY,
-                        default="visible", help="when students see the tests "
-                        "(default: %(default)s)")
+                        default="visible", help=_("when students see the tests "
+                          "(default: %(default)s)"))
     return parser
 
 
@@ -113,6 +114,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None,
         return selftest_main(argv[1:], prog=f"{prog} selftest")
     if argv[:1] == ["monitor"]:
         return monitor_main(argv[1:], prog=f"{prog} monitor")
+    language_from_argv(argv)            # before the parser: its --help speaks it too
     args = parse_or_status(build_parser(prog), argv)
     if isinstance(args, int):
         return args
@@ -137,7 +139,8 @@ def selftest_main(argv: Sequence[str], prog: str) -> int:
     try:
         from conformance.commands.selftest import main as selftest_entry
     except ImportError as e:
-        print(f"error: the selftest is not available ({e})", file=sys.stderr)
+        print(_("error: {problem}").format(
+            problem=_("the selftest is not available ({why})").format(why=e)), file=sys.stderr)
         return EXIT_BAD
     return selftest_entry(argv, prog=prog)
 
@@ -157,7 +160,7 @@ def run(args: argparse.Namespace, out: TextIO, since: float | None = None) -> in
         else:
             spec = resolve(args.target)
     except BadTarget as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(_("error: {problem}").format(problem=e), file=sys.stderr)
         if args.target and os.path.isdir(args.target) and any(
                 os.path.isfile(os.path.join(args.target, entry, "soko.py"))
                 for entry in os.listdir(args.target)):
@@ -166,10 +169,11 @@ def run(args: argparse.Namespace, out: TextIO, since: float | None = None) -> in
         if args.gradescope:     # the student sees why (a misnamed file...)
             verdict = Verdict(target=args.target or "?", profile="?", conforms=False, error=str(e))
             try:
-                write_gradescope([(verdict, f"error: {e}")], args.gradescope,
+                write_gradescope([(verdict, _("error: {problem}").format(problem=e))],
+                                 args.gradescope,
                                  visibility=args.gradescope_visibility)
             except OSError as err:
-                print(f"error: cannot write {err.filename}: {err.strerror}", file=sys.stderr)
+                print(cannot_write(err), file=sys.stderr)
         return EXIT_BAD
     options = options_from(args)
     tty = out.isatty() if hasattr(out, "isatty") else False
@@ -181,13 +185,14 @@ def run(args: argparse.Namespace, out: TextIO, since: float | None = None) -> in
             if path:
                 check_overwritable(path, marker)
     except OSError as e:
-        print(f"error: cannot write {e.filename}: {e.strerror}", file=sys.stderr)
+        print(cannot_write(e), file=sys.stderr)
         return EXIT_BAD
     if args.replay is not None:
         try:
             text = _replay_text(args.replay)
         except OSError as e:
-            print(f"error: cannot read {args.replay}: {e.strerror}", file=sys.stderr)
+            print(_("error: {problem}").format(problem=_("cannot read {file}: {why}").format(
+                file=args.replay, why=e.strerror)), file=sys.stderr)
             return EXIT_BAD
         options = replace(options, replay=text)
         if args.profile is None:
@@ -211,8 +216,9 @@ def run(args: argparse.Namespace, out: TextIO, since: float | None = None) -> in
         for verdict, report in checked:
             results.append((verdict, report))
             stream = sys.stderr if verdict_status(verdict) == "bad target" else out
-            prefix = "error: " if stream is sys.stderr else ""
-            print(f"{prefix}{report.rstrip()}", file=stream)
+            text = report.rstrip()
+            print(_("error: {problem}").format(problem=text) if stream is sys.stderr else text,
+                  file=stream)
             out.flush()
     verdicts = [v for v, _ in results]
     if len(verdicts) > 1:
@@ -230,9 +236,15 @@ def run(args: argparse.Namespace, out: TextIO, since: float | None = None) -> in
             write_gradescope(results, args.gradescope, visibility=args.gradescope_visibility,
                              seconds=time.perf_counter() - start)
     except OSError as e:
-        print(f"error: cannot write {e.filename}: {e.strerror}", file=sys.stderr)
+        print(cannot_write(e), file=sys.stderr)
         return EXIT_BAD
     return exit_status(verdicts, options.budget_is_failure)
+
+
+def cannot_write(e: OSError) -> str:
+    """The error line for a file the command cannot write."""
+    return _("error: {problem}").format(problem=_("cannot write {file}: {why}").format(
+        file=e.filename, why=e.strerror))
 
 
 def _check_one(spec, profile: str | None, options: RunOptions, out: TextIO,

@@ -72,7 +72,7 @@ from spec import rules
 from conformance.reports import classreport
 from conformance.checking.checks import guess_profile
 from conformance.reports.classreport import status_label
-from conformance.translations import _, set_language
+from conformance.translations import _, language_from_argv, set_language, speak_argparse
 
 #: How the command names itself when started as ``python -m conformance grade``.
 PROG = "python -m conformance grade"
@@ -165,21 +165,22 @@ def summary_csv(rows: Sequence[dict[str, Any]]) -> str:
 
 
 def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
+    speak_argparse()
     parser = argparse.ArgumentParser(
         prog=prog,
-        description="Check every submission in DIR (folders with soko.py, packages or .py "
-                    "files) and write summary.csv and summary.json.")
-    parser.add_argument("folder", metavar="DIR", help="the folder of submissions")
-    parser.add_argument("--out", metavar="DIR2", help="where to write the summary "
-                        "(default: a new folder DIR-grades beside DIR)")
+        description=_("Check every submission in DIR (folders with soko.py, packages or .py "
+                      "files) and write summary.csv and summary.json."))
+    parser.add_argument("folder", metavar="DIR", help=_("the folder of submissions"))
+    parser.add_argument("--out", metavar="DIR2", help=_("where to write the summary "
+                          "(default: a new folder DIR-grades beside DIR)"))
     parser.add_argument("--force", action="store_true",
-                        help="overwrite an existing summary in --out")
+                        help=_("overwrite an existing summary in --out"))
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
-                        help="submissions checked at once (default: the number of cores)")
+                        help=_("submissions checked at once (default: the number of cores)"))
     parser.add_argument("--fail-under", type=threshold, default=None, metavar="T",
-                        help="exit 1 when fewer than T submissions conform: a fraction "
-                             "(0.8), a percentage (80%%) or a count (12); default: exit 0 "
-                             "whenever the summary was written")
+                        help=_("exit 1 when fewer than T submissions conform: a fraction "
+                               "(0.8), a percentage (80%%) or a count (12); default: exit 0 "
+                               "whenever the summary was written"))
     add_run_options(parser)
     return parser
 
@@ -195,13 +196,15 @@ def threshold(text: str) -> tuple[str, float, str]:
             number = float(value)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"not a fraction, percentage or count: {text!r}") from None
+            _("not a fraction, percentage or count: {value}").format(value=repr(text))) from None
     if not value.endswith("%") and number > 1:
         if number != int(number):
-            raise argparse.ArgumentTypeError(f"a count must be a whole number: {text}")
+            raise argparse.ArgumentTypeError(
+                _("a count must be a whole number: {value}").format(value=text))
         return ("count", number, value)
     if not 0 <= number <= 1:
-        raise argparse.ArgumentTypeError(f"must lie between 0 and 1 (0%% and 100%%): {text}")
+        raise argparse.ArgumentTypeError(
+            _("must lie between 0 and 1 (0% and 100%): {value}").format(value=text))
     return ("fraction", number, value)
 
 
@@ -214,6 +217,7 @@ def below(rows: Sequence[dict[str, Any]], bar: tuple[str, float, str]) -> bool:
 
 def main(argv: Sequence[str], out: TextIO | None = None, prog: str = PROG) -> int:
     out = out or sys.stdout
+    language_from_argv(argv)            # before the parser: its --help speaks it too
     args = parse_or_status(build_parser(prog), argv)
     if isinstance(args, int):
         return args
@@ -249,7 +253,7 @@ def main(argv: Sequence[str], out: TextIO | None = None, prog: str = PROG) -> in
     try:
         level = isolation.isolation_level()
     except isolation.IsolationError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(_("error: {problem}").format(problem=e), file=sys.stderr)
         return EXIT_BAD
     budget = (_(", at most {seconds} s each").format(seconds=f"{options.budget:g}")
               if options.budget else "")
@@ -361,13 +365,14 @@ def supervise(path: str, profile: str | None, options: RunOptions) -> dict[str, 
     code = proc.returncode
     if code is not None and code < 0:
         try:
-            how = f"signal {signal.Signals(-code).name}"
+            how = _("signal {signal}").format(signal=signal.Signals(-code).name)
         except ValueError:
-            how = f"signal {-code}"
+            how = _("signal {signal}").format(signal=-code)
     else:
-        how = f"status {code}"
+        how = _("status {code}").format(code=code)
     return _row(name, profile or "", "does not conform",
-                f"the submission killed the checker ({how}, no verdict)", "", start)
+                _("the submission killed the checker ({how}, no verdict)").format(how=how), "",
+                start)
 
 
 def _late_row(path: str, profile: str | None, options: RunOptions, start: float
@@ -382,8 +387,9 @@ def _late_row(path: str, profile: str | None, options: RunOptions, start: float
     outcomes = (points.outcomes(profile, {}, {}, unreached="unreached" if options.budget_is_failure
                                 else "credited") if profile else [])
     return _row(name, profile or "", NOT_FULLY_CHECKED,
-                f"the check did not end within its budget of {options.budget:g} s and "
-                f"{CHECKER_GRACE:g} s more: its checker was stopped", "", start,
+                _("the check did not end within its budget of {budget} s and {grace} s more: "
+                  "its checker was stopped").format(budget=f"{options.budget:g}",
+                                                    grace=f"{CHECKER_GRACE:g}"), "", start,
                 outcomes=outcomes)
 
 

@@ -26,43 +26,46 @@ from pathlib import Path
 from typing import Sequence
 from conformance.live.monitor import monitored
 from conformance.checking.targets import BadTarget
-from conformance.translations import LANGUAGES, _, n_, set_language
+from conformance.translations import (
+    LANGUAGES, _, language_from_argv, n_, set_language, speak_argparse,
+)
 
 PROG = "python -m conformance monitor"
 
 
 
 def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
+    speak_argparse()
     p = argparse.ArgumentParser(
         prog=prog,
-        description="Run a test file or a script with 'import soko' bound to the student's "
-                    "soko.py, every call checked by the spec (seed 002) as it happens: the "
-                    "first call that departs raises an error naming the rule broken. Runs the "
-                    "student's code in this process (no sandbox): for your own code.")
+        description=_("Run a test file or a script with 'import soko' bound to the student's "
+                      "soko.py, every call checked by the spec (seed 002) as it happens: the "
+                      "first call that departs raises an error naming the rule broken. Runs the "
+                      "student's code in this process (no sandbox): for your own code."))
     p.add_argument("file", metavar="TEST_OR_SCRIPT",
-                   help="a test file (unittest or pytest style, e.g. soko_test.py) or a script "
-                        "that does 'import soko'")
+                   help=_("a test file (unittest or pytest style, e.g. soko_test.py) or a script "
+                          "that does 'import soko'"))
     p.add_argument("--impl", metavar="SOKO_PY",
-                   help="the soko.py to monitor (default: the soko.py next to the file, else "
-                        "the one in the current folder)")
+                   help=_("the soko.py to monitor (default: the soko.py next to the file, else "
+                          "the one in the current folder)"))
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--fast", dest="every_cell", action="store_false",
-                      help="the default: a grid is compared where the file reads it, and each "
-                           "mover on the cells the move can change; a call that departs is "
-                           "named when its grid is read (docs/monitor.md, Cost)")
+                      help=_("the default: a grid is compared where the file reads it, and each "
+                             "mover on the cells the move can change; a call that departs is "
+                             "named when its grid is read (docs/monitor.md, Cost)"))
     mode.add_argument("--every-cell", dest="every_cell", action="store_true",
-                      help="compare every cell of the grid each crear_grilla and mover returns, "
-                           "at the call (slower: the cost grows with the grid)")
+                      help=_("compare every cell of the grid each crear_grilla and mover returns, "
+                             "at the call (slower: the cost grows with the grid)"))
     p.add_argument("--support", metavar="DIR", default=None,
-                   help="a folder of the course's own files (such as gamelib.py): first on "
-                        "the import path of the student's soko.py and of the file (the "
-                        "course's file wins a name clash)")
+                   help=_("a folder of the course's own files (such as gamelib.py): first on "
+                          "the import path of the student's soko.py and of the file (the "
+                          "course's file wins a name clash)"))
     p.add_argument("--lang", choices=LANGUAGES, default=None,
-                   help="the language of the monitor's errors and lines: es or en (default: "
-                        "the locale's)")
+                   help=_("the language of the monitor's errors and lines: es or en (default: "
+                          "the locale's)"))
     p.set_defaults(every_cell=False)
-    p.epilog = ("Any other arguments go to the script (or to pytest), in their order; "
-                "after '--', all of them.")
+    p.epilog = _("Any other arguments go to the script (or to pytest), in their order; "
+                 "after '--', all of them.")
     return p
 
 
@@ -76,8 +79,8 @@ def find_impl(test: Path, impl: str | None) -> Path:
     for folder in (test.resolve().parent, Path.cwd()):
         if (folder / "soko.py").is_file():
             return folder / "soko.py"
-    raise ValueError(f"no soko.py next to {test} nor in the current folder: name it with "
-                     "--impl PATH")
+    raise ValueError(_("no soko.py next to {file} nor in the current folder: name it with "
+                       "--impl PATH").format(file=test))
 
 
 def style(source: str) -> str:
@@ -135,6 +138,7 @@ def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     ours, theirs = (argv[:argv.index("--")], argv[argv.index("--") + 1:]) if "--" in argv \
         else (argv, [])
+    language_from_argv(ours)            # before the parser: its --help speaks it too
     try:
         args, rest = build_parser(prog).parse_known_args(ours)
     except SystemExit as e:     # argparse printed its message

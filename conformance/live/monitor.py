@@ -52,7 +52,7 @@ from conformance import profiles
 from conformance.machines import levels as lv
 from conformance.api import (
     BATCH, EQUAL, FINGERPRINT, NOT_PROVIDED, SPECIAL_OPERATIONS,
-    Counterexample, TargetError,
+    Counterexample, Earlier, TargetError,
 )
 from conformance.sandbox.child import fingerprint, format_exception
 from conformance.machines.base import CheckSettings, Departure, Fatal, Run, short
@@ -72,7 +72,8 @@ def monitorable() -> list[str]:
 def _known(profile: str) -> None:
     known = monitorable()
     if profile not in known:
-        raise ValueError(f"the monitor knows profile {' '.join(known)} only, not {profile!r}")
+        raise ValueError(_("the monitor knows profile {known} only, not {profile}").format(
+            known=" ".join(known), profile=repr(profile)))
 #: Direction (seed 002's tuple) -> replay letter.
 LETTERS = {step: letter for letter, step in lv.STEP.items()}
 #: The observers of a cell, with the spec's answer.
@@ -140,6 +141,13 @@ class _Direct:
         if op == BATCH:
             answers = []
             for sub_op, sub_args in args[0]:
+                if any(type(a) is Earlier for a in sub_args):     # an earlier call's answer itself
+                    taken = [answers[a.index] if type(a) is Earlier else a for a in sub_args]
+                    if any(isinstance(t, TargetError) for t, a in zip(taken, sub_args)
+                           if type(a) is Earlier):
+                        answers.append(TargetError("skipped", "its earlier call failed", op=sub_op))
+                        continue
+                    sub_args = tuple(taken)
                 try:
                     if sub_op in self.operations and self.canned is None:
                         answers.append(getattr(self.module, sub_op)(*sub_args))
@@ -270,6 +278,7 @@ class Monitor:
         definition = profiles.get(profile)
         self.run = Run(self.target, definition, CheckSettings.for_groups(definition))
         self.machine = definition.machine.bind(self.run)()
+        self.machine.nearby = False         # every cell after each move (or the fast mode's cells)
         self.every_cell = every_cell
         self._grids: OrderedDict[int, tuple[Any, _Node]] = OrderedDict()
         #: The spec's grid (or the precondition broken) per desc already seen.
@@ -420,7 +429,8 @@ class Monitor:
             if code is None:
                 return self._callers_fault(
                     f"mover(grilla, {direccion!r})",
-                    f"direccion must be one of {', '.join(map(str, lv.STEP.values()))}",
+                    _("direccion must be one of {directions}").format(
+                        directions=", ".join(map(str, lv.STEP.values()))),
                     op, args)
             grids.move_to_end(id(grid))
             parent = entry[1]
@@ -596,8 +606,7 @@ class Monitor:
         parent = node.parent
         m = self._at(parent, grid)
         if not self.every_cell:
-            (c, f), (dc, df) = parent.model.jugador, lv.STEP[node.code]
-            m.cells = frozenset({(c, f), (c + dc, f + df), (c + 2 * dc, f + 2 * df)})
+            m.cells = lv.move_cells(parent.model.jugador, lv.STEP[node.code])
         try:
             m.act(node.code)
         except (Departure, Fatal) as e:
@@ -636,7 +645,10 @@ class Monitor:
         m.cells = None
         c = e.counterexample
         try:
-            if c.operation == "mover" and "changed the grid it was given" in c.message:
+            changed = _("{call} changed the grid it was given {where} (it must return a new "
+                        "grid and leave its argument alone)")
+            marker = changed.partition("{call}")[2].partition("{where}")[0]     # any language
+            if c.operation == "mover" and marker in c.message:
                 m.compare(parent.model, grid, changed=m.changed(lv.STEP[code]))
             elif c.operation.split("(")[0] in CELL_OBSERVERS or \
                     c.operation.split("(")[0] in GRID_OBSERVERS:
@@ -707,8 +719,9 @@ def spec_grid(desc: Any) -> tuple[spec_grilla.Grilla | None, str | None]:
         return None, str(e).removeprefix("crear_grilla: ")
     lengths = [len(row) for row in desc]
     if len(set(lengths)) > 1:
-        return None, (f"\u201c{RECTANGULAR}\u201d (every row of desc the same length, "
-                      f"erratum E24): the rows' lengths are {', '.join(map(str, lengths))}")
+        return None, _("\u201c{words}\u201d (every row of desc the same length, erratum E24): "
+                       "the rows' lengths are {lengths}").format(
+                           words=RECTANGULAR, lengths=", ".join(map(str, lengths)))
     return model, None
 
 
@@ -836,8 +849,9 @@ def load_module(module_or_path: Any, support: str | None = None) -> tuple[Any, s
         return module_or_path, getattr(module_or_path, "__file__", None) or module_or_path.__name__
     spec = resolve(os.fspath(module_or_path))
     if spec is None or spec.kind not in ("file", "package", "module"):
-        raise BadTarget(f"{module_or_path}: the monitor runs a Python module (a soko.py) in "
-                        "this process; for other targets use sokoban check or sokoban play")
+        raise BadTarget(_("{target}: the monitor runs a Python module (a soko.py) in this "
+                          "process; for other targets use sokoban check or sokoban play").format(
+                              target=module_or_path))
     try:
         return load(spec, support=support), spec.path or spec.name
     except BadTarget:

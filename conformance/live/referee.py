@@ -49,7 +49,7 @@ from conformance.live.monitor import desc_fault
 from conformance.machines.replays import ACTION_CODES
 from conformance.reports.report import format_comparison, rule_lines
 from conformance.checking.targets import BadTarget, resolve
-from conformance.translations import _
+from conformance.translations import _, marked
 from levels.lurd import LETTERS
 from spec.tipos import Accion
 
@@ -77,7 +77,7 @@ class _Observed:
     def refuses(self, level: Any) -> str | None:
         scene = self.scene(level)
         if scene is None:
-            return "no player, or cells at negative positions"
+            return _("no player, or cells at negative positions")
         if self.definition.grid:        # seed 002's preconditions on desc
             return desc_fault(list(scene.desc))
         return "; ".join(levels.validate(level, "tad")) or None
@@ -86,6 +86,7 @@ class _Observed:
         run = Run(self.target, self.definition, CheckSettings.for_groups(self.definition),
                   self.directions)
         self.machine = self.definition.machine.bind(run)()
+        self.machine.nearby = False         # every observer after each action
         self.machine.begin([self.scene(level) for level in played])
 
     def act(self, code: str) -> bool:
@@ -116,7 +117,7 @@ def _open(target: str, in_process: bool, profile: str | None = None,
     :class:`BadTarget` saying why it cannot be played."""
     spec = resolve(target)
     if spec is None:
-        raise BadTarget("no target given")
+        raise BadTarget(_("no target given"))
     options = RunOptions(in_process=in_process, support=support)
     own = profiles.of_kind(spec.kind)
     if own is not None and own.game is not None and profile in (None, own.name):
@@ -140,7 +141,7 @@ class Referee:
         self.game, self.name = _open(target, in_process, profile, support)
         self.profile = self.game.profile
         definition = profiles.get(self.profile)
-        self.seed = definition.seed
+        self.seed = marked(definition.seed)       # shown on the game's screen
         self.default_levels = definition.default_levels
         #: A win moves on to the next level inside the game (seed 001).
         self.sequence = definition.sequences

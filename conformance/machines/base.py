@@ -16,6 +16,7 @@ inside :meth:`Run.drawing`.
 from __future__ import annotations
 
 import contextlib
+import sys
 import time
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -296,6 +297,8 @@ class Machine(RuleBasedStateMachine):
         except TargetError as e:
             if budget is not None and fired():      # the alarm, caught as the target's own
                 raise OutOfBudget(str(e)) from None
+            if op == BATCH and e.index is not None:     # told by the call it happened in
+                op, args = args[0][e.index]
             self._target_failed(e, op, args)
             return None
         if budget is not None:
@@ -304,11 +307,19 @@ class Machine(RuleBasedStateMachine):
             budget.record(time.monotonic() - start, len(args[0]) if op == BATCH else 1)
         return answer
 
-    def _batch(self, calls: list[tuple[str, tuple]]) -> list[Any]:
+    def _batch(self, calls: list[tuple[str, tuple]], whole: bool = False,
+               until: int | None = None) -> list[Any]:
+        """Every call's answer, in one round trip or a few (in chunks, the
+        budget looked at between two); ``whole``: in one, always (a step,
+        whose calls take :class:`Earlier` results). The first call that
+        failed fails the example; ``until``: only among ``calls[:until]``
+        (the caller looks at the rest with :meth:`failed_calls` after its
+        own checks: a ``mover`` that returns no grid is blamed before the
+        observers that then raise)."""
         if self.ended:
             return [NOT_PROVIDED] * len(calls)
         budget = self.run.budget
-        if budget is None:
+        if budget is None or whole:
             results = self._call(BATCH, calls)
         else:       # in chunks of about CHUNK_SECONDS, the budget looked at between two
             results, i = [], 0
@@ -321,28 +332,34 @@ class Machine(RuleBasedStateMachine):
                 results += part
                 i += n
         if not isinstance(results, list) or len(results) != len(calls):
-            self._fail("__batch__", "the target's batch answer is malformed",
+            self._fail("__batch__", _("the target's batch answer is malformed"),
                        actual=repr(results)[:200])
             # (not raised: the example ended on a rule already known broken,
             # a crash of the batch call included; nothing more to compare)
             return [NOT_PROVIDED] * len(calls)
-        for (op, args), r in zip(calls, results):
-            if isinstance(r, TargetError):
-                self._target_failed(r, op, args)
+        self.failed_calls(calls, results, 0, until)
         return results
+
+    def failed_calls(self, calls: list, results: list, start: int = 0,
+                     stop: int | None = None) -> None:
+        """Fail the example at the first of ``calls[start:stop]`` whose
+        result is a target error (not one skipped: its earlier call failed)."""
+        for (op, args), r in zip(calls[start:stop], results[start:stop]):
+            if isinstance(r, TargetError) and r.kind != "skipped":
+                self._target_failed(r, op, args)
 
     def _target_failed(self, e: TargetError, op: str, args: tuple) -> None:
         if op in ("iniciar", "nuevo_juego", "crear_grilla"):
-            shown = "<the level>"
+            shown = _("<the level>")
         else:
             shown = ", ".join([self.HANDLE_NAME] + [arg_text(a) for a in args[1:]]) if args else ""
         what = {
-            "raised": "raised an exception", "timeout": "did not answer in time (timeout)",
-            "crashed": "crashed (its process died)", "exited": "exited (called exit)",
-            "output": "printed more output than allowed", "memory": "ran out of memory",
-            "storage": "ran out of storage",
-            "missing": "is missing", "unpicklable": "returned a value that cannot be read back",
-            "died": "crashed",
+            "raised": _("raised an exception"), "timeout": _("did not answer in time (timeout)"),
+            "crashed": _("crashed (its process died)"), "exited": _("exited (called exit)"),
+            "output": _("printed more output than allowed"), "memory": _("ran out of memory"),
+            "storage": _("ran out of storage"),
+            "missing": _("is missing"), "unpicklable": _("returned a value that cannot be read back"),
+            "died": _("crashed"),
         }.get(e.kind, e.kind)
         said = e.message if e.message.startswith(e.kind) else f"{what}: {e.message}"  # "raised X: ..."
         if e.kind == "died":      # a compiled target: e.op is the call as its language writes it
@@ -354,10 +371,17 @@ class Machine(RuleBasedStateMachine):
             detail = detail[-6:]
         actual = (e.message if e.message.startswith(e.kind) else f"{e.kind}: {e.message}") + (
             ("\n" + "\n".join(detail)) if detail else "")
-        self._fail(e.op or op, message, expected="a normal answer", actual=actual,
+        self._fail(e.op or op, message, expected=_("a normal answer"), actual=actual,
                    fatal=e.kind in FATAL_KINDS, focusable=e.kind != "died")
 
     # -- comparing -------------------------------------------------------------
+
+    #: A check's way: after an action, the observers look where it can have
+    #: changed something (a profile's machine says where), and everywhere at
+    #: the start and the end of each example (:meth:`finish`). False: every
+    #: observer everywhere after every action (the live monitor and the
+    #: referee, which judge each call as it comes).
+    nearby: bool = True
 
     #: Inside a long rule (``repeat``, ``undo_many``, ``walk_then_bomb``):
     #: compare only the cheap observers after each action (extendido: all but
@@ -438,7 +462,14 @@ class Machine(RuleBasedStateMachine):
 
     def teardown(self) -> None:
         if not self.ended:
+            if sys.exc_info()[0] is None:   # (not while a failure, or Hypothesis, stops it)
+                self.finish()
             self.played()
+
+    def finish(self) -> None:
+        """The end of an example that did not fail: a last, fuller look at
+        the target (a profile that observes only what a step can change
+        looks at everything here)."""
 
     def blame(self, operation: str, value: str | None = None) -> str | None:
         """The id of the rule the departure of ``operation`` now breaks."""
@@ -461,8 +492,8 @@ class Machine(RuleBasedStateMachine):
         self.played()
         c = Counterexample(
             profile=run.profile,
-            level_text=("\n\n".join(f"; level {i + 1} of {len(self.scenes)}\n{s.xsb()}"
-                                    for i, s in enumerate(self.scenes))
+            level_text=("\n\n".join("; " + _("level {i} of {n}").format(i=i + 1, n=len(self.scenes))
+                                    + f"\n{s.xsb()}" for i, s in enumerate(self.scenes))
                         if len(self.scenes) > 1 else "\n\n".join(s.xsb() for s in self.scenes)),
             actions=[self.describe(code) for code in self.codes],
             step=len(self.codes) - 1,
@@ -507,7 +538,16 @@ class Machine(RuleBasedStateMachine):
         if focus is not None:
             self._compare_focused(focused(calls, expected, focus))
             return None
-        answers = self._batch(calls)
+        return self.judge(calls, expected, self._batch(calls), order)
+
+    def judge(self, calls: list, expected: list, answers: list,
+              order: Sequence[int] | None = None) -> tuple[list, int | None] | None:
+        """:meth:`observe` on ``answers`` already asked (with the step that
+        made them, in one round trip)."""
+        if self.focus() is not None:
+            self._compare_focused(focused(calls, expected, self.focus()),
+                                  focused(calls, answers, self.focus())[1])
+            return None
         for i in range(len(calls)) if order is None else order:
             got, want = answers[i], expected[i]
             if type(got) is type(want) and type(want) in (bool, int, tuple) and got == want:
@@ -516,12 +556,16 @@ class Machine(RuleBasedStateMachine):
                 return answers, i
         return answers, None
 
-    def _compare_focused(self, calls_expected: tuple[list, list]) -> None:
-        """While shrinking: compare only the focused observer's calls."""
+    def _compare_focused(self, calls_expected: tuple[list, list],
+                         answers: list | None = None) -> None:
+        """While shrinking: compare only the focused observer's calls (their
+        ``answers``, when already asked)."""
         calls, expected = calls_expected
         if not calls:
             return
-        for (op, args), want, got in zip(calls, expected, self._batch(calls)):
+        if answers is None:
+            answers = self._batch(calls)
+        for (op, args), want, got in zip(calls, expected, answers):
             if not self.agrees(op, got, want):
                 self._fail(op, _("{call} is {got}, expected {want} {where}").format(
                     call=op, got=short(got), want=repr(want), where=self.where())

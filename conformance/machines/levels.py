@@ -45,12 +45,20 @@ from levels.generate import reverse_play as pull_back
 from levels.lurd import LETTERS
 from spec.tipos import ACCIONES, BOMBAS, CAJAS, DEPOSITOS, PAREDES, PERSONAJE
 from spec import PreconditionError, fisica, grilla
+from conformance.translations import _
 from levels import LevelError
 from levels.xsb import level_from_cells
 
 DIRS = tuple(a.value for a in ACCIONES)
 #: LURD letter -> step vector (``levels.lurd``'s letters).
 STEP = {letter: a.value for a, letter in LETTERS.items()}
+
+
+def move_cells(at: tuple[int, int], d: tuple[int, int]) -> frozenset:
+    """The cells a move ``d`` of the player at ``at`` can change: its own,
+    the next, and the one beyond (where a pushed box lands)."""
+    (c, f), (dc, df) = at, d
+    return frozenset({(c, f), (c + dc, f + df), (c + 2 * dc, f + 2 * df)})
 
 #: Bundled collections tried (missing ones are skipped).
 BUNDLED = ("microban", "tutorial", "seed002", "seed003")
@@ -167,12 +175,13 @@ class Scene(Position):
         head = []
         ox, oy = self.origin()
         if (ox, oy) != (0, 0):
-            head.append(f"; origin ({ox}, {oy}): the first character is at that position")
+            head.append("; " + _("origin ({x}, {y}): the first character is at that "
+                                 "position").format(x=ox, y=oy))
         if self.bombs:
-            head.append(f"; bombs: {self.bombs}")
+            head.append("; " + _("bombs: {n}").format(n=self.bombs))
         body = [r.replace(" ", "-") if self.desc is not None else r for r in self.rows()]
         if self.desc is not None and any(" " in r for r in self.desc):
-            head.append("; '-' is a space of the rows given to crear_grilla")
+            head.append("; " + _("'-' is a space of the rows given to crear_grilla"))
         return "\n".join(head + body)
 
     def to_data(self) -> dict:

@@ -25,7 +25,7 @@ from spec import rules as spec_rules
 from conformance.machines.blame import replay_parts
 from conformance.reports.output import atomic_write
 from conformance.reports.report import place
-from conformance.translations import _, cite, language, rule_text, rule_title
+from conformance.translations import _, cite, language, marked, rule_source, rule_text, rule_title
 
 
 def status_label(status: str) -> str:
@@ -138,14 +138,14 @@ def render(summary: dict) -> str:
                   for r in table.rules_for(profile)]
         parts.append(f'<h2 id="{_anchor("chart", profile)}">'
                      + _e(_("Students per broken rule (profile {profile}, {seed})").format(
-                         profile=profile, seed=table.seed)) + "</h2>")
+                         profile=profile, seed=marked(table.seed))) + "</h2>")
         parts.append(_chart(counts, len(mine)))
         parts.append("<table><tr>" + "".join(f"<th>{_e(h)}</th>" for h in (
             _("rule"), _("what it says"), _("the seed's words"), _("students breaking it")))
             + "</tr>")
         for r, n in counts:
             parts.append(f'<tr><td id="{_anchor("rule", r.id)}"><code>{_e(r.id)}</code></td>'
-                         f"<td>{_e(rule_text(r))}</td><td>{_e(r.source)}: \u201c{_e(r.words)}\u201d</td>"
+                         f"<td>{_e(rule_text(r))}</td><td>{_e(rule_source(r))}: \u201c{_e(r.words)}\u201d</td>"
                          f"<td>{n}</td></tr>")
         parts.append("</table>")
     budget = (summary.get("options") or {}).get("budget")

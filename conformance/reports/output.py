@@ -28,7 +28,7 @@ def check_overwritable(path: str | os.PathLike, marker: str | None) -> None:
     """Raise :class:`FileExistsError` if ``path`` is an existing file without
     ``marker`` in its first 4 KB (a file of the user's, not one of ours)."""
     if os.path.isdir(path):
-        raise IsADirectoryError(errno.EISDIR, "it is a folder (give a file name)", str(path))
+        raise IsADirectoryError(errno.EISDIR, _("it is a folder (give a file name)"), str(path))
     if marker is None or not os.path.isfile(path):
         return
     try:
@@ -37,8 +37,9 @@ def check_overwritable(path: str | os.PathLike, marker: str | None) -> None:
     except OSError:
         return                  # writing it will say what is wrong
     if marker not in head:
-        raise FileExistsError(errno.EEXIST, "the file exists and was not written by this tool; "
-                              "not overwritten (remove it or choose another name)", str(path))
+        raise FileExistsError(errno.EEXIST, _("the file exists and was not written by this "
+                                              "tool; not overwritten (remove it or choose "
+                                              "another name)"), str(path))
 
 
 def atomic_write(path: str | os.PathLike, text: str, *, marker: str | None = None) -> None:

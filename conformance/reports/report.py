@@ -21,7 +21,7 @@ from conformance.machines.boards import draw
 from levels.words import plural
 from spec import rules
 from conformance.machines.budget import describe_call
-from conformance.translations import _, n_, rule_text
+from conformance.translations import _, marked, n_, rule_source, rule_text
 
 #: The order the stats are printed in, with their labels.
 STAT_LABELS = (      # (key, singular, plural)
@@ -121,7 +121,7 @@ def format_counterexample(c: Counterexample) -> str:
     out += [_("Rule broken: {rule}").format(rule=line) if i == 0 else f"  {line}"
             for i, line in enumerate(rule_lines(c.profile, c.rule))]
     if c.scenario:
-        out.append(_("Found by the fixed scenario: {scenario}").format(scenario=c.scenario))
+        out.append(_("Found by the fixed scenario: {scenario}").format(scenario=marked(c.scenario)))
     out.append("")
     out.append(_("Levels (XSB):") if "\n\n" in c.level_text.strip() else _("Level (XSB):"))
     out += ["    " + l if l else "" for l in c.level_text.rstrip("\n").splitlines()]
@@ -183,7 +183,7 @@ def rule_lines(profile: str, rule_id: str | None) -> list[str]:
                   "of the rule table, please report it)").format(rule=rule_id or "?",
                                                                  profile=profile)]
     lines = [f"{rule.id}: {rule_text(rule)}",
-             f"{rule.source}: \u201c{rule.words}\u201d"]
+             f"{rule_source(rule)}: \u201c{rule.words}\u201d"]
     if rule.errata:
         lines[-1] += _(" (erratum {errata}, spec/ERRATA.md)").format(
             errata=", ".join(rule.errata))
@@ -237,11 +237,28 @@ def format_stats(stats: dict[str, int]) -> str:
     return ", ".join(parts) if parts else _("nothing")
 
 
-def format_verdict(verdict: Verdict) -> str:
-    """The human report of one verdict."""
-    head = (_("{target} (profile {profile}, random seed {seed})") if verdict.seed is not None
+def verdict_head(verdict: Verdict) -> str:
+    """``soko.py (profile soko, random seed 7)``: what a report is about."""
+    return (_("{target} (profile {profile}, random seed {seed})") if verdict.seed is not None
             else _("{target} (profile {profile})")).format(
         target=verdict.target, profile=verdict.profile, seed=verdict.seed)
+
+
+def verdict_line(verdict: Verdict, head: str, unfinished: bool) -> str:
+    """A report's first line: ``head: CONFORMS (1.2 s)``, ``NOT FULLY
+    CHECKED`` when ``unfinished``, else ``DOES NOT CONFORM``."""
+    if verdict.conforms:
+        said = _("{head}: CONFORMS ({seconds} s)")
+    elif unfinished:
+        said = _("{head}: NOT FULLY CHECKED ({seconds} s)")
+    else:
+        said = _("{head}: DOES NOT CONFORM ({seconds} s)")
+    return said.format(head=head, seconds=f"{verdict.seconds:.1f}")
+
+
+def format_verdict(verdict: Verdict) -> str:
+    """The human report of one verdict."""
+    head = verdict_head(verdict)
     out = []
     if verdict.error:
         out.append(_("{head}: cannot be checked").format(head=head))
@@ -251,13 +268,7 @@ def format_verdict(verdict: Verdict) -> str:
         return "\n".join(out)
     unfinished = (getattr(verdict, "out_of_time", False) and verdict.counterexample is None
                   and not verdict.missing)
-    if verdict.conforms:
-        said = _("{head}: CONFORMS ({seconds} s)")
-    elif unfinished:
-        said = _("{head}: NOT FULLY CHECKED ({seconds} s)")
-    else:
-        said = _("{head}: DOES NOT CONFORM ({seconds} s)")
-    out.append(said.format(head=head, seconds=f"{verdict.seconds:.1f}"))
+    out.append(verdict_line(verdict, head, unfinished))
     out += out_of_time_lines(verdict, "example (the fixed scenarios count as examples)")
     if verdict.missing:
         missing = ", ".join(verdict.missing)
@@ -305,6 +316,7 @@ def format_out_of_time(verdict: Verdict,
                      budget=budget)
     word, _space, remark = unit.partition(" ")
     ran = (count(examples, "examples") if word == "example"
+           else n_("{n} table", "{n} tables", examples).format(n=examples) if word == "table"
            else plural(examples, word))
     return _("The time budget{budget} ran out after {ran}{remark}, with no departure found; "
              "the target's median call took {call}. Slow code is not wrong code, but it was "

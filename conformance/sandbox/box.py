@@ -46,7 +46,8 @@ from typing import Any
 from conformance.sandbox import child as _child
 from conformance.sandbox import isolation
 from conformance.sandbox import spectra as _spectra
-from conformance.api import BATCH, RESET, SPECIAL_OPERATIONS, Handle, TargetError
+from conformance.api import BATCH, RESET, SPECIAL_OPERATIONS, Earlier, Handle, TargetError
+from conformance.translations import _
 from conformance.sandbox.child import (  # noqa: F401 - fingerprint is part of this module's API
     Failure, Host, Kept, NotPlain, ProtocolError, decode, encode, fingerprint, frame,
     time_limit_message,
@@ -75,7 +76,7 @@ _RUNNER = Path(_child.__file__).read_text(encoding="utf-8")
 #: there only when a departure is localised: ``conformance.sandbox.spectra``).
 _SPECTRA = Path(_spectra.__file__).read_text(encoding="utf-8")
 #: Our own top-level modules; the child refuses them to a target.
-PROJECT_NAMES = ("spec", "impl", "levels", "conformance", "soko")
+PROJECT_NAMES = ("spec", "impl", "levels", "conformance", "speech", "soko")
 _PROJECT_ROOT = Path(__file__).resolve().parents[2]
 _SKIP = {"__pycache__", ".git", ".hg", ".svn", ".hypothesis", ".pytest_cache", "node_modules",
          ".venv", "venv"}
@@ -94,6 +95,10 @@ def project_roots() -> list[str]:
 
 def _action(value: Any) -> str | None:
     return value.name if type(value) is Accion else None
+
+
+#: The types of the copies :class:`_Identity` keeps (a mutable plain value's).
+_KEPT_TYPES = frozenset((list, dict, set))
 
 
 class _Identity:
@@ -134,6 +139,8 @@ class _Identity:
             for o, a_ in args[0]:
                 new = None
                 for i, a in enumerate(a_):
+                    if type(a) not in _KEPT_TYPES:     # (only a mutable plain copy is kept)
+                        continue
                     entry = table.get(id(a))
                     if entry is not None and entry[0] is a:
                         if new is None:
@@ -187,7 +194,7 @@ class InProcessTarget(_TargetBase):
                 raise
             except BaseException as e:  # noqa: BLE001 - the target's import failed
                 raise BadTarget(describe_load_error(spec, e)) from None
-        self._host = Host(namespace, atoms=(Accion,), handle_type=Handle)
+        self._host = Host(namespace, atoms=(Accion,), handle_type=Handle, earlier_type=Earlier)
         root = _child.spectra_root(spec.path, namespace)
         if root is not None:
             self._host.spectra_factory = lambda: (_spectra.Recorder(root), _spectra.answer)
@@ -225,8 +232,8 @@ def _copy_tree(source: Path, dest: Path, budget: list[int]) -> None:
         elif entry.is_file():
             budget[0] -= entry.stat().st_size
             if budget[0] < 0:
-                raise BadTarget(f"{source}: more than {_MAX_COPY // 2 ** 20} MB to copy "
-                                "into the sandbox")
+                raise BadTarget(_("{path}: more than {n} MB to copy into the sandbox").format(
+                    path=source, n=_MAX_COPY // 2 ** 20))
             shutil.copyfile(entry, dest / entry.name)
 
 
@@ -236,7 +243,7 @@ def support_files(folder: str | os.PathLike) -> list[str]:
     Raises :class:`BadTarget` when ``folder`` is not a readable folder."""
     source = Path(folder)
     if not source.is_dir():
-        raise BadTarget(f"--support {folder}: not a folder")
+        raise BadTarget(_("--support {folder}: not a folder").format(folder=folder))
     found = []
     try:
         for path in sorted(source.rglob("*")):
@@ -246,7 +253,8 @@ def support_files(folder: str | os.PathLike) -> list[str]:
             if path.is_file():
                 found.append(relative.as_posix())
     except OSError as e:
-        raise BadTarget(f"--support {folder}: cannot be read ({e.strerror or e})") from None
+        raise BadTarget(_("--support {folder}: cannot be read ({why})").format(
+            folder=folder, why=e.strerror or e)) from None
     return found
 
 
@@ -264,8 +272,8 @@ def _copy_support(folder: str, work: Path, keep: str | None, budget: list[int]) 
         dest = work / relative
         budget[0] -= source.stat().st_size
         if budget[0] < 0:
-            raise BadTarget(f"--support {folder}: more than {_MAX_COPY // 2 ** 20} MB to copy "
-                            "into the sandbox")
+            raise BadTarget(_("{path}: more than {n} MB to copy into the sandbox").format(
+                path=f"--support {folder}", n=_MAX_COPY // 2 ** 20))
         for parent in reversed(dest.relative_to(work).parents[:-1]):
             (work / parent).mkdir(exist_ok=True)
         if dest.is_dir() and not dest.is_symlink():
@@ -302,8 +310,9 @@ class _Box:
                 try:
                     self.replaced = _copy_support(support, work, keep, [_MAX_COPY])
                 except OSError as e:
-                    raise BadTarget(f"--support {support}: cannot be copied into the box "
-                                    f"({e.strerror or e})") from None
+                    raise BadTarget(_("--support {folder}: cannot be copied into the box "
+                                      "({why})").format(folder=support, why=e.strerror or e)
+                                    ) from None
         except BaseException:
             self.remove()
             raise
@@ -329,15 +338,16 @@ class _Box:
             top = spec.module.split(".")[0]
             found = importlib.util.find_spec(top)
             if found is None or not (found.origin or found.submodule_search_locations):
-                raise BadTarget(f"{spec.name}: no module named {top!r}")
+                raise BadTarget(_("{target}: no module named {module}").format(
+                    target=spec.name, module=repr(top)))
             if found.submodule_search_locations:
                 for location in found.submodule_search_locations:
                     _copy_tree(Path(location), work / top, budget)
             elif found.origin and found.origin.endswith(".py"):
                 shutil.copyfile(found.origin, work / f"{top}.py")
             else:
-                raise BadTarget(f"{spec.name}: {top} is not Python source; the sandbox "
-                                "cannot copy it")
+                raise BadTarget(_("{target}: {module} is not Python source; the sandbox "
+                                  "cannot copy it").format(target=spec.name, module=top))
         return init
 
     def remove(self) -> None:
@@ -402,6 +412,7 @@ class SandboxTarget(_TargetBase):
         self._identity = _Identity()
         self._buffer = b""
         self._unbox = None
+        self._progress = None
         try:
             self._start()
         except TargetError as e:
@@ -421,9 +432,18 @@ class SandboxTarget(_TargetBase):
         box = _Box(self.spec, self.copy_folder, self.support)
         self.support_replaced = box.replaced
         self._out = tempfile.TemporaryFile()
+        # Where the child notes which call of a batch it is in (see
+        # _child.Progress): a batch that ends the process is told by that call.
+        # (Read after the box is gone: closed when the next box starts.)
+        if self._progress is not None:
+            self._progress.close()
+        self._progress = tempfile.TemporaryFile()
+        self._progress.write(_child.Progress.NONE)
+        self._progress.flush()
         init = dict(box.init, output_limit=self.output_limit, timeout=self.timeout,
                     start_timeout=self.start_timeout, directions=self.directions,
-                    id_base=self.generation << _child.ID_BITS)
+                    id_base=self.generation << _child.ID_BITS,
+                    progress_fd=self._progress.fileno())
         if self.spec.trusted:
             # Our own implementation, sandboxed on request: our interpreter and path.
             python, flags = sys.executable, ["-B"]
@@ -442,10 +462,12 @@ class SandboxTarget(_TargetBase):
                 storage_mb=None if self.spec.trusted else self.storage_mb,
                 max_files=self.max_files, tmpdir=box.tmp,
                 env={"PYTHONHASHSEED": "0", "PYTHONFAULTHANDLER": "1",
-                     "PYTHONDONTWRITEBYTECODE": "1"})
+                     "PYTHONDONTWRITEBYTECODE": "1"},
+                pass_fds=(self._progress.fileno(),))
         except BaseException:
             box.remove()
             self._out.close()
+            self._progress.close()
             raise
         self._finalizer = weakref.finalize(self, _cleanup, self._proc, self._out, box)
         # Tracebacks name the submission's own files, not the box's copies.
@@ -454,8 +476,8 @@ class SandboxTarget(_TargetBase):
         answer = self._receive("import", self.start_timeout + _STARTUP, importing=True)
         if "reference" in answer:
             self._stop()
-            raise ReferenceImport(f"{self.spec.name}: imports the reference implementation "
-                                  f"({answer['reference']})")
+            raise ReferenceImport(_("{target}: imports the reference implementation ({module})"
+                                    ).format(target=self.spec.name, module=answer["reference"]))
         if "missing-module" in answer:
             self._stop()
             raise TargetError("raised", missing_module_message(
@@ -466,7 +488,7 @@ class SandboxTarget(_TargetBase):
         operations = answer.get("ok")
         if type(operations) is not list or not all(type(o) is str for o in operations):
             self._stop()
-            raise TargetError("crashed", "sent an unreadable answer to the import")
+            raise TargetError("crashed", _("sent an unreadable answer to the import"))
         self._operations = frozenset(operations)
 
     def _stop(self) -> None:
@@ -478,7 +500,8 @@ class SandboxTarget(_TargetBase):
         try:
             data = frame(document)
         except (ValueError, TypeError) as e:
-            raise TargetError("unpicklable", f"arguments cannot be sent: {e}", op=op) from None
+            raise TargetError("unpicklable", _("arguments cannot be sent: {problem}").format(
+                problem=e), op=op) from None
         try:
             _child.write_all(self._proc.stdin.fileno(), data)
         except (BrokenPipeError, OSError, ValueError):
@@ -519,7 +542,7 @@ class SandboxTarget(_TargetBase):
                 why = clock.over()
                 if why:
                     break
-                ready, _, _ = select.select([fd], [], [], min(clock.wait(), _LOOK))
+                ready = select.select([fd], [], [], min(clock.wait(), _LOOK))[0]
                 if ready:
                     chunk = os.read(fd, 1 << 20)
                     if not chunk:
@@ -530,17 +553,19 @@ class SandboxTarget(_TargetBase):
                     raise self._death(op)
         except ProtocolError as e:
             self._stop()
-            raise TargetError("crashed", f"sent an unreadable answer ({e}); the process "
-                              "was killed", op=op) from None
+            raise TargetError("crashed", _("sent an unreadable answer ({problem}); the process "
+                                           "was killed").format(problem=e), op=op) from None
         tail = self._output_tail()
         self._stop()
         if importing:
-            raise TargetError("timeout", f"{self.spec.name}: did not finish importing: "
-                              f"{time_limit_message(self.start_timeout, why == 'wall')}"
-                              + (" (a loop at module level?)" if why == "cpu" else ""), tail, op)
-        raise TargetError("timeout", f"{time_limit_message(self.timeout, why == 'wall')} and "
-                          "could not be interrupted (a loop outside Python?); the process "
-                          "was killed", tail, op)
+            raise TargetError("timeout", (_("{target}: did not finish importing: {limit} (a loop "
+                                            "at module level?)") if why == "cpu" else
+                                          _("{target}: did not finish importing: {limit}")).format(
+                target=self.spec.name, limit=time_limit_message(self.start_timeout, why == "wall")),
+                tail, op)
+        raise TargetError("timeout", _("{limit} and could not be interrupted (a loop outside "
+                                       "Python?); the process was killed").format(
+            limit=time_limit_message(self.timeout, why == "wall")), tail, op)
 
     def _look(self, op: str, when: str = "after", now: bool = False) -> None:
         """Kill the box and raise when it stores more than its budget. At
@@ -554,7 +579,8 @@ class SandboxTarget(_TargetBase):
         if over is not None:
             tail = self._output_tail()
             self._stop()
-            raise TargetError("storage", f"{over}; the process was killed", tail, op)
+            raise TargetError("storage", _("{why}; the process was killed").format(why=over),
+                              tail, op)
 
     def _death(self, op: str) -> TargetError:
         proc = self._proc
@@ -569,25 +595,28 @@ class SandboxTarget(_TargetBase):
         printed = self._output_size()
         self._stop()
         if code is None:
-            return TargetError("crashed", "the process stopped answering", tail, op)
+            return TargetError("crashed", _("the process stopped answering"), tail, op)
         if sig is not None:
             if sig == signal.SIGXFSZ:
                 if printed < self.output_limit:
-                    return TargetError("storage", f"wrote a file larger than "
-                                       f"{self.output_limit} bytes (the limit of any one "
-                                       "file); the process was killed", tail[-500:], op)
-                return TargetError("output", f"printed more than {self.output_limit} bytes "
-                                   "in one call; the process was killed", tail[-500:], op)
+                    return TargetError("storage", _("wrote a file larger than {n} bytes (the "
+                                                    "limit of any one file); the process was "
+                                                    "killed").format(n=self.output_limit),
+                                       tail[-500:], op)
+                return TargetError("output", _("printed more than {n} bytes in one call; the "
+                                               "process was killed").format(n=self.output_limit),
+                                   tail[-500:], op)
             try:
                 signame = signal.Signals(sig).name
             except ValueError:
                 signame = str(sig)
-            what = {"SIGSEGV": " (segmentation fault)", "SIGABRT": " (abort)",
-                    "SIGXCPU": " (CPU time limit)",
-                    "SIGKILL": " (killed: out of memory, or it killed itself)"}.get(signame, "")
-            return TargetError("crashed", f"the process died from signal {signame}{what}", tail, op)
-        return TargetError("exited", f"the process ended with status {code} "
-                           "(the target called os._exit or exit)", tail, op)
+            what = {"SIGSEGV": _(" (segmentation fault)"), "SIGABRT": _(" (abort)"),
+                    "SIGXCPU": _(" (CPU time limit)"),
+                    "SIGKILL": _(" (killed: out of memory, or it killed itself)")}.get(signame, "")
+            return TargetError("crashed", _("the process died from signal {signal}{what}").format(
+                signal=signame, what=what), tail, op)
+        return TargetError("exited", _("the process ended with status {code} (the target "
+                                       "called os._exit or exit)").format(code=code), tail, op)
 
     def _output_size(self) -> int:
         try:
@@ -609,18 +638,25 @@ class SandboxTarget(_TargetBase):
             self._start()
         try:
             if op == BATCH:
-                message = {"op": "call", "name": op, "batch": [
-                    [o, encode(list(a), Handle, _action)] for o, a in args[0]]}
+                message = {"op": "call", "name": op, "batch": [_batch_item(o, a)
+                                                               for o, a in args[0]]}
             else:
                 message = {"op": "call", "name": op, "args": encode(list(args), Handle, _action)}
         except (NotPlain, RecursionError) as e:
-            raise TargetError("unpicklable", f"arguments cannot be sent: {e}", op=op) from None
+            raise TargetError("unpicklable", _("arguments cannot be sent: {problem}").format(
+                problem=e), op=op) from None
         self._send(message, op)
         # The child interrupts a call at ``timeout`` itself (SIGALRM) and
         # answers; the parent waits a little longer and kills it only when
         # that fails (a loop in C code that never returns to Python).
         calls = len(args[0]) if op == BATCH else 1
-        document = self._receive(op, self.timeout * calls + _GRACE)
+        if op == BATCH:     # (the child clears its note after each batch)
+            try:
+                document = self._receive(op, self.timeout * calls + _GRACE)
+            except TargetError as e:
+                raise self._in_batch(e, args[0]) from None
+        else:
+            document = self._receive(op, self.timeout * calls + _GRACE)
         # A call that failed may have failed for want of room: say so.
         self._look(op, now="error" in document)
         try:
@@ -636,6 +672,21 @@ class SandboxTarget(_TargetBase):
             self._stop()
             raise TargetError("crashed", f"sent an unreadable answer ({e}); the process "
                               "was killed", op=op) from None
+
+    def _in_batch(self, e: TargetError, calls: list) -> TargetError:
+        """``e``, an error that ended a batch (the process died, or was
+        killed), told by the call of the batch it was in, as the child
+        noted it: its ``op`` and ``index`` (unchanged when the note is not
+        one of the batch's calls: a target may write anything there)."""
+        try:
+            index = _child.Progress.read(os.pread(self._progress.fileno(), _child.Progress.SIZE, 0))
+        except (OSError, ValueError):
+            return e
+        if index is None or not 0 <= index < len(calls):
+            return e
+        told = TargetError(e.kind, e.message, e.detail, calls[index][0])
+        told.index = index
+        return told
 
     def _from_box(self, text: str) -> str:
         if self._unbox is None:
@@ -659,6 +710,24 @@ class SandboxTarget(_TargetBase):
             except Exception:  # noqa: BLE001 - it is going away anyway
                 pass
         self._stop()
+
+
+def _batch_item(op: str, args: tuple) -> list:
+    """A batch call as the child reads it (:func:`conformance.sandbox.child.batch_call`):
+    an :class:`Earlier` argument goes as its position and index."""
+    out, refs = [], None
+    for i, a in enumerate(args):
+        t = type(a)
+        if t is Earlier:
+            if refs is None:
+                refs = []
+            refs.append([i, a.index])
+            out.append(None)
+        elif t is int or t is str or t is bool:
+            out.append(a)
+        else:
+            out.append(encode(a, Handle, _action))
+    return [op, out] if refs is None else [op, out, refs]
 
 
 def _failure(kind: str, message: str, detail: str, op: str) -> TargetError:

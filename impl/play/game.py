@@ -26,7 +26,9 @@ from spec.tipos import BOMBAS, CAJAS, DEPOSITOS, PAREDES, PERSONAJE, Posicion
 
 from .hint import DEFAULT_HINT_TIME, Hint, find_hint, learn
 from .keys import MOVES, help_forms
-from .words import plural
+from impl.translations import _, n_
+
+from .words import bombs_text, moves_text, pushes_text
 
 # Message kinds (the terminal gives each its colour).
 INFO, WIN, WARN, CONTRACT = "info", "win", "warn", "contract"
@@ -76,13 +78,55 @@ def level_name(lv, i: int) -> str:
     return level_label(lv, i)
 
 
+def no_level(index: int) -> str:
+    """``no level 5``: a start (0-based ``index``) beyond the file."""
+    return _("no level {number}").format(number=index + 1)
+
+
+def counters(moves: int, pushes: int, bombs: int | None) -> list[str]:
+    """The status line's counters (bombs only in a game that has them)."""
+    counts = [_("Moves {n}").format(n=moves), _("Pushes {n}").format(n=pushes)]
+    return counts + ([_("Bombs {n}").format(n=bombs)] if bombs is not None else [])
+
+
+def blocked() -> str:
+    return _("Blocked: a wall, or a box that cannot move that way.")
+
+
+def now_playing(head: str, level: str) -> str:
+    """A level won, the game gone on to the next."""
+    return _("{solved} Now {level}.").format(solved=head, level=level)
+
+
+def last_level() -> str:
+    return _("That was the last level: p goes back, q quits.")
+
+
+def nothing_to_undo() -> str:
+    return _("Nothing to undo on this level (the history does not cross levels).")
+
+
+def no_bombs_left() -> str:
+    return _("No bombs left on this level.")
+
+
+def boom(x: int, y: int, left: int) -> str:
+    """A bomb thrown at ``(x, y)``, ``left`` bombs left."""
+    return _("Boom: the walls in column {x} and row {y} are gone ({bombs} left; "
+             "u undoes it).").format(x=x, y=y, bombs=bombs_text(left))
+
+
+def restarted(level: str) -> str:
+    return _("Restarted {level}.").format(level=level)
+
+
 def contract_message(exc: BaseException) -> list[str]:
     """The lines of the message pane for a broken contract."""
     kind = type(exc).__name__
-    first = ("A precondition refused the call; nothing changed." if
+    first = (_("A precondition refused the call; nothing changed.") if
              isinstance(exc, PreconditionError) else
-             "The implementation broke its own contract (a bug in impl).")
-    return [f"Contract broken ({kind}): {first}"] + [
+             _("The implementation broke its own contract (a bug in impl)."))
+    return [_("Contract broken ({kind}): {why}").format(kind=kind, why=first)] + [
         line for line in str(exc).splitlines() if line.strip()]
 
 
@@ -113,7 +157,8 @@ class Shown:
         """``("Level 3/6", ": Title")`` for the status line."""
         lv = self.level
         number = lv.number if lv.number is not None else self.index + 1
-        return f"Level {number}/{len(self.all_levels)}", f": {lv.title}" if lv.title else ""
+        return (_("Level {number}/{count}").format(number=number, count=len(self.all_levels)),
+                f": {lv.title}" if lv.title else "")
 
 
 class Session(Shown):
@@ -134,7 +179,7 @@ class Session(Shown):
         self.all_levels = list(all_levels)
         self.playable, self.skipped = playable(self.all_levels)
         if start not in self.playable:
-            raise ValueError(self.skipped.get(start, f"no level {start + 1}"))
+            raise ValueError(self.skipped.get(start, no_level(start)))
         self.hint_time = hint_time
         self._find_hint = hint
         self.contracts = contracts and CONTRACTS_ENABLED
@@ -147,8 +192,9 @@ class Session(Shown):
         self._start(self.playable.index(start))
         if self.skipped:
             reasons = list(self.skipped.values())
-            self.message = [f"Skipped {plural(len(reasons), 'level')} the game cannot "
-                            "play:"] + reasons[:3] + (
+            self.message = [n_("Skipped {n} level the game cannot play:",
+                               "Skipped {n} levels the game cannot play:",
+                               len(reasons)).format(n=len(reasons))] + reasons[:3] + (
                 ["..."] if len(reasons) > 3 else []) + self.message
             self.message_kind = WARN
 
@@ -202,11 +248,12 @@ class Session(Shown):
         """The status line's forms, longest first: ``(parts, separator)``
         (see :func:`impl.play.view.fit`)."""
         where, title = self.where()
-        on = "on" if self.contracts else "off"
-        counts = [f"Moves {self.moves}", f"Pushes {self.pushes}", f"Bombs {self.juego.bombas()}"]
-        return [([where + title, *counts, f"[contracts {on}]"], "  "),
-                ([where, *counts, f"[contracts {on}]"], "  "),
-                ([where, *counts, f"[{on}]"], " ")]
+        counts = counters(self.moves, self.pushes, self.juego.bombas())
+        contracts = _("[contracts on]") if self.contracts else _("[contracts off]")
+        short = _("[on]") if self.contracts else _("[off]")
+        return [([where + title, *counts, contracts], "  "),
+                ([where, *counts, contracts], "  "),
+                ([where, *counts, short], " ")]
 
     def status_text(self) -> str:
         parts, sep = self.status_forms()[0]
@@ -243,7 +290,7 @@ class Session(Shown):
         pushing = j.hay_caja(direccion.suma(j.persona(), a))
         if not j.mover_total(a):
             self.hint = None
-            self.say(["Blocked: a wall, or a box that cannot move that way."], INFO)
+            self.say([blocked()], INFO)
             return
         self._actions.append("p" if pushing else "m")
         self.hint = None
@@ -258,29 +305,29 @@ class Session(Shown):
         done = self.all_levels[self.playable[self.position - advanced]]
         moves, pushes = self.moves, self.pushes
         self.solved += 1
-        head = (f"Solved {level_name(done, self.playable[self.position - advanced])}"
-                f" in {plural(moves, 'move')}, {plural(pushes, 'push')}!")
+        head = _("Solved {level} in {moves}, {pushes}!").format(
+            level=level_name(done, self.playable[self.position - advanced]),
+            moves=moves_text(moves), pushes=pushes_text(pushes))
         if advanced:
             self._new_level()
-            self.say([f"{head} Now {level_name(self.level, self.index)}."]
-                      + self._comment, WIN)
+            self.say([now_playing(head, level_name(self.level, self.index))]
+                     + self._comment, WIN)
         else:
-            self.say([head, "That was the last level: p goes back, q quits."], WIN)
+            self.say([head, last_level()], WIN)
 
     def _undo(self) -> None:
         if self.juego.deshacer():
             if self._actions:
                 self._actions.pop()
             self.hint = None
-            self.say(["Undone."], INFO)
+            self.say([_("Undone.")], INFO)
         else:
-            self.say(["Nothing to undo on this level (the history does not "
-                       "cross levels)."], INFO)
+            self.say([nothing_to_undo()], INFO)
 
     def _bomb(self) -> None:
         j = self.juego
         if j.bombas() == 0 and not self.contracts:
-            self.say(["No bombs left on this level."], INFO)
+            self.say([no_bombs_left()], INFO)
             return
         # With contracts on and no bomb left, the call goes through anyway:
         # the precondition bombas() > 0 refuses it and the pane shows it.
@@ -288,28 +335,27 @@ class Session(Shown):
         j.tirar_bomba()
         self._actions.append("b")
         self.hint = None
-        self.say([f"Boom: the walls in column {x} and row {y} are gone "
-                   f"({plural(j.bombas(), 'bomb')} left; u undoes it)."], INFO)
+        self.say([boom(x, y, j.bombas())], INFO)
 
     def _restart(self) -> None:
         self._start(self.position)
-        self.say([f"Restarted {level_name(self.level, self.index)}."] + self._comment, INFO)
+        self.say([restarted(level_name(self.level, self.index))] + self._comment, INFO)
 
     def _next(self) -> None:
         if self.position + 1 >= len(self.playable):
-            self.say(["This is the last level."], INFO)
+            self.say([_("This is the last level.")], INFO)
             return
         self._start(self.position + 1)
 
     def _prev(self) -> None:
         if self.position == 0:
-            self.say(["This is the first level."], INFO)
+            self.say([_("This is the first level.")], INFO)
             return
         self._start(self.position - 1)
 
     def _hint(self) -> None:
         if self.juego.gano():
-            self.say(["This level is solved."], INFO)
+            self.say([_("This level is solved.")], INFO)
             return
         nivel = self.nivel()
         key = (nivel[PERSONAJE], nivel[CAJAS], nivel[PAREDES], nivel[BOMBAS])

@@ -15,7 +15,9 @@ from impl import direccion
 from levels.lurd import LETTERS
 from spec.tipos import Accion, Posicion
 
-from .words import plural
+from impl.translations import N_, _, marked
+
+from .words import bombs_text, moves_text, pushes_text
 
 #: The letter of a bomb in the solver's solutions.
 BOMB_LETTER = "B"
@@ -25,8 +27,8 @@ DEFAULT_HINT_TIME = 2.0
 
 _ACTION = {letter: a for a, letter in LETTERS.items()}
 
-_WORDS = {Accion.ARRIBA: "up", Accion.ABAJO: "down",
-          Accion.IZQUIERDA: "left", Accion.DERECHA: "right"}
+_WORDS = {Accion.ARRIBA: N_("up"), Accion.ABAJO: N_("down"),
+          Accion.IZQUIERDA: N_("left"), Accion.DERECHA: N_("right")}
 
 
 @dataclass(frozen=True)
@@ -57,7 +59,7 @@ def _walk_words(steps: list[Accion]) -> str:
             runs[-1][1] += 1
         else:
             runs.append([a, 1])
-    return ", ".join(f"{n} {_WORDS[a]}" for a, n in runs)
+    return ", ".join(f"{n} {marked(_WORDS[a])}" for a, n in runs)
 
 
 def make_hint(start: Posicion, solution: str) -> Hint:
@@ -84,20 +86,23 @@ def make_hint(start: Posicion, solution: str) -> Hint:
         steps.append(a)
     moves = sum(1 for c in solution if c.lower() in _ACTION)
     pushes = sum(1 for c in solution if c.isupper() and c.lower() in _ACTION)
-    walk = f"walk {_walk_words(steps)}, then " if steps else ""
+    walk = _walk_words(steps)
     if bomb:
-        text = f"Hint: {walk}throw a bomb"
+        text = (_("Hint: walk {steps}, then throw a bomb").format(steps=walk) if steps else
+                _("Hint: throw a bomb"))
     elif box is not None:
-        text = f"Hint: {walk}push the box {_WORDS[direction]}"
+        way = marked(_WORDS[direction])
+        text = (_("Hint: walk {steps}, then push the box {direction}").format(
+                    steps=walk, direction=way) if steps else
+                _("Hint: push the box {direction}").format(direction=way))
     elif steps:
-        text = f"Hint: walk {_walk_words(steps)}"
+        text = _("Hint: walk {steps}").format(steps=walk)
     else:
-        text = "Hint: the level is already solved"
+        text = _("Hint: the level is already solved")
     if solution:
         bombs = solution.count(BOMB_LETTER)
-        text += (f" (a solution from here: {plural(moves, 'move')}, "
-                 f"{plural(pushes, 'push')}" + (f", {plural(bombs, 'bomb')}" if bombs else "")
-                 + ").")
+        counts = [moves_text(moves), pushes_text(pushes)] + ([bombs_text(bombs)] if bombs else [])
+        text += _(" (a solution from here: {counts}).").format(counts=", ".join(counts))
     else:
         text += "."
     return Hint(tuple(path), box, direction, bomb, text, moves, pushes)
@@ -122,7 +127,7 @@ def find_hint(nivel: dict, time_limit: float = DEFAULT_HINT_TIME) -> Hint | str:
     try:
         from impl.solver import known, solve
     except ImportError:
-        return "Hints: the solver is not available in this installation."
+        return _("Hints: the solver is not available in this installation.")
     try:
         # A position on a stored solution (the bundled Microban levels', and
         # those of the levels :func:`learn` was given) is answered without searching.
@@ -131,15 +136,17 @@ def find_hint(nivel: dict, time_limit: float = DEFAULT_HINT_TIME) -> Hint | str:
             return make_hint(next(iter(nivel["personaje"])), lurd)
         result = solve(nivel, time_limit=time_limit)
     except ValueError as exc:  # LevelProblem: the solver rejects the position
-        return f"Hints: the solver cannot read this position ({exc})."
+        return _("Hints: the solver cannot read this position ({problem}).").format(problem=exc)
     except Exception as exc:  # a bug in the solver must not end the game
-        return f"Hints: the solver failed ({type(exc).__name__}: {exc})."
+        return _("Hints: the solver failed ({problem}).").format(
+            problem=f"{type(exc).__name__}: {exc}")
     if result.status == "solved":
         start = next(iter(nivel["personaje"]))
         return make_hint(start, result.solution)
     if result.status == "unsolvable":
-        return ("No solution from here: a box is stuck. Undo (u) or restart (r).")
+        return _("No solution from here: a box is stuck. Undo (u) or restart (r).")
     if result.limit == "window":
-        return ("No hint: the walls are open (after a bomb) and the solver only "
-                "searched near the level.")
-    return f"No hint: the solver found no solution within {time_limit:g} s."
+        return _("No hint: the walls are open (after a bomb) and the solver only "
+                 "searched near the level.")
+    return _("No hint: the solver found no solution within {seconds} s.").format(
+        seconds=f"{time_limit:g}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import curses  # only for the key-code constants; nothing is initialised
 
+from impl.translations import _
 from spec.tipos import Accion
 
 #: The action of each move command.
@@ -49,13 +50,14 @@ def help_forms(bombs: bool, hints: bool = True) -> list[tuple[list[str], str]]:
     says whether to list the bomb key, ``hints`` the hint key (a target's
     game has none). A narrow screen uses a shorter form (see
     :func:`impl.play.view.fit`); every form names every key."""
-    bomb = ["b bomb"] if bombs else []
-    hint = ["h hint"] if hints else []
+    bomb = [_("b bomb")] if bombs else []
+    hint = [_("h hint")] if hints else []
+    undo, restart, level, quit_ = _("u undo"), _("r restart"), _("n/p level"), _("q quit")
     return [
-        (["arrows/WASD move", "u undo", *bomb, "r restart", "n/p next/prev level", *hint,
-          "q quit"], "  "),
-        (["arrows move", "u undo", *bomb, "r restart", "n/p level", *hint, "q quit"], "  "),
-        (["u undo", *bomb, "r restart", "n/p level", *hint, "q quit"], " "),
+        ([_("arrows/WASD move"), undo, *bomb, restart, _("n/p next/prev level"), *hint,
+          quit_], "  "),
+        ([_("arrows move"), undo, *bomb, restart, level, *hint, quit_], "  "),
+        ([undo, *bomb, restart, level, *hint, quit_], " "),
     ]
 
 

@@ -29,9 +29,14 @@ from __future__ import annotations
 import os
 from typing import Any, Sequence
 
-from .game import CONTRACT, INFO, WARN, WIN, Board, Shown, level_name
+from impl.translations import _, n_
+
+from .game import (
+    CONTRACT, INFO, WARN, WIN, Board, Shown, blocked, boom, counters, last_level, level_name,
+    no_bombs_left, no_level, nothing_to_undo, now_playing, restarted,
+)
+from .words import moves_text, pushes_text
 from .keys import MOVES, help_forms
-from .words import plural
 
 
 class TargetSession(Shown):
@@ -48,7 +53,7 @@ class TargetSession(Shown):
                         if (why := referee.refuses(lv)) is not None}
         self.playable = [i for i in range(len(self.all_levels)) if i not in self.skipped]
         if start not in self.playable:
-            raise ValueError(self.skipped.get(start, f"no level {start + 1}"))
+            raise ValueError(self.skipped.get(start, no_level(start)))
         self.solved = 0
         self.message: list[str] = []
         self.message_kind = INFO
@@ -59,8 +64,9 @@ class TargetSession(Shown):
         self._start(self.playable.index(start))
         if self.skipped and self.panel is None:
             reasons = list(self.skipped.values())
-            self.say([f"Skipped {plural(len(reasons), 'level')} {referee.seed}'s game "
-                      "cannot play:"] + reasons[:2] + (["..."] if len(reasons) > 2 else [])
+            self.say([n_("Skipped {n} level {seed}'s game cannot play:",
+                          "Skipped {n} levels {seed}'s game cannot play:",
+                          len(reasons)).format(n=len(reasons), seed=referee.seed)] + reasons[:2] + (["..."] if len(reasons) > 2 else [])
                      + self.message, WARN)
 
     # -- state ---------------------------------------------------------------
@@ -101,10 +107,7 @@ class TargetSession(Shown):
 
     def status_forms(self) -> list[tuple[list[str], str]]:
         where, title = self.where()
-        counts = [f"Moves {self.moves}", f"Pushes {self.referee.pushes()}"]
-        bombs = self.referee.view().bombs
-        if bombs is not None:
-            counts.append(f"Bombs {bombs}")
+        counts = counters(self.moves, self.referee.pushes(), self.referee.view().bombs)
         name = os.path.basename(self.referee.name.rstrip(os.sep)) or self.referee.name
         return [([where + title, *counts, f"[{name} + spec]"], "  "),
                 ([where, *counts, f"[{name} + spec]"], "  "),
@@ -112,8 +115,8 @@ class TargetSession(Shown):
 
     def help_forms(self) -> list[tuple[list[str], str]]:
         if self.panel is not None:
-            return [(["arrows scroll", "u undo (back one step)", "q quit"], "  "),
-                    (["arrows scroll", "u undo", "q quit"], " ")]
+            return [([_("arrows scroll"), _("u undo (back one step)"), _("q quit")], "  "),
+                    ([_("arrows scroll"), _("u undo"), _("q quit")], " ")]
         bombs = self.referee.view().bombs
         return help_forms(bombs is not None and (bombs > 0 or self.level.bombs > 0), hints=False)
 
@@ -136,20 +139,21 @@ class TargetSession(Shown):
         elif command == "restart":
             self._start(self.position)
             if self.panel is None:
-                self.say([f"Restarted {level_name(self.level, self.index)}."] + self._comment())
+                self.say([restarted(level_name(self.level, self.index))] + self._comment())
         elif command in ("next", "prev"):
             k = self.position + (1 if command == "next" else -1)
             if 0 <= k < len(self.playable):
                 self._start(k)
             else:
-                self.say([f"This is the {'last' if command == 'next' else 'first'} level."])
+                self.say([_("This is the last level.") if command == "next" else
+                          _("This is the first level.")])
         else:
-            self.say([f"No {command} here: hints know only our own implementation."], WARN)
+            self.say([_("No hint here: hints know only our own implementation.")], WARN)
         return True
 
     def _move(self, command: str) -> None:
         if self._won:
-            self.say(["This level is solved: n goes on, r plays it again."])
+            self.say([solved_already()])
             return
         referee = self.referee
         before, done = referee.view(), self.position
@@ -161,7 +165,7 @@ class TargetSession(Shown):
         if after.index != before.index or (after.won and not before.won):
             self._solved(done, after.index != before.index)
         elif (after.player, after.boxes) == (before.player, before.boxes):
-            self.say(["Blocked: a wall, or a box that cannot move that way."])
+            self.say([blocked()])
         else:
             self.say(self._comment())
 
@@ -173,17 +177,18 @@ class TargetSession(Shown):
         moves, pushes = referee.solved_counts if advanced else (self.moves, referee.pushes())
         index = self.playable[done]
         self.solved += 1
-        head = (f"Solved {level_name(self.all_levels[index], index)} in "
-                f"{plural(moves, 'move')}, {plural(pushes, 'push')}, "
-                "every action as the spec plays it!")
+        head = _("Solved {level} in {moves}, {pushes}, every action as the spec "
+                 "plays it!").format(level=level_name(self.all_levels[index], index),
+                                     moves=moves_text(moves), pushes=pushes_text(pushes))
         if not advanced and self.position + 1 < len(self.playable):    # a new game
             self._start(self.position + 1)
             advanced = self.panel is None
         if advanced:
-            self.say([f"{head} Now {level_name(self.level, self.index)}."] + self._comment(), WIN)
+            self.say([now_playing(head, level_name(self.level, self.index))] + self._comment(),
+                     WIN)
         elif self.panel is None:
             self._won = True
-            self.say([head, "That was the last level: p goes back, q quits."], WIN)
+            self.say([head, last_level()], WIN)
 
     def _undo(self) -> None:
         referee = self.referee
@@ -191,30 +196,33 @@ class TargetSession(Shown):
             played = len(referee.codes)
             departure = referee.act("undo")
             if departure is None and len(referee.codes) == played:
-                self.say(["Nothing to undo on this level (the history does not cross levels)."])
+                self.say([nothing_to_undo()])
                 return
             self._won = False
-            self._show(departure, ["Undone."])
+            self._show(departure, [_("Undone.")])
             return
         if not referee.codes and self.panel is None:
-            self.say(["Nothing to undo on this level."])
+            self.say([_("Nothing to undo on this level.")])
             return
         self._won = False
-        self._show(referee.back(), ["Undone (the level replayed to the step before)."])
+        self._show(referee.back(), [_("Undone (the level replayed to the step before).")])
 
     def _bomb(self) -> None:
         referee = self.referee
         if referee.view().bombs is None:
-            self.say([f"No bombs in {referee.seed}'s game."], WARN)
+            self.say([_("No bombs in {seed}'s game.").format(seed=referee.seed)], WARN)
             return
         if self._won:
-            self.say(["This level is solved: n goes on, r plays it again."])
+            self.say([solved_already()])
             return
         played = len(referee.codes)
         departure = referee.act("bomb")
         if departure is None and len(referee.codes) == played:
-            self.say(["No bombs left on this level."])
+            self.say([no_bombs_left()])
             return
         x, y = referee.view().player
-        self._show(departure, [f"Boom: the walls in column {x} and row {y} are gone "
-                               f"({plural(referee.view().bombs, 'bomb')} left; u undoes it)."])
+        self._show(departure, [boom(x, y, referee.view().bombs)])
+
+
+def solved_already() -> str:
+    return _("This level is solved: n goes on, r plays it again.")

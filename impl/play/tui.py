@@ -9,6 +9,8 @@ import locale
 import os
 import sys
 
+from impl.translations import _
+
 from .keys import command_for_key
 from .view import Frame, Viewport, render, too_small
 
@@ -131,7 +133,8 @@ def _loop(screen, session) -> None:
         if too_small(width, height) and command != "quit":
             continue
         if command == "hint":
-            session.say([f"Thinking (at most {session.hint_time:g} s)..."])
+            session.say([_("Thinking (at most {seconds} s)...").format(
+            seconds=f"{session.hint_time:g}")])
             draw(screen, render(session, width, height, viewport), attrs)
         if not session.do(command):
             return

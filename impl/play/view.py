@@ -20,6 +20,8 @@ import re
 import textwrap
 from dataclasses import dataclass, field
 
+from impl.translations import _
+
 #: The smallest screen the game draws on.
 MIN_WIDTH, MIN_HEIGHT = 32, 10
 
@@ -122,9 +124,10 @@ def too_small(width: int, height: int) -> bool:
 
 def too_small_frame(width: int, height: int) -> Frame:
     """What a screen smaller than the minimum shows."""
-    text = [f"Terminal too small: {width}x{height}.",
-            f"The game needs at least {MIN_WIDTH}x{MIN_HEIGHT}.",
-            "Enlarge it (or q quits)."]
+    text = [_("Terminal too small: {width}x{height}.").format(width=width, height=height),
+            _("The game needs at least {width}x{height}.").format(width=MIN_WIDTH,
+                                                                  height=MIN_HEIGHT),
+            _("Enlarge it (or q quits).")]
     lines = wrap(text, max(width, 1))[:max(height, 0)]
     lines = [line[:width].ljust(width) for line in lines]
     lines += [" " * width] * (height - len(lines))

@@ -1,5 +1,19 @@
-"""Small text helpers shared by the game's messages."""
+"""Small text helpers shared by the game's messages, in the player's
+language (:mod:`impl.translations`)."""
 
 from __future__ import annotations
 
-from levels.names import plural  # noqa: F401  (one helper for every command)
+from impl.translations import n_
+
+
+def moves_text(n: int) -> str:
+    return n_("{n} move", "{n} moves", n).format(n=n)
+
+
+def pushes_text(n: int) -> str:
+    return n_("{n} push", "{n} pushes", n).format(n=n)
+
+
+def bombs_text(n: int) -> str:
+    return n_("{n} bomb", "{n} bombs", n).format(n=n)
+

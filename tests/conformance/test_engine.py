@@ -17,7 +17,7 @@ from conformance import mutants
 
 from conformance.machines import replays
 from conformance.machines import levels as lv
-from conformance.api import TargetError
+from conformance.api import BATCH, Earlier, TargetError
 from conformance.sandbox.box import open_target
 from conformance.checking.targets import resolve
 from spec import fisica, grilla, juego
@@ -96,6 +96,17 @@ class _Broken:
     def call(self, op, *args):
         if op == self.op:
             raise TargetError(self.kind, f"simulated {self.kind}", "Traceback: here", op=op)
+        if op == BATCH and any(o == self.op for o, _ in args[0]):
+            # As the sandbox answers: an error that ends the process ends the
+            # batch; one raised is that call's answer, and a later call that
+            # takes its result is skipped.
+            if self.kind != "raised":
+                raise TargetError(self.kind, f"simulated {self.kind}", "Traceback: here",
+                                  op=self.op)
+            return [TargetError(self.kind, f"simulated {self.kind}", "Traceback: here", op=o)
+                    if o == self.op else
+                    TargetError("skipped", "skipped", op=o) if any(type(a) is Earlier for a in a_)
+                    else self.inner.call(o, *a_) for o, a_ in args[0]]
         return self.inner.call(op, *args)
 
     def close(self):

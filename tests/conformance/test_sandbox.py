@@ -15,13 +15,14 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import spec.grilla
 import spec.tipos
 from conformance.sandbox import isolation
-from conformance.api import BATCH, EQUAL, FINGERPRINT, RESET, Handle, TargetError
+from conformance.api import BATCH, EQUAL, FINGERPRINT, RESET, Earlier, Handle, TargetError
+from conformance.sandbox import child
 from conformance.sandbox.box import InProcessTarget, SandboxTarget, fingerprint, open_target
 from conformance.checking.targets import BadTarget, ReferenceImport, resolve
 
@@ -313,6 +314,72 @@ def test_batch_answers_results_and_errors_in_one_trip(target):
     assert answers[1].op == "raise_error"
 
 
+def test_a_batch_call_takes_an_earlier_result_itself(target):
+    """An Earlier argument is the very object the earlier call returned (not
+    a copy): what ``mutate`` does to it, the handle of that call's answer
+    sees. A call that takes the result of a call that failed is skipped."""
+    answers = target.call(BATCH, [("crear_grilla", (GRID,)), ("mutate", (Earlier(0),)),
+                                  ("hay_pared", (Earlier(0), 0, 0)), (FINGERPRINT, (Earlier(0),)),
+                                  ("raise_error", ("x",)), ("hay_caja", (Earlier(4), 2, 1))])
+    grid = answers[0]
+    assert grid == [list(row) for row in GRID]       # its copy, made when it answered
+    assert answers[2] is False                       # mutate reached the original
+    assert target.call(FINGERPRINT, grid) == answers[3]
+    assert answers[4].kind == "raised" and answers[5].kind == "skipped"
+    assert target.call("hay_pared", grid, 0, 0) is False
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])   # one target, many games
+@given(moves=st.lists(st.sampled_from([(1, 0), (-1, 0), (0, 1), (0, -1)]), max_size=8),
+       cells=st.lists(st.tuples(st.integers(0, 4), st.integers(0, 2)), min_size=1, max_size=4))
+def test_a_chained_batch_answers_as_the_calls_one_by_one(target, moves, cells):
+    """A game in one batch (each ``mover`` takes the grid the one before it
+    returned, and observers look at each) answers what the same calls made
+    one at a time answer."""
+    grid = target.call("crear_grilla", GRID)
+    one_by_one, current = [], grid
+    for d in moves:
+        current = target.call("mover", current, d)
+        one_by_one += [current] + [target.call("hay_caja", current, c, f) for c, f in cells]
+    calls, last = [], None
+    for d in moves:
+        calls.append(("mover", (grid if last is None else Earlier(last), d)))
+        last = len(calls) - 1
+        calls += [("hay_caja", (Earlier(last), c, f)) for c, f in cells]
+    assert target.call(BATCH, calls) == one_by_one
+
+
+@pytest.mark.parametrize("level", isolation.LEVELS)
+def test_a_batch_that_ends_the_process_is_told_by_the_call_it_was_in(level):
+    """The process dies in the second call of a batch: the error names that
+    call and its place (the child notes where it is in a shared page), so a
+    step that dies in mover is blamed on mover, not on the batch."""
+    if level not in isolation.available_levels():
+        pytest.skip(f"isolation level {level} is not available on this machine")
+    target = SandboxTarget(_spec("soko_misbehaving.py"), level=level, timeout=2)
+    try:
+        grid = target.call("crear_grilla", GRID)
+        with pytest.raises(TargetError) as died:
+            target.call(BATCH, [("hay_caja", (grid, 2, 1)), ("exit_hard", (3,)),
+                                ("hay_caja", (Earlier(1), 2, 1))])
+        assert died.value.kind == "exited"
+        assert (died.value.op, died.value.index) == ("exit_hard", 1)
+        assert target.call(BATCH, [("crear_grilla", (GRID,))])[0] == [list(r) for r in GRID]
+    finally:
+        target.close()
+
+
+def test_the_child_reads_only_well_formed_references():
+    def read(item):
+        return child.batch_call(item, spec.tipos.Accion.__getitem__)
+
+    op, args = read(["mover", [None, {"a": "ARRIBA"}], [[0, 3]]])
+    assert op == "mover" and type(args[0]) is child.Earlier and args[0].index == 3
+    for bad in ([[5, 0]], [[0]], [["0", 1]], [[0, 1.5]], "x", [[-1, 0]]):
+        with pytest.raises((child.ProtocolError, TypeError)):
+            read(["mover", [None, 1], bad])
+
+
 def test_a_target_that_imports_the_reference_is_refused():
     """soko_tampers imports spec.grilla to patch it: the child refuses the
     import (the project is not on its path, and the guard names it)."""
@@ -366,6 +433,30 @@ def test_fingerprint_ignores_set_and_dict_order(items):
     forward = {"cajas": set(items), "orden": dict.fromkeys(items, 1)}
     backward = {"orden": dict.fromkeys(reversed(items), 1), "cajas": set(reversed(items))}
     assert fingerprint(forward) == fingerprint(backward)
+
+
+_ROWS = st.one_of(st.text("#@$. +*", max_size=6),
+                  st.lists(st.sampled_from("#@$. x"), max_size=6),
+                  st.lists(st.sampled_from("#@$. "), max_size=6).map(tuple),
+                  st.lists(st.one_of(st.integers(0, 3), st.none()), max_size=3))
+
+
+@given(rows=st.lists(_ROWS, max_size=6), as_tuple=st.booleans(), share=st.booleans())
+def test_a_grids_quick_fingerprint_is_the_full_one(rows, as_tuple, share):
+    """A grid (rows of strings or of one-letter strings) is described by a
+    shortcut: the very text of the general walk, or no shortcut (a row
+    shared twice, a cell that is not a string)."""
+    if share and rows and type(rows[0]) is list:
+        rows.append(rows[0])            # one row object twice: "<ref N>" in the full walk
+    grid = tuple(rows) if as_tuple else rows
+    quick = child._grid_fingerprint(grid)
+    full = child._text(child._Describer().run(grid))
+    assert quick in (None, full)
+    assert fingerprint(grid) == full
+    if share and rows and type(rows[0]) is list:
+        assert quick is None
+    elif all(type(r) is str or all(type(c) is str for c in r) for r in rows):
+        assert quick is not None
 
 
 class _Node:

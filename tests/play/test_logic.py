@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 import levels
 from impl import contracts
 from impl.play import game, hint, keys, view
-from impl.play.words import plural
+from impl.play.words import bombs_text, moves_text, pushes_text
+from speech import speaking
 from spec.tipos import Accion
 
 TWO_LEVELS = """\
@@ -69,9 +70,13 @@ def test_every_command_has_a_key_and_the_help_line_fits_80_columns():
     assert len(keys.help_text(True)) <= 80
 
 
-def test_plural():
-    assert [plural(1, "push"), plural(2, "push"), plural(0, "move")] == [
-        "1 push", "2 pushes", "0 moves"]
+def test_counts_in_words_in_each_language():
+    with speaking("en"):
+        assert [pushes_text(1), pushes_text(2), moves_text(0), bombs_text(1)] == [
+            "1 push", "2 pushes", "0 moves", "1 bomb"]
+    with speaking("es"):
+        assert [pushes_text(1), pushes_text(2), moves_text(0), bombs_text(1)] == [
+            "1 empuje", "2 empujes", "0 movimientos", "1 bomba"]
 
 
 # -- hints ----------------------------------------------------------------------

@@ -177,6 +177,36 @@ def test_a_game_move_push_undo_win_bomb_contract_quit(terminal, tmp_path):
     assert "solved 3 levels; bye." in screen
 
 
+def test_the_games_screen_speaks_spanish_with_lang_es(terminal, tmp_path):
+    game = tmp_path / "game.sok"
+    game.write_text(GAME)
+    t = terminal(play(str(game), "--lang", "es"))
+    screen = t.wait_for("Nivel 1/3: Push twice  Movimientos 0  Empujes 0  Bombas 0  "
+                        "[contratos activos]", "q salir")
+    assert "flechas mover  u deshacer  r reiniciar  n/p nivel  h pista  q salir" in screen
+    assert "b bomba" not in screen and "Level" not in screen and "q quit" not in screen
+    t.keys("Right")
+    t.wait_for("Movimientos 1  Empujes 1")
+    t.keys("u")
+    t.wait_for("Movimientos 0  Empujes 0", "Deshecho.")
+    t.keys("Up")
+    t.wait_for("Bloqueado: una pared, o una caja que no puede moverse hacia ahí.")
+    t.keys("d", "Right")
+    t.wait_for("¡Push twice (nivel 1) resuelto en 2 movimientos, 2 empujes! Ahora, Bomb",
+               "Nivel 2/3: Bomb", "b bomba")
+    t.keys("b")
+    t.wait_for("¡Bum! Ya no están las paredes de la columna 1 y la fila 1", "Bombas 0")
+    t.keys("q")
+    screen = t.wait_for("EXIT=0")
+    assert "1 nivel resuelto; ¡hasta luego!" in screen
+
+
+def test_a_spanish_locale_speaks_spanish_and_bad_input_too(terminal, tmp_path):
+    t = terminal("LANG=es_AR.UTF-8 " + play("tutorial", "--level", "99"))
+    screen = t.wait_for("EXIT=2")
+    assert "no hay nivel 99" in screen
+
+
 def test_hint_and_fast_mode_on_a_bundled_collection(terminal):
     t = terminal(play("tutorial", "--level", "2", "--fast"))
     t.wait_for("Level 2/6: Around the corner", "[contracts off]")

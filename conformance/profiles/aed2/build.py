@@ -28,6 +28,7 @@ from pathlib import Path
 
 from conformance.profiles.aed2.interface import HEADER
 from conformance.profiles.aed2.process import kill, start
+from conformance.translations import _
 from levels import storage
 
 DRIVER = Path(__file__).with_name("driver.cpp")
@@ -91,8 +92,8 @@ def compiler() -> str:
     """The path of g++, or :class:`BuildError` saying what to install."""
     found = shutil.which("g++")
     if found is None:
-        raise BuildError("g++ was not found: install the GNU C++ compiler to check C++ "
-                         "implementations (Debian/Ubuntu: sudo apt-get install g++)")
+        raise BuildError(_("g++ was not found: install the GNU C++ compiler to check C++ "
+                           "implementations (Debian/Ubuntu: sudo apt-get install g++)"))
     return found
 
 
@@ -109,7 +110,8 @@ def _run(argv: list[str], workdir: Path, timeout: float = 600) -> tuple[int, str
         out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         kill(proc)
-        return 124, f"the compiler did not finish in {timeout:.0f} s"
+        return 124, _("the compiler did not finish in {seconds} s").format(
+            seconds=f"{timeout:.0f}")
     return proc.returncode, (out + err).decode("utf-8", "replace")
 
 
@@ -180,10 +182,12 @@ def build(folder: str | os.PathLike, *, std: str = "c++17", sanitize: bool = Tru
     start_time = time.monotonic()
     folder = Path(folder).expanduser().resolve()
     if not (folder / HEADER).is_file():
-        raise BuildError(f"{folder}: missing header {HEADER} (a C++ target is a folder "
-                         f"holding the course's {HEADER} and the .cpp files)")
+        raise BuildError(_("{folder}: missing header {header} (a C++ target is a folder "
+                           "holding the course's {header} and the .cpp files)").format(
+                               folder=folder, header=HEADER))
     if not re.fullmatch(r"(c|gnu)\+\+\w+", std):
-        raise BuildError(f"--std {std!r}: expected a C++ standard such as c++17 or gnu++20")
+        raise BuildError(_("--std {std}: expected a C++ standard such as c++17 or "
+                           "gnu++20").format(std=repr(std)))
     gpp = compiler()
     version = compiler_version(gpp)
     sanitized = sanitize and sanitizers_supported(gpp, version)
@@ -234,19 +238,21 @@ def _probe(gpp: str, std: str, tmp: Path, folder: Path) -> None:
         return
     missing_headers = sorted(set(m.group("name") for m in _NO_HEADER.finditer(out)))
     if missing_headers:
-        raise BuildError(f"{folder}: missing header(s): {', '.join(missing_headers)}\n"
-                         + first_errors(out, tmp, folder))
+        raise BuildError(_("{folder}: missing header(s): {headers}").format(
+            folder=folder, headers=", ".join(missing_headers)) + "\n"
+            + first_errors(out, tmp, folder))
     missing = [shown for shown, name, _ in METHODS if f"aed2-missing {name}" in out]
     others = [line for line in out.splitlines() if _ERROR.match(line)
               and "aed2-missing" not in line and "static assertion failed" not in line]
     if others:
-        raise BuildError(f"{folder}: the interface headers do not compile:\n"
-                         + first_errors(out, tmp, folder))
+        raise BuildError(_("{folder}: the interface headers do not compile:").format(
+            folder=folder) + "\n" + first_errors(out, tmp, folder))
     if missing:
-        raise BuildError(f"{folder}: aed2_Juego lacks these methods of the course interface "
-                         f"(or they take other arguments): {', '.join(missing)}")
-    raise BuildError(f"{folder}: the interface headers do not compile:\n"
-                     + first_errors(out, tmp, folder))
+        raise BuildError(_("{folder}: aed2_Juego lacks these methods of the course interface "
+                           "(or they take other arguments): {methods}").format(
+                               folder=folder, methods=", ".join(missing)))
+    raise BuildError(_("{folder}: the interface headers do not compile:").format(folder=folder)
+                     + "\n" + first_errors(out, tmp, folder))
 
 
 def put_in_cache(cache_file: Path, built: Path) -> None:
@@ -293,15 +299,15 @@ def _compile_and_link(gpp: str, flags: list[str], tmp: Path, folder: Path,
         results = list(pool.map(one, units))
     failed = [out for code, out in results if code != 0]
     if failed:
-        raise BuildError(f"{folder}: compile errors:\n" + first_errors("\n".join(failed), tmp,
-                                                                         folder))
+        raise BuildError(_("{folder}: compile errors:").format(folder=folder) + "\n"
+                         + first_errors("\n".join(failed), tmp, folder))
     code, out = _run([gpp, *flags, *[obj for _, obj in units], "-o", BINARY], tmp)
     if code != 0:
         undefined = sorted(set(m.group("name") for m in _UNDEFINED.finditer(out)))
         if undefined:
-            raise BuildError(f"{folder}: declared but never defined (link errors): "
-                             + ", ".join(undefined))
-        raise BuildError(f"{folder}: the program does not link:\n"
+            raise BuildError(_("{folder}: declared but never defined (link errors): "
+                               "{names}").format(folder=folder, names=", ".join(undefined)))
+        raise BuildError(_("{folder}: the program does not link:").format(folder=folder) + "\n"
                          + first_errors(out, tmp, folder))
 
 

@@ -41,6 +41,7 @@ from conformance.profiles.aed2.build import BuildError, build
 from conformance.profiles.aed2.emit import gtest
 from conformance.profiles.aed2.target import Aed2Target
 from conformance.reports.report import format_counterexample
+from conformance.translations import _
 
 #: ``judge(target, replay)``: the engine's verdict on another target with the
 #: same options; ``replay`` is a ``--replay`` text to play, or None to search.
@@ -160,18 +161,24 @@ def classify(target, verdict: Verdict, judge: Judge, *, search: bool = True) -> 
 def build_note(c: Counterexample) -> str:
     """One paragraph: in which build ``c`` shows."""
     if not c.sanitizer_flags:
-        return ("It shows in a plain build (g++ -g, no sanitizer): the test below fails where "
-                "you run the course's tests.")
-    note = ("Only a build with sanitizers shows it every time: a plain build (the course's) runs "
-            "these calls without noticing, or fails in some runs and passes in others (what it "
-            "reads or writes out of bounds changes from run to run). Build the test below with\n"
-            f"  g++ {c.sanitizer_flags}\n"
-            "to see it fail (add the flags to CMAKE_CXX_FLAGS in the course's CMakeLists.txt).")
+        return _("It shows in a plain build (g++ -g, no sanitizer): the test below fails where "
+                 "you run the course's tests.")
+    note = _("Only a build with sanitizers shows it every time: a plain build (the course's) "
+             "runs these calls without noticing, or fails in some runs and passes in others "
+             "(what it reads or writes out of bounds changes from run to run). Build the test "
+             "below with\n  g++ {flags}\nto see it fail (add the flags to CMAKE_CXX_FLAGS in "
+             "the course's CMakeLists.txt).").format(flags=c.sanitizer_flags)
     if sanitizer.VECTOR_FLAG in c.sanitizer_flags:
-        note += (f"\n{sanitizer.VECTOR_FLAG} marks the unused capacity of every std::vector: "
-                 "the test library must be compiled with the same flags (the course's "
-                 "CMakeLists.txt compiles gtest-all.cc with CMAKE_CXX_FLAGS, so it is).")
+        note += "\n" + _("{flag} marks the unused capacity of every std::vector: the test "
+                         "library must be compiled with the same flags (the course's "
+                         "CMakeLists.txt compiles gtest-all.cc with CMAKE_CXX_FLAGS, so it "
+                         "is).").format(flag=sanitizer.VECTOR_FLAG)
     return note
+
+
+def finding(i: int, total: int) -> str:
+    """``Finding 2 of 3.``"""
+    return _("Finding {i} of {total}.").format(i=i, total=total)
 
 
 def report(verdict: Verdict, text: str) -> str:
@@ -184,14 +191,15 @@ def report(verdict: Verdict, text: str) -> str:
     total = 1 + len(verdict.more_findings)
     out = [text.rstrip(), ""]
     if total > 1:
-        out[0] = out[0].replace("\n\nWhat went wrong:", f"\n\nFinding 1 of {total}. What went wrong:", 1)
+        went = _("What went wrong: {message}").partition("{message}")[0].rstrip()
+        out[0] = out[0].replace("\n\n" + went, "\n\n" + finding(1, total) + " " + went, 1)
     out += [build_note(c), "",
-            "Note: the report draws y growing south (the toolkit's convention); in your code's "
-            "coordinates (Norte = (0, 1)) the position (x, y) above is Coordenada(x, -y), as in "
-            "the test below.", "",
-            "The same failure as a test in your own format (paste it into your test file; it "
-            "fails until the bug is fixed):", "", gtest(c).rstrip()]
+            _("Note: the report draws y growing south (the toolkit's convention); in your "
+              "code's coordinates (Norte = (0, 1)) the position (x, y) above is "
+              "Coordenada(x, -y), as in the test below."), "",
+            _("The same failure as a test in your own format (paste it into your test file; it "
+              "fails until the bug is fixed):"), "", gtest(c).rstrip()]
     for i, more in enumerate(verdict.more_findings, 2):
-        out += ["", "", f"Finding {i} of {total}. " + format_counterexample(more), "",
-                build_note(more), "", "Its test:", "", gtest(more).rstrip()]
+        out += ["", "", finding(i, total) + " " + format_counterexample(more), "",
+                build_note(more), "", _("Its test:"), "", gtest(more).rstrip()]
     return "\n".join(out) + "\n"

@@ -22,6 +22,7 @@ from conformance.machines.base import (
 )
 from conformance.profiles.extendido.machine import ExtendidoMachine
 from conformance.machines.replays import ACTION_CODES
+from conformance.translations import _
 from spec.rules import RESPUESTA
 from spec import extendido as spec_ext
 
@@ -114,9 +115,17 @@ class Aed2Machine(ExtendidoMachine):
             for code in tail:
                 self.act(code)
 
-    def _apply(self, op: str, *args: Any, completed: bool | None = None) -> None:
-        result = self._call(op, self.handle, *args)
+    def stepped(self) -> Any:
+        """The one mutable juego: the observers of a step look at it after
+        the modifier (in the same round trip)."""
+        return self.handle
+
+    def _apply(self, op: str, *args: Any, completed: bool | None = None,
+               result: Any = None) -> None:
         if op == "mover" and not values_equal(result, completed):
-            self._fail("mover", f"mover(j, {arg_text(args[0])}) returned {short(result)}, expected "
-                       f"{completed!r} (true iff this move completes the current level) "
-                       f"{self.where()}", repr(completed), repr(result), value=RESPUESTA)
+            self._fail("mover", _("mover(j, {action}) returned {answer}, expected {expected} "
+                                  "(true iff this move completes the current level) "
+                                  "{where}").format(action=arg_text(args[0]),
+                                                    answer=short(result),
+                                                    expected=repr(completed), where=self.where()),
+                       repr(completed), repr(result), value=RESPUESTA)

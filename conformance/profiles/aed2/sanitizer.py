@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from conformance.translations import N_, _, marked
+
 #: The flags that make a memory error or undefined behaviour stop a test
 #: (what docs/aed2.md tells teachers to build the course's tests with).
 SANITIZER_FLAGS = "-fsanitize=address,undefined -fno-sanitize-recover=all -g"
@@ -149,10 +151,10 @@ def parse(text: str) -> Report | None:
 
 #: A few words for the reports students meet most (keyed by a part of the kind).
 HINTS = {
-    "SEGV": "a bad pointer: a null one, or an element of an empty container",
-    "container-overflow": "an element past a vector's size, inside its capacity",
-    "annotate_contiguous_container": "a vector's size went wrong: pop_back or erase on an "
-                                     "empty vector, or an element past its size",
+    "SEGV": N_("a bad pointer: a null one, or an element of an empty container"),
+    "container-overflow": N_("an element past a vector's size, inside its capacity"),
+    "annotate_contiguous_container": N_("a vector's size went wrong: pop_back or erase on an "
+                                        "empty vector, or an element past its size"),
 }
 
 
@@ -165,19 +167,22 @@ def describe(report: Report, folder: str) -> tuple[str, list[str]]:
         what += f" ({report.access})"
     mine = report.access_stack.mine(folder)
     if mine:
-        what += f" at {mine[0].short(folder)}"
+        what += " " + _("at {where}").format(where=mine[0].short(folder))
     elif report.location:
         where = report.location
-        what += f" at {where[len(folder) + 1:] if where.startswith(folder + '/') else where}"
-    detail: list[str] = [f"({hint})" for key, hint in HINTS.items() if key in report.kind][:1]
+        what += " " + _("at {where}").format(
+            where=where[len(folder) + 1:] if where.startswith(folder + "/") else where)
+    detail: list[str] = [f"({marked(hint)})" for key, hint in HINTS.items()
+                         if key in report.kind][:1]
     if mine:
-        detail.append("the bad access, in your code (innermost call first):")
+        detail.append(_("the bad access, in your code (innermost call first):"))
         detail += [f"  {f.short(folder)}" for f in mine[:ACCESS_FRAMES]]
     if report.region:
-        detail.append(f"the address is {report.region}")
+        detail.append(_("the address is {region}").format(region=report.region))
     for stack in report.stacks[1:]:
         frames = stack.mine(folder)
         if frames:
-            detail.append(f"that block was {stack.heading} (your code, innermost call first):")
+            detail.append(_("that block was {heading} (your code, innermost call first):").format(
+                heading=stack.heading))
             detail += [f"  {f.short(folder)}" for f in frames[:OTHER_FRAMES]]
     return what, detail

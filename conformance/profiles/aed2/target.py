@@ -30,6 +30,7 @@ from conformance.sandbox import isolation
 from conformance.profiles.aed2.process import kill, start
 from conformance.api import BATCH, RESET, Handle, TargetError
 from conformance.profiles.aed2.interface import OPERATIONS
+from conformance.translations import _
 from spec.tipos import BOMBAS, CAJAS, DEPOSITOS, PAREDES, PERSONAJE, Accion
 import signal as _signal
 
@@ -155,7 +156,8 @@ class Aed2Target:
         lines, shown = [], []
         for op, args in calls:
             if op not in REQUESTS:
-                raise TargetError("missing", f"{op} is not an operation of aed2_Juego", op=op)
+                raise TargetError("missing", _("{operation} is not an operation of "
+                                               "aed2_Juego").format(operation=op), op=op)
             letter, method = REQUESTS[op]
             rest = list(args[1:])       # args[0]: the juego's handle
             if rest and isinstance(rest[0], Accion):
@@ -169,21 +171,23 @@ class Aed2Target:
                 lines.append(letter)
                 shown.append(f"{method}()")
         if self.proc is None or self.proc.poll() is not None:
-            raise TargetError("died", "the program is not running (it died earlier)",
+            raise TargetError("died", _("the program is not running (it died earlier)"),
                               op=shown[0])
         answers = self._exchange(lines, len(lines), None, shown)
         results: list[Any] = []
-        for (op, _), answer, what in zip(calls, answers, shown):
+        for (op, _args), answer, what in zip(calls, answers, shown):
             results.append(self._parse(op, answer, what))
         return results
 
     @staticmethod
     def _parse(op: str, answer: str, what: str) -> Any:
         if answer.startswith("!raised"):
-            return TargetError("raised", "threw " + answer.removeprefix("!raised").strip(),
+            return TargetError("raised", _("threw {what}").format(
+                                   what=answer.removeprefix("!raised").strip()),
                                op=what)
         if answer.startswith("!"):
-            return TargetError("raised", f"the driver answered {answer!r}", op=what)
+            return TargetError("raised", _("the driver answered {answer}").format(
+                answer=repr(answer)), op=what)
         if op == "persona":
             x, y = answer.split()
             return (int(x), int(y))
@@ -216,9 +220,9 @@ class Aed2Target:
             if why:
                 self._stop()
                 raise TargetError("timeout", clock.describe(why)
-                                  + (" (an endless loop?)" if why == "cpu" else ""),
+                                  + (_(" (an endless loop?)") if why == "cpu" else ""),
                                   op=what or self._which(shown, answers))
-            ready, _, _ = select.select([fd], [], [], clock.wait())
+            ready = select.select([fd], [], [], clock.wait())[0]
             if ready:
                 chunk = os.read(fd, 65536)
                 if not chunk:
@@ -291,13 +295,14 @@ def describe_death(text: str, status: int | None, fallback: str, folder: str) ->
         what, detail = sanitizer.describe(report, folder)
     elif status is not None and status < 0:
         try:
-            what = f"killed by signal {_signal.Signals(-status).name}"
+            name = _signal.Signals(-status).name
         except ValueError:
-            what = f"killed by signal {-status}"
-        what += " (a plain build names no file and line; the sanitizer build does)"
+            name = str(-status)
+        what = _("killed by signal {signal} (a plain build names no file and line; the "
+                 "sanitizer build does)").format(signal=name)
         detail = []
     else:
-        what = f"the program exited with status {status}"
+        what = _("the program exited with status {status}").format(status=status)
         detail = []
     if not detail:
         detail = [ln for ln in text.splitlines()

@@ -14,6 +14,7 @@ from typing import Any, Sequence
 from hypothesis import strategies as st
 from hypothesis.stateful import precondition, rule
 
+from conformance.api import Earlier
 from conformance.machines import levels as lv
 from conformance.machines.base import (
     LONG, PATTERNS, Machine, arg_text, cells_board, short,
@@ -101,17 +102,17 @@ class ExtendidoMachine(Machine):
         self.model = new
         self.codes.append(code)
         if code == "b":
-            self._apply("tirar_bomba")
+            op, args, completed = "tirar_bomba", (), None
             run.count("bombs")
         elif code == "z":
-            self._apply("deshacer")
+            op, args, completed = "deshacer", (), None
             run.count("undos")
         else:
-            a = ACTION_CODES[code]
             # "this move completed the level": it won it (and play advanced,
             # or it was the last level)
-            self._apply("mover", a, completed=(spec_ext.indice_nivel(new) != spec_ext.indice_nivel(j)
-                                               or spec_ext.gano(new)))
+            op, args = "mover", (ACTION_CODES[code],)
+            completed = (spec_ext.indice_nivel(new) != spec_ext.indice_nivel(j)
+                         or spec_ext.gano(new))
             if spec_ext.indice_nivel(new) != spec_ext.indice_nivel(j):
                 run.count("advances")
                 run.count("wins")
@@ -121,19 +122,52 @@ class ExtendidoMachine(Machine):
                     run.count("pushes")
                 if spec_ext.gano(new) and not spec_ext.gano(j):
                     run.count("wins")
+        # One round trip: the modifier, and the observers of what it leaves.
+        look = self.observation(self.stepped(), self.step_cells(j, new, code))
+        calls = [(op, (self.handle,) + args)] + look[0]
+        answers = self._batch(calls, whole=True, until=1)
+        self._apply(op, *args, completed=completed, result=answers[0])
+        self.failed_calls(calls, answers, 1)
         run.count("steps")
-        self.compare()
+        self.compare(look, answers[1:])
 
-    def _apply(self, op: str, *args: Any, completed: bool | None = None) -> None:
-        """Call the modifier ``op`` on the target (functional: it returns the new
-        juego; a modifier that returns nothing is blamed itself)."""
-        self.handle = self._call(op, self.handle, *args)
+    def step_cells(self, before, after, code: str) -> frozenset | None:
+        """The cells observed after an action: after a move that pushes no
+        box and changes neither the level nor whether it is won, those it
+        can change (``move_cells``); else (a push, a bomb, an undo, a win)
+        every cell :meth:`observation` looks at (None), as at the start
+        and the end of each example (:meth:`finish`)."""
+        if (not self.nearby or code in "bz" or spec_ext.cajas(after) != spec_ext.cajas(before)
+                or spec_ext.indice_nivel(after) != spec_ext.indice_nivel(before)
+                or spec_ext.gano(after) != spec_ext.gano(before)):
+            return None
+        return lv.move_cells(spec_ext.persona(before), ACTION_CODES[code].value)
+
+    def finish(self) -> None:
+        """The end of an example: every cell :meth:`observation` looks at."""
+        if self.nearby and self.codes:
+            self.compare()
+
+    def stepped(self) -> Any:
+        """What the observers of a step look at: the juego the modifier
+        returns (the first call of the step's batch)."""
+        return Earlier(0)
+
+    def _apply(self, op: str, *args: Any, completed: bool | None = None,
+               result: Any = None) -> None:
+        """The modifier ``op`` answered ``result`` (functional: it returns
+        the new juego; a modifier that returns nothing is blamed itself)."""
+        self.handle = result
         shown = f"{op}(j{''.join(', ' + a.name for a in args)})"
         self.expect_value(op, shown, self.handle, N_("a juego"))
 
     # -- comparing -----------------------------------------------------------------
 
-    def compare(self) -> None:
+    def observation(self, handle: Any, cells: frozenset | None = None) -> tuple:
+        """What to ask the target's juego ``handle`` to compare it with the
+        spec's, on ``cells`` (None: every cell of the level's bounding box,
+        one beyond, and the 5x5 around the character): ``(calls, expected,
+        order, scalars, per_cell, window)``."""
         j = self.model
         scene = self.scenes[spec_ext.indice_nivel(j)]
         things = (scene.board().cells() | spec_ext.paredes(j) | spec_ext.cajas(j)
@@ -148,11 +182,13 @@ class ExtendidoMachine(Machine):
                 if (area[0] <= cx <= area[2] and area[1] <= cy <= area[3])
                 or (abs(cx - x) <= 2 and abs(cy - y) <= 2)]
         window = (x0, y0, x1, y1)
-        h = (self.handle,)
+        h = (handle,)
         scalars = [("indice_nivel", h), ("persona", h), ("bombas", h), ("gano", h)]
         scalars += [("puede_mover", h + (a,)) for a in ACTION_CODES.values()]
         if self.lightness:
             grid = []
+        elif cells is not None:
+            grid = sorted(cells, key=lambda p: (p[1], p[0]))
         per_cell = [(op, h + (p,)) for p in grid for op in ("hay_pared", "hay_caja", "hay_deposito")]
         expected = [spec_ext.indice_nivel(j), spec_ext.persona(j), spec_ext.bombas(j),
                     spec_ext.gano(j)] + [spec_ext.puede_mover(j, a) for a in ACTION_CODES.values()]
@@ -168,11 +204,20 @@ class ExtendidoMachine(Machine):
         derived = [i for i, (op, _) in enumerate(scalars) if op in DERIVED]
         order = ([i for i in range(len(scalars)) if i not in derived]
                  + list(range(len(scalars), len(scalars) + len(per_cell))) + derived)
-        observed = self.observe(scalars + per_cell, expected, order)
+        return scalars + per_cell, expected, order, scalars, per_cell, window
+
+    def compare(self, look: tuple | None = None, answers: list | None = None) -> None:
+        """Compare the target's juego with the spec's: :meth:`observation`'s
+        ``look`` and the target's ``answers`` to it (None: ask them now)."""
+        if look is None:
+            look = self.observation(self.handle)
+        calls, expected, order, scalars, per_cell, window = look
+        observed = (self.observe(calls, expected, order) if answers is None
+                    else self.judge(calls, expected, answers, order))
         if observed is None or observed[1] is None:
             return
         answers, i = observed
-        (op, args), want, got = (scalars + per_cell)[i], expected[i], answers[i]
+        (op, args), want, got = calls[i], expected[i], answers[i]
         if self.lightness:          # compare everything again, to draw the boards
             self.lightness = False
             self.compare()

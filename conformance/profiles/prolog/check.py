@@ -22,6 +22,7 @@ from conformance.profiles.prolog.model import Table
 from conformance.profiles.prolog.report import LOADING, PROFILE, format_verdict, parse_replay
 from conformance.profiles.prolog.rules import RULES
 from conformance.profiles.prolog.target import LoadFailed, PrologTarget
+from conformance.translations import _
 
 def open_program(target: PrologTarget) -> Verdict | None:
     """Start the program; a verdict when it cannot be checked."""
@@ -31,9 +32,9 @@ def open_program(target: PrologTarget) -> Verdict | None:
         return Verdict(target.name, PROFILE, False, error=str(e))
     if target.missing:
         return Verdict(target.name, PROFILE, False, missing=list(target.missing),
-                       error=f"{target.name} does not define "
-                             + ", ".join(target.missing) + " (seed 003's interface: "
-                             "action/2, perform/3, sokoban/1)")
+                       error=_("{target} does not define {names} (seed 003's interface: "
+                               "action/2, perform/3, sokoban/1)").format(
+                                   target=target.name, names=", ".join(target.missing)))
     return None
 
 
@@ -173,7 +174,8 @@ def replay(target: PrologTarget, text: str, *, timeout: float = 2.0) -> Verdict:
     try:
         table, actions, planner = parse_replay(text)
     except ValueError as e:
-        return Verdict(target.name, PROFILE, False, error=f"bad --replay: {e}")
+        return Verdict(target.name, PROFILE, False,
+                       error=_("bad --replay: {problem}").format(problem=e))
     problem = open_program(target)
     if problem is not None:
         return problem
@@ -187,8 +189,9 @@ def replay(target: PrologTarget, text: str, *, timeout: float = 2.0) -> Verdict:
             words = [s.name for s in model.legal(machine.table, machine.state)]
             if name not in words:
                 return Verdict(target.name, PROFILE, False,
-                               error=f"bad --replay: {name} is not legal after "
-                                     f"{len(machine.played)} actions")
+                               error=_("bad --replay: {problem}").format(
+                                   problem=_("{action} is not legal after {n} actions").format(
+                                       action=name, n=len(machine.played))))
             machine.act(words.index(name))
         machine.flush()
     except (Departure, Fatal) as e:

@@ -18,6 +18,8 @@ from conformance.profiles.prolog.target import PrologTarget, SwiplMissing, swipl
 from conformance.sandbox.loading import BadTarget
 from levels.prolog import format_prolog
 
+from conformance.translations import _
+
 
 class PrologGame:
     """A Prolog program of seed 003 (profile prolog): its machine
@@ -48,7 +50,7 @@ class PrologGame:
         try:
             table = self.table(level)
         except (levels.LevelError, ValueError, IndexError) as e:
-            return f"not a table of seed 003: {e}"
+            return _("not a table of seed 003: {problem}").format(problem=e)
         return "; ".join(levels.validate(table.level(), "tad")) or None
 
     def begin(self, levels: Sequence[Any]) -> None:

@@ -50,7 +50,7 @@ from conformance.profiles.prolog.report import (
 )
 from conformance.profiles.prolog.target import Answer, LoadFailed, PrologTarget
 from levels.prolog import ring
-from levels.words import plural
+from conformance.translations import _, n_, speaking
 
 #: Most actions played per example.
 STEPS = 40
@@ -248,7 +248,7 @@ class PrologMachine(RuleBasedStateMachine):
         try:
             run.target.open_level(table.rows, table.columns, table.facts())
         except LoadFailed as e:
-            self.fail("start", str(e), "the program answers", "it could not be started",
+            self.fail("start", str(e), _("the program answers"), _("it could not be started"),
                       fatal=True, rule="prolog.plan-found", maskable=False)
         self.open = True
         self.compare()
@@ -401,14 +401,14 @@ class PrologMachine(RuleBasedStateMachine):
             if want is not None and action == want.term():
                 return "prolog.edges"
             if action.name == missing.name and \
-                    "is not the cell" in model.why_illegal(big, state, action):
+                    "is not the cell" in _reason(big, state, action):
                 return "prolog.directions"
         empty = Table(7, 7, ((4, 4, "j"),))
         alone = empty.initial()
         move = "move" + missing.name[4:]
         for action in self._actions(self.successors_on(empty, alone)):
             if action.name == move and \
-                    "is not the cell" in model.why_illegal(empty, alone, action):
+                    "is not the cell" in _reason(empty, alone, action):
                 return "prolog.directions"
         return kind
 
@@ -464,46 +464,59 @@ class PrologMachine(RuleBasedStateMachine):
         if answer.kind == "ok":
             run.exercise(["prolog.plan-legal", "prolog.plan-goal"])
         if answer.kind == "timeout" or answer.kind == "killed":
-            self.fail("sokoban/1", f"no plan in {seconds:g} s where the shortest has "
-                      f"{plural(kind.shortest, 'move')}", plan_text(model.solve(table)),
-                      f"no answer in {seconds:g} s", fatal=True, rule="prolog.plan-found")
+            self.fail("sokoban/1", n_("no plan in {seconds} s where the shortest has {n} move",
+                                      "no plan in {seconds} s where the shortest has {n} moves",
+                                      kind.shortest).format(seconds=f"{seconds:g}",
+                                                            n=kind.shortest),
+                      plan_text(model.solve(table)),
+                      _("no answer in {seconds} s").format(seconds=f"{seconds:g}"), fatal=True,
+                      rule="prolog.plan-found")
         if answer.kind == "no":
-            self.fail("sokoban/1", f"sokoban(Plan) fails where the shortest plan has "
-                      f"{plural(kind.shortest, 'move')}", plan_text(model.solve(table)),
-                      "false", rule="prolog.plan-found")
+            self.fail("sokoban/1", n_("sokoban(Plan) fails where the shortest plan has {n} move",
+                                      "sokoban(Plan) fails where the shortest plan has {n} moves",
+                                      kind.shortest).format(n=kind.shortest),
+                      plan_text(model.solve(table)), "false", rule="prolog.plan-found")
         if answer.kind != "ok":
             self.target_failed(answer, "sokoban/1")
             return
         plan = answer.value
         if not isinstance(plan, list):
-            self.fail("sokoban/1", "the plan is not a list", "a list of actions",
+            self.fail("sokoban/1", _("the plan is not a list"), _("a list of actions"),
                       terms.text(plan), rule="prolog.plan-legal")
         replayed = model.replay(table, plan)
         shown = "\n".join(plan_lines(plan, replayed))
-        none = ("it returned a plan on a level that has none (the spec searched every "
-                "state); " if kind.unsolvable else "")
+        none = (_("it returned a plan on a level that has none (the spec searched every "
+                  "state); ") if kind.unsolvable else "")
         if replayed.illegal is not None:
             # An action the program's own action/2 would list is the action
             # model's fault (its rule); anything else is the planner's.
             action = plan[replayed.illegal]
             rule = _rule_of_illegal(table, replayed.states[-1], action)
-            self.fail("sokoban/1", f"{none}the plan it returned is illegal at step "
-                      f"{replayed.illegal + 1}: {terms.text(action)} ({replayed.reason})",
-                      "every action legal in the state it is taken in", shown,
+            self.fail("sokoban/1", none + _("the plan it returned is illegal at step {step}: "
+                                            "{action} ({why})").format(
+                          step=replayed.illegal + 1, action=terms.text(action),
+                          why=replayed.reason),
+                      _("every action legal in the state it is taken in"), shown,
                       rule="prolog.plan-legal" if rule == "prolog.model" else rule)
         if not replayed.won:
-            self.fail("sokoban/1", f"{none}the plan it returned ({len(plan)} actions) ends "
-                      "without every box on a destination", "a plan that ends in a final "
-                      "state", shown, rule="prolog.plan-goal", board=replayed.states[-1])
+            self.fail("sokoban/1", none + n_(
+                          "the plan it returned ({n} action) ends without every box on a "
+                          "destination", "the plan it returned ({n} actions) ends without "
+                          "every box on a destination", len(plan)).format(n=len(plan)),
+                      _("a plan that ends in a final state"), shown, rule="prolog.plan-goal",
+                      board=replayed.states[-1])
 
     # -- failures -------------------------------------------------------------
 
     def target_failed(self, answer: Answer, where: str) -> None:
-        kinds = {"timeout": "ran out of time", "error": "raised an error",
-                 "halted": "called halt", "died": "ended", "killed": "stopped answering"}
-        message = f"{where} {kinds.get(answer.kind, answer.kind)}: {answer.text}"
+        kinds = {"timeout": _("{where} ran out of time: {what}"),
+                 "error": _("{where} raised an error: {what}"),
+                 "halted": _("{where} called halt: {what}"), "died": _("{where} ended: {what}"),
+                 "killed": _("{where} stopped answering: {what}")}
+        message = kinds.get(answer.kind, "{where} " + answer.kind + ": {what}").format(
+            where=where, what=answer.text)
         rule = "prolog.plan-found" if where == "sokoban/1" else "prolog.model"
-        self.fail(where, message, "an answer", answer.text, rule=rule,
+        self.fail(where, message, _("an answer"), answer.text, rule=rule,
                   fatal=answer.kind in ("timeout", "killed"))
 
     def fail(self, operation: str, message: str, expected: str, actual: str, *,
@@ -551,7 +564,7 @@ def successors_problem(table: Table, state: State, expected: Sequence[Step], act
     actions left out (:meth:`PrologMachine.probe` tells which rule).
     Departures from the rules of ``mask`` are passed over."""
     if not isinstance(actual, list):
-        return Problem("prolog.model", "findall/3 did not give a list", [terms.text(actual)],
+        return Problem("prolog.model", _("findall/3 did not give a list"), [terms.text(actual)],
                        None)
     want = {model.hashable(s.term()): s for s in expected}
     got: dict[Any, list] = {}
@@ -559,8 +572,8 @@ def successors_problem(table: Table, state: State, expected: Sequence[Step], act
     wrong = None
     for pair in actual:
         if not (isinstance(pair, terms.Compound) and pair.name == "-" and len(pair.args) == 2):
-            lines.append(f"{terms.text(pair)}   <-- not an Action-State pair")
-            bad.append(("prolog.model", "an element of the list is not an Action-State pair"))
+            lines.append(f"{terms.text(pair)}   <-- " + _("not an Action-State pair"))
+            bad.append(("prolog.model", _("an element of the list is not an Action-State pair")))
             continue
         action, after = pair.args
         got.setdefault(model.hashable(action), []).append(after)
@@ -568,25 +581,26 @@ def successors_problem(table: Table, state: State, expected: Sequence[Step], act
         read = model.read_state(after)
         if step is None:
             reason = model.why_illegal(table, state, action)
-            lines.append(f"{terms.text(action)}-{terms.text(after)}   <-- not legal: {reason}")
+            lines.append(f"{terms.text(action)}-{terms.text(after)}   <-- "
+                         + _("not legal: {why}").format(why=reason))
             bad.append((_rule_of_illegal(table, state, action),
-                        f"action/2 gives {terms.text(action)}, which is not legal here: "
-                        f"{reason}"))
+                        _("action/2 gives {action}, which is not legal here: {why}").format(
+                            action=terms.text(action), why=reason)))
         elif isinstance(read, str) or read.key() != step.after.key():
             why = read if isinstance(read, str) else _effect_difference(step, read)
-            lines.append(f"{terms.text(action)}-{terms.text(after)}   <-- wrong next "
-                         f"state: {why}")
-            bad.append(("prolog.effects", f"perform/3 on {terms.text(action)} gives "
-                        f"{terms.text(after)}: {why}"))
+            lines.append(f"{terms.text(action)}-{terms.text(after)}   <-- "
+                         + _("wrong next state: {why}").format(why=why))
+            bad.append(("prolog.effects", _("perform/3 on {action} gives {state}: {why}").format(
+                action=terms.text(action), state=terms.text(after), why=why)))
             if wrong is None and not isinstance(read, str) and "prolog.effects" not in mask:
                 wrong = (step, read)
         else:
             lines.append(f"{terms.text(action)}-{terms.text(after)}")
     missing = [step for key, step in want.items() if key not in got]
     for step in missing:
-        lines.append(f"(missing) {terms.text(step.term())}")
-        bad.append(("missing", f"action/2 does not give {terms.text(step.term())}, which is "
-                    "legal here"))
+        lines.append(_("(missing) {action}").format(action=terms.text(step.term())))
+        bad.append(("missing", _("action/2 does not give {action}, which is legal here").format(
+            action=terms.text(step.term()))))
     bad = [(rule, message) for rule, message in bad if rule not in mask]
     if not bad:
         return None
@@ -623,17 +637,24 @@ def _effect_difference(step: Step, got: State) -> str:
     want = step.after
     parts = []
     if got.player != want.player:
-        parts.append(f"the player should be at {model.cell(want.player)}, not at "
-                     f"{model.cell(got.player)}")
+        parts.append(_("the player should be at {cell}, not at {other}").format(
+            cell=model.cell(want.player), other=model.cell(got.player)))
     if frozenset(got.boxes) != frozenset(want.boxes):
-        parts.append(f"the boxes should be at "
-                     f"{[model.cell(b) for b in sorted(want.boxes, key=lambda p: (p[1], p[0]))]}")
-    return "; ".join(parts) or "different"
+        parts.append(_("the boxes should be at {cells}").format(
+            cells=[model.cell(b) for b in sorted(want.boxes, key=lambda p: (p[1], p[0]))]))
+    return "; ".join(parts) or _("different")
+
+
+def _reason(table: Table, state: State, action: Any) -> str:
+    """Why ``action`` is illegal, in English whatever the language spoken:
+    the rule it breaks is told by the reason's words."""
+    with speaking("en"):
+        return model.why_illegal(table, state, action)
 
 
 def _rule_of_illegal(table: Table, state: State, action: Any) -> str:
     """The rule an illegal action listed breaks."""
-    reason = model.why_illegal(table, state, action)
+    reason = _reason(table, state, action)
     if "the player is at" in reason or "there is no box at" in reason \
             or "must be [Fila, Columna]" in reason or " takes (" in reason:
         return "prolog.model"              # not an action of this state at all

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from conformance.profiles.prolog.terms import Atom, Compound
+from conformance.translations import N_, _, marked
 from levels.model import Level
 from levels.prolog import format_prolog, has_board_edge, parse_prolog_facts, ring
 from spec import fisica
@@ -32,6 +33,8 @@ from spec.tipos import Accion
 #: Seed 003's direction words, by the spec's action ("Up" is row - 1).
 DIRECTION = {Accion.ARRIBA: "Up", Accion.ABAJO: "Down",
              Accion.IZQUIERDA: "Left", Accion.DERECHA: "Right"}
+#: Where a cell lies from another, by seed 003's direction word (in messages).
+WAY = {"Up": N_("up"), "Down": N_("down"), "Left": N_("left"), "Right": N_("right")}
 BY_WORD = {word: a for a, word in DIRECTION.items()}
 MOVES = tuple("move" + w for w in DIRECTION.values())
 PUSHES = tuple("push" + w for w in DIRECTION.values())
@@ -75,18 +78,18 @@ def read_state(term: Any) -> State | str:
     """A state list as a :class:`State`, or a sentence saying why it is not
     one (no player, two players, a box twice, an item of another shape)."""
     if not isinstance(term, list):
-        return "it is not a list"
+        return _("it is not a list")
     player, boxes = [], []
     for item in term:
         if (isinstance(item, list) and len(item) == 2 and item[0] in ("j", "c")
                 and isinstance(item[0], Atom) and position(item[1]) is not None):
             (player if item[0] == "j" else boxes).append(position(item[1]))
         else:
-            return "an item is not [j, [F, C]] or [c, [F, C]]"
+            return _("an item is not [j, [F, C]] or [c, [F, C]]")
     if len(player) != 1:
-        return "it has no player" if not player else "it has more than one player"
+        return _("it has no player") if not player else _("it has more than one player")
     if len(set(boxes)) != len(boxes):
-        return "it lists a box twice"
+        return _("it lists a box twice")
     return State(player[0], tuple(boxes))
 
 
@@ -164,7 +167,7 @@ class Table:
         this table's order, consulting ``consult`` (the program's own file,
         so that ``swipl`` on the level loads both)."""
         quoted = consult.replace("\\", "\\\\").replace("'", "\\'")
-        lines = ["% Board size (the edge of the board is its boundary)",
+        lines = ["% " + _("Board size (the edge of the board is its boundary)"),
                  f"filas({self.rows}).", f"columnas({self.columns}).", "",
                  "% j = jugador, c = caja, x = destino, o = obstáculo"]
         lines += [f"pista({f}, {c}, {e})." for f, c, e in self.pistas]
@@ -227,48 +230,55 @@ def step_of(table: Table, state: State, term: Any) -> Step | None:
 
 
 def why_illegal(table: Table, state: State, term: Any) -> str:
-    """Why ``term`` is not a legal action of ``state``, in the seed's words."""
+    """Why ``term`` is not a legal action of ``state``, in the seed's words
+    (in the current language: :func:`illegal_rule` classifies it)."""
     if not isinstance(term, Compound) or term.name not in MOVES + PUSHES:
-        return "it is not one of the seed's actions (moveUp/3 ... pushRight/4)"
+        return _("it is not one of the seed's actions (moveUp/3 ... pushRight/4)")
     word = term.name[4:]
     dx, dy = BY_WORD[word].value
     if term.name in MOVES:
         if len(term.args) != 3 or term.args[0] != "j":
-            return f"{term.name} takes (j, From, To)"
+            return _("{action} takes (j, From, To)").format(action=term.name)
         p, q = position(term.args[1]), position(term.args[2])
         if p is None or q is None:
-            return "From and To must be [Fila, Columna] positions"
+            return _("From and To must be [Fila, Columna] positions")
         if p != state.player:
-            return f"the player is at {cell(state.player)}, not at {cell(p)}"
+            return _("the player is at {cell}, not at {other}").format(
+                cell=cell(state.player), other=cell(p))
         if q != (p[0] + dx, p[1] + dy):
-            return f"{cell(q)} is not the cell {word.lower()} of {cell(p)}"
-        return _entered(table, state, q, "a box (moving into it is a push)")
+            return _("{cell} is not the cell {direction} of {other}").format(
+                cell=cell(q), direction=marked(WAY[word]), other=cell(p))
+        return _entered(table, state, q, _("a box (moving into it is a push)"))
     if len(term.args) != 4 or term.args[0] != "c":
-        return f"{term.name} takes (c, BoxFrom, BoxTo, PlayerFrom)"
+        return _("{action} takes (c, BoxFrom, BoxTo, PlayerFrom)").format(action=term.name)
     b, b2, p = (position(a) for a in term.args[1:])
     if None in (b, b2, p):
-        return "BoxFrom, BoxTo and PlayerFrom must be [Fila, Columna] positions"
+        return _("BoxFrom, BoxTo and PlayerFrom must be [Fila, Columna] positions")
     if p != state.player:
-        return f"the player is at {cell(state.player)}, not at {cell(p)}"
+        return _("the player is at {cell}, not at {other}").format(
+            cell=cell(state.player), other=cell(p))
     if b not in state.boxes:
-        return f"there is no box at {cell(b)}"
+        return _("there is no box at {cell}").format(cell=cell(b))
     if b != (p[0] + dx, p[1] + dy):
-        return f"the box at {cell(b)} is not {word.lower()} of the player"
+        return _("the box at {cell} is not {direction} of the player").format(
+            cell=cell(b), direction=marked(WAY[word]))
     if b2 != (b[0] + dx, b[1] + dy):
-        return f"{cell(b2)} is not the cell {word.lower()} of the box"
-    return _entered(table, state, b2, "another box")
+        return _("{cell} is not the cell {direction} of the box").format(
+            cell=cell(b2), direction=marked(WAY[word]))
+    return _entered(table, state, b2, _("another box"))
 
 
 def _entered(table: Table, state: State, q: tuple[int, int], box: str) -> str:
     """Why the cell a move or a push enters is not free (``box``: how to
     name a box there), or ``"it is legal"``."""
     if not table.on_table(q):
-        return f"{cell(q)} is off the table ({table.rows} rows x {table.columns} columns)"
+        return _("{cell} is off the table ({rows} rows x {columns} columns)").format(
+            cell=cell(q), rows=table.rows, columns=table.columns)
     if q in table.obstacles:
-        return f"{cell(q)} holds an obstacle"
+        return _("{cell} holds an obstacle").format(cell=cell(q))
     if q in state.boxes:
-        return f"{cell(q)} holds {box}"
-    return "it is legal"
+        return _("{cell} holds {box}").format(cell=cell(q), box=box)
+    return _("it is legal")
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,10 @@ from conformance.profiles.prolog import model, terms
 from conformance.profiles.prolog.model import State, Step, Table
 from conformance.profiles.prolog.rules import rule_line
 from conformance.machines.boards import CLASH, Board, draw
-from conformance.reports.report import marks, out_of_time_lines, side_by_side
+from conformance.reports.report import (
+    marks, out_of_time_lines, side_by_side, verdict_head, verdict_line,
+)
+from conformance.translations import _, n_
 
 PROFILE = "prolog"
 #: How a message printed while the program was loaded starts, in a verdict's warnings.
@@ -22,13 +25,14 @@ LOADING = "loading it printed: "
 
 def expected_text(expected: Sequence[Step]) -> str:
     return "\n".join(f"{terms.text(s.term())}-{terms.text(s.after.term())}"
-                     for s in expected) or "[] (no legal action)"
+                     for s in expected) or _("[] (no legal action)")
 
 
 def plan_text(states) -> str:
     if states is None:
-        return "a plan"
-    return "a plan; a shortest one is " + terms.text([s.term() for s in states])
+        return _("a plan")
+    return _("a plan; a shortest one is {plan}").format(
+        plan=terms.text([s.term() for s in states]))
 
 
 def plan_lines(plan: list, replayed: model.Replay) -> list[str]:
@@ -36,13 +40,13 @@ def plan_lines(plan: list, replayed: model.Replay) -> list[str]:
     for i, action in enumerate(plan):
         mark = ""
         if replayed.illegal == i:
-            mark = f"   <-- illegal: {replayed.reason}"
+            mark = "   <-- " + _("illegal: {why}").format(why=replayed.reason)
         out.append(f"{i + 1:3}. {terms.text(action)}{mark}")
         if replayed.illegal == i:
             if len(plan) > i + 1:
-                out.append(f"     ... {len(plan) - i - 1} more")
+                out.append("     ... " + _("{n} more").format(n=len(plan) - i - 1))
             break
-    return out or ["[] (the empty plan)"]
+    return out or [_("[] (the empty plan)")]
 
 
 def board_of(table: Table, state: State) -> Board:
@@ -99,80 +103,88 @@ def after_drawing(table: Table, step: Step, theirs: State) -> list[str]:
     own = draw(board_of(table, theirs), window)
     off = [p for p in (theirs.player, *theirs.boxes) if not table.on_table(p)]
     clash = any(CLASH in row for row in own)
-    lines = [f"After {terms.text(step.term())} (X: the cells that differ"
-             + (f"; {CLASH}: two pieces on one cell" if clash else "") + "):"]
-    lines += side_by_side([("the spec", spec), ("its state", own), ("differ", marks(spec, own))])
+    lines = [(_("After {action} (X: the cells that differ; {clash}: two pieces on one cell):")
+              if clash else _("After {action} (X: the cells that differ):")).format(
+                  action=terms.text(step.term()), clash=CLASH)]
+    lines += side_by_side([(_("the spec"), spec), (_("its state"), own),
+                           (_("differ"), marks(spec, own))])
     if off:
-        lines.append("(its state puts pieces off the table: "
-                     + ", ".join(terms.text(model.cell(p)) for p in off) + ")")
+        lines.append(_("(its state puts pieces off the table: {cells})").format(
+            cells=", ".join(terms.text(model.cell(p)) for p in off)))
     return lines
 
 
 def format_counterexample(c: Counterexample) -> str:
-    out = [f"What went wrong: {c.message}", ""]
-    out.append("The level, as a file (save it beside your program, then run swipl on it):")
+    out = [_("What went wrong: {message}").format(message=c.message), ""]
+    out.append(_("The level, as a file (save it beside your program, then run swipl on it):"))
     out += ["    " + line if line else "" for line in c.facts.rstrip("\n").splitlines()]
     out.append("")
-    out.append("Drawn (# the table's edge and obstacles, @ player, $ box, . destination):")
+    out.append(_("Drawn (# the table's edge and obstacles, @ player, $ box, . destination):"))
     out += ["    " + line for line in c.level_text.rstrip("\n").splitlines()]
     out.append("")
     if c.operation == "sokoban/1":
-        out.append("Query:")
+        out.append(_("Query:"))
         out.append("    " + c.query)
         out.append("")
-        out.append("Expected: " + c.expected)
-        out.append("Its answer:")
+        out.append(_("Expected: {expected}").format(expected=c.expected))
+        out.append(_("Its answer:"))
         out += ["    " + line for line in c.actual.splitlines()]
-        if getattr(c, "state_drawing", None) and "final state" in c.expected:
-            out.append("Where its plan ends:")
+        if getattr(c, "state_drawing", None) and getattr(c, "rule", None) == "prolog.plan-goal":
+            out.append(_("Where its plan ends:"))
             out += ["    " + line for line in c.state_drawing]
     else:
         if c.actions:
-            out.append("Played from the initial state (legal actions), to this state:")
+            out.append(_("Played from the initial state (legal actions), to this state:"))
             out += [f"  {i + 1:3}. {a}" for i, a in enumerate(c.actions)]
             out += ["    " + line for line in c.state_drawing]
             out.append("")
-        out.append("Query:")
+        out.append(_("Query:"))
         out.append("    " + c.query)
         out.append("")
-        out.append("Expected (the spec; any order, boxes in any order):")
+        out.append(_("Expected (the spec; any order, boxes in any order):"))
         out += ["    " + line for line in c.expected.splitlines()]
-        out.append("Its answer:")
+        out.append(_("Its answer:"))
         out += ["    " + line for line in c.actual.splitlines()]
         drawn = getattr(c, "after_drawing", [])
         out += drawn[:1] + ["    " + line for line in drawn[1:]]
     if c.replay:
-        out += ["", "Replay exactly this failure with:", "  " + c.replay]
+        out += ["", _("Replay exactly this failure with:"), "  " + c.replay]
     out += where_to_look(c.where)
     return "\n".join(out)
 
 
 def format_verdict(verdict: Verdict) -> str:
-    seed = f", random seed {verdict.seed}" if verdict.seed is not None else ""
-    head = f"{verdict.target} (profile {PROFILE}{seed})"
+    head = verdict_head(verdict)
     if verdict.error:
-        return f"{head}: cannot be checked\n{verdict.error}" + (
-            "\nmissing predicates: " + ", ".join(verdict.missing) if verdict.missing else "")
+        return _("{head}: cannot be checked").format(head=head) + f"\n{verdict.error}" + (
+            "\n" + _("missing predicates: {names}").format(names=", ".join(verdict.missing))
+            if verdict.missing else "")
     unfinished = verdict.out_of_time and verdict.counterexample is None
-    said = ("CONFORMS" if verdict.conforms else "NOT FULLY CHECKED" if unfinished
-            else "DOES NOT CONFORM")
-    out = [f"{head}: {said} ({verdict.seconds:.1f} s)"]
+    out = [verdict_line(verdict, head, unfinished)]
     out += out_of_time_lines(verdict, "table")
     errors = [w[len(LOADING):] for w in verdict.warnings if w.startswith(LOADING + "ERROR")]
     notes = [w for w in verdict.warnings if not w.startswith(LOADING + "ERROR")]
     if errors:
-        out += ["", "Loading the program printed errors (swipl leaves out what it cannot "
-                "read or run: fix these first):"] + [f"    {e}" for e in errors]
+        out += ["", _("Loading the program printed errors (swipl leaves out what it cannot "
+                      "read or run: fix these first):")] + [f"    {e}" for e in errors]
     if verdict.counterexample is not None:
         out += ["", format_counterexample(verdict.counterexample), ""]
     s = verdict.stats
-    label = "Exercised before the failure" if verdict.counterexample is not None else "Exercised"
-    out.append(f"{label}: {s.get('examples', 0)} tables, {s.get('states', 0)} states compared, "
-               f"{s.get('steps', 0)} actions played ({s.get('pushes', 0)} pushes), "
-               f"{s.get('plans', 0)} plans asked for ({s.get('unsolvable', 0)} on tables "
-               "without one)")
+    label = (_("Exercised before the failure: {stats}") if verdict.counterexample is not None
+             else _("Exercised: {stats}"))
+    e, st, sp, pu, pl, un = (s.get(key, 0) for key in ("examples", "states", "steps", "pushes",
+                                                        "plans", "unsolvable"))
+    stats = _("{tables}, {states}, {steps} {pushes}, {plans} {unsolvable}").format(
+        tables=n_("{n} table", "{n} tables", e).format(n=e),
+        states=n_("{n} state compared", "{n} states compared", st).format(n=st),
+        steps=n_("{n} action played", "{n} actions played", sp).format(n=sp),
+        pushes=n_("({n} push)", "({n} pushes)", pu).format(n=pu),
+        plans=n_("{n} plan asked for", "{n} plans asked for", pl).format(n=pl),
+        unsolvable=n_("({n} on tables without one)", "({n} on tables without one)",
+                      un).format(n=un))
+    out.append(label.format(stats=stats))
     if notes:
-        out += ["", f"Notes ({len(notes)}; the verdict does not depend on them):"]
+        out += ["", _("Notes ({n}; the verdict does not depend on them):").format(n=len(notes))]
         out += [f"  - {w}" for w in notes]
     return "\n".join(out)
 
@@ -206,8 +218,8 @@ def parse_replay(text: str) -> tuple[Table, list[str], bool]:
         actions = [str(a) for a in data.get("actions", [])]
         planner = bool(data.get("plan", False))
     except (ValueError, KeyError, TypeError) as e:
-        raise ValueError(f"not a replay of profile prolog: {e}") from None
+        raise ValueError(_("not a replay of profile prolog: {problem}").format(problem=e)) from None
     bad = [a for a in actions if a not in model.MOVES + model.PUSHES]
     if bad:
-        raise ValueError(f"not an action of seed 003: {bad[0]!r}")
+        raise ValueError(_("not an action of seed 003: {action}").format(action=repr(bad[0])))
     return table, actions, planner

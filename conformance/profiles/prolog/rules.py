@@ -4,6 +4,7 @@ check reports names one of them."""
 
 from __future__ import annotations
 
+from conformance.translations import _, marked
 from spec import rules as spec_rules
 
 SEED = "seed 003 (Vega and Martínez, Sokoban in SWI-Prolog)"
@@ -42,7 +43,8 @@ RULES: dict[str, tuple[str, str]] = {
 def rule_line(rule: str) -> str:
     """``rule prolog.move (seed 003, Acciones posibles: ...): the player moves ...``."""
     where, line = RULES[rule]
-    return f"rule {rule} (seed 003, {where}): {line}"
+    return _("rule {rule} ({seed}, {where}): {line}").format(
+        rule=rule, seed=_("seed 003"), where=where, line=marked(line))
 
 
 #: The same rules as a table of :mod:`spec.rules` (profile ``prolog``), so

@@ -19,6 +19,7 @@ from levels.model import LevelError
 from levels.validate import validate
 from conformance.reports import points
 from conformance.profiles.prolog.rules import TABLE
+from conformance.translations import _
 
 PROFILE = check.PROFILE
 
@@ -39,16 +40,18 @@ def own_levels(program: Program) -> tuple[list[Table], list[str]]:
             table = Table.from_text(path.read_text(encoding="utf-8", errors="replace"),
                                     str(path))
         except (OSError, LevelError) as e:
-            notes.append(f"{path.name}: not checked ({e})")
+            notes.append(_("{file}: not checked ({why})").format(file=path.name, why=e))
             continue
         problems = validate(table.level(), "tad")
         if problems:
-            notes.append(f"{path.name}: not checked, outside seed 003's domain ({problems[0]})")
+            notes.append(_("{file}: not checked, outside seed 003's domain ({why})").format(
+                file=path.name, why=problems[0]))
             continue
         tables.append(table)
         played.append(path.name)
     if played:
-        notes.insert(0, f"played first: the folder's own levels ({', '.join(played)})")
+        notes.insert(0, _("played first: the folder's own levels ({files})").format(
+            files=", ".join(played)))
     return tables, notes
 
 

@@ -19,6 +19,8 @@ from levels.model import LevelError
 from levels.prolog import looks_like_prolog
 from levels.prolog import parse_prolog
 
+from conformance.translations import _
+
 SUFFIXES = (".pro", ".pl")
 #: The main program's conventional name (seed 003's).
 MAIN = "sokoban.pro"
@@ -96,32 +98,36 @@ def find_program(path: str | Path) -> Program:
     path = Path(path).expanduser()
     if path.is_file():
         if path.suffix not in SUFFIXES:
-            raise NotAProgram(f"{path}: not a Prolog file (expected .pro or .pl)")
+            raise NotAProgram(_("{path}: not a Prolog file (expected .pro or .pl)").format(
+                path=path))
         if is_level(_text(path)):
-            raise NotAProgram(f"{path}: a level of seed 003 (filas, columnas and pista facts), "
-                              "not a program; check the program, or the folder that holds both")
+            raise NotAProgram(_("{path}: a level of seed 003 (filas, columnas and pista facts), "
+                                "not a program; check the program, or the folder that holds "
+                                "both").format(path=path))
         path = path.resolve()
         return Program(path.parent, path, (path,))
     if not path.is_dir():
-        raise NotAProgram(f"{path}: no such file or folder")
+        raise NotAProgram(_("{path}: no such file or folder").format(path=path))
     path = path.resolve()
     try:
         files = tuple(p for p in sorted(path.iterdir()) if p.suffix in SUFFIXES and p.is_file())
     except OSError as e:
-        raise NotAProgram(f"{path}: cannot read the folder ({e.strerror})") from None
+        raise NotAProgram(_("{path}: cannot read the folder ({why})").format(
+            path=path, why=e.strerror)) from None
     if len(files) > MAX_FILES:
-        raise NotAProgram(f"{path}: more than {MAX_FILES} Prolog files")
+        raise NotAProgram(_("{path}: more than {n} Prolog files").format(path=path, n=MAX_FILES))
     texts = {p: _text(p) for p in files}
     mains = [p for p in files if defines_sokoban(texts[p])]
     if not mains:
-        found = ", ".join(p.name for p in files) or "no .pro or .pl file"
-        raise NotAProgram(f"{path}: no Prolog file here defines sokoban/1 (found {found})")
+        found = ", ".join(p.name for p in files) or _("no .pro or .pl file")
+        raise NotAProgram(_("{path}: no Prolog file here defines sokoban/1 (found {found})").format(
+            path=path, found=found))
     if len(mains) > 1:
         named = [p for p in mains if p.name == MAIN]
         if not named:
-            raise NotAProgram(f"{path}: several files define sokoban/1 ("
-                              + ", ".join(p.name for p in mains)
-                              + "); check one of them by its path")
+            raise NotAProgram(_("{path}: several files define sokoban/1 ({files}); check one "
+                                "of them by its path").format(
+                                    path=path, files=", ".join(p.name for p in mains)))
         mains = named
     levels = tuple(p for p in files if p not in mains and is_level(texts[p]))
     return Program(path, mains[0], files, levels)

@@ -31,6 +31,7 @@ from typing import Any
 from conformance.sandbox import isolation
 from conformance.profiles.prolog import terms
 from conformance.profiles.prolog.source import Program
+from conformance.translations import _
 
 DRIVER = Path(__file__).resolve().parent / "driver.pl"
 MARK = b"@@ "
@@ -63,8 +64,8 @@ def swipl() -> str:
     """The path of ``swipl``, or :class:`SwiplMissing` saying what to install."""
     found = shutil.which("swipl")
     if found is None:
-        raise SwiplMissing("swipl (SWI-Prolog) is not installed: Prolog targets need it "
-                           "(Debian/Ubuntu: apt-get install swi-prolog-nox)")
+        raise SwiplMissing(_("swipl (SWI-Prolog) is not installed: Prolog targets need it "
+                             "(Debian/Ubuntu: apt-get install swi-prolog-nox)"))
     return found
 
 
@@ -116,19 +117,23 @@ class PrologTarget:
                                     env={"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"})
         self.starts += 1
         self._buffer = b""
-        self._stderr, _ = isolation.keep_tail(self.proc.stderr, STDERR_KEEP)
+        self._stderr = isolation.keep_tail(self.proc.stderr, STDERR_KEEP)[0]
         answer = self._read(LOAD_SECONDS)
         if answer is None:
             self.stop()
-            raise LoadFailed(f"{self.name}: loading {self.program.main.name}: {self._late} "
-                             "(a directive that does not end?)")
+            raise LoadFailed(_("{target}: loading {file}: {why} (a directive that does not "
+                               "end?)").format(target=self.name, file=self.program.main.name,
+                                               why=self._late))
         if isinstance(answer, _Ended):
             self.stop()
-            raise LoadFailed(f"{self.name}: {answer} while {self.program.main.name} was loaded"
-                             " (a directive that calls halt, or a crash)" + self._stderr_tail())
+            raise LoadFailed(_("{target}: {what} while {file} was loaded (a directive that "
+                               "calls halt, or a crash)").format(
+                                   target=self.name, what=answer, file=self.program.main.name)
+                             + self._stderr_tail())
         if not (isinstance(answer, terms.Compound) and answer.name == "loaded"):
             self.stop()
-            raise LoadFailed(f"{self.name}: the driver answered {terms.text(answer)} to the load")
+            raise LoadFailed(_("{target}: the driver answered {answer} to the load").format(
+                target=self.name, answer=terms.text(answer)))
         missing, messages = answer.args
         self.missing = [f"{m.args[0]}/{m.args[1]}" if isinstance(m, terms.Compound)
                         and len(m.args) == 2 else terms.text(m) for m in missing]
@@ -186,8 +191,8 @@ class PrologTarget:
                 over = storage.over()
                 if over:
                     self.stop()
-                    return _Ended(f"{over}; the program was killed")
-            ready, _, _ = select.select([fd], [], [], min(left, STORAGE_LOOK))
+                    return _Ended(_("{why}; the program was killed").format(why=over))
+            ready = select.select([fd], [], [], min(left, STORAGE_LOOK))[0]
             if ready:
                 chunk = os.read(fd, 65536)
                 if not chunk:
@@ -201,8 +206,8 @@ class PrologTarget:
             pass
         signal_number = isolation.exit_signal(self.proc)
         if signal_number:
-            return _Ended(f"it was killed by signal {signal_number}")
-        return _Ended(f"it exited with status {self.proc.returncode}")
+            return _Ended(_("it was killed by signal {signal}").format(signal=signal_number))
+        return _Ended(_("it exited with status {status}").format(status=self.proc.returncode))
 
     # ---------------------------------------------------------------- levels
 
@@ -245,19 +250,19 @@ class PrologTarget:
         """Send one request; its answer term, or an :class:`Answer` for a
         copy that ended or a process that had to be killed."""
         if not self._in_level or self.proc is None:
-            return Answer("died", text="the program is not running (it ended earlier)")
+            return Answer("died", text=_("the program is not running (it ended earlier)"))
         if not self._send(request + "."):
             return self._copy_ended()
         answer = self._read(seconds + GRACE)
         if answer is None:
             self.stop()
-            return Answer("killed", text=f"no answer: {self._late}")
+            return Answer("killed", text=_("no answer: {why}").format(why=self._late))
         if isinstance(answer, _Ended):
             self.stop()
             return Answer("died", text=str(answer))
         if answer == "halted":
             self._copy_ended()
-            return Answer("halted", text="it called halt")
+            return Answer("halted", text=_("it called halt"))
         if isinstance(answer, terms.Compound) and answer.name == "ended":
             self._in_level = False
             return Answer("died", text=_status_text(answer.args[0]))
@@ -269,7 +274,7 @@ class PrologTarget:
         if isinstance(answer, terms.Compound) and answer.name == "ended":
             return Answer("died", text=_status_text(answer.args[0]))
         self.stop()
-        return Answer("died", text="the program ended")
+        return Answer("died", text=_("the program ended"))
 
     def successors(self, state: list, seconds: float) -> Answer:
         """``findall(A-S2, (action(State, A), perform(State, A, S2)), L)``."""
@@ -307,10 +312,11 @@ class PrologTarget:
         if isinstance(answer, terms.Compound) and answer.name == "ok":
             return Answer("ok", answer.args[0])
         if answer == "timeout":
-            return Answer("timeout", text=f"no answer in {seconds:g} s")
+            return Answer("timeout", text=_("no answer in {seconds} s").format(seconds=f"{seconds:g}"))
         if isinstance(answer, terms.Compound) and answer.name == "error":
             return Answer("error", text=str(answer.args[0]))
-        return Answer("error", text=f"the driver answered {terms.text(answer)}")
+        return Answer("error", text=_("the driver answered {answer}").format(
+                answer=terms.text(answer)))
 
     def successors_all(self, states: list, seconds: float) -> list[Answer]:
         """:meth:`successors` of each state in one round trip: the answers
@@ -321,7 +327,8 @@ class PrologTarget:
             return [answer]
         if not (isinstance(answer, terms.Compound) and answer.name == "all"
                 and isinstance(answer.args[0], list)):
-            return [Answer("error", text=f"the driver answered {terms.text(answer)}")]
+            return [Answer("error", text=_("the driver answered {answer}").format(
+                answer=terms.text(answer)))]
         return [self._successors_answer(a, seconds) for a in answer.args[0]]
 
     def plan(self, seconds: float) -> Answer:
@@ -336,10 +343,12 @@ class PrologTarget:
         if name == "no_plan":
             return Answer("no", seconds=float(args[0]))
         if name == "timeout":
-            return Answer("timeout", text=f"no plan in {seconds:g} s", seconds=float(args[0]))
+            return Answer("timeout", text=_("no plan in {seconds} s").format(seconds=f"{seconds:g}"),
+                          seconds=float(args[0]))
         if name == "error":
             return Answer("error", text=str(args[0]), seconds=float(args[1]))
-        return Answer("error", text=f"the driver answered {terms.text(answer)}")
+        return Answer("error", text=_("the driver answered {answer}").format(
+                answer=terms.text(answer)))
 
 
 def _millis(seconds: float) -> int:
@@ -350,8 +359,8 @@ def _status_text(status: Any) -> str:
     if isinstance(status, terms.Compound) and status.args:
         code = status.args[0]
         if status.name == "exited":
-            return f"the program exited with status {code}"
+            return _("the program exited with status {status}").format(status=code)
         if status.name == "signaled":
-            return f"the program was killed by signal {code}" + (
-                " (out of memory?)" if code == 9 else "")
-    return f"the program ended ({terms.text(status)})"
+            return (_("the program was killed by signal {signal} (out of memory?)") if code == 9
+                    else _("the program was killed by signal {signal}")).format(signal=code)
+    return _("the program ended ({status})").format(status=terms.text(status))

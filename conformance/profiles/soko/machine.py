@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from conformance.machines import levels as lv
-from conformance.api import EQUAL, FINGERPRINT
+from conformance.api import EQUAL, FINGERPRINT, Earlier
 from conformance.machines.base import COURSE_ACCEPTS, Machine, cells_board, short
 from conformance.machines.boards import render_observation
 from conformance.profiles.soko.stepper import STEPPER
@@ -23,6 +23,9 @@ from conformance.translations import N_, _
 #: The per-cell observers and the board field each marks.
 CELL_FIELDS = {"hay_pared": "walls", "hay_caja": "boxes", "hay_objetivo": "goals",
                "hay_jugador": "players"}
+CELL_OPS = ("hay_pared", "hay_objetivo", "hay_caja", "hay_jugador")
+SPEC_OPS = {"hay_pared": spec_grilla.hay_pared, "hay_objetivo": spec_grilla.hay_objetivo,
+            "hay_caja": spec_grilla.hay_caja, "hay_jugador": spec_grilla.hay_jugador}
 
 
 class SokoMachine(Machine):
@@ -50,43 +53,75 @@ class SokoMachine(Machine):
         return f"mover {lv.STEP[code]}"
 
     def act(self, code: str, following: bool = False) -> None:
+        """One ``mover``, in one round trip: the argument's fingerprint
+        before and after, ``mover``, ``==`` for a blocked move, and the
+        observers of the grid it returned (:meth:`step_cells`)."""
         if not following:
             self.path = None
         d = lv.STEP[code]
         old = self.model
         self.model = STEPPER.step(old, code)
         blocked = self.model == old
+        pushed = self.model.cajas != old.cajas
         self.codes.append(code)
         run = self.run
         run.count("steps")
+        won = spec_grilla.juego_ganado(self.model)
         if blocked:
             run.count("blocked")
-        elif self.model.cajas != old.cajas:
+        elif pushed:
             run.count("pushes")
-        if spec_grilla.juego_ganado(self.model) and not spec_grilla.juego_ganado(old):
+        if won and not spec_grilla.juego_ganado(old):
             run.count("wins")
         given = self.handle
         immutability = self.settings.immutability
         whole = self.cells is None
-        if immutability and whole:
-            before = self._call(FINGERPRINT, given)
-        self.handle = self._call("mover", given, d)
+        fingerprints = immutability and whole
+        calls: list = [(FINGERPRINT, (given,))] if fingerprints else []
+        m = len(calls)
+        calls.append(("mover", (given, d)))
+        if fingerprints:
+            calls.append((FINGERPRINT, (given,)))
+        cells = self.cells if not whole else self.step_cells(
+            old, d, full=pushed or won != spec_grilla.juego_ganado(old))
+        look = self.observation(self.model, Earlier(m), cells)
+        observed = len(calls)
+        calls += look[0]
+        equal = None
+        if immutability and blocked:
+            equal = len(calls)
+            calls.append((EQUAL, (given, Earlier(m))))
+        answers = self._batch(calls, whole=True, until=m + 1)
+        self.handle = answers[m]
         self.expect_value("mover", f"mover(grilla, {d})", self.handle, N_("a grid"))
+        self.failed_calls(calls, answers, m + 1, observed)
         if immutability:
             if not whole:
                 self.compare(old, given, changed=self.changed(d))
-            elif self._call(FINGERPRINT, given) != before:
+            elif answers[m + 1] != answers[0]:
                 self.compare(old, given, changed=self.changed(d))
-                self._fail("mover", self.changed(d), "the argument unchanged",
-                           "the argument was modified (its observers did not show it)",
+                self._fail("mover", self.changed(d), _("the argument unchanged"),
+                           _("the argument was modified (its observers did not show it)"),
                            value=GRILLA)
-        self.compare()
-        if immutability and blocked:
-            if not self._call(EQUAL, given, self.handle):
-                self._fail("mover", _("{call} is blocked {where}, but the grid it returned is "
-                                      "not equal (==) to the one it was given").format(
-                                          call=f"mover(grilla, {d})", where=self.where()),
-                           "a grid equal to the argument", "a different grid", value=GRILLA)
+        self.failed_calls(calls, answers, observed)
+        self.judge_observation(self.model, look, answers[observed:observed + len(look[0])])
+        if equal is not None and not answers[equal]:
+            self._fail("mover", _("{call} is blocked {where}, but the grid it returned is "
+                                  "not equal (==) to the one it was given").format(
+                                      call=f"mover(grilla, {d})", where=self.where()),
+                       _("a grid equal to the argument"), _("a different grid"), value=GRILLA)
+
+    def step_cells(self, old, d, full: bool) -> frozenset | None:
+        """The cells observed after a move: every cell (None) when it pushed
+        a box or changed whether the game is won (and at the start and the
+        end of each example: :meth:`finish`); else the cells it can change
+        (:func:`~conformance.machines.levels.move_cells`)."""
+        return None if full or not self.nearby else lv.move_cells(old.jugador, d)
+
+    def finish(self) -> None:
+        """The end of an example: every cell of the last grid."""
+        if self.cells is None and self.nearby and self.codes:
+            self.compare()
 
     def changed(self, d) -> str:
         """What a ``mover`` that changed its argument did, in a report."""
@@ -96,35 +131,49 @@ class SokoMachine(Machine):
 
     def compare(self, g=None, handle=None, changed: str = "") -> None:
         """Compare every observer of the target's grid ``handle`` (default:
-        the current one) with the spec's ``g``. ``changed``: the grid is the
-        argument of the last mover, which must still look like ``g``."""
+        the current one) with the spec's ``g``, on every cell, or on
+        :attr:`cells`. ``changed``: the grid is the argument of the last
+        mover, which must still look like ``g``."""
         if g is None:
             g, handle = self.model, self.handle
+        look = self.observation(g, handle, self.cells)
+        self.judge_observation(g, look, None, changed)
+
+    def observation(self, g, handle, cells: frozenset | None) -> tuple:
+        """What to ask the target's grid ``handle`` (an :class:`Earlier` in a
+        step) to compare it with the spec's ``g`` on ``cells`` (None: every
+        cell): ``(calls, expected, order, per_cell, judge_win)``."""
         cols, rows = spec_grilla.dimensiones(g)
-        grid = ([(c, f) for f in range(rows) for c in range(cols)] if self.cells is None
-                else sorted((c, f) for c, f in self.cells if 0 <= c < cols and 0 <= f < rows))
-        ops = ("hay_pared", "hay_objetivo", "hay_caja", "hay_jugador")
+        grid = ([(c, f) for f in range(rows) for c in range(cols)] if cells is None
+                else sorted((c, f) for c, f in cells if 0 <= c < cols and 0 <= f < rows))
         h = (handle,)
         scalars = [("dimensiones", h), ("juego_ganado", h)]
-        per_cell = [(op, h + p) for p in grid for op in ops]
-        spec_ops = {"hay_pared": spec_grilla.hay_pared, "hay_objetivo": spec_grilla.hay_objetivo,
-                    "hay_caja": spec_grilla.hay_caja, "hay_jugador": spec_grilla.hay_jugador}
+        per_cell = [(op, h + p) for p in grid for op in CELL_OPS]
         expected = [(cols, rows), spec_grilla.juego_ganado(g)]
-        expected += [spec_ops[op](g, *args[1:]) for op, args in per_cell]
+        expected += [SPEC_OPS[op](g, *args[1:]) for op, args in per_cell]
         # A grid with no goal is won only vacuously (seed 002's letter); no
         # course test has one, so juego_ganado is not judged there (E27),
         # but in a robustness run, whose findings only warn.
         judge_win = bool(g.objetivos) or self.settings.robustness
+        order = [0] + list(range(2, len(expected))) + [1] * judge_win   # dimensiones, cells, juego_ganado
+        return scalars + per_cell, expected, order, per_cell, judge_win
+
+    def judge_observation(self, g, look: tuple, answers: list | None,
+                          changed: str = "") -> None:
+        """Fail when the target's ``answers`` to :meth:`observation`'s
+        ``look`` (None: ask them now) depart from the spec's grid ``g``."""
+        calls, expected, order, per_cell, judge_win = look
         if self.focus() == "juego_ganado" and not judge_win:
             return
-        order = [0] + list(range(2, len(expected))) + [1] * judge_win   # dimensiones, cells, juego_ganado
-        observed = self.observe(scalars + per_cell, expected, order)
+        observed = (self.observe(calls, expected, order) if answers is None
+                    else self.judge(calls, expected, answers, order))
         if observed is None or observed[1] is None:
             return
         answers, i = observed
-        (op, args), want, got = (scalars + per_cell)[i], expected[i], answers[i]
+        (op, args), want, got = calls[i], expected[i], answers[i]
         shown = ", ".join(["grilla"] + [repr(a) for a in args[1:]])
-        n = len(scalars)
+        n = 2
+        cols, rows = expected[0]
 
         def board(values):
             return cells_board(per_cell, values[n:], CELL_FIELDS, cell=lambda args_: args_[1:])

@@ -9,6 +9,7 @@ from typing import Any, Sequence
 from hypothesis import strategies as st
 from hypothesis.stateful import rule
 
+from conformance.api import Earlier
 from conformance.machines import levels as lv
 from conformance.machines.base import (
     LONG, PATTERNS, Machine, short,
@@ -51,8 +52,13 @@ class TadMachine(Machine):
         won = spec_juego.completado(self.model)
         self.model = STEPPER.step(self.model, code)
         self.codes.append(code)
-        self.handle = self._call("step", self.handle, a)
+        # One round trip: step, and the observers of the juego it returns.
+        calls = [("step", (self.handle, a)), ("estado", (Earlier(0),)),
+                 ("completado", (Earlier(0),))]
+        answers = self._batch(calls, whole=True, until=1)
+        self.handle = answers[0]
         self.expect_value("step", f"step(j, {a.name})", self.handle, N_("a juego"))
+        self.failed_calls(calls, answers, 1)
         after = spec_juego.estado(self.model)
         run = self.run
         run.count("steps")
@@ -62,14 +68,17 @@ class TadMachine(Machine):
             run.count("pushes")
         if spec_juego.completado(self.model) and not won:
             run.count("wins")
-        self.compare()
+        self.compare(answers[1:])
 
     # -- comparing -----------------------------------------------------------------
 
-    def compare(self) -> None:
+    def compare(self, answers: list | None = None) -> None:
+        """Compare ``estado`` and ``completado`` of the target's juego
+        (``answers``: theirs, already asked) with the spec's."""
         expected = spec_juego.estado(self.model)
         expected_done = spec_juego.completado(self.model)
-        actual, done = self._batch([("estado", (self.handle,)), ("completado", (self.handle,))])
+        actual, done = answers or self._batch([("estado", (self.handle,)),
+                                               ("completado", (self.handle,))])
         bad = None
         if not isinstance(actual, dict) or set(actual) != set(CLAVES):
             keys = sorted(map(repr, actual)) if isinstance(actual, dict) else type(actual).__name__

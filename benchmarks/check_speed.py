@@ -1,0 +1,336 @@
+"""How fast is a check? This tree and a baseline tree side by side, in one run.
+
+    python benchmarks/check_speed.py --baseline DIR [--students S] [--seeds 7]
+        [--only PATTERNS] [--correct] [--grade] [--jobs 2] [--out RUN.json]
+
+For each target (those of ``benchmarks/verdicts.py``: the Python mutants and
+correct ``student_*`` files, our C++ and Prolog references and mutants, and
+with ``--students`` the public student files; ``--correct`` keeps only the
+targets that conform under the first seed with the baseline), and each seed,
+it runs ``check TARGET --seed SEED --json`` with each tree, one after the
+other (so both see the same load), and records:
+
+* the wall time of the command (Python's start-up and the target's loading
+  included: what a user waits for), and its CPU time: the command's own and
+  that of every process below it (the sandbox's child, a C++ driver,
+  SWI-Prolog, the compiler), sampled from ``/proc`` every 0.1 s (a process
+  that lives less than that may be missed). Ratios are of CPU time: on a
+  machine shared with other jobs the wall time follows the load, the CPU
+  time much less;
+* the round trips to the target: messages to the sandbox child
+  (``SandboxTarget._transport``), exchanges with a C++ driver
+  (``Aed2Target._exchange``) or requests to SWI-Prolog
+  (``PrologTarget._request``), counted in the checking process by a wrapper
+  installed before the command runs, in whichever module the tree has them;
+* the steps the check played (the JSON's ``stats.steps``) and its verdict.
+
+It prints one row per target and seed (times, their ratio, round trips per
+step) and, per profile, the total times and their ratio. ``--share`` adds,
+for Python targets, the share of the check's CPU time spent in the target's
+own code (the check run ``--in-process`` under cProfile with a CPU clock). ``--grade`` also
+times ``grade`` on one class folder per kind of submission made of every
+target (correct and wrong: ``--only`` applies) with each tree, ``--jobs``.
+
+Both trees are run through their own command line with ``PYTHONPATH=TREE``
+from a private folder (``verdicts.Runner``: no editable install of another
+checkout is imported, and each run has its own cache). The verdicts are
+compared too: a row says ``DIFFERENT`` when the two trees disagree on whether
+the target conforms (the counterexample may differ: the plays differ).
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from verdicts import Runner  # noqa: E402  (a script beside this one)
+
+#: Installed in the checking process before the command runs: counts the calls
+#: of each (module, class, method) that the tree has, and writes the count to
+#: $CHECK_SPEED_COUNT at exit.
+COUNTING = r'''
+import atexit, importlib, json, os, resource, runpy, sys, threading, time
+count = [0]
+TICK = os.sysconf("SC_CLK_TCK")
+seen = {}          # pid of a process below this one -> the most CPU seen it use (ticks)
+
+def look():
+    me, parents = os.getpid(), {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+                parents[int(name)] = (int(fields[1]), int(fields[11]) + int(fields[12]))
+            except (OSError, IndexError, ValueError):
+                pass
+    for pid, (ppid, used) in parents.items():
+        p = ppid
+        while p > 1 and p != me:
+            p = parents.get(p, (0, 0))[0]
+        if p == me:
+            seen[pid] = max(seen.get(pid, 0), used)
+
+def sample():
+    while True:
+        look()
+        time.sleep(0.1)
+
+threading.Thread(target=sample, daemon=True).start()
+
+def report():
+    look()
+    mine = resource.getrusage(resource.RUSAGE_SELF)
+    open(os.environ["CHECK_SPEED_COUNT"], "w").write(json.dumps(
+        {"round_trips": count[0], "cpu": mine.ru_utime + mine.ru_stime + sum(seen.values()) / TICK}))
+for module, cls, method in [
+        ("conformance.sandbox.box", "SandboxTarget", "_transport"),
+        ("conformance.sandbox", "SandboxTarget", "_transport"),
+        ("conformance.profiles.aed2.target", "Aed2Target", "_exchange"),
+        ("conformance.aed2.target", "Aed2Target", "_exchange"),
+        ("conformance.profiles.prolog.target", "PrologTarget", "_request"),
+        ("conformance.prolog.target", "PrologTarget", "_request")]:
+    try:
+        klass = getattr(importlib.import_module(module), cls)
+    except (ImportError, AttributeError):
+        continue
+    if method not in vars(klass):
+        continue
+    def wrap(original):
+        def counted(self, *args, **kwargs):
+            count[0] += 1
+            return original(self, *args, **kwargs)
+        return counted
+    setattr(klass, method, wrap(vars(klass)[method]))
+atexit.register(report)
+sys.argv = ["conformance"] + sys.argv[1:]
+runpy.run_module("conformance", run_name="__main__", alter_sys=True)
+'''
+
+
+#: ``--share``: the check run in this process (``--in-process``) under
+#: cProfile with a CPU clock; writes to $CHECK_SPEED_COUNT the CPU time spent
+#: in the target's own files (its folder's, or the file's) and in all.
+SHARE = r'''
+import cProfile, json, os, pstats, runpy, sys, time
+target = os.path.realpath(sys.argv[1])
+root = target if os.path.isdir(target) else os.path.dirname(target)
+profile = cProfile.Profile(time.process_time)
+sys.argv = ["conformance"] + sys.argv[1:]
+try:
+    profile.runcall(runpy.run_module, "conformance", run_name="__main__", alter_sys=True)
+except SystemExit:
+    pass
+stats = pstats.Stats(profile).stats
+total = sum(v[2] for v in stats.values())
+own = sum(v[2] for (f, _, _), v in stats.items()
+          if os.path.realpath(f) == target or os.path.realpath(f).startswith(root + os.sep))
+open(os.environ["CHECK_SPEED_COUNT"], "w").write(json.dumps({"own": own, "total": total}))
+'''
+
+
+class Side(Runner):
+    """One tree's runs (a :class:`verdicts.Runner` that also counts round trips)."""
+
+    def examples(self) -> list[str]:
+        """``--max-examples N`` when one was chosen (else the check's own default)."""
+        return ["--max-examples", str(self.max_examples)] if self.max_examples else []
+
+    def counted(self, *argv, timeout=3600):
+        count_file = self.work / "count.json"
+        count_file.unlink(missing_ok=True)
+        env = dict(self.env, CHECK_SPEED_COUNT=str(count_file))
+        start = time.monotonic()
+        p = subprocess.run([self.python, "-c", COUNTING, *argv], cwd=self.cwd, env=env,
+                           capture_output=True, text=True, timeout=timeout)
+        seconds = time.monotonic() - start
+        counted = json.loads(count_file.read_text()) if count_file.is_file() else {}
+        return p, seconds, counted.get("cpu"), counted.get("round_trips")
+
+    def share(self, path: str, seed: int) -> float | None:
+        """The share of a check's CPU time spent in the target's own code
+        (run in this process, profiled: the shares, not the times, count)."""
+        count_file = self.work / "share.json"
+        count_file.unlink(missing_ok=True)
+        env = dict(self.env, CHECK_SPEED_COUNT=str(count_file))
+        subprocess.run([self.python, "-c", SHARE, path, "--seed", str(seed), "--in-process",
+                        *self.examples()], cwd=self.cwd, env=env, capture_output=True,
+                       text=True, timeout=3600)
+        if not count_file.is_file():
+            return None
+        data = json.loads(count_file.read_text())
+        return data["own"] / data["total"] if data["total"] else None
+
+    def timed_check(self, name: str, path: str, seed: int) -> dict:
+        out = self.out_dir / f"speed-{seed}-{name.replace('/', '__')}.json"
+        out.unlink(missing_ok=True)
+        p, seconds, cpu, trips = self.counted(path, "--seed", str(seed), *self.examples(),
+                                              "--json", str(out))
+        row = {"exit": p.returncode, "seconds": round(seconds, 2), "cpu": round(cpu or 0, 2),
+               "round_trips": trips}
+        if out.is_file():
+            verdicts = json.loads(out.read_text()).get("verdicts") or [{}]
+            v = verdicts[0]
+            row.update(profile=v.get("profile"), status=v.get("status"),
+                       steps=(v.get("stats") or {}).get("steps"), rule=(
+                           (v.get("counterexample") or {}).get("rule")))
+        else:
+            row["error"] = (p.stderr or p.stdout)[-500:]
+        return row
+
+
+def _children_cpu() -> float:
+    """CPU seconds (user and system) of every process this one has waited
+    for: a check's, its sandbox's and its compiler's included."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def _percent(share: float | None) -> str:
+    return "-" if share is None else f"{100 * share:.1f}%"
+
+
+def ratio(a: float | None, b: float | None) -> str:
+    return f"{a / b:5.1f}x" if a and b else "   - "
+
+
+def per_step(row: dict) -> str:
+    if row.get("round_trips") is None or not row.get("steps"):
+        return "  -"
+    return f"{row['round_trips'] / row['steps']:.2f}"
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--baseline", required=True, help="the baseline tree (a checkout)")
+    p.add_argument("--tree", default=str(Path(__file__).resolve().parents[1]),
+                   help="this tree (default: the checkout holding this script)")
+    p.add_argument("--students", help="a folder of public student files (soko/, aed2/, prolog/)")
+    p.add_argument("--seeds", default="7")
+    p.add_argument("--only", help="comma-separated fnmatch patterns over the target names")
+    p.add_argument("--correct", action="store_true",
+                   help="only the targets the baseline finds conforming (first seed)")
+    p.add_argument("--max-examples", type=int, default=None,
+                   help="as check's option (default: check's own)")
+    p.add_argument("--share", action="store_true",
+                   help="also the share of each check's CPU time spent in the target's own "
+                        "code (Python targets, run --in-process under cProfile)")
+    p.add_argument("--grade", action="store_true", help="also time grade on class folders")
+    p.add_argument("--no-checks", action="store_true", help="only --grade")
+    p.add_argument("--jobs", type=int, default=2, help="grade's --jobs")
+    p.add_argument("--python", default=sys.executable)
+    p.add_argument("--out", help="write every row as JSON here")
+    args = p.parse_args(argv)
+
+    def side(tree):
+        return Side(argparse.Namespace(tree=tree, python=args.python, students=args.students,
+                                       max_examples=args.max_examples))
+
+    base, new = side(args.baseline), side(args.tree)
+    targets = new.collect(args.students)
+    base.collect(args.students)         # (the baseline's own mutants and references)
+    if args.only:
+        targets = {k: v for k, v in targets.items()
+                   if any(fnmatch.fnmatch(k, pat) for pat in args.only.split(","))}
+    seeds = [int(s) for s in args.seeds.split(",")]
+    record: dict = {"baseline": str(Path(args.baseline).resolve()), "tree": str(Path(args.tree)),
+                    "seeds": seeds, "max_examples": new.max_examples, "checks": {}, "grade": {}}
+    print(f"{len(targets)} targets, seeds {seeds}, --max-examples "
+          f"{new.max_examples or 'as check'}; "
+          f"baseline {args.baseline}, this tree {args.tree}", flush=True)
+    if not args.no_checks:
+        head = (f"{'target':40} {'profile':9} {'seed':>4} {'wall before':>11} {'after':>6} "
+                f"{'cpu before':>10} {'after':>6} {'ratio':>6} {'rt/step':>13} {'verdict'}")
+        print(head)
+        for name, t in targets.items():
+            b_path = _same_target(base, name, t)
+            for i, seed in enumerate(seeds):
+                before = base.timed_check(name, b_path, seed)
+                if args.correct and i == 0 and before.get("status") != "conforms":
+                    break
+                after = new.timed_check(name, t["path"], seed)
+                if args.share and t["kind"] in ("py", "student-soko"):
+                    before["own_share"] = base.share(b_path, seed)
+                    after["own_share"] = new.share(t["path"], seed)
+                same = (before.get("status") == after.get("status"))
+                record["checks"][f"{name}@{seed}"] = {"before": before, "after": after}
+                print(f"{name:40} {str(after.get('profile')):9} {seed:>4} {before['seconds']:11.1f} "
+                      f"{after['seconds']:6.1f} {before['cpu']:10.1f} {after['cpu']:6.1f} "
+                      f"{ratio(before['cpu'], after['cpu']):>6} "
+                      f"{per_step(before):>6} {per_step(after):>6} "
+                      f"{after.get('status')}{'' if same else ' DIFFERENT (before: ' + str(before.get('status')) + ')'}"
+                      + (f"; the target's own code: {_percent(before.get('own_share'))} -> "
+                         f"{_percent(after.get('own_share'))} of the CPU time" if args.share else ""),
+                      flush=True)
+        _summary(record["checks"])
+    if args.grade:
+        groups = new.grade_groups(targets)
+        base.grade_groups({k: {**v, "path": _same_target(base, k, v)} for k, v in targets.items()})
+        for group in sorted(groups):
+            row = {}
+            for label, s in (("before", base), ("after", new)):
+                folder = s.work / "grade-in" / group
+                out = s.out_dir / f"grade-{group}"
+                start, used = time.monotonic(), _children_cpu()
+                proc = s.conformance("grade", str(folder), "--out", str(out), "--seed",
+                                     str(seeds[0]), *s.examples(),
+                                     "--jobs", str(args.jobs), timeout=7200)[0]
+                row[label] = {"seconds": round(time.monotonic() - start, 1),
+                              "cpu": round(_children_cpu() - used, 1), "exit": proc.returncode,
+                              "submissions": len(list(folder.iterdir()))}
+            record["grade"][group] = row
+            print(f"grade {group:20} {row['after']['submissions']:3} submissions: CPU "
+                  f"{row['before']['cpu']:7.1f} s before, {row['after']['cpu']:7.1f} s after "
+                  f"({ratio(row['before']['cpu'], row['after']['cpu']).strip()}); wall "
+                  f"{row['before']['seconds']:7.1f} s, {row['after']['seconds']:7.1f} s "
+                  f"({ratio(row['before']['seconds'], row['after']['seconds']).strip()})",
+                  flush=True)
+    if args.out:
+        Path(args.out).write_text(json.dumps(record, indent=1, sort_keys=True))
+    return 0
+
+
+def _same_target(side: Side, name: str, t: dict) -> str:
+    """The path of target ``name`` in ``side``'s own materialized folder (the
+    student files are the same folder for both)."""
+    if name.startswith("students/"):
+        return t["path"]
+    path = side.targets_dir / name
+    for candidate in (path.with_suffix(".py"), path):
+        if candidate.exists():
+            return str(candidate)
+    return t["path"]
+
+
+def _summary(checks: dict) -> None:
+    by: dict[str, list] = {}
+    for row in checks.values():
+        by.setdefault(str(row["after"].get("profile")), []).append(row)
+    print("\nper profile: total CPU time before -> after (ratio), total wall time; median "
+          "round trips per step")
+    for profile, rows in sorted(by.items()):
+        b = sum(r["before"]["cpu"] for r in rows)
+        a = sum(r["after"]["cpu"] for r in rows)
+        wall_b = sum(r["before"]["seconds"] for r in rows)
+        wall_a = sum(r["after"]["seconds"] for r in rows)
+        steps_b = [r["before"]["round_trips"] / r["before"]["steps"] for r in rows
+                   if r["before"].get("steps") and r["before"].get("round_trips") is not None]
+        steps_a = [r["after"]["round_trips"] / r["after"]["steps"] for r in rows
+                   if r["after"].get("steps") and r["after"].get("round_trips") is not None]
+        med = (lambda xs: f"{statistics.median(xs):.2f}" if xs else "-")
+        print(f"  {profile:10} {len(rows):3} checks: CPU {b:8.1f} s -> {a:8.1f} s ({ratio(b, a).strip()}),"
+              f" wall {wall_b:8.1f} s -> {wall_a:8.1f} s ({ratio(wall_b, wall_a).strip()});"
+              f" {med(steps_b)} -> {med(steps_a)} round trips per step")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
