@@ -48,6 +48,12 @@ RESET = "__reset__"
 #: An atom (``None``, a bool, a number) still comes back as it is.
 OPAQUE = "__opaque__"
 SPECIAL_OPERATIONS = (FINGERPRINT, EQUAL, BATCH, RESET, OPAQUE)
+#: ``SPECTRA(command)``: a Python target's line spectra, asked only while a
+#: check localises a departure it found (``"start"``, ``"take"`` -> the
+#: lines of its own files that ran since the last take, ``"stop"``; see
+#: ``conformance.sandbox.spectra``). Not among the operations every target
+#: answers: one without spectra raises a TargetError.
+SPECTRA = "__spectra__"
 
 
 class Earlier:
@@ -140,6 +146,36 @@ class Target(Protocol):
     def close(self) -> None: ...
 
 
+@dataclass(frozen=True)
+class SuspectLine:
+    """A line (or a run of lines) of the target's own source, ranked by how
+    strongly the plays that break a rule (and not those that keep it) ran
+    it: a hint of where the fault is (``conformance.checking.localize``)."""
+
+    file: str                       # as the student knows it: relative to their folder
+    line: int
+    function: str                   # the function (or class.method) it is in
+    score: float                    # the ranking formula's suspiciousness, 0..1
+    source: str                     # the line's text, stripped (one per line of a run)
+    #: The last line of a run of lines no play told apart (a straight
+    #: stretch of code, shown as one place); ``line`` itself when alone.
+    last: int = 0
+
+
+@dataclass
+class Localization:
+    """Where in the target's own files a departure most likely comes from:
+    the most suspicious lines first, and what they were ranked on."""
+
+    lines: list[SuspectLine]
+    failing: int                    # plays that broke the rule
+    passing: int                    # plays that kept every rule
+    formula: str                    # the ranking (e.g. "dstar2")
+    folder: str = ""                # the folder ``file`` is relative to (links in report.html)
+    #: Every line ranked, ``(file, line, score)`` (a heat map of the files).
+    heat: list[tuple[str, int, float]] = field(default_factory=list)
+
+
 @dataclass
 class Counterexample:
     """The shrunk failure: what to show and how to replay it."""
@@ -166,6 +202,9 @@ class Counterexample:
     #: sanitizer); else the g++ flags a build needs to show it (a memory
     #: error a plain build does not notice; ``conformance.profiles.aed2.findings``).
     sanitizer_flags: str = ""
+    #: Where to look: the lines of the target's own source most likely at
+    #: fault (None: not localised, e.g. ``--no-localize``, or not a Python target).
+    where: Localization | None = None
     #: The verdict of the run that found it, whose report ``report`` is: the
     #: engine sets it, the check writes ``report`` from it once, at its end
     #: (``conformance.reports.report.write_reports``). Not part of the output.

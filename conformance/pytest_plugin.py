@@ -24,6 +24,7 @@ push). Options (all under "Sokoban conformance" in ``pytest --help``):
 ``--sokoban-in-process``         no sandbox (trusted code only)
 ``--sokoban-support DIR``        the course's own files (a library handed out
                                  with the assignment), copied into the box
+``--sokoban-no-localize``        no "Where to look" after a departure
 ``--sokoban-lang es|en``         the language of the tests' messages and reports
                                  (default: the locale's)
 
@@ -98,6 +99,9 @@ def pytest_addoption(parser):
                     help="a folder of the course's own files (such as gamelib.py), copied "
                          "read-only beside the target in its box (the course's file wins a "
                          "name clash, except the checked file itself)")
+    group.addoption("--sokoban-no-localize", action="store_true", default=False,
+                    help="after a departure, do not look for the lines of the target's own "
+                         "files most likely at fault (\"Where to look\")")
     group.addoption("--sokoban-lang", action="store", default=None, choices=("es", "en"),
                     help="the language of the messages and reports: es or en (default: the "
                          "locale's: LC_ALL, LC_MESSAGES, LANG)")
@@ -143,7 +147,8 @@ class _Suite:
             timeout=config.getoption("sokoban_timeout") or DEFAULT_TIMEOUT,
             in_process=True if config.getoption("sokoban_in_process") else None,
             budget=budget, budget_is_failure=config.getoption("sokoban_budget_is_failure"),
-            support=support, lang=self.lang)
+            support=support, lang=self.lang,
+            localize=not config.getoption("sokoban_no_localize"))
         try:
             self.spec = resolve(self.text)
         except BadTarget as e:

@@ -25,7 +25,7 @@ from typing import Callable, Iterator, Sequence
 
 from conformance import profiles
 from conformance.api import BATCH, NOT_PROVIDED, Counterexample, Earlier, Verdict
-from conformance.checking import engine
+from conformance.checking import engine, localize
 from conformance.checking.targets import (
     BadTarget, DirectionAdapter, ReferenceImport, ResolvedTarget, detect_profiles, explain_missing,
     missing_operations,
@@ -65,6 +65,7 @@ class RunOptions:
     shrink: bool = True                     # False: each departure as first found (benchmarks)
     budget: float | None = DEFAULT_BUDGET   # seconds for the whole check (None: no limit)
     budget_is_failure: bool = False         # out of time: a failure, unreached rules no point
+    localize: bool = True                   # after a departure: where to look (--no-localize)
     since: float | None = None              # time.monotonic() the budget counts from (None: the
                                             # check's start; CLOCK_MONOTONIC: machine-wide)
     #: Called with (examples run, seconds elapsed, seconds left) now and then
@@ -510,6 +511,13 @@ def _check_profile(target, profile: str, options: RunOptions,
     if classify is not None and not verdict.out_of_time:   # e.g. a C++ target: plain departures first
         verdict = classify(target, verdict, lambda other, replay: _judge(
             other, profile, replace(options, replay=replay)), search=options.replay is None)
+    if options.localize and not verdict.out_of_time and options.replay is None:
+        judged = target
+        if options.directions != "ours":
+            judged = DirectionAdapter(target, profiles.get(profile), options.directions)
+        localize.localize_verdict(judged, profiles.get(profile), verdict,
+                                  directions=options.directions,
+                                  strict_types=options.strict_types, budget=budget)
     if missing and verdict.error is None:
         verdict = replace(verdict, conforms=False, missing=missing)
     replaced = getattr(target, "support_replaced", None)

@@ -85,6 +85,10 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
                         help=_("also play inputs beyond the seed's stated domain (soko: ragged "
                                "or unevenly padded rows, fewer boxes than goals); findings are "
                                "warnings in their own report section, never a departure"))
+    parser.add_argument("--no-localize", dest="localize", action="store_false",
+                        help=_("after a departure, do not look for the lines of the target's "
+                               "own files most likely at fault (\"Where to look\"; Python "
+                               "targets and Prolog programs)"))
     add_support_option(parser)
     add_lang_option(parser)
     where = parser.add_mutually_exclusive_group()
@@ -128,7 +132,7 @@ def options_from(args: argparse.Namespace) -> RunOptions:
                       sanitize=args.sanitize, strict_types=args.strict_types,
                       robustness=args.robustness, budget=args.budget,
                       budget_is_failure=args.budget_is_failure, support=args.support,
-                      lang=set_language(args.lang))
+                      localize=getattr(args, "localize", True), lang=set_language(args.lang))
 
 
 def parse_or_status(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.Namespace | int:

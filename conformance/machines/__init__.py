@@ -6,7 +6,8 @@ the boards it draws (:mod:`.boards`); the replay format (:mod:`.replays`);
 which rule a departure breaks (:mod:`.blame`); the time budget
 (:mod:`.budget`); how Hypothesis runs a machine (:mod:`.search`); seed
 001's direction convention (:mod:`.directions`); what every emitter of a
-test shares (:mod:`.emitting`).
+test shares (:mod:`.emitting`); the ranking of fault localisation
+(:mod:`.suspects`).
 
 Knows no profile by name: each profile's module hands its own parts in.
 

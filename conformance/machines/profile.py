@@ -46,6 +46,10 @@ class Stepper:
     #: ``puede_mover(state, accion)``, evaluated by blame for a departure of
     #: the value ``PUEDE_MOVER`` (profiles that have that observer).
     can_move: Callable[[Any, Any], bool] = lambda state, accion: True
+    #: ``scene(state)``: a state as a fresh level (a game that starts
+    #: there), or None when it cannot be one; localising a departure plays
+    #: the states of the counterexample so (``conformance.checking.localize``).
+    scene: Callable[[Any], "lv.Scene | None"] = lambda state: None
 
     def play(self, scenes: Sequence[lv.Scene], codes: str) -> Iterator[tuple[str, Any, Any]]:
         """``(code, state before, state after)`` for each action played

@@ -24,6 +24,7 @@ from conformance.machines.budget import SLOW_CALL
 from spec import rules as spec_rules
 from conformance.machines.blame import replay_parts
 from conformance.reports.output import atomic_write
+from conformance.reports.report import place
 from conformance.translations import _, cite, language, marked, rule_source, rule_text, rule_title
 
 
@@ -108,6 +109,9 @@ text-align:left;vertical-align:top}th{background:#f0f0f0}
 pre{background:#f6f6f6;padding:.5em;overflow-x:auto;font-size:.85em}
 .cx{border-left:3px solid #d2763b;padding-left:1em;margin:1em 0}
 .board{margin:.3em 1em .3em 0;vertical-align:top}
+.heat{background:#fff;border:1px solid #ddd;line-height:1.35}
+.heat .ln{display:block;white-space:pre}.heat .no{color:#888;user-select:none}
+.heat .ln:target{outline:2px solid #2f6fd1}
 """
 
 
@@ -159,7 +163,7 @@ def render(summary: dict) -> str:
         broken = [rid for rid, info in (s.get("rules") or {}).items()
                   if info.get("status") == "broken"]
         links = ", ".join(f'<a href="#{_anchor("cx", s["name"], rid)}"><code>{_e(rid)}</code></a>'
-                          for rid in broken) or ("&mdash;" if s.get("verdict") == "conforms"
+                          + _code_link(s, rid) for rid in broken) or ("&mdash;" if s.get("verdict") == "conforms"
                                                  else _e(s.get("message", "")))
         score = (f"{s['score']:g} / {s['max_score']:g}" if "score" in s and "max_score" in s
                  else "")
@@ -209,10 +213,69 @@ def _counterexample(sub: dict, rule_id: str, info: dict) -> str:
     return (f'<div class="cx" id="{_anchor("cx", sub["name"], rule_id)}">'
             f"<h3>{_e(sub['name'])}: <code>{_e(rule_id)}</code></h3>"
             f"<p><em>{_e(cited)}</em></p>{body}"
+            + _where(sub["name"], rule_id, info.get("where"))
             + (f"<details><summary>{_e(_('the full report'))}</summary><pre>{_e(report)}</pre>"
                "</details>" if report else "")
             + (f"<p>{_e(_('Replay it:'))}</p><pre>{_e(info['replay'])}</pre>"
                if info.get("replay") else "")
+            + "</div>")
+
+
+def _code_link(sub: dict, rule_id: str) -> str:
+    """A broken rule's link to the student's code where it was localised."""
+    info = (sub.get("rules") or {}).get(rule_id) or {}
+    if not isinstance(info.get("where"), dict) or not info["where"].get("lines"):
+        return ""
+    return (f' <a class="code" href="#{_anchor("where", sub["name"], rule_id)}">'
+            f'({_e(_("where to look"))})</a>')
+
+
+def _heat_colour(score: float) -> str:
+    """The background of a line of the heat map: white to red with its score."""
+    return f"rgba(210,59,59,{0.12 + 0.6 * max(0.0, min(1.0, score)):.2f})"
+
+
+def _where(name: str, rule_id: str, where: dict | None) -> str:
+    """"Where to look": the most suspicious lines, each a link to its line in
+    the student's source below, drawn as a heat map (each line ranked
+    coloured by its score)."""
+    if not isinstance(where, dict) or not where.get("lines"):
+        return ""
+
+    def line_id(file: str, line: int) -> str:
+        return _anchor("src", name, rule_id, file, str(line))
+
+    items = "".join(
+        f'<li><a class="suspect" href="#{line_id(s["file"], s["line"])}">'
+        f'<code>{_e(place(s["file"], s["line"], s.get("last", 0)))}</code></a> '
+        f'{_e(format(float(s["score"]), ".2f"))}'
+        + (" " + _e(_(" in {function}").format(function=s["function"]).strip())
+           if s.get("function") else "")
+        + (f' <code>{_e(s["source"].splitlines()[0])}</code>' if s.get("source") else "")
+        + "</li>"
+        for s in where["lines"])
+    heat: dict[str, dict[int, float]] = {}
+    for file, line, score in where.get("heat", []):
+        heat.setdefault(file, {})[int(line)] = float(score)
+    maps = []
+    for file, text in sorted((where.get("sources") or {}).items()):
+        scores = heat.get(file, {})
+        rows = []
+        for n, code in enumerate(text.splitlines(), 1):
+            style = (f' style="background:{_heat_colour(scores[n])}" data-score="{scores[n]:g}"'
+                     if n in scores else "")
+            rows.append(f'<span class="ln" id="{line_id(file, n)}"{style}>'
+                        f'<span class="no">{n:4} </span>{_e(code)}</span>')
+        maps.append(f'<p><code>{_e(file)}</code></p><pre class="heat" '
+                    f'data-file="{_e(file)}">{"".join(rows)}</pre>')
+    return (f'<div class="where" id="{_anchor("where", name, rule_id)}"><p><strong>{_e(_("Where to look"))}</strong> '
+            + _e(_("(a hint, not a proof: the lines the plays breaking this rule ran and the "
+                   "plays keeping it did not, {failing} failing and {passing} passing plays "
+                   "compared)").format(failing=where.get("failing", 0),
+                                       passing=where.get("passing", 0)))
+            + f"</p><ol>{items}</ol>"
+            + (f"<details open><summary>{_e(_('the code, its suspicious lines coloured'))}"
+               f"</summary>{''.join(maps)}</details>" if maps else "")
             + "</div>")
 
 

@@ -22,9 +22,11 @@ these outcomes, one test per rule, named after it.
 
 from __future__ import annotations
 
+import dataclasses
+from pathlib import Path
 from typing import Any, Iterable
 
-from conformance.api import Counterexample, RuleOutcome
+from conformance.api import Counterexample, Localization, RuleOutcome
 from conformance.translations import _, cite
 from spec import rules as spec_rules
 
@@ -103,6 +105,26 @@ def score(found: Iterable[RuleOutcome]) -> tuple[int, int]:
 def to_data(o: RuleOutcome) -> dict[str, Any]:
     """A summary row's entry for one rule (grade's summary.json, report.html)."""
     c = o.counterexample
-    return {"status": o.status, "exercised": o.exercised, "missing": list(o.missing),
+    data = {"status": o.status, "exercised": o.exercised, "missing": list(o.missing),
             "message": c.message if c else "", "replay": c.replay if c else "",
             "report": o.report}
+    if c is not None and c.where is not None:
+        data["where"] = where_data(c.where)
+    return data
+
+
+def where_data(where: Localization) -> dict[str, Any]:
+    """A localisation as summary.json keeps it for report.html's heat map:
+    its lines, every ranked line's score, and the text of the files they
+    are in (read now: the page holds everything it shows)."""
+    files = sorted({file for file, _line, _score in where.heat})
+    sources = {}
+    for file in files if where.folder else ():
+        try:
+            sources[file] = (Path(where.folder) / file).read_text(encoding="utf-8",
+                                                                  errors="replace")
+        except OSError:
+            pass
+    return {"formula": where.formula, "failing": where.failing, "passing": where.passing,
+            "lines": [dataclasses.asdict(s) for s in where.lines],
+            "heat": [list(h) for h in where.heat], "sources": sources}

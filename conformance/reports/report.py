@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from conformance.api import Counterexample, Verdict
+from conformance.api import Counterexample, Localization, Verdict
 from conformance.machines.boards import draw
 from levels.words import plural
 from spec import rules
@@ -140,7 +140,38 @@ def format_counterexample(c: Counterexample) -> str:
     out += ["  " + l for l in format_comparison(c.expected, c.actual)]
     if c.replay:
         out += ["", _("Replay exactly this failure with:"), "  " + c.replay]
+    out += where_to_look(c.where)
     return "\n".join(out)
+
+
+#: Lines of source shown per place (a run of lines shows its first ones).
+SOURCE_LINES = 4
+
+
+def place(file: str, line: int, last: int = 0) -> str:
+    """``file:line``, or ``file:line-last`` for a run of lines."""
+    return f"{file}:{line}" + (f"-{last}" if last and last != line else "")
+
+
+def where_to_look(where: Localization | None) -> list[str]:
+    """The "Where to look" section: the lines of the target's own files most
+    likely at fault, each with its place, function, score and text, said to
+    be a hint (nothing when the departure was not localised)."""
+    if where is None or not where.lines:
+        return []
+    out = ["", _("Where to look (a hint, not a proof): the lines of your code that the plays "
+                 "breaking this rule ran, and the plays keeping it did not, most suspicious "
+                 "first ({failing} failing and {passing} passing plays compared):").format(
+                     failing=where.failing, passing=where.passing)]
+    width = max(len(place(s.file, s.line, s.last)) for s in where.lines)
+    for s in where.lines:
+        function = _(" in {function}").format(function=s.function) if s.function else ""
+        out.append(f"  {place(s.file, s.line, s.last).ljust(width)}  {s.score:.2f}{function}")
+        texts = s.source.split("\n") if s.source else []
+        out += [f"      {text}" for text in texts[:SOURCE_LINES]]
+        if len(texts) > SOURCE_LINES:
+            out.append("      ...")
+    return out
 
 
 def rule_lines(profile: str, rule_id: str | None) -> list[str]:

@@ -45,6 +45,7 @@ from typing import Any
 
 from conformance.sandbox import child as _child
 from conformance.sandbox import isolation
+from conformance.sandbox import spectra as _spectra
 from conformance.api import BATCH, RESET, SPECIAL_OPERATIONS, Earlier, Handle, TargetError
 from conformance.translations import _
 from conformance.sandbox.child import (  # noqa: F401 - fingerprint is part of this module's API
@@ -71,6 +72,9 @@ _LOOK = 0.01                          # seconds between two looks at what a box 
 _STARTUP = 5.0                        # seconds allowed for the interpreter to start
 _BOOT = f"import sys; exec(compile(sys.argv[1], {_child.RUNNER_NAME!r}, 'exec'))"
 _RUNNER = Path(_child.__file__).read_text(encoding="utf-8")
+#: The line recorder's source, handed to the child beside its own (compiled
+#: there only when a departure is localised: ``conformance.sandbox.spectra``).
+_SPECTRA = Path(_spectra.__file__).read_text(encoding="utf-8")
 #: Our own top-level modules; the child refuses them to a target.
 PROJECT_NAMES = ("spec", "impl", "levels", "conformance", "speech", "soko")
 _PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -191,6 +195,9 @@ class InProcessTarget(_TargetBase):
             except BaseException as e:  # noqa: BLE001 - the target's import failed
                 raise BadTarget(describe_load_error(spec, e)) from None
         self._host = Host(namespace, atoms=(Accion,), handle_type=Handle, earlier_type=Earlier)
+        root = _child.spectra_root(spec.path, namespace)
+        if root is not None:
+            self._host.spectra_factory = lambda: (_spectra.Recorder(root), _spectra.answer)
         self.operations = self._host.operations
 
     def _transport(self, op: str, args: tuple) -> tuple:
@@ -203,6 +210,8 @@ class InProcessTarget(_TargetBase):
     def close(self) -> None:
         self._host.objects.clear()
         self._identity.clear()
+        if self._host.recorder is not None:     # never left tracing this process
+            self._host.recorder[0].stop()
 
 
 def _raise(answer: tuple, op: str) -> Any:
@@ -444,7 +453,7 @@ class SandboxTarget(_TargetBase):
             init["guard"] = {"names": list(PROJECT_NAMES), "roots": project_roots()}
         try:
             self._proc = isolation.spawn(
-                [python, *flags, "-c", _BOOT, _RUNNER], workdir=box.work,
+                [python, *flags, "-c", _BOOT, _RUNNER, _SPECTRA], workdir=box.work,
                 memory_mb=self.memory_mb, cpu_seconds=self.cpu_seconds,
                 max_processes=self.max_processes, stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE, stderr=self._out, level=self.level,

@@ -455,6 +455,9 @@ def _joined(parts, separator=", "):
 
 FINGERPRINT, EQUAL, BATCH, RESET, OPAQUE = ("__fingerprint__", "__equal__", "__batch__",
                                              "__reset__", "__opaque__")
+#: ``SPECTRA(command)``: line spectra of the target's own files, asked only
+#: while a departure is localised (``conformance.sandbox.spectra.answer``).
+SPECTRA = "__spectra__"
 
 
 class CallTimeout(BaseException):
@@ -591,6 +594,9 @@ class Host:
         self._earlier = None        # inside a batch: the results so far (Earlier's targets)
         self.progress = Progress(None)      # which call of a batch runs (the sandbox child's)
         self._result = _FAILED      # the last call's result, as it returned it
+        #: ``() -> (recorder, answer)`` for SPECTRA (see :meth:`spectra`); None: not offered.
+        self.spectra_factory = None
+        self.recorder = None
 
     def limit_time(self, seconds):
         """Interrupt any call (each call of a batch too) that uses more than
@@ -684,6 +690,8 @@ class Host:
         if op == OPAQUE:
             self.opaque = frozenset(str(name) for name in args[0])
             return None
+        if op == SPECTRA:
+            return self.spectra(args[0])
         function = self.functions.get(op)
         if function is None:
             if op not in self.operations:
@@ -693,6 +701,17 @@ class Host:
         if op in self.opaque and type(result) not in self.atoms:
             return self._keep(result)
         return self._export(result)
+
+    def spectra(self, command):
+        """A SPECTRA request: the recorder is made on the first one
+        (``spectra_factory``), never before (a check that finds no departure
+        traces nothing)."""
+        if self.spectra_factory is None:
+            raise HostError("missing", "this target offers no line spectra")
+        if self.recorder is None:
+            self.recorder = self.spectra_factory()
+        recorder, answer = self.recorder
+        return answer(recorder, str(command))
 
     def run(self, op, args):
         """Run one call (or a batch); answer ``("ok", value)`` or
@@ -716,6 +735,8 @@ class Host:
                 self._result = _FAILED
                 self.progress.clear()
             return ("ok", results)
+        if self.recorder is not None:
+            self.recorder[0].op = op        # the lines it runs are this operation's
         try:
             if self.time_limit:
                 _time_limits(self.time_limit)
@@ -893,10 +914,35 @@ def batch_call(item, make_action):
     return (op, tuple(args))
 
 
+def spectra_root(path, namespace):
+    """The folder whose files are the target's own (their lines are its
+    spectra): the folder of its file, or of its package; else its module's."""
+    if path:
+        return os.path.dirname(os.path.abspath(path))
+    found = getattr(namespace, "__file__", None)
+    return os.path.dirname(os.path.abspath(found)) if found else None
+
+
+def _spectra_factory(source, path, namespace):
+    """What makes the child's line recorder on the first SPECTRA request:
+    ``source`` is ``conformance/sandbox/spectra.py``'s text, handed over by
+    the parent beside this file's, compiled only then."""
+    root = spectra_root(path, namespace)
+    if not source or root is None:
+        return None
+
+    def make():
+        scope = {"__name__": "sokoban_spectra"}
+        exec(compile(source, "<sokoban-spectra>", "exec"), scope)
+        return scope["Recorder"](root), scope["answer"]
+    return make
+
+
 def child_main():
     """The sandbox child: stdin/stdout carry the protocol; the target's own
     stdin is /dev/null and its output goes to the file on fd 2."""
     channel = _Channel(os.dup(0), os.dup(1))        # os.dup: not inherited by exec
+    spectra_source = sys.argv[2] if len(sys.argv) > 2 else None     # see _spectra_factory
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.close(null)
@@ -957,6 +1003,7 @@ def child_main():
         host.progress = Progress(init.get("progress_fd"))
     except (OSError, ValueError, TypeError):
         pass                # (no note: a batch that dies is told as a whole)
+    host.spectra_factory = _spectra_factory(spectra_source, init.get("path"), namespace)
     if init.get("timeout"):
         host.limit_time(init["timeout"])
     channel.send({"ok": sorted(host.operations)})

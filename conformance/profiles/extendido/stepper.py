@@ -4,6 +4,7 @@ move ``puede_mover`` refuses and a bomb with none left are not played."""
 
 from __future__ import annotations
 
+from conformance.machines import levels as lv
 from conformance.machines.profile import Stepper
 from conformance.machines.replays import ACTION_CODES
 from spec import extendido as spec_ext
@@ -30,5 +31,12 @@ def start(scenes):
     return spec_ext.nuevo_juego([s.nivel_extendido() for s in scenes])
 
 
+def scene(j) -> lv.Scene:
+    """The level ``j`` is playing, as it stands, as a fresh one-level game."""
+    s = j.soko
+    return lv.Scene(s.paredes, s.cajas, s.depositos, s.persona, bombs=s.bombas,
+                    source="a state of a play")
+
+
 STEPPER = Stepper(start=start, step=step, observe=observe, won=spec_ext.gano,
-                  can_move=spec_ext.puede_mover)
+                  can_move=spec_ext.puede_mover, scene=scene)

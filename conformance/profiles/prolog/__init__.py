@@ -48,7 +48,8 @@ def _run(spec, options, budget):
                              timeout=options.timeout, memory_mb=options.memory_mb,
                              storage_mb=options.storage_mb, replay=options.replay,
                              groups=options.groups, by_rules=options.by_rules, budget=budget,
-                             budget_is_failure=options.budget_is_failure)
+                             budget_is_failure=options.budget_is_failure,
+                             localize=options.localize)
 
 
 def examples() -> list[tuple[str, bool]]:

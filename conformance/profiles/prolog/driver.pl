@@ -22,6 +22,10 @@
             one answer as above per state, up to the first that is not ok
       plan(Millis)               -> plan(Plan, Time) | no_plan(Time)
                                     | timeout(Time) | error(Text, Time)
+      covered(Request)           -> covered(Answer, Clauses)
+            Request served with SWI-Prolog's clause coverage on (only then:
+            localising a departure): Clauses, c(File, Line, Name/Arity)
+            for each clause of the program entered while it ran
       end                        -> bye  (the copy ends)
             then, from the parent, once the copy has ended for any reason:
                                  -> ended(Status)
@@ -210,6 +214,8 @@ serve_child(In) :-
 
 serve(successors(State, Millis), Answer) :-
     successors(State, Millis, Answer).
+serve(covered(Request), covered(Answer, Clauses)) :-
+    covered(Request, Answer, Clauses).
 serve(successors_all(States, Millis), all(Answers)) :-
     successors_all(States, Millis, Answers).
 serve(plan(Millis), Answer) :-
@@ -314,3 +320,22 @@ checked(Answer, Checked) :-
         Checked = error(Text)
     ;   Checked = Answer
     ).
+
+%   covered(+Request, -Answer, -Clauses): Request served with the clause
+%   coverage of SWI-Prolog ('$cov_start', as library(test_cover) does) on;
+%   the clauses entered, of any file but this one.
+covered(Request, Answer, Clauses) :-
+    '$cov_reset',
+    setup_call_cleanup('$cov_start',
+                       ( serve(Request, Answer0) -> Answer = Answer0
+                       ; Answer = error("the request failed") ),
+                       '$cov_stop'),
+    module_property(sokoban_driver, file(Self)),
+    findall(c(File, Line, PI),
+            ( '$cov_data'(clause(Clause), Entered, _), Entered > 0,
+              clause_property(Clause, file(File)), File \== Self,
+              clause_property(Clause, line_count(Line)),
+              clause_property(Clause, predicate(_:PI)) ),
+            Clauses0),
+    sort(Clauses0, Clauses),
+    '$cov_reset'.

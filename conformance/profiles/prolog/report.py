@@ -8,6 +8,7 @@ import json
 import shlex
 from typing import Any, Sequence
 
+from conformance.reports.report import where_to_look
 from conformance.api import Counterexample, Verdict
 from conformance.profiles.prolog import model, terms
 from conformance.profiles.prolog.model import State, Step, Table
@@ -148,6 +149,7 @@ def format_counterexample(c: Counterexample) -> str:
         out += drawn[:1] + ["    " + line for line in drawn[1:]]
     if c.replay:
         out += ["", _("Replay exactly this failure with:"), "  " + c.replay]
+    out += where_to_look(c.where)
     return "\n".join(out)
 
 

@@ -10,6 +10,7 @@ from typing import Sequence
 from conformance.api import Verdict
 from conformance.machines.budget import Budget
 from conformance.profiles.prolog import check
+from conformance.profiles.prolog import localize as prolog_localize
 from conformance.profiles.prolog.model import Table
 from conformance.profiles.prolog.source import NotAProgram, Program, find_program
 from conformance.sandbox import isolation
@@ -70,11 +71,31 @@ def lacking(path: str | Path, *, memory_mb: int = 1024) -> str | None:
     return verdict.error if verdict is not None else None
 
 
-def _check_rules(target: PrologTarget, budget_is_failure: bool = False, **options) -> Verdict:
+def _localize(target: PrologTarget, verdicts: Sequence[Verdict], timeout: float,
+              budget: Budget | None) -> None:
+    """Where to look, for each departure of ``verdicts`` (its
+    ``Counterexample.where``), within half their time (at most 4 s each)."""
+    for v in verdicts:
+        c = v.counterexample
+        if c is None or c.where is not None or (budget is not None and budget.expired()):
+            continue
+        try:
+            c.where = prolog_localize.localize(target, c, timeout=timeout,
+                                               seconds=min(4.0, max(1.0, v.seconds / 2)))
+        except Exception:  # noqa: BLE001 - a hint: it never costs the verdict
+            c.where = None
+
+
+def _check_rules(target: PrologTarget, budget_is_failure: bool = False, localize: bool = True,
+                 **options) -> Verdict:
     """:func:`check.check_rules` as a verdict with one outcome per rule.
     When its budget ran out, the rules not exercised by then are
-    ``unreached``: they keep their point unless ``budget_is_failure``."""
+    ``unreached``: they keep their point unless ``budget_is_failure``.
+    ``localize``: each broken rule's departure gets its "Where to look"."""
     first, broken, exercised = check.check_rules(target, **options)
+    if localize:
+        _localize(target, [first, *broken.values()], options.get("timeout", 2.0),
+                  options.get("budget"))
     budget = options.get("budget")
     out_of_time = budget is not None and budget.ran_out
     first.out_of_time = first.out_of_time or out_of_time
@@ -93,12 +114,15 @@ def check_program(path: str | Path, *, max_examples: int = 100, seed: int | None
                   replay: str | None = None,
                   groups: Sequence[str] | None = None,
                   by_rules: bool = False, budget: Budget | None = None,
-                  budget_is_failure: bool = False) -> tuple[Verdict, str]:
+                  budget_is_failure: bool = False, localize: bool = True
+                  ) -> tuple[Verdict, str]:
     """Check the Prolog target at ``path``; ``(verdict, report)``.
     ``by_rules``: rule by rule (:func:`check.check_rules`), the verdict
     carrying one outcome per rule (``Verdict.outcomes``, for points).
     ``budget``: the check's time budget (it stops between two tables);
-    ``budget_is_failure``: out of time, the rules not reached score nothing."""
+    ``budget_is_failure``: out of time, the rules not reached score nothing.
+    ``localize``: a departure of the action model gets its "Where to look"
+    (:mod:`.localize`; ``--no-localize``)."""
     try:
         program = find_program(path)
     except NotAProgram as e:
@@ -113,11 +137,14 @@ def check_program(path: str | Path, *, max_examples: int = 100, seed: int | None
     else:
         fixed, notes = own_levels(program)
         if by_rules:
-            verdict = _check_rules(target, budget_is_failure, max_examples=max_examples,
-                                   seed=seed, timeout=timeout, fixed=fixed, budget=budget)
+            verdict = _check_rules(target, budget_is_failure, localize,
+                                   max_examples=max_examples, seed=seed, timeout=timeout,
+                                   fixed=fixed, budget=budget)
         else:
             verdict = check.check(target, max_examples=max_examples, seed=seed,
                                   timeout=timeout, fixed=fixed, groups=groups, budget=budget)
+            if localize:
+                _localize(target, [verdict], timeout, budget)
         if verdict.error is None:
             verdict.warnings[:0] = notes
     report = check.format_verdict(verdict)

@@ -284,6 +284,29 @@ class PrologTarget:
             return answer
         return self._successors_answer(answer, seconds)
 
+    def covered_successors(self, state: list, seconds: float
+                           ) -> tuple[Answer, list[tuple[str, int, str]]]:
+        """:meth:`successors` with SWI-Prolog's clause coverage on (only
+        while a departure is localised): the answer, and ``(file, line,
+        name/arity)`` of each clause entered."""
+        request = terms.text(terms.Compound("covered", (
+            terms.Compound("successors", (state, _millis(seconds))),)))
+        answer = self._request(request, seconds)
+        if isinstance(answer, Answer):
+            return answer, []
+        if not (isinstance(answer, terms.Compound) and answer.name == "covered"
+                and len(answer.args) == 2 and isinstance(answer.args[1], list)):
+            return Answer("error", text=f"the driver answered {terms.text(answer)}"), []
+        clauses = []
+        for c in answer.args[1]:
+            if isinstance(c, terms.Compound) and c.name == "c" and len(c.args) == 3 \
+                    and isinstance(c.args[1], int):
+                pi = c.args[2]
+                name = (f"{pi.args[0]}/{pi.args[1]}" if isinstance(pi, terms.Compound)
+                        and pi.name == "/" and len(pi.args) == 2 else terms.text(pi))
+                clauses.append((str(c.args[0]), c.args[1], name))
+        return self._successors_answer(answer.args[0], seconds), clauses
+
     @staticmethod
     def _successors_answer(answer: Any, seconds: float) -> Answer:
         if isinstance(answer, terms.Compound) and answer.name == "ok":

@@ -1,0 +1,287 @@
+"""Where to look: after a check has found and shrunk a departure, rank the
+lines of the target's own files by how much they look like its cause
+(spectrum-based fault localisation).
+
+Only a Python target (a profile with ``python``) is localised, and only
+after a departure: the sandbox child records line spectra
+(:mod:`conformance.sandbox.spectra`, the ``SPECTRA`` request) while this
+module replays, through the profile's own machine, plays around the
+departure, each labelled by what the machine says of it:
+
+* *failing*: it departs, blamed on the same rule;
+* *passing*: it does not depart at all;
+* anything else (another rule, a crash) is left out.
+
+The plays, in order, until :data:`MAX_PLAYS` or the time allowed: the
+shrunk counterexample and each of its prefixes (they pass: they stop before
+the departing action), variations of it (one action changed or dropped, one
+more), the rule's fixed scenarios and then the profile's others, random
+plays on the counterexample's levels.
+
+Each line that ran in a failing play is scored from ``ef``/``ep`` (failing
+and passing plays that ran it) and ``nf`` (failing plays that did not) by
+a formula of :data:`FORMULAS`; when a play of no action at all departs
+(the fault shows without acting: an observer's, or the start's), the lines
+that ran under the departing operation there come first
+(``Spectra.focus``); :data:`FORMULA` is the one
+``benchmarks/localize.py`` measured best (see ``docs/conformance.md``,
+"Where to look"). Ties are broken by fewer passing plays, then by the
+line's order in its file. It is a hint, and the reports say so.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+from typing import Callable, Iterator
+
+from conformance.api import SPECTRA, Counterexample, Localization, Target, TargetError
+from conformance.machines.base import CheckSettings, Departure, Fatal, Run
+from conformance.machines.budget import Budget, OutOfBudget
+from conformance.machines.emitting import replay_of
+from conformance.machines.profile import Profile
+from conformance.machines.suspects import (  # noqa: F401 - the ranking, for this module's users
+    FORMULA, FORMULAS, GRANULARITY, SHOWN, Spectra, blocks, localization, rank,
+)
+
+#: Plays at most per localised departure (``benchmarks/localize.py``, the
+#: mutants and the labelled public files together: the most faulty lines
+#: first and in the top 3; more plays tell more lines apart but, on a wrong
+#: ``juego_ganado``, rank its ``return False`` above its test).
+MAX_PLAYS = 20
+#: The time localising may take, as a share of the check's own time, and
+#: its floor and ceiling in seconds (all departures of a check together;
+#: within the check's budget besides).
+SHARE = 0.5
+MIN_SECONDS = 0.25
+MAX_SECONDS = 4.0
+
+
+def allowance(check_seconds: float) -> float:
+    """Seconds localising may take after a check that took ``check_seconds``."""
+    return min(MAX_SECONDS, max(MIN_SECONDS, SHARE * check_seconds))
+#: Random plays at most, and their longest.
+RANDOM_PLAYS = 40
+RANDOM_LENGTH = 12
+
+
+# ----------------------------------------------------------------- the plays
+
+def _letters(settings: CheckSettings) -> str:
+    return "udlr" + ("b" if settings.throws_bombs else "") + ("z" if settings.undo else "")
+
+
+def plays_around(profile: Profile, settings: CheckSettings, scenes: list, codes: str,
+                 rule: str | None, seed: int = 0) -> Iterator[tuple[list, str]]:
+    """The plays :func:`localize` labels, in the module docstring's order."""
+    letters = _letters(settings)
+    seen: set = set()
+
+    def fresh(s, c):
+        key = (id(s), c)
+        if key in seen:
+            return False
+        seen.add(key)
+        return True
+
+    for k in range(len(codes), -1, -1):         # the counterexample, then its prefixes
+        if fresh(scenes, codes[:k]):
+            yield scenes, codes[:k]
+    for state in _states(profile, scenes, codes):   # each of its states as a fresh level
+        yield [state], ""
+    for i in range(len(codes)):                 # one action changed or dropped
+        for other in letters:
+            changed = codes[:i] + other + codes[i + 1:]
+            if other != codes[i] and fresh(scenes, changed):
+                yield scenes, changed
+        dropped = codes[:i] + codes[i + 1:]
+        if fresh(scenes, dropped):
+            yield scenes, dropped
+    for other in letters:
+        if fresh(scenes, codes + other):
+            yield scenes, codes + other
+    ordered = sorted(profile.scenarios, key=lambda s: s.rule != rule)
+    for s in ordered:                          # the rule's scenarios first, then the others
+        if set(s.actions) <= set(letters):
+            yield s.scenes(profile.grid), s.actions
+    rng = random.Random(seed)
+    for _ in range(RANDOM_PLAYS):
+        length = rng.randint(1, max(RANDOM_LENGTH, 2 * len(codes)))
+        yield scenes, "".join(rng.choice(letters) for _ in range(length))
+
+
+def _states(profile: Profile, scenes: list, codes: str) -> list:
+    """The spec's states along ``codes`` as fresh levels (the last first),
+    where the profile can make one of a state (``Stepper.scene``): a play
+    that departs on one of them alone blames the observers and the start,
+    one that keeps the rule clears them."""
+    stepper = profile.stepper
+    try:
+        state = stepper.start(scenes)
+        states = [state]
+        for code in codes:
+            after = stepper.step(state, code)
+            state = state if after is None else after
+            states.append(state)
+        found = [stepper.scene(s) for s in reversed(states)]
+    except Exception:  # noqa: BLE001 - a state the spec cannot draw: none of these plays
+        return []
+    unique = []
+    for s in found:
+        if s is not None and s not in unique:
+            unique.append(s)
+    return unique
+
+
+# --------------------------------------------------------------- localising
+
+def innermost(target: Target) -> Target:
+    """The target under any adapters (directions, a partial check): the one
+    that answers SPECTRA."""
+    while hasattr(target, "inner"):
+        target = target.inner
+    return target
+
+
+def own_folder(target: Target) -> Path | None:
+    """The folder the target's files are relative to in its spectra (that
+    of its file, or of its package), when it has one."""
+    spec = getattr(innermost(target), "spec", None)
+    path = getattr(spec, "path", None)
+    return Path(path).resolve().parent if path else None
+
+
+def _play(run: Run, scenes: list, codes: str, take: Callable[[], frozenset],
+          each_step: bool = False) -> tuple[list, Counterexample | None]:
+    """Play one game through ``run``'s machine as :func:`conformance.checking.engine.play`
+    does, taking its spectrum at its end (``each_step``: of its start and of
+    each action apart, one round trip more per action): ``(the spectra,
+    the departure or None)``."""
+    played = run.definition.machine.bind(run)()
+    steps = []
+    try:
+        played.begin(scenes)
+        if each_step:
+            steps.append(take())
+        for code in codes:
+            played.act(code)
+            if each_step:
+                steps.append(take())
+    except (Departure, Fatal) as e:
+        if not e.counterexample.fatal:
+            steps.append(take())
+        return steps, e.counterexample
+    if not each_step:
+        steps.append(take())
+    return steps, None
+
+
+def record(target: Target, profile: Profile, c: Counterexample, *, directions: str = "ours",
+           strict_types: bool = False, budget: Budget | None = None,
+           seconds: float = MAX_SECONDS, max_plays: int = MAX_PLAYS,
+           each_step: bool = False) -> Spectra | None:
+    """Play the plays around ``c`` with line spectra on: what they ran, or
+    None when the target offers no spectra. ``each_step``: a spectrum per
+    action (for :meth:`Spectra.tests`' ``"step"``; the reports rank plays)."""
+    try:
+        scenes, codes = replay_of(c)
+    except ValueError:                  # not a play of ours (a test's fake engine)
+        return None
+    spectra_target = innermost(target)
+    try:
+        spectra_target.call(SPECTRA, "start")
+    except TargetError:
+        return None
+    settings = CheckSettings.for_groups(profile)
+    run = Run(target, profile, settings, directions, strict_types)
+    run.frozen = True                  # the check's counts stay the check's
+    run.budget = budget
+    found = Spectra([], {})
+
+    under: dict[str, set] = {}          # operation -> lines, in the play under way
+
+    def take() -> frozenset:
+        lines = spectra_target.call(SPECTRA, "take")
+        for f, line, function, ops in lines:
+            key = (str(f), int(line))
+            found.functions.setdefault(key, str(function))
+            for op in ops:
+                under.setdefault(str(op), set()).add(key)
+        return frozenset((str(f), int(line)) for f, line, _, _ in lines)
+
+    focus: set = set()
+
+    deadline = time.monotonic() + seconds
+    try:
+        take()                                      # nothing before the first play counts
+        for n, (s, a) in enumerate(plays_around(profile, settings, scenes, codes, c.rule)):
+            if n >= max_plays or time.monotonic() > deadline:
+                break
+            under.clear()
+            try:
+                spectra_target.call(SPECTRA, "start")   # again: a fresh child after a crash
+                steps, departed = _play(run, s, a, take, each_step)
+            except TargetError:
+                continue
+            if departed is not None and (departed.fatal or departed.rule != c.rule):
+                continue                                # another fault: neither label
+            found.plays.append((tuple(steps), departed is not None))
+            if departed is not None and not a:
+                lines = frozenset(under.get(departed.operation.split("(")[0].strip(), ()))
+                found.focus_at.append((len(found.plays) - 1, lines))
+                focus.update(lines)
+    except OutOfBudget:
+        pass
+    finally:
+        found.focus = frozenset(focus)
+        try:
+            spectra_target.call(SPECTRA, "stop")
+        except (TargetError, OutOfBudget):
+            pass
+    return found
+
+
+def localize(target: Target, profile: Profile, c: Counterexample, *, directions: str = "ours",
+             strict_types: bool = False, budget: Budget | None = None,
+             seconds: float = MAX_SECONDS) -> Localization | None:
+    """Where to look for the fault behind ``c`` in ``target``'s own files
+    (None: not a target with spectra, or no play failed again)."""
+    if c.fatal or not c.replay or not profile.python:
+        return None
+    spectra = record(target, profile, c, directions=directions, strict_types=strict_types,
+                     budget=budget, seconds=seconds)
+    if spectra is None:
+        return None
+    return localization(spectra, own_folder(target))
+
+
+def localize_verdict(target: Target, profile: Profile, verdict, *, directions: str = "ours",
+                     strict_types: bool = False, budget: Budget | None = None,
+                     seconds: float | None = None) -> None:
+    """Localise each departure of ``verdict`` (its counterexample; for a
+    check by rules, each broken rule's), setting ``Counterexample.where``;
+    all of it within ``seconds`` (default: :func:`allowance` of the
+    verdict's own time)."""
+    found: list[Counterexample] = []
+    for outcome in verdict.outcomes:
+        if outcome.status == "broken" and outcome.counterexample is not None:
+            found.append(outcome.counterexample)
+    if verdict.counterexample is not None and all(verdict.counterexample is not f for f in found):
+        found.insert(0, verdict.counterexample)
+    if seconds is None:
+        seconds = allowance(verdict.seconds)
+    done: dict[int, Localization | None] = {}
+    each = seconds / max(1, len({id(c) for c in found}))
+    for c in found:
+        if budget is not None and budget.expired():
+            break
+        if id(c) not in done:
+            try:
+                done[id(c)] = localize(target, profile, c, directions=directions,
+                                       strict_types=strict_types, budget=budget, seconds=each)
+            except OutOfBudget:
+                raise
+            except Exception:  # noqa: BLE001 - a hint: it never costs the verdict
+                done[id(c)] = None
+        c.where = done[id(c)]

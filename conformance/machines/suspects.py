@@ -1,0 +1,193 @@
+"""Spectrum-based fault localisation, the ranking: which lines (or Prolog
+clauses) of a target's own files the failing and the passing plays ran,
+scored by a formula (:data:`FORMULAS`), runs of lines no play tells apart
+made one place (:func:`blocks`), and the :class:`~conformance.api.Localization`
+a verdict carries. What plays are run, and how their spectra are recorded,
+is each kind of target's: ``conformance.checking.localize`` (Python, in the
+sandbox child), ``conformance.profiles.prolog.localize`` (SWI-Prolog's
+coverage).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from conformance.api import Localization, SuspectLine
+
+#: Places shown in a report.
+SHOWN = 5
+
+
+def _ochiai(ef: int, ep: int, nf: int, np_: int) -> float:
+    return ef / math.sqrt((ef + nf) * (ef + ep)) if ef else 0.0
+
+
+def _dstar2(ef: int, ep: int, nf: int, np_: int) -> float:
+    return ef * ef / (ep + nf) if ep + nf else math.inf if ef else 0.0
+
+
+def _tarantula(ef: int, ep: int, nf: int, np_: int) -> float:
+    if not ef:
+        return 0.0
+    failed = ef / (ef + nf)
+    passed = ep / (ep + np_) if ep + np_ else 0.0
+    return failed / (failed + passed)
+
+
+def _op2(ef: int, ep: int, nf: int, np_: int) -> float:
+    return ef - ep / (ep + np_ + 1)
+
+
+#: The ranking formulas (suspiciousness of a line from ``ef, ep, nf, np``).
+FORMULAS: dict[str, Callable[[int, int, int, int], float]] = {
+    "ochiai": _ochiai, "dstar2": _dstar2, "tarantula": _tarantula, "op2": _op2,
+}
+#: The formula the reports use (chosen by ``benchmarks/localize.py``).
+FORMULA = "op2"
+
+
+@dataclass
+class Spectra:
+    """What the plays ran: per play, the lines each of its steps ran (its
+    start first, then one per action) and whether it failed (at its last
+    step); and each line's function."""
+
+    plays: list[tuple[tuple[frozenset, ...], bool]]
+    functions: dict[tuple[str, int], str]
+    #: The lines that ran under the departing operation in a failing play
+    #: of no action at all (a start, or a state of the counterexample as a
+    #: fresh level): the fault then shows without acting, in that operation
+    #: (an observer, or the start): these lines are ranked first.
+    focus: frozenset = frozenset()
+    #: Where ``focus`` came from: ``(index of the play, its lines)``.
+    focus_at: list = field(default_factory=list)
+
+    @property
+    def failing(self) -> int:
+        return sum(1 for _, failed in self.plays if failed)
+
+    @property
+    def passing(self) -> int:
+        return len(self.plays) - self.failing
+
+    def tests(self, granularity: str = "play") -> list[tuple[frozenset, bool]]:
+        """The spectra to rank on: one per play (``"play"``: the lines of all
+        its steps), one per step (``"step"``: only a failing play's last step
+        fails), or both."""
+        found = []
+        if granularity in ("play", "both"):
+            found += [(frozenset().union(*steps), failed) for steps, failed in self.plays]
+        if granularity in ("step", "both"):
+            for steps, failed in self.plays:
+                found += [(lines, failed and i == len(steps) - 1) for i, lines in enumerate(steps)]
+        return found
+
+
+#: How plays become tests for the ranking (see :meth:`Spectra.tests`).
+GRANULARITY = "play"
+
+
+def _counts(tests: list[tuple[frozenset, bool]]) -> tuple[dict, dict, int, int]:
+    """Per line, the failing and the passing tests that ran it; and the
+    numbers of failing and passing tests."""
+    ef: dict = {}
+    ep: dict = {}
+    for lines, failed in tests:
+        counts = ef if failed else ep
+        for key in lines:
+            counts[key] = counts.get(key, 0) + 1
+    failed_total = sum(1 for _, failed in tests if failed)
+    return ef, ep, failed_total, len(tests) - failed_total
+
+
+def rank(spectra: Spectra, formula: str = FORMULA, granularity: str = GRANULARITY
+         ) -> list[tuple[tuple[str, int], float]]:
+    """Every line that ran in a failing test, most suspicious first:
+    ``[((file, line), score)]``."""
+    score = FORMULAS[formula]
+    ef, ep, failed_total, passed_total = _counts(spectra.tests(granularity))
+    scored = []
+    for key, f in ef.items():
+        p = ep.get(key, 0)
+        scored.append((key, score(f, p, failed_total - f, passed_total - p), p))
+    focus = spectra.focus
+    scored.sort(key=lambda t: (t[0] not in focus, -t[1], t[2], t[0]))
+    return [(key, s) for key, s, _ in scored]
+
+
+def blocks(spectra: Spectra, ranked: list[tuple[tuple[str, int], float]],
+           granularity: str = GRANULARITY) -> list[tuple[list[tuple[str, int]], float]]:
+    """``ranked`` with each run of lines no spectrum tells apart (next to one
+    another among the lines that ran, in one function, run by the same
+    tests: a straight stretch of code) made one entry, in the order of its
+    first line: ``[([(file, line), ...], score)]``. No test can say which
+    line of such a run is at fault; a report shows it as one place."""
+    tests = spectra.tests(granularity)
+    ran: dict[str, list[int]] = {}
+    for lines, _ in tests:
+        for file, line in lines:
+            ran.setdefault(file, []).append(line)
+    order = {file: {line: i for i, line in enumerate(sorted(set(lines)))}
+             for file, lines in ran.items()}
+    who: dict = {}
+    for i, (lines, failed) in enumerate(tests):
+        for key in lines:
+            who.setdefault(key, []).append(i)
+    found: list[tuple[list[tuple[str, int]], float]] = []
+    for key, score in ranked:
+        if found:
+            last_lines, last_score = found[-1]
+            file, line = key
+            prev_file, prev_line = last_lines[-1]
+            if (file == prev_file and score == last_score
+                    and (key in spectra.focus) == (last_lines[-1] in spectra.focus)
+                    and order[file][line] == order[file][prev_line] + 1
+                    and spectra.functions.get(key) == spectra.functions.get(last_lines[-1])
+                    and who[key] == who[last_lines[-1]]):
+                last_lines.append(key)
+                continue
+        found.append(([key], score))
+    return found
+
+
+def _source_line(folder: Path | None, file: str, line: int, cache: dict) -> str:
+    if folder is None:
+        return ""
+    if file not in cache:
+        try:
+            cache[file] = (folder / file).read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            cache[file] = []
+    lines = cache[file]
+    return lines[line - 1].strip() if 0 < line <= len(lines) else ""
+
+
+def localization(spectra: Spectra, folder: Path | None, formula: str = FORMULA,
+                 shown: int | None = SHOWN) -> Localization | None:
+    """The ranked places of ``spectra`` as the verdict carries them (the
+    first ``shown`` runs of lines, :func:`blocks`; None: all), scores
+    relative to the top one's; None when no failing play ran a line of the
+    target's (nothing to rank)."""
+    ranked = rank(spectra, formula)
+    if not ranked:
+        return None
+    top = ranked[0][1]
+    cache: dict = {}
+
+    def relative(score: float) -> float:
+        if math.isinf(top):
+            return 1.0 if math.isinf(score) else 0.0
+        return max(0.0, round(score / top, 3)) if top > 0 else 0.0
+
+    places = blocks(spectra, ranked)
+    lines = [SuspectLine(file=keys[0][0], line=keys[0][1], last=keys[-1][1],
+                         function=spectra.functions.get(keys[0], ""), score=relative(score),
+                         source="\n".join(_source_line(folder, f, n, cache) for f, n in keys))
+             for keys, score in (places[:shown] if shown is not None else places)]
+    return Localization(lines=lines, failing=spectra.failing, passing=spectra.passing,
+                        formula=formula, folder=str(folder) if folder is not None else "",
+                        heat=[(file, line, relative(score)) for (file, line), score in ranked
+                              if relative(score) > 0])

@@ -1,0 +1,321 @@
+"""Where to look (issue 39): line spectra of the target's own files, recorded
+only after a departure, ranked, and shown in the terminal report, the JSON,
+Gradescope's failing test, the pytest plugin's failure and report.html."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import textwrap
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conformance import mutants
+from conformance.api import SPECTRA
+from conformance.checking import localize as loc
+from conformance.checking.checks import RunOptions, check_by_rules, check_target
+from conformance.checking.targets import resolve
+from conformance.reports.output import verdicts_to_gradescope, verdicts_to_json
+from conformance.reports.report import place
+from conformance.sandbox import spectra
+from conformance.sandbox.box import open_target
+
+pytest_plugins = ["pytester"]
+
+WRONG = "soko_box_leaves_no_goal"      # a pushed box leaves a floor, not its goal, behind
+CHECK = RunOptions(seed=1, max_examples=20)
+
+BRANCHES = textwrap.dedent("""\
+    def sign(x):
+        if x > 0:
+            return 1
+        if x < 0:
+            return -1
+        return 0
+    """)
+
+
+# ---------------------------------------------------------------- recorder
+
+@pytest.fixture(scope="module")
+def branches(tmp_path_factory):
+    import importlib.util
+    folder = tmp_path_factory.mktemp("own")
+    (folder / "branches.py").write_text(BRANCHES)
+    found = importlib.util.spec_from_file_location("branches_under_test", folder / "branches.py")
+    module = importlib.util.module_from_spec(found)
+    found.loader.exec_module(module)
+    return folder, module
+
+
+@given(st.integers())
+def test_the_recorder_sees_the_lines_that_ran_and_only_those(branches, x):
+    folder, module = branches
+    recorder = spectra.Recorder(str(folder))
+    recorder.start()
+    try:
+        recorder.op = "sign"
+        module.sign(x)
+        json.dumps([x])                 # the standard library's lines are not the target's
+        lines = recorder.take()
+        again = recorder.take()
+    finally:
+        recorder.stop()
+    ran = {line for _, line, _, _ in lines}
+    assert {f for f, _, _, _ in lines} == {"branches.py"}
+    assert {name for _, _, name, _ in lines} == {"sign"}
+    assert all(ops == ["sign"] for _, _, _, ops in lines)     # the operation they ran under
+    assert 2 in ran                                      # the first test always runs
+    assert (3 in ran) == (x > 0) and (5 in ran) == (x < 0) and (6 in ran) == (x == 0)
+    assert again == []                                   # each take forgets what it gave
+    module.sign(x)
+    assert recorder.take() == []                         # stopped: nothing recorded
+
+
+def test_a_target_records_only_when_asked():
+    """A Host makes its recorder on the first SPECTRA request, never before."""
+    spec = resolve(str(mutants.path("student_soko")))
+    target = open_target(spec, in_process=True)
+    try:
+        [(verdict, _)] = check_target(spec, None, RunOptions(seed=1, max_examples=10),
+                                      target=target)
+        assert verdict.conforms
+        assert target._host.recorder is None
+        target.call(SPECTRA, "start")
+        assert target._host.recorder is not None
+    finally:
+        target.close()
+
+
+class _Spy:
+    """A target that remembers the operations asked of it."""
+
+    def __init__(self, inner):
+        self.inner, self.name, self.asked = inner, inner.name, []
+
+    def has(self, op):
+        return self.inner.has(op)
+
+    def call(self, op, *args):
+        self.asked.append(op)
+        return self.inner.call(op, *args)
+
+    def close(self):
+        self.inner.close()
+
+
+def test_nothing_is_traced_when_there_is_no_departure():
+    spec = resolve(str(mutants.path("student_soko")))
+    spy = _Spy(open_target(spec, in_process=False))
+    try:
+        [(verdict, report)] = check_target(spec, None, RunOptions(seed=1, max_examples=10),
+                                           target=spy)
+    finally:
+        spy.close()
+    assert verdict.conforms and SPECTRA not in spy.asked
+    assert "Where to look" not in report
+
+
+# ----------------------------------------------------------------- ranking
+
+def _spectra(plays):
+    return loc.Spectra([((frozenset(lines),), failed) for lines, failed in plays], {})
+
+
+PLAYS = st.lists(st.tuples(st.frozensets(st.tuples(st.just("f.py"), st.integers(1, 12)),
+                                         max_size=8), st.booleans()), max_size=12)
+
+
+@given(PLAYS, st.sampled_from(sorted(loc.FORMULAS)))
+def test_a_line_every_failing_play_and_no_passing_play_ran_ranks_first(plays, formula):
+    culprit = ("f.py", 99)
+    plays = [((lines | {culprit}) if failed else lines, failed) for lines, failed in plays]
+    ranked = loc.rank(_spectra(plays), formula)
+    if not any(failed for _, failed in plays):
+        assert ranked == []
+        return
+    top = ranked[0][1]
+    assert dict(ranked)[culprit] == top                  # nothing scores above it
+    assert ranked[0][0] == culprit or dict(ranked)[ranked[0][0]] == top
+
+
+@given(PLAYS, st.sampled_from(sorted(loc.FORMULAS)))
+def test_only_lines_a_failing_play_ran_are_ranked_most_suspicious_first(plays, formula):
+    ranked = loc.rank(_spectra(plays), formula)
+    failing = set().union(*[lines for lines, failed in plays if failed])
+    assert {key for key, _ in ranked} == failing
+    scores = [score for _, score in ranked]
+    assert scores == sorted(scores, reverse=True)
+
+
+@given(PLAYS)
+def test_a_localization_scores_relative_to_its_top_line(plays):
+    where = loc.localization(_spectra(plays), None, shown=None)
+    if where is None:
+        assert not any(lines for lines, failed in plays if failed)
+        return
+    assert all(0 <= s.score <= 1 for s in where.lines)
+    assert where.lines[0].score == 1                     # the default formula: positive when ef > 0
+
+
+# -------------------------------------------------------------- end to end
+
+@pytest.fixture(scope="module")
+def wrong(tmp_path_factory) -> Path:
+    return mutants.copy_to(WRONG, tmp_path_factory.mktemp("alumno"), "soko.py")
+
+
+@pytest.fixture(scope="module")
+def checked(wrong):
+    return check_target(resolve(str(wrong)), None, CHECK)[0]
+
+
+def test_a_departure_is_localised_in_the_students_own_files(wrong, checked):
+    verdict, report = checked
+    where = verdict.counterexample.where
+    assert where is not None and where.lines and where.failing >= 1 and where.passing >= 1
+    for s in where.lines:
+        text = (wrong.parent / s.file).read_text().splitlines()
+        last = s.last or s.line
+        assert s.line <= last
+        shown = s.source.split("\n")
+        assert shown[0] == text[s.line - 1].strip() and shown[-1] == text[last - 1].strip()
+        assert set(shown) <= {t.strip() for t in text[s.line - 1:last]}
+        assert 0 <= s.score <= 1 and s.function
+    assert [s.score for s in where.lines] == sorted((s.score for s in where.lines), reverse=True)
+    assert "Where to look (a hint, not a proof)" in report
+    assert place(where.lines[0].file, where.lines[0].line, where.lines[0].last) in report
+
+
+def test_no_localize_turns_it_off(wrong):
+    verdict, report = check_target(resolve(str(wrong)), None,
+                                   RunOptions(seed=1, max_examples=20, localize=False))[0]
+    assert not verdict.conforms and verdict.counterexample.where is None
+    assert "Where to look" not in report
+
+
+def test_the_json_carries_it(checked):
+    verdict, _ = checked
+    data = json.loads(verdicts_to_json([verdict]))
+    where = data["verdicts"][0]["counterexample"]["where"]
+    assert where["lines"][0]["file"] == verdict.counterexample.where.lines[0].file
+    assert set(where["lines"][0]) == {"file", "line", "last", "function", "score", "source"}
+
+
+@pytest.fixture(scope="module")
+def by_rules(wrong):
+    return check_by_rules(resolve(str(wrong)), None, CHECK)
+
+
+def test_each_broken_rule_is_localised_and_gradescope_shows_it(by_rules):
+    verdict, _ = by_rules[0]
+    broken = [o for o in verdict.outcomes if o.status == "broken"]
+    assert broken and all(o.counterexample.where is not None for o in broken)
+    tests = json.loads(verdicts_to_gradescope(by_rules))["tests"]
+    failed = [t for t in tests if t["status"] == "failed" and "Broken:" in t["output"]]
+    assert len(failed) == len(broken)
+    assert all("Where to look (a hint, not a proof)" in t["output"] for t in failed)
+
+
+def test_the_plugins_failure_shows_it(pytester, wrong):
+    pytester.makeini("[pytest]\n")
+    rule = mutants.RULES[WRONG]
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "-p", "no:benchmark",
+                                          f"--sokoban-impl={wrong}", "--sokoban-max-examples=20",
+                                          "--sokoban-seed=1", "-k", rule)
+    out = "\n".join(result.outlines)
+    assert "Where to look (a hint, not a proof)" in out
+    off = pytester.runpytest_inprocess("-p", "no:cacheprovider", "-p", "no:benchmark",
+                                       f"--sokoban-impl={wrong}", "--sokoban-max-examples=20",
+                                       "--sokoban-seed=1", "-k", rule, "--sokoban-no-localize")
+    assert "Where to look" not in "\n".join(off.outlines)
+
+
+# ------------------------------------------------------------- report.html
+
+CLASS = {"ana": "student_soko", "bruno": WRONG}
+
+
+@pytest.fixture(scope="module")
+def graded(graded_class):
+    return graded_class(CLASS)
+
+
+def test_report_html_links_each_broken_rule_to_a_heat_map_of_the_code(graded):
+    out, summary = graded
+    page = (out / "report.html").read_text()
+    bruno = next(s for s in summary["submissions"] if s["name"] == "bruno")
+    for rule, info in bruno["rules"].items():
+        if info["status"] != "broken":
+            continue
+        where = info["where"]
+        assert where["sources"]["soko.py"] == (out.parent / "tp1" / "bruno" / "soko.py").read_text()
+        anchor = "where-bruno-" + re.sub(r"\W", "_", rule)
+        assert f'href="#{anchor}"' in page and f'id="{anchor}"' in page
+    assert "where-ana" not in page
+
+
+def test_a_real_browser_colours_the_suspicious_lines(graded, headless_dom):
+    out, summary = graded
+    dom = headless_dom((out / "report.html").as_uri())
+    bruno = next(s for s in summary["submissions"] if s["name"] == "bruno")
+    rule, info = next((r, i) for r, i in bruno["rules"].items() if i["status"] == "broken")
+    prefix = "src-bruno-" + re.sub(r"\W", "_", rule) + "-soko_py-"
+    coloured = dict(re.findall(rf'<span class="ln" id="{prefix}(\d+)" style="background:'
+                               r'rgba\([^)]*\)" data-score="([^"]+)"', dom))
+    heat = {str(line): score for file, line, score in info["where"]["heat"] if file == "soko.py"}
+    assert coloured and set(coloured) == set(heat)
+    for s in info["where"]["lines"]:
+        if s["file"] == "soko.py":
+            assert f'href="#{prefix}{s["line"]}"' in dom
+            assert html.escape(s["source"].split("\n")[0], quote=False) in dom
+
+
+# ------------------------------------------------- states as fresh levels
+
+@pytest.mark.parametrize("name", ["soko", "tad", "extendido"])
+def test_a_state_as_a_fresh_level_starts_where_it_stands(name):
+    """Stepper.scene: a game started on the scene of a state is that state,
+    for every state of every fixed scenario's play."""
+    from conformance import profiles
+    profile = profiles.get(name)
+    stepper = profile.stepper
+    for s in profile.scenarios:
+        scenes = s.scenes(profile.grid)
+        for _code, _before, state in stepper.play(scenes, s.actions):
+            again = stepper.start([stepper.scene(state)])
+            if name == "extendido":        # one level, its history gone: the level as it stands
+                assert again.soko == state.soko
+            else:
+                assert again == state
+
+
+# ----------------------------------------------------------------- Prolog
+
+needs_swipl = pytest.mark.skipif(__import__("shutil").which("swipl") is None,
+                                 reason="swipl (SWI-Prolog) is not installed")
+
+
+@needs_swipl
+def test_a_prolog_departure_is_localised_at_clause_level():
+    """A mutant of the action model: its clauses, each shown whole with its
+    lines, and the same check without localising shows none."""
+    from conformance.profiles.prolog import mutants as prolog_mutants
+    folder = prolog_mutants.materialize("up_is_down")
+    spec = resolve(str(folder))
+    verdict, report = check_target(spec, None, RunOptions(seed=1, max_examples=20))[0]
+    where = verdict.counterexample.where
+    assert where is not None and where.lines and where.failing >= 1
+    text = (folder / prolog_mutants.MAIN).read_text().splitlines()
+    for s in where.lines:
+        assert s.file == prolog_mutants.MAIN and "/" in s.function
+        assert s.source.split("\n")[0] == text[s.line - 1].strip()
+        assert s.source.split("\n")[-1].split("%")[0].rstrip().endswith(".")   # the clause, whole
+    assert "Where to look (a hint, not a proof)" in report
+    off, report = check_target(spec, None, RunOptions(seed=1, max_examples=20,
+                                                      localize=False))[0]
+    assert off.counterexample.where is None and "Where to look" not in report
