@@ -526,11 +526,19 @@ class SandboxTarget(_TargetBase):
             raise ProtocolError("not a message")
         return document
 
-    def _receive(self, op: str, timeout: float, importing: bool = False) -> dict:
+    def _receive(self, op: str, timeout: float, importing: bool = False,
+                 per_call: float | None = None) -> dict:
         """The next message; the box is killed when it has no answer within
         ``timeout`` seconds of CPU time (see :class:`isolation.CallClock`:
-        on a loaded machine it may wait longer for its CPU)."""
+        on a loaded machine it may wait longer for its CPU), or, ``per_call``
+        (a batch), when one call of the batch uses that long: its clock
+        starts again each time the child notes it is in another call
+        (:class:`_child.Progress`), so a call that cannot be interrupted
+        costs its own limit, not the whole batch's."""
         clock = isolation.CallClock(self._proc.pid, timeout)
+        call_clock, at = None, None
+        if per_call is not None:
+            call_clock = isolation.CallClock(self._proc.pid, per_call)
         self._next_look["during"] = time.monotonic() + _LOOK
         fd = self._proc.stdout.fileno()
         try:
@@ -542,7 +550,15 @@ class SandboxTarget(_TargetBase):
                 why = clock.over()
                 if why:
                     break
-                ready = select.select([fd], [], [], min(clock.wait(), _LOOK))[0]
+                if call_clock is not None:
+                    now_at = self._progress_note()
+                    if now_at != at:
+                        at, call_clock = now_at, isolation.CallClock(self._proc.pid, per_call)
+                    why = call_clock.over()
+                    if why:
+                        break
+                wait = clock.wait() if call_clock is None else min(clock.wait(), call_clock.wait())
+                ready = select.select([fd], [], [], min(wait, _LOOK))[0]
                 if ready:
                     chunk = os.read(fd, 1 << 20)
                     if not chunk:
@@ -652,7 +668,8 @@ class SandboxTarget(_TargetBase):
         calls = len(args[0]) if op == BATCH else 1
         if op == BATCH:     # (the child clears its note after each batch)
             try:
-                document = self._receive(op, self.timeout * calls + _GRACE)
+                document = self._receive(op, self.timeout * calls + _GRACE,
+                                         per_call=self.timeout + _GRACE)
             except TargetError as e:
                 raise self._in_batch(e, args[0]) from None
         else:
@@ -673,15 +690,19 @@ class SandboxTarget(_TargetBase):
             raise TargetError("crashed", f"sent an unreadable answer ({e}); the process "
                               "was killed", op=op) from None
 
+    def _progress_note(self) -> int | None:
+        """The call of the batch the child says it is in (None: none, or unreadable)."""
+        try:
+            return _child.Progress.read(os.pread(self._progress.fileno(), _child.Progress.SIZE, 0))
+        except (OSError, ValueError, AttributeError):
+            return None
+
     def _in_batch(self, e: TargetError, calls: list) -> TargetError:
         """``e``, an error that ended a batch (the process died, or was
         killed), told by the call of the batch it was in, as the child
         noted it: its ``op`` and ``index`` (unchanged when the note is not
         one of the batch's calls: a target may write anything there)."""
-        try:
-            index = _child.Progress.read(os.pread(self._progress.fileno(), _child.Progress.SIZE, 0))
-        except (OSError, ValueError):
-            return e
+        index = self._progress_note()
         if index is None or not 0 <= index < len(calls):
             return e
         told = TargetError(e.kind, e.message, e.detail, calls[index][0])
