@@ -437,13 +437,11 @@ class SandboxTarget(_TargetBase):
         # (Read after the box is gone: closed when the next box starts.)
         if self._progress is not None:
             self._progress.close()
-        self._progress = tempfile.TemporaryFile()
-        self._progress.write(_child.Progress.NONE)
-        self._progress.flush()
+        self._progress = _progress_file()
         init = dict(box.init, output_limit=self.output_limit, timeout=self.timeout,
                     start_timeout=self.start_timeout, directions=self.directions,
                     id_base=self.generation << _child.ID_BITS,
-                    progress_fd=self._progress.fileno())
+                    progress_fd=None if self._progress is None else self._progress.fileno())
         if self.spec.trusted:
             # Our own implementation, sandboxed on request: our interpreter and path.
             python, flags = sys.executable, ["-B"]
@@ -463,11 +461,10 @@ class SandboxTarget(_TargetBase):
                 max_files=self.max_files, tmpdir=box.tmp,
                 env={"PYTHONHASHSEED": "0", "PYTHONFAULTHANDLER": "1",
                      "PYTHONDONTWRITEBYTECODE": "1"},
-                pass_fds=(self._progress.fileno(),))
+                pass_fds=() if self._progress is None else (self._progress.fileno(),))
         except BaseException:
             box.remove()
             self._out.close()
-            self._progress.close()
             raise
         self._finalizer = weakref.finalize(self, _cleanup, self._proc, self._out, box)
         # Tracebacks name the submission's own files, not the box's copies.
@@ -731,6 +728,23 @@ class SandboxTarget(_TargetBase):
             except Exception:  # noqa: BLE001 - it is going away anyway
                 pass
         self._stop()
+
+
+def _progress_file():
+    """The file the child notes its place in a batch in, or None when it
+    cannot be made (a full disk, which a submission may have filled: then a
+    batch that ends the process is told as a whole)."""
+    try:
+        f = tempfile.TemporaryFile()
+    except OSError:
+        return None
+    try:
+        f.write(_child.Progress.NONE)
+        f.flush()
+    except OSError:
+        f.close()
+        return None
+    return f
 
 
 def _batch_item(op: str, args: tuple) -> list:
