@@ -671,8 +671,17 @@ class SandboxTarget(_TargetBase):
                 raise self._in_batch(e, args[0]) from None
         else:
             document = self._receive(op, self.timeout * calls + _GRACE)
-        # A call that failed may have failed for want of room: say so.
-        self._look(op, now="error" in document)
+        # A call that failed may have failed for want of room: say so (by
+        # that call, in a batch).
+        failed = _first_failure(document) if op == BATCH else None
+        try:
+            self._look(op, now="error" in document or failed is not None)
+        except TargetError as e:
+            if failed is None or failed >= calls:
+                raise
+            told = TargetError(e.kind, e.message, e.detail, args[0][failed][0])
+            told.index = failed
+            raise told from None
         try:
             answer = _answer(document)
             if answer[0] == "error":
@@ -728,6 +737,17 @@ class SandboxTarget(_TargetBase):
             except Exception:  # noqa: BLE001 - it is going away anyway
                 pass
         self._stop()
+
+
+def _first_failure(document: dict) -> int | None:
+    """The index of the first call of a batch's answer that failed (None: none)."""
+    items = document.get("ok")
+    if type(items) is not list:
+        return None
+    for i, item in enumerate(items):
+        if type(item) is dict and "x" in item:
+            return i
+    return None
 
 
 def _progress_file():
