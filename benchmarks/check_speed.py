@@ -189,8 +189,8 @@ class Side(Runner):
 
 
 def _children_cpu() -> float:
-    """CPU seconds (user and system) of every process this one has waited
-    for: a check's, its sandbox's and its compiler's included."""
+    """CPU seconds of every process this one has waited for (``grade``'s
+    checkers and what they waited for)."""
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
     return used.ru_utime + used.ru_stime
 

@@ -238,21 +238,17 @@ class Runner:
     # -- commands
 
     def check(self, name, t, seed):
-        out = self.out_dir / f"check-{seed}-{name.replace('/', '__')}.json"
-        p, secs = self.conformance(t["path"], "--seed", str(seed), "--max-examples",
-                                   str(self.max_examples), "--json", str(out))
-        rec = {"exit": p.returncode}
-        if out.is_file():
-            rec["json"] = self.normalize(json.loads(out.read_text()))
-        else:
-            rec["stdout"] = self.normalize(p.stdout)
-            rec["stderr"] = self.normalize(p.stderr[-4000:])
-        return rec, secs
+        return self._reported(name, t, seed, "check", "--json")
 
     def gradescope(self, name, t, seed):
-        out = self.out_dir / f"gs-{seed}-{name.replace('/', '__')}.json"
+        return self._reported(name, t, seed, "gs", "--gradescope")
+
+    def _reported(self, name, t, seed, prefix, option):
+        """A check of ``t`` writing its JSON with ``option``: exit status and
+        the JSON (or, when none was written, its output)."""
+        out = self.out_dir / f"{prefix}-{seed}-{name.replace('/', '__')}.json"
         p, secs = self.conformance(t["path"], "--seed", str(seed), "--max-examples",
-                                   str(self.max_examples), "--gradescope", str(out))
+                                   str(self.max_examples), option, str(out))
         rec = {"exit": p.returncode}
         if out.is_file():
             rec["json"] = self.normalize(json.loads(out.read_text()))
