@@ -64,6 +64,10 @@ class Spectra:
     focus: frozenset = frozenset()
     #: Where ``focus`` came from: ``(index of the play, its lines)``.
     focus_at: list = field(default_factory=list)
+    #: Lines the departure itself names, in order (a sanitizer's ``file:line``
+    #: of a memory error in the target's own files): ranked before all
+    #: others, each a place of its own, whatever the plays ran.
+    pinned: tuple = ()
 
     @property
     def failing(self) -> int:
@@ -105,17 +109,20 @@ def _counts(tests: list[tuple[frozenset, bool]]) -> tuple[dict, dict, int, int]:
 
 def rank(spectra: Spectra, formula: str = FORMULA, granularity: str = GRANULARITY
          ) -> list[tuple[tuple[str, int], float]]:
-    """Every line that ran in a failing test, most suspicious first:
-    ``[((file, line), score)]``."""
+    """Every line that ran in a failing test, most suspicious first (the
+    pinned lines before them, scored as the top one): ``[((file, line), score)]``."""
     score = FORMULAS[formula]
     ef, ep, failed_total, passed_total = _counts(spectra.tests(granularity))
+    pinned = list(dict.fromkeys(spectra.pinned))
     scored = []
     for key, f in ef.items():
         p = ep.get(key, 0)
-        scored.append((key, score(f, p, failed_total - f, passed_total - p), p))
+        if key not in pinned:
+            scored.append((key, score(f, p, failed_total - f, passed_total - p), p))
     focus = spectra.focus
     scored.sort(key=lambda t: (t[0] not in focus, -t[1], t[2], t[0]))
-    return [(key, s) for key, s, _ in scored]
+    top = max((s for _, s, _ in scored), default=1.0)
+    return [(key, top) for key in pinned] + [(key, s) for key, s, _ in scored]
 
 
 def blocks(spectra: Spectra, ranked: list[tuple[tuple[str, int], float]],
@@ -138,7 +145,7 @@ def blocks(spectra: Spectra, ranked: list[tuple[tuple[str, int], float]],
             who.setdefault(key, []).append(i)
     found: list[tuple[list[tuple[str, int]], float]] = []
     for key, score in ranked:
-        if found:
+        if found and key not in spectra.pinned and found[-1][0][-1] not in spectra.pinned:
             last_lines, last_score = found[-1]
             file, line = key
             prev_file, prev_line = last_lines[-1]
