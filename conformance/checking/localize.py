@@ -210,13 +210,14 @@ def record(target: Target, profile: Profile, c: Counterexample, *, directions: s
     under: dict[str, set] = {}          # operation -> lines, in the play under way
 
     def take() -> frozenset:
-        lines = spectra_target.call(SPECTRA, "take")
-        for f, line, function, ops in lines:
-            key = (str(f), int(line))
+        keys = set()
+        for f, line, function, ops, *part in spectra_target.call(SPECTRA, "take"):
+            key = (str(f), int(line), *(int(p) for p in part[:1]))   # a part: see blocks()
+            keys.add(key)
             found.functions.setdefault(key, str(function))
             for op in ops:
                 under.setdefault(str(op), set()).add(key)
-        return frozenset((str(f), int(line)) for f, line, _, _ in lines)
+        return frozenset(keys)
 
     focus: set = set()
 
@@ -250,23 +251,40 @@ def record(target: Target, profile: Profile, c: Counterexample, *, directions: s
     return found
 
 
+def spectra_for(target: Target, profile: Profile, c: Counterexample, *, directions: str = "ours",
+                strict_types: bool = False, budget: Budget | None = None,
+                seconds: float = MAX_SECONDS, max_plays: int = MAX_PLAYS,
+                pinned: list | None = None, each_step: bool = False) -> Spectra | None:
+    """What :func:`localize` ranks: the spectra of the plays around ``c``
+    (:func:`record`), with the lines ``pinned`` (``[(file, line,
+    function)]``) first; when no play failed again (or ``c`` cannot be
+    replayed), the pinned lines alone, as run by ``c``'s one play. None:
+    nothing to rank."""
+    pinned = list(pinned or ())
+    spectra = None
+    # A finding only a sanitizer build shows (``c.sanitizer_flags``) does not
+    # fail again where spectra are taken (a plain build): its own lines only.
+    if not c.fatal and c.replay and not (pinned and c.sanitizer_flags):
+        spectra = record(target, profile, c, directions=directions, strict_types=strict_types,
+                         budget=budget, seconds=seconds, max_plays=max_plays,
+                         each_step=each_step)
+    if pinned:
+        if spectra is None or not spectra.failing:
+            spectra = Spectra([((frozenset((f, n) for f, n, _ in pinned),), True)], {})
+        spectra.pinned = tuple((f, n) for f, n, _ in pinned)
+        for f, n, function in pinned:
+            spectra.functions.setdefault((f, n), function)
+    return spectra
+
+
 def localize(target: Target, profile: Profile, c: Counterexample, *, directions: str = "ours",
              strict_types: bool = False, budget: Budget | None = None,
              seconds: float = MAX_SECONDS, pinned: list | None = None) -> Localization | None:
     """Where to look for the fault behind ``c`` in ``target``'s own files
     (None: not a target with spectra, or no play failed again, and nothing
     ``pinned``). ``pinned``: ``[(file, line, function)]`` ranked first."""
-    pinned = list(pinned or ())
-    spectra = None
-    if not c.fatal and c.replay:
-        spectra = record(target, profile, c, directions=directions, strict_types=strict_types,
-                         budget=budget, seconds=seconds)
-    if pinned:
-        if spectra is None or not spectra.failing:     # the departure itself: its one play
-            spectra = Spectra([((frozenset((f, n) for f, n, _ in pinned),), True)], {})
-        spectra.pinned = tuple((f, n) for f, n, _ in pinned)
-        for f, n, function in pinned:
-            spectra.functions.setdefault((f, n), function)
+    spectra = spectra_for(target, profile, c, directions=directions, strict_types=strict_types,
+                          budget=budget, seconds=seconds, pinned=pinned)
     if spectra is None:
         return None
     return localization(spectra, own_folder(target))
@@ -287,7 +305,7 @@ def localize_verdict(target: Target, profile: Profile, verdict, *, directions: s
         found.insert(0, verdict.counterexample)
     more = list(getattr(verdict, "more_findings", ()) or ())
     found += [m for m in more if all(m is not f for f in found)]
-    pinned = _pinned(profile, verdict, more)
+    pinned = pinned_lines(profile, verdict, more)
     if seconds is None:
         seconds = allowance(verdict.seconds)
     done: dict[int, Localization | None] = {}
@@ -307,7 +325,7 @@ def localize_verdict(target: Target, profile: Profile, verdict, *, directions: s
         c.where = done[id(c)]
 
 
-def _pinned(profile: Profile, verdict, more: list) -> dict[int, list]:
+def pinned_lines(profile: Profile, verdict, more: list | None = None) -> dict[int, list]:
     """Per counterexample (by id), the lines ranked first: those it names
     itself (the profile's ``located``), and for the verdict's first
     departure also those its further findings name (a memory error found
@@ -315,6 +333,8 @@ def _pinned(profile: Profile, verdict, more: list) -> dict[int, list]:
     located = getattr(profile, "located", None)
     if located is None:
         return {}
+    if more is None:
+        more = list(getattr(verdict, "more_findings", ()) or ())
     found: dict[int, list] = {}
     for c in [verdict.counterexample, *more, *(o.counterexample for o in verdict.outcomes)]:
         if c is not None and id(c) not in found:

@@ -53,18 +53,27 @@ _INSTRUCTION = re.compile(r"^\s+(?P<addr>[0-9a-f]+):\s*(?P<text>.*)$")
 
 
 def function_name(symbol: str) -> str:
-    """``Mapa::hayPared(std::pair<int, int>) const`` -> ``Mapa::hayPared``."""
-    depth = 0
+    """``Mapa::hayPared(std::pair<int, int>) const`` -> ``Mapa::hayPared``;
+    a template function's return type goes too (``bool f<int>(int)`` ->
+    ``f<int>``)."""
+    depth, cut, spaces = 0, len(symbol), []
     for i, ch in enumerate(symbol):
         if ch == "<":
             depth += 1
         elif ch == ">":
             depth = max(0, depth - 1)
+        elif ch == " " and depth == 0:
+            spaces.append(i)
         elif ch == "(" and depth == 0:
             if symbol.endswith("operator", 0, i) and symbol.startswith("()", i):
                 continue
-            return symbol[:i]
-    return symbol
+            cut = i
+            break
+    name = symbol[:cut]
+    for i in reversed([s for s in spaces if s < cut]):
+        if not name.endswith("operator", 0, i):     # not a conversion: ``operator bool``
+            return name[i + 1:]
+    return name
 
 
 def own_file(path: str, names: set[str]) -> str | None:
@@ -132,10 +141,11 @@ def read_map(path: Path) -> dict[int, list[tuple[str, int, str]]]:
 def spectrum(answer: list[str], blocks: dict[int, list[tuple[str, int, str]]],
              names: dict[str, tuple[str, ...]]) -> list[list]:
     """The driver's ``G`` answer (``address op`` lines, hex) as the lines
-    that ran: ``[[file, line, function, [operations]], ...]``, sorted (as a
-    Python target's ``SPECTRA`` ``take`` answers; ``names``: a request
-    letter -> the names of its operation, e.g. ``M`` -> ``mover``)."""
-    found: dict[tuple[str, int], list] = {}
+    that ran, each part of a line apart (its block's address): ``[[file,
+    line, function, [operations], address], ...]``, sorted (as a Python
+    target's ``SPECTRA`` ``take`` answers, with the part after; ``names``:
+    a request letter -> the names of its operation, e.g. ``M`` -> ``mover``)."""
+    found: dict[tuple[str, int, int], list] = {}
     for text in answer:
         parts = text.split()
         if len(parts) != 2:
@@ -145,7 +155,7 @@ def spectrum(answer: list[str], blocks: dict[int, list[tuple[str, int, str]]],
         except ValueError:
             continue
         for file, line, function in blocks.get(address, ()):
-            entry = found.setdefault((file, line), [function, set()])
+            entry = found.setdefault((file, line, address), [function, set()])
             entry[1].update(names.get(letter, ()))
-    return [[file, line, function, sorted(ops)]
-            for (file, line), (function, ops) in sorted(found.items())]
+    return [[file, line, function, sorted(ops), address]
+            for (file, line, address), (function, ops) in sorted(found.items())]
