@@ -171,6 +171,16 @@ def spectra_of(path: str, profile: str | None, seed: int, in_process: bool, play
         target.close()
 
 
+def unranked(results: dict, granularities, budgets: list[int]) -> None:
+    """A target not localised: not found, by every formula, granularity,
+    budget and unit."""
+    for formula in loc.FORMULAS:
+        for granularity in granularities:
+            for b in budgets:
+                for unit in UNITS:
+                    results.setdefault((formula, granularity, b, unit), []).append((None, 0, 0))
+
+
 def evaluate(cases, in_process: bool, budgets: list[int], out) -> dict:
     """Per formula, tests, plays allowed and unit (a line, or a run of
     lines as a report shows it): ``(place, lines read, lines ranked)`` of
@@ -182,21 +192,22 @@ def evaluate(cases, in_process: bool, budgets: list[int], out) -> dict:
         if spectra is None:
             failures.append((label, "no departure to localise" if verdict.conforms
                              else "fatal or no counterexample"))
-            for formula in loc.FORMULAS:
-                for granularity in GRANULARITIES:
-                    for b in budgets:
-                        for unit in UNITS:
-                            results.setdefault((formula, granularity, b, unit), []).append(
-                                (None, 0, 0))
+            unranked(results, GRANULARITIES, budgets)
             continue
-        for b in budgets:
-            part = loc.Spectra(spectra.plays[:b], spectra.functions, frozenset().union(
-                *(lines for i, lines in spectra.focus_at if i < b)))
-            for granularity in GRANULARITIES:
-                score(results, part, faulty, granularity, b)
+        score_budgets(results, spectra, faulty, budgets)
         where = judge(failures, label, spectra, faulty)
         print(f"  {label}: {loc.FORMULA} run {where}", file=out, flush=True)
     return {"results": results, "failures": failures}
+
+
+def score_budgets(results: dict, spectra, faulty: set, budgets: list[int]) -> None:
+    """:func:`score` of the first ``b`` plays of ``spectra``, for each ``b``
+    of ``budgets`` and each granularity."""
+    for b in budgets:
+        part = loc.Spectra(spectra.plays[:b], spectra.functions, frozenset().union(
+            *(lines for i, lines in spectra.focus_at if i < b)), pinned=spectra.pinned)
+        for granularity in GRANULARITIES:
+            score(results, part, faulty, granularity, b)
 
 
 def score(results: dict, part, faulty: set, granularity: str, b: int) -> None:
@@ -294,10 +305,7 @@ def evaluate_prolog(only: str, states: list[int], out) -> dict:
             failures.append((name, "not localised: " + (
                 "no departure" if c is None else f"a departure of the planner ({c.rule})"
                 if "plan" in (c.rule or "") else "no spectra")))
-            for formula in loc.FORMULAS:
-                for b in states:
-                    for unit in UNITS:
-                        results.setdefault((formula, "state", b, unit), []).append((None, 0, 0))
+            unranked(results, ("state",), states)
             continue
         spectra, ends = recorded
         hit = {key for key in ends if any(f == key[0] and key[1] <= n <= ends[key]
@@ -366,19 +374,10 @@ def evaluate_cpp(only: str, seeds: int, budgets: list[int], out) -> dict:
             target.close()
         if spectra is None:
             failures.append((label, "no departure" if c is None else "no spectra"))
-            for formula in loc.FORMULAS:
-                for granularity in GRANULARITIES:
-                    for b in budgets:
-                        for unit in UNITS:
-                            results.setdefault((formula, granularity, b, unit), []).append(
-                                (None, 0, 0))
+            unranked(results, GRANULARITIES, budgets)
             continue
         faulty = _with_code(spectra, faulty_line)
-        for b in budgets:
-            part = loc.Spectra(spectra.plays[:b], spectra.functions, frozenset().union(
-                *(lines for i, lines in spectra.focus_at if i < b)), pinned=spectra.pinned)
-            for granularity in GRANULARITIES:
-                score(results, part, faulty, granularity, b)
+        score_budgets(results, spectra, faulty, budgets)
         where = judge(failures, label, spectra, faulty)
         pinned = f", pinned {_place(spectra.pinned)}" if spectra.pinned else ""
         print(f"  {label}: {loc.FORMULA} run {where} (faulty {faulty_line[0]}:{faulty_line[1]}"

@@ -4,8 +4,8 @@ scored by a formula (:data:`FORMULAS`), runs of lines no play tells apart
 made one place (:func:`blocks`), and the :class:`~conformance.api.Localization`
 a verdict carries. What plays are run, and how their spectra are recorded,
 is each kind of target's: ``conformance.checking.localize`` (Python, in the
-sandbox child), ``conformance.profiles.prolog.localize`` (SWI-Prolog's
-coverage).
+sandbox child; C++, a coverage build, ``conformance.profiles.aed2.coverage``),
+``conformance.profiles.prolog.localize`` (SWI-Prolog's coverage).
 """
 
 from __future__ import annotations

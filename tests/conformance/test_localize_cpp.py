@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance.api import SPECTRA, Counterexample
+from conformance.api import Counterexample
 from conformance.checking import localize as loc
 from conformance.checking.checks import RunOptions, check_by_rules, check_target
 from conformance.checking.targets import own_spec
@@ -210,35 +210,17 @@ def test_the_json_carries_a_cpp_localisation(found):
     assert where["lines"][0]["file"] == verdict.counterexample.where.lines[0].file
 
 
-class _Spy:
-    """A target that remembers the operations asked of it."""
-
-    def __init__(self, inner):
-        self.inner, self.name, self.asked = inner, inner.name, []
-
-    def has(self, op):
-        return self.inner.has(op)
-
-    def call(self, op, *args):
-        self.asked.append(op)
-        return self.inner.call(op, *args)
-
-    def close(self):
-        self.inner.close()
-
-
 @needs_gpp
 def test_a_correct_cpp_target_is_never_traced_nor_built_for_coverage(tmp_path, monkeypatch):
+    from conformance.profiles.aed2.target import Aed2Target
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    from conformance import profiles
-    spec = own_spec("aed2", mutants.REFERENCE)
-    options = RunOptions(seed=1, max_examples=20)
-    spy = _Spy(profiles.get("aed2").open(spec, options))
-    try:
-        [(verdict, report)] = check_target(spec, None, options, target=spy)
-    finally:
-        spy.close()
-    assert verdict.conforms and SPECTRA not in spy.asked
+    asked = []
+    answer = Aed2Target._spectra
+    monkeypatch.setattr(Aed2Target, "_spectra",
+                        lambda self, command: asked.append(command) or answer(self, command))
+    [(verdict, report)] = check_target(own_spec("aed2", mutants.REFERENCE), None,
+                                       RunOptions(seed=1, max_examples=20))
+    assert verdict.conforms and asked == []
     assert not list((tmp_path / "cache").rglob(coverage.MAP))     # no coverage build made
     assert "Where to look" not in report
 
