@@ -53,11 +53,13 @@ int Kernel::lowAfterPush(const uint8_t* occ, const Marks& region, int low, int b
     return min(low, b);
 }
 
-bool Kernel::readLevel() {
+// The first level of the XSB text on `in` into the board; "" or the
+// protocol's error line.
+string Kernel::readLevel(istream& in) {
     vector<string> rows;
     string line;
     bool started = false;
-    while (getline(cin, line)) {
+    while (getline(in, line)) {
         if (!line.empty() && line.back() == '\r') line.pop_back();
         bool board = line.find_first_of("#@+$*.-_") != string::npos &&
                      line.find_first_not_of(" \t-_#@+$*.") == string::npos;
@@ -68,14 +70,14 @@ bool Kernel::readLevel() {
             break;
         }
     }
-    if (rows.empty()) { printf("error no level on stdin\n"); return false; }
+    if (rows.empty()) return "error no level on stdin";
     int w = 0;
     for (auto& r : rows) w = max(w, (int)r.size());
     int h = rows.size();
     W = w + 2 * MARGIN;
     H = h + 2 * MARGIN;
     N = W * H;
-    if (N >= 65000) { printf("error level too large for the kernel\n"); return false; }
+    if (N >= 65000) return "error level too large for the kernel";
     OFF[0] = -W; OFF[1] = W; OFF[2] = -1; OFF[3] = 1;
     wall_.assign(N, 0); goal_.assign(N, 0);
     int players = 0;
@@ -92,16 +94,13 @@ bool Kernel::readLevel() {
             if (ch == '.' || ch == '*' || ch == '+') goal_[c] = 1;
             if (ch == '@' || ch == '+') { startPlayer = c; players++; }
         }
-    if (players != 1) { printf("error need exactly one player\n"); return false; }
+    if (players != 1) return "error need exactly one player";
     for (int c = 0; c < N; c++) if (goal_[c]) goals.push_back(c);
-    if (goals.size() != startBoxes.size()) {
-        printf("error boxes and goals differ in number\n");
-        return false;
-    }
+    if (goals.size() != startBoxes.size()) return "error boxes and goals differ in number";
     sort(startBoxes.begin(), startBoxes.end());
     K = startBoxes.size();
-    if (K > 1000) { printf("error too many boxes for the kernel\n"); return false; }
-    return true;
+    if (K > 1000) return "error too many boxes for the kernel";
+    return "";
 }
 
 void Kernel::analyse() {

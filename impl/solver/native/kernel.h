@@ -1,8 +1,9 @@
 #pragma once
 // Native push-search kernel of the Sokoban solver (impl/solver/native.py).
 //
-// A standalone program: reads one level as XSB text on stdin and prints one
-// line on stdout:
+// A standalone program (main.cpp, a thin wrapper round solveLevel, which
+// other C++ code may call too: see Options): reads one level as XSB text on
+// stdin and prints one line on stdout:
 //   solved <nodes> <LURD>
 //   unsolvable <nodes>                 (exhausted without macros, closed level)
 //   gave_up <time|nodes|memory|window> <nodes>
@@ -35,11 +36,12 @@
 // a forward search that differs only in the order it expands nodes.
 //
 // The files (built together into one program by impl/solver/native.py):
-//   kernel.h      this header: the settings, the counters and Kernel, the
-//                 state one run of the kernel shares between its searches
-//                 (the level and its precomputation, the learned patterns,
-//                 the packing order, scratch space); every function below
-//                 is a member of Kernel or of Search
+//   kernel.h      this header: the settings, the counters, the entry
+//                 point (Options, solveLevel) and Kernel, the state one
+//                 solve shares between its searches (the level and its
+//                 precomputation, the learned patterns, the packing order,
+//                 scratch space); every function below is a member of
+//                 Kernel or of Search
 //   table.h       the transposition table (a search's nodes, hashed)
 //   search.h      Search: one member of the portfolio (its queues, its
 //                 expansion: search.cpp)
@@ -51,7 +53,9 @@
 //   packing.cpp   the packing-order search's children
 //   features.cpp  the feature-space search's features
 //   search.cpp    expanding nodes forwards and backwards, the meeting
-//   main.cpp      the protocol with Python, the settings, the portfolio
+//   portfolio.cpp solveLevel: the portfolio of searches, the counters
+//   main.cpp      the protocol with Python: arguments, the settings from
+//                 the environment, stdin and stdout
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -112,12 +116,12 @@ struct Stats {
 };
 
 // The kernel's settings: every number a maintainer may tune, with its
-// default.  main reads them in one place (readSettings): each from
-// SOKOBAN_KERNEL_<NAME> when that is set (impl/solver/native.py passes
+// default.  main reads them in one place (settingsFromEnvironment): each
+// from SOKOBAN_KERNEL_<NAME> when that is set (impl/solver/native.py passes
 // those on only when SOKOBAN_KERNEL_EXPERIMENTS=1: benchmarks and tests).
 // docs/solver.md has the table.
 struct Settings {
-    // The portfolio (main).
+    // The portfolio.
     int weights[3] = {6, 2, 15};  // W=a,b,c: the forward searches' weights (f = g + w*h)
     long long delay = 16384;      // D: nodes before the 2nd and 3rd forward searches join
     int backMode = 1;             // B: the backward search: 0 off, 1 in the portfolio, 2 alone
@@ -155,6 +159,33 @@ struct Settings {
     int dlTests = 100;            // DLT: its searches per position taken apart
     int dlRecent = 1;             // DLR: positions kept per count
 };
+
+// ---------------------------------------------------------- entry point --
+// solveLevel (portfolio.cpp) is the whole solve as a function of its inputs:
+// the level's XSB text and these options (main's arguments and
+// environment).  Each call has its own Kernel and Searches and reads no
+// environment and no global state, so calls may run side by side in
+// threads of one process (tests/solver/two_kernels.cpp checks it); only
+// `log` is shared, when two calls are given the same one.
+struct Options {
+    double timeLimit = 0;        // seconds (0: none)
+    long long nodeLimit = 0;     // nodes expanded in all (0: none)
+    size_t memLimit = 0;         // bytes (0: none)
+    double progressEvery = -1;   // seconds between progress lines on `log` (0: every turn; < 0: none)
+    bool stats = false;          // SOKOBAN_KERNEL_STAT: the counters on `log` at the end
+    FILE* log = stderr;          // where progress lines and counters go
+    Settings settings;
+};
+
+// The answer: the protocol's line (without its newline: solved, unsolvable,
+// gave_up or error, see the top) and main's exit status (0; 2 for a level
+// that cannot be read, 3 for a solution without its walk).
+struct Answer {
+    string line;
+    int status;
+};
+
+Answer solveLevel(istream& level, const Options& options);
 
 // ------------------------------------------------------------- matching --
 // Minimum-cost perfect matching of rows (boxes) to columns (goals), with
@@ -373,14 +404,14 @@ struct Kernel {
     // the other direction's tables (same key: box set and normalised player, the
     // smallest cell of the player's region, so a hit is the same position).  A
     // forward path to it followed by the backward path from it, reversed, is a
-    // solution.  g_runs is the portfolio (set by main).
+    // solution.  g_runs is the portfolio (set while portfolio runs).
     vector<Search*>* g_runs = nullptr;
 
     double elapsed();
     int reach(int start, const uint8_t* occ, Marks& m, vector<int>& todo);
     int lowAfterPush(const uint8_t* occ, const Marks& region, int low, int b, int t);
     template <class Fn> void forOccupied(const uint8_t* occ, Fn fn);
-    bool readLevel();
+    string readLevel(istream& in);
     void analyse();
     bool frozen(const uint8_t* occ, int c, int* tmp, int nt);
     bool freezeDeadlock(const uint8_t* occ, int c);
@@ -478,8 +509,7 @@ struct Kernel {
     vector<int> pullCells_todo;
     Marks fsFeatures_other;
     vector<int> fsFeatures_todo;
-    void printStats();
-    void readSettings(Settings& s);
+    void printStats(FILE* out);
 };
 
 // ------------------------------------------------------ dead-end patterns --
