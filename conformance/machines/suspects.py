@@ -127,40 +127,36 @@ def rank(spectra: Spectra, formula: str = FORMULA, granularity: str = GRANULARIT
 
 def blocks(spectra: Spectra, ranked: list[tuple[tuple[str, int], float]],
            granularity: str = GRANULARITY) -> list[tuple[list[tuple[str, int]], float]]:
-    """``ranked`` with each run of lines no spectrum tells apart (next to one
-    another among the lines that ran, in one function, run by the same
-    tests: a straight stretch of code) made one entry, in the order of its
-    first line: ``[([(file, line), ...], score)]``. No test can say which
-    line of such a run is at fault; a report shows it as one place.
+    """``ranked`` with the lines no spectrum tells apart made one entry:
+    the lines of one function run by exactly the same tests (an *ambiguity
+    group*: a straight stretch of code, and the code before and after a
+    branch some of those tests skipped), in the order of the group's first
+    ranked line, each entry's lines in file order: ``[([(file, line), ...],
+    score)]``. No test can say which line of such a group is at fault; a
+    report shows it as one place.
 
     A key may also be ``(file, line, part)``: a part of a line a target
     tells apart (a C++ line's basic blocks, ``conformance.profiles.aed2.coverage``),
     ranked on its own; each place then lists the lines of its parts, a line
-    once, at its best place (:func:`line_places`)."""
-    tests = spectra.tests(granularity)
-    ran: dict[str, set] = {}
-    for lines, _ in tests:
-        for key in lines:
-            ran.setdefault(key[0], set()).add(key[1:])
-    order = {file: {rest: i for i, rest in enumerate(sorted(rests))}
-             for file, rests in ran.items()}
+    once, at its best place (:func:`line_places`). Pinned lines stay places
+    of their own."""
     who: dict = {}
-    for i, (lines, failed) in enumerate(tests):
+    for i, (lines, _failed) in enumerate(spectra.tests(granularity)):
         for key in lines:
             who.setdefault(key, []).append(i)
     found: list[tuple[list[tuple[str, int]], float]] = []
+    group: dict = {}                    # (file, function, tests, score, focus) -> its entry
     for key, score in ranked:
-        if found and key not in spectra.pinned and found[-1][0][-1] not in spectra.pinned:
-            last_lines, last_score = found[-1]
-            prev = last_lines[-1]
-            if (key[0] == prev[0] and score == last_score
-                    and (key in spectra.focus) == (prev in spectra.focus)
-                    and order[key[0]][key[1:]] == order[key[0]][prev[1:]] + 1
-                    and spectra.functions.get(key) == spectra.functions.get(prev)
-                    and who[key] == who[prev]):
-                last_lines.append(key)
+        if key not in spectra.pinned:
+            same = (key[0], spectra.functions.get(key), tuple(who.get(key, ())), score,
+                    key in spectra.focus)
+            if same in group:
+                found[group[same]][0].append(key)
                 continue
+            group[same] = len(found)
         found.append(([key], score))
+    for keys, _score in found:
+        keys.sort()
     return line_places(found)
 
 
