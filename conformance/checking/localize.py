@@ -14,10 +14,11 @@ labelled by what the machine says of it:
 * anything else (another rule, a crash) is left out.
 
 The plays, in order, until :data:`MAX_PLAYS` or the time allowed: the
-shrunk counterexample and each of its prefixes (they pass: they stop before
-the departing action), variations of it (one action changed or dropped, one
-more), the rule's fixed scenarios and then the profile's others, random
-plays on the counterexample's levels.
+shrunk counterexample, the same play turned (:func:`turned`), its
+prefixes (they pass: they stop before the departing action), its states as
+fresh levels, variations of it (one action changed or dropped, one more),
+the rule's fixed scenarios and then the profile's others, random plays on
+the counterexample's levels.
 
 Each line that ran in a failing play is scored from ``ef``/``ep`` (failing
 and passing plays that ran it) and ``nf`` (failing plays that did not) by
@@ -27,9 +28,11 @@ that ran under the departing operation there come first
 (``Spectra.focus``); :data:`FORMULA` is the one
 ``benchmarks/localize.py`` measured best (see ``docs/conformance.md``,
 "Where to look"). Ties are broken by fewer passing plays, then by the
-line's order in its file. Lines the departure names itself (a sanitizer's
-``file:line`` in the target's own files: the profile's ``located``, of the
-counterexample and of the verdict's further findings) come before all
+line's order in its file; the lines of one function that the same plays
+ran are one place (``Spectra.groups``, :func:`blocks`). Lines the
+departure names itself (a sanitizer's ``file:line`` in the target's own
+files: the profile's ``located``, of the counterexample and of the
+verdict's further findings) come before all
 (``Spectra.pinned``). It is a hint, and the reports say so.
 """
 
@@ -256,7 +259,7 @@ def record(target: Target, profile: Profile, c: Counterexample, *, directions: s
     run = Run(target, profile, settings, directions, strict_types)
     run.frozen = True                  # the check's counts stay the check's
     run.budget = budget
-    found = Spectra([], {})
+    found = Spectra([], {}, groups=True)
 
     under: dict[str, set] = {}          # operation -> lines, in the play under way
 
@@ -321,7 +324,8 @@ def spectra_for(target: Target, profile: Profile, c: Counterexample, *, directio
                          each_step=each_step)
     if pinned:
         if spectra is None or not spectra.failing:
-            spectra = Spectra([((frozenset((f, n) for f, n, _ in pinned),), True)], {})
+            spectra = Spectra([((frozenset((f, n) for f, n, _ in pinned),), True)], {},
+                              groups=True)
         spectra.pinned = tuple((f, n) for f, n, _ in pinned)
         for f, n, function in pinned:
             spectra.functions.setdefault((f, n), function)

@@ -68,6 +68,10 @@ class Spectra:
     #: of a memory error in the target's own files): ranked before all
     #: others, each a place of its own, whatever the plays ran.
     pinned: tuple = ()
+    #: Lines of one function run by exactly the same tests are one place
+    #: wherever they lie in it (an ambiguity group: :func:`blocks`), not only
+    #: when next to one another (a Prolog clause is shown whole: not there).
+    groups: bool = False
 
     @property
     def failing(self) -> int:
@@ -127,31 +131,42 @@ def rank(spectra: Spectra, formula: str = FORMULA, granularity: str = GRANULARIT
 
 def blocks(spectra: Spectra, ranked: list[tuple[tuple[str, int], float]],
            granularity: str = GRANULARITY) -> list[tuple[list[tuple[str, int]], float]]:
-    """``ranked`` with the lines no spectrum tells apart made one entry:
-    the lines of one function run by exactly the same tests (an *ambiguity
-    group*: a straight stretch of code, and the code before and after a
-    branch some of those tests skipped), in the order of the group's first
-    ranked line, each entry's lines in file order: ``[([(file, line), ...],
-    score)]``. No test can say which line of such a group is at fault; a
-    report shows it as one place.
+    """``ranked`` with the lines no spectrum tells apart made one entry, in
+    the order of its first ranked line, its lines in file order:
+    ``[([(file, line), ...], score)]``. No test can say which line of such
+    an entry is at fault; a report shows it as one place. Which lines: those
+    of one function run by exactly the same tests, when next to one another
+    among the lines that ran (a straight stretch of code); with
+    ``Spectra.groups``, however far apart (an *ambiguity group*: also the
+    code before and after a branch some of those tests skipped). Pinned
+    lines stay places of their own.
 
     A key may also be ``(file, line, part)``: a part of a line a target
     tells apart (a C++ line's basic blocks, ``conformance.profiles.aed2.coverage``),
     ranked on its own; each place then lists the lines of its parts, a line
-    once, at its best place (:func:`line_places`). Pinned lines stay places
-    of their own."""
+    once, at its best place (:func:`line_places`)."""
+    tests = spectra.tests(granularity)
+    ran: dict[str, set] = {}
+    for lines, _ in tests:
+        for key in lines:
+            ran.setdefault(key[0], set()).add(key[1:])
+    order = {file: {rest: i for i, rest in enumerate(sorted(rests))}
+             for file, rests in ran.items()}
     who: dict = {}
-    for i, (lines, _failed) in enumerate(spectra.tests(granularity)):
+    for i, (lines, _failed) in enumerate(tests):
         for key in lines:
             who.setdefault(key, []).append(i)
     found: list[tuple[list[tuple[str, int]], float]] = []
-    group: dict = {}                    # (file, function, tests, score, focus) -> its entry
+    group: dict = {}            # (file, function, tests, score, focus) -> index in found
     for key, score in ranked:
         if key not in spectra.pinned:
             same = (key[0], spectra.functions.get(key), tuple(who.get(key, ())), score,
                     key in spectra.focus)
-            if same in group:
-                found[group[same]][0].append(key)
+            at = group.get(same)
+            if at is not None and (spectra.groups or (
+                    at == len(found) - 1
+                    and order[key[0]][key[1:]] == order[key[0]][found[at][0][-1][1:]] + 1)):
+                found[at][0].append(key)
                 continue
             group[same] = len(found)
         found.append(([key], score))

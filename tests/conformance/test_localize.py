@@ -162,18 +162,20 @@ def test_a_localization_scores_relative_to_its_top_line(plays):
     assert where.lines[0].score == 1                     # the default formula: positive when ef > 0
 
 
-@given(PLAYS)
-def test_the_lines_no_play_tells_apart_are_one_place(plays):
-    """An ambiguity group: the lines of one function that exactly the same
-    plays ran are one place (across a branch between them that some of
-    those plays skipped), and a place holds nothing else."""
+@given(PLAYS, st.booleans())
+def test_the_lines_no_play_tells_apart_are_one_place(plays, groups):
+    """Lines of one function that exactly the same plays ran are one place:
+    wherever they lie in it (``groups``: an ambiguity group, across a branch
+    between them that some of those plays skipped), or else when next to
+    one another among the lines that ran; a place holds nothing else."""
     spectra = loc.Spectra([((frozenset(lines),), failed) for lines, failed in plays],
-                          {(f, n): f"fn{n // 5}" for f, n in [("f.py", n) for n in range(1, 13)]})
+                          {("f.py", n): f"fn{n // 5}" for n in range(1, 13)}, groups=groups)
     places = loc.blocks(spectra, loc.rank(spectra))
     who = {}
     for i, (lines, _failed) in enumerate(plays):
         for key in lines:
             who.setdefault(key, set()).add(i)
+    ran = sorted(who)
     place_of = {key: i for i, (keys, _score) in enumerate(places) for key in keys}
     failing = set().union(*[lines for lines, failed in plays if failed])
     assert set(place_of) == failing                             # each ranked line once
@@ -181,7 +183,9 @@ def test_the_lines_no_play_tells_apart_are_one_place(plays):
     for a in failing:
         for b in failing:
             same = who[a] == who[b] and spectra.functions[a] == spectra.functions[b]
-            assert (place_of[a] == place_of[b]) == same
+            between = {ran.index(k) for k in ran if a <= k <= b or b <= k <= a}
+            next_to = all(place_of.get(ran[i]) == place_of[a] for i in between)
+            assert (place_of[a] == place_of[b]) == (same and (groups or next_to))
     for keys, _score in places:
         assert keys == sorted(keys)
 
