@@ -141,16 +141,21 @@ def turned(scenes: list, codes: str, quarters: tuple[int, ...] = TURNS) -> Itera
     departs where the play does, unless the fault depends on the direction;
     either way it runs the same code under other directions, which tells
     a direction's incidental lines (a ``case`` of a switch) from the fault.
-    Nothing when a level is given as exact rows (``Scene.desc``: a grid
-    of its own size) or has no cells."""
+    A turned play equal to the play or to one before it is left out;
+    nothing when a level is given as exact rows (``Scene.desc``: a grid of
+    its own size) or has no cells."""
     letter_of = {step: letter for letter, step in lv.STEP.items()}
+    found = [(list(scenes), codes)]
     for q in quarters:
         try:
-            turned_scenes = [_turned_scene(scene, q) for scene in scenes]
+            play = ([_turned_scene(scene, q) for scene in scenes],
+                    "".join(letter_of[_turn(lv.STEP[c], q)] if c in lv.STEP else c
+                            for c in codes))
         except (AttributeError, TypeError, ValueError):
             return
-        yield turned_scenes, "".join(letter_of[_turn(lv.STEP[c], q)] if c in lv.STEP else c
-                                     for c in codes)
+        if play not in found:               # a level its turn leaves as it was: once
+            found.append(play)
+            yield play
 
 
 def _turned_scene(scene, quarters: int):

@@ -224,6 +224,14 @@ def test_a_turned_play_is_the_play_turned(name, data):
         cells(stepper.final(scenes, codes), quarters)
 
 
+def test_a_play_its_turn_leaves_as_it_was_is_not_played_again():
+    from conformance.machines.levels import Scene
+    alone = Scene(walls=frozenset({(0, 0), (2, 0), (0, 2), (2, 2)}), boxes=frozenset(),
+                  goals=frozenset(), player=(1, 1))
+    assert list(loc.turned([alone], "zb")) == []                  # symmetric, no move
+    assert [codes for _s, codes in loc.turned([alone], "r")] == ["d", "l", "u"]
+
+
 def test_a_level_of_exact_rows_is_not_turned():
     from conformance import profiles
     profile = profiles.get("soko")
