@@ -205,7 +205,8 @@ def score_budgets(results: dict, spectra, faulty: set, budgets: list[int]) -> No
     of ``budgets`` and each granularity."""
     for b in budgets:
         part = loc.Spectra(spectra.plays[:b], spectra.functions, frozenset().union(
-            *(lines for i, lines in spectra.focus_at if i < b)), pinned=spectra.pinned)
+            *(lines for i, lines in spectra.focus_at if i < b)), pinned=spectra.pinned,
+            groups=spectra.groups)
         for granularity in GRANULARITIES:
             score(results, part, faulty, granularity, b)
 

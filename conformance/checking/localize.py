@@ -14,10 +14,11 @@ labelled by what the machine says of it:
 * anything else (another rule, a crash) is left out.
 
 The plays, in order, until :data:`MAX_PLAYS` or the time allowed: the
-shrunk counterexample and each of its prefixes (they pass: they stop before
-the departing action), variations of it (one action changed or dropped, one
-more), the rule's fixed scenarios and then the profile's others, random
-plays on the counterexample's levels.
+shrunk counterexample, the same play turned (:func:`turned`), its
+prefixes (they pass: they stop before the departing action), its states as
+fresh levels, variations of it (one action changed or dropped, one more),
+the rule's fixed scenarios and then the profile's others, random plays on
+the counterexample's levels.
 
 Each line that ran in a failing play is scored from ``ef``/``ep`` (failing
 and passing plays that ran it) and ``nf`` (failing plays that did not) by
@@ -27,14 +28,17 @@ that ran under the departing operation there come first
 (``Spectra.focus``); :data:`FORMULA` is the one
 ``benchmarks/localize.py`` measured best (see ``docs/conformance.md``,
 "Where to look"). Ties are broken by fewer passing plays, then by the
-line's order in its file. Lines the departure names itself (a sanitizer's
-``file:line`` in the target's own files: the profile's ``located``, of the
-counterexample and of the verdict's further findings) come before all
+line's order in its file; the lines of one function that the same plays
+ran are one place (``Spectra.groups``, :func:`blocks`). Lines the
+departure names itself (a sanitizer's ``file:line`` in the target's own
+files: the profile's ``located``, of the counterexample and of the
+verdict's further findings) come before all
 (``Spectra.pinned``). It is a hint, and the reports say so.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from pathlib import Path
@@ -44,6 +48,7 @@ from conformance.api import SPECTRA, Counterexample, Localization, Target, Targe
 from conformance.machines.base import CheckSettings, Departure, Fatal, Run
 from conformance.machines.budget import Budget, OutOfBudget
 from conformance.machines.emitting import replay_of
+from conformance.machines import levels as lv
 from conformance.machines.profile import Profile
 from conformance.machines.suspects import (  # noqa: F401 - the ranking, for this module's users
     FORMULA, FORMULAS, GRANULARITY, SHOWN, Spectra, blocks, localization, rank,
@@ -92,6 +97,8 @@ def plays_around(profile: Profile, settings: CheckSettings, scenes: list, codes:
     for k in range(len(codes), -1, -1):         # the counterexample, then its prefixes
         if fresh(scenes, codes[:k]):
             yield scenes, codes[:k]
+        if k == len(codes):                     # and its turned copies
+            yield from turned(scenes, codes)
     for state in _states(profile, scenes, codes):   # each of its states as a fresh level
         yield [state], ""
     for i in range(len(codes)):                 # one action changed or dropped
@@ -113,6 +120,58 @@ def plays_around(profile: Profile, settings: CheckSettings, scenes: list, codes:
     for _ in range(RANDOM_PLAYS):
         length = rng.randint(1, max(RANDOM_LENGTH, 2 * len(codes)))
         yield scenes, "".join(rng.choice(letters) for _ in range(length))
+
+
+#: The quarter turns a play is replayed under (:func:`turned`).
+TURNS = (1, 2, 3)
+
+
+def _turn(cell: tuple[int, int], quarters: int) -> tuple[int, int]:
+    x, y = cell
+    for _ in range(quarters):
+        x, y = -y, x
+    return x, y
+
+
+def turned(scenes: list, codes: str, quarters: tuple[int, ...] = TURNS) -> Iterator[tuple[list, str]]:
+    """The play ``codes`` on ``scenes`` turned by each of ``quarters``
+    quarter turns: every level's cells turned (then moved back so its
+    corner stays where it was) and every move turned with them, other
+    actions kept. Sokoban's rules know no direction, so the turned play
+    departs where the play does, unless the fault depends on the direction;
+    either way it runs the same code under other directions, which tells
+    a direction's incidental lines (a ``case`` of a switch) from the fault.
+    A turned play equal to the play or to one before it is left out;
+    nothing when a level is given as exact rows (``Scene.desc``: a grid of
+    its own size) or has no cells."""
+    letter_of = {step: letter for letter, step in lv.STEP.items()}
+    found = [(list(scenes), codes)]
+    for q in quarters:
+        try:
+            play = ([_turned_scene(scene, q) for scene in scenes],
+                    "".join(letter_of[_turn(lv.STEP[c], q)] if c in lv.STEP else c
+                            for c in codes))
+        except (AttributeError, TypeError, ValueError):
+            return
+        if play not in found:               # a level its turn leaves as it was: once
+            found.append(play)
+            yield play
+
+
+def _turned_scene(scene, quarters: int):
+    if getattr(scene, "desc", None) is not None:
+        raise ValueError("a level of exact rows")
+    cells = [*scene.walls, *scene.boxes, *scene.goals, scene.player]
+    turned_cells = [_turn(c, quarters) for c in cells]
+    dx = min(x for x, _ in cells) - min(x for x, _ in turned_cells)
+    dy = min(y for _, y in cells) - min(y for _, y in turned_cells)
+
+    def move(group):
+        return frozenset((x + dx, y + dy) for x, y in (_turn(c, quarters) for c in group))
+
+    px, py = _turn(scene.player, quarters)
+    return dataclasses.replace(scene, walls=move(scene.walls), boxes=move(scene.boxes),
+                               goals=move(scene.goals), player=(px + dx, py + dy), solution="")
 
 
 def _states(profile: Profile, scenes: list, codes: str) -> list:
@@ -205,7 +264,7 @@ def record(target: Target, profile: Profile, c: Counterexample, *, directions: s
     run = Run(target, profile, settings, directions, strict_types)
     run.frozen = True                  # the check's counts stay the check's
     run.budget = budget
-    found = Spectra([], {})
+    found = Spectra([], {}, groups=True)
 
     under: dict[str, set] = {}          # operation -> lines, in the play under way
 
@@ -270,7 +329,8 @@ def spectra_for(target: Target, profile: Profile, c: Counterexample, *, directio
                          each_step=each_step)
     if pinned:
         if spectra is None or not spectra.failing:
-            spectra = Spectra([((frozenset((f, n) for f, n, _ in pinned),), True)], {})
+            spectra = Spectra([((frozenset((f, n) for f, n, _ in pinned),), True)], {},
+                              groups=True)
         spectra.pinned = tuple((f, n) for f, n, _ in pinned)
         for f, n, function in pinned:
             spectra.functions.setdefault((f, n), function)

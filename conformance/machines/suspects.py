@@ -68,6 +68,10 @@ class Spectra:
     #: of a memory error in the target's own files): ranked before all
     #: others, each a place of its own, whatever the plays ran.
     pinned: tuple = ()
+    #: Lines of one function run by exactly the same tests are one place
+    #: wherever they lie in it (an ambiguity group: :func:`blocks`), not only
+    #: when next to one another (a Prolog clause is shown whole: not there).
+    groups: bool = False
 
     @property
     def failing(self) -> int:
@@ -127,11 +131,15 @@ def rank(spectra: Spectra, formula: str = FORMULA, granularity: str = GRANULARIT
 
 def blocks(spectra: Spectra, ranked: list[tuple[tuple[str, int], float]],
            granularity: str = GRANULARITY) -> list[tuple[list[tuple[str, int]], float]]:
-    """``ranked`` with each run of lines no spectrum tells apart (next to one
-    another among the lines that ran, in one function, run by the same
-    tests: a straight stretch of code) made one entry, in the order of its
-    first line: ``[([(file, line), ...], score)]``. No test can say which
-    line of such a run is at fault; a report shows it as one place.
+    """``ranked`` with the lines no spectrum tells apart made one entry, in
+    the order of its first ranked line, its lines in file order:
+    ``[([(file, line), ...], score)]``. No test can say which line of such
+    an entry is at fault; a report shows it as one place. Which lines: those
+    of one function run by exactly the same tests, when next to one another
+    among the lines that ran (a straight stretch of code); with
+    ``Spectra.groups``, however far apart (an *ambiguity group*: also the
+    code before and after a branch some of those tests skipped). Pinned
+    lines stay places of their own.
 
     A key may also be ``(file, line, part)``: a part of a line a target
     tells apart (a C++ line's basic blocks, ``conformance.profiles.aed2.coverage``),
@@ -145,22 +153,25 @@ def blocks(spectra: Spectra, ranked: list[tuple[tuple[str, int], float]],
     order = {file: {rest: i for i, rest in enumerate(sorted(rests))}
              for file, rests in ran.items()}
     who: dict = {}
-    for i, (lines, failed) in enumerate(tests):
+    for i, (lines, _failed) in enumerate(tests):
         for key in lines:
             who.setdefault(key, []).append(i)
     found: list[tuple[list[tuple[str, int]], float]] = []
+    group: dict = {}            # (file, function, tests, score, focus) -> index in found
     for key, score in ranked:
-        if found and key not in spectra.pinned and found[-1][0][-1] not in spectra.pinned:
-            last_lines, last_score = found[-1]
-            prev = last_lines[-1]
-            if (key[0] == prev[0] and score == last_score
-                    and (key in spectra.focus) == (prev in spectra.focus)
-                    and order[key[0]][key[1:]] == order[key[0]][prev[1:]] + 1
-                    and spectra.functions.get(key) == spectra.functions.get(prev)
-                    and who[key] == who[prev]):
-                last_lines.append(key)
+        if key not in spectra.pinned:
+            same = (key[0], spectra.functions.get(key), tuple(who.get(key, ())), score,
+                    key in spectra.focus)
+            at = group.get(same)
+            if at is not None and (spectra.groups or (
+                    at == len(found) - 1
+                    and order[key[0]][key[1:]] == order[key[0]][found[at][0][-1][1:]] + 1)):
+                found[at][0].append(key)
                 continue
+            group[same] = len(found)
         found.append(([key], score))
+    for keys, _score in found:
+        keys.sort()
     return line_places(found)
 
 

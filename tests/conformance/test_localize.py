@@ -162,6 +162,84 @@ def test_a_localization_scores_relative_to_its_top_line(plays):
     assert where.lines[0].score == 1                     # the default formula: positive when ef > 0
 
 
+@given(PLAYS, st.booleans())
+def test_the_lines_no_play_tells_apart_are_one_place(plays, groups):
+    """Lines of one function that exactly the same plays ran are one place:
+    wherever they lie in it (``groups``: an ambiguity group, across a branch
+    between them that some of those plays skipped), or else when next to
+    one another among the lines that ran; a place holds nothing else."""
+    spectra = loc.Spectra([((frozenset(lines),), failed) for lines, failed in plays],
+                          {("f.py", n): f"fn{n // 5}" for n in range(1, 13)}, groups=groups)
+    places = loc.blocks(spectra, loc.rank(spectra))
+    who = {}
+    for i, (lines, _failed) in enumerate(plays):
+        for key in lines:
+            who.setdefault(key, set()).add(i)
+    ran = sorted(who)
+    place_of = {key: i for i, (keys, _score) in enumerate(places) for key in keys}
+    failing = set().union(*[lines for lines, failed in plays if failed])
+    assert set(place_of) == failing                             # each ranked line once
+    assert sum(len(keys) for keys, _ in places) == len(failing)
+    for a in failing:
+        for b in failing:
+            same = who[a] == who[b] and spectra.functions[a] == spectra.functions[b]
+            between = {ran.index(k) for k in ran if a <= k <= b or b <= k <= a}
+            next_to = all(place_of.get(ran[i]) == place_of[a] for i in between)
+            assert (place_of[a] == place_of[b]) == (same and (groups or next_to))
+    for keys, _score in places:
+        assert keys == sorted(keys)
+
+
+@pytest.mark.parametrize("name", ["extendido", "aed2", "tad"])
+@given(data=st.data())
+def test_a_turned_play_is_the_play_turned(name, data):
+    """Sokoban's rules know no direction: the spec plays a turned copy
+    (``loc.turned``) of a play as the play itself, turned."""
+    from conformance import profiles
+    profile = profiles.get(name)
+    stepper = profile.stepper
+    letters = "udlr" + ("bz" if name != "tad" else "")
+    scenario = data.draw(st.sampled_from([s for s in profile.scenarios
+                                          if len(s.levels) == 1]))
+    scenes = scenario.scenes(profile.grid)
+    codes = data.draw(st.text(alphabet=letters, max_size=8))
+    quarters = data.draw(st.sampled_from(loc.TURNS))
+    found = list(loc.turned(scenes, codes, (quarters,)))
+    [(turned_scenes, turned_codes)] = found or [(scenes, codes)]   # none: the turn leaves it
+    assert len(turned_codes) == len(codes)
+    assert [c for c in turned_codes if c in "bz"] == [c for c in codes if c in "bz"]
+
+    def cells(state, q=0):
+        s = stepper.scene(state)
+        found = [(what, loc._turn(c, q)) for what, group in
+                 (("#", s.walls), ("$", s.boxes), (".", s.goals), ("@", {s.player}))
+                 for c in group]
+        x0 = min(x for _, (x, _y) in found)
+        y0 = min(y for _, (_x, y) in found)
+        return {(what, (x - x0, y - y0)) for what, (x, y) in found}
+
+    before = list(stepper.play(scenes, codes))
+    after = list(stepper.play(turned_scenes, turned_codes))
+    assert len(before) == len(after)                   # the same actions are played
+    assert cells(stepper.final(turned_scenes, turned_codes)) == \
+        cells(stepper.final(scenes, codes), quarters)
+
+
+def test_a_play_its_turn_leaves_as_it_was_is_not_played_again():
+    from conformance.machines.levels import Scene
+    alone = Scene(walls=frozenset({(0, 0), (2, 0), (0, 2), (2, 2)}), boxes=frozenset(),
+                  goals=frozenset(), player=(1, 1))
+    assert list(loc.turned([alone], "zb")) == []                  # symmetric, no move
+    assert [codes for _s, codes in loc.turned([alone], "r")] == ["d", "l", "u"]
+
+
+def test_a_level_of_exact_rows_is_not_turned():
+    from conformance import profiles
+    profile = profiles.get("soko")
+    scenes = profile.scenarios[0].scenes(profile.grid)
+    assert list(loc.turned(scenes, "udlr")) == []
+
+
 # -------------------------------------------------------------- end to end
 
 @pytest.fixture(scope="module")
