@@ -780,6 +780,8 @@ def _batch_item(op: str, args: tuple) -> list:
             out.append(None)
         elif t is int or t is str or t is bool:
             out.append(a)
+        elif t is Handle:
+            out.append({"h": [a.id, a.type_name]})      # (encode's own form, without the call)
         else:
             out.append(encode(a, Handle, _action))
     return [op, out] if refs is None else [op, out, refs]

@@ -538,9 +538,9 @@ def _time_limits(seconds: float) -> None:
     if seconds:
         # Our own references, taken before any target ran: a target that
         # replaces signal.signal or signal.setitimer changes nothing here.
-        # Installed at every call: a target that installed its own handler
-        # with the real function loses it (the parent's clock is the last
-        # resort for one that blocks the signals).
+        # Installed at every call (every batch, Host.run): a target that
+        # installed its own handler with the real function loses it (the
+        # parent's clock is the last resort for one that blocks the signals).
         _install(_SIGPROF, _over_cpu)
         _install(_SIGALRM, _over_wall)
     _setitimer(_ITIMER_PROF, seconds)
@@ -626,6 +626,9 @@ class Progress:
         return int.from_bytes(data, "little")
 
 
+#: The operations the host answers itself (BATCH is :meth:`Host.run`'s).
+_HOST_OPERATIONS = frozenset((FINGERPRINT, EQUAL, RESET, OPAQUE, SPECTRA))
+
 #: The result of a call that failed (what a later Earlier to it finds).
 _FAILED = object()
 
@@ -651,6 +654,7 @@ class Host:
         self.earlier_type = earlier_type
         self.opaque = frozenset()     # operations whose results stay here (OPAQUE)
         self.time_limit = 0.0       # CPU seconds per call (the sandbox child, _time_limits)
+        self._installed = False     # inside a batch: its signal handlers are installed
         self._earlier = None        # inside a batch: the results so far (Earlier's targets)
         self.progress = Progress(None)      # which call of a batch runs (the sandbox child's)
         self._result = _FAILED      # the last call's result, as it returned it
@@ -720,12 +724,18 @@ class Host:
 
     def _arg(self, value):
         t = type(value)
-        if t is self.handle_type or t is self.earlier_type:
-            return self.resolve(value)
         if t in self.atoms:
             return value
-        if t is tuple and all(type(v) in _SCALARS for v in value):
-            return value            # (a position: immutable all through, nothing to copy)
+        if t is self.earlier_type:
+            return self._earlier_result(value)
+        if t is self.handle_type:
+            return self.resolve(value)
+        if t is tuple:
+            for v in value:
+                if type(v) not in _SCALARS:
+                    break
+            else:
+                return value        # (a position: immutable all through, nothing to copy)
         return self.copy_plain(value, self.resolve)
 
     def _export(self, value):
@@ -743,6 +753,24 @@ class Host:
 
     def invoke(self, op, args):
         """Run one call; the target's own exceptions propagate."""
+        function = self.functions.get(op)
+        if function is None:
+            if op in _HOST_OPERATIONS:
+                return self._host_operation(op, args)
+            if op not in self.operations:
+                raise HostError("missing", "the target has no such operation")
+            function = self.functions[op] = getattr(self.namespace, op)
+        arg = self._arg
+        result = self._result = function(*[arg(a) for a in args])
+        if type(result) in self.atoms:
+            return result
+        if op in self.opaque:
+            return self._keep(result)
+        return self._export(result)
+
+    def _host_operation(self, op, args):
+        """One of :data:`_HOST_OPERATIONS` (never a target's: their names
+        start with an underscore, which :func:`operations` leaves out)."""
         if op == FINGERPRINT:
             self._result = fingerprint(self._arg(args[0]))
             return self._result
@@ -756,17 +784,7 @@ class Host:
         if op == OPAQUE:
             self.opaque = frozenset(str(name) for name in args[0])
             return None
-        if op == SPECTRA:
-            return self.spectra(args[0])
-        function = self.functions.get(op)
-        if function is None:
-            if op not in self.operations:
-                raise HostError("missing", "the target has no such operation")
-            function = self.functions[op] = getattr(self.namespace, op)
-        result = self._result = function(*[self._arg(a) for a in args])
-        if op in self.opaque and type(result) not in self.atoms:
-            return self._keep(result)
-        return self._export(result)
+        return self.spectra(args[0])      # SPECTRA
 
     def spectra(self, command):
         """A SPECTRA request: the recorder is made on the first one
@@ -785,6 +803,14 @@ class Host:
         if op == BATCH:
             results, done = [], []
             self._earlier = done
+            if self.time_limit:
+                # The handlers once for the batch's calls, not at each (see
+                # _time_limits): a call that installs its own keeps it for
+                # the rest of the batch, and the parent's clock, which is
+                # told which call runs (Progress), is then the last resort.
+                _install(_SIGPROF, _over_cpu)
+                _install(_SIGALRM, _over_wall)
+                self._installed = True
             try:
                 for sub_op, sub_args in args[0]:
                     self.progress.note(len(done))
@@ -799,18 +825,25 @@ class Host:
             finally:
                 self._earlier = None
                 self._result = _FAILED
+                self._installed = False
                 self.progress.clear()
             return ("ok", results)
         if self.recorder is not None:
             self.recorder[0].op = op        # the lines it runs are this operation's
+        limit = self.time_limit
         try:
-            if self.time_limit:
-                _time_limits(self.time_limit)
+            if limit:
+                if self._installed:
+                    _setitimer(_ITIMER_PROF, limit)
+                    _setitimer(_ITIMER_REAL, limit * WALL_FACTOR)
+                else:
+                    _time_limits(limit)
             try:
                 return ("ok", self.invoke(op, args))
             finally:
-                if self.time_limit:
-                    _time_limits(0)
+                if limit:
+                    _setitimer(_ITIMER_PROF, 0)
+                    _setitimer(_ITIMER_REAL, 0)
         except HostError as e:
             return ("error", e.kind, e.message, "")
         except CallTimeout as e:
@@ -968,9 +1001,21 @@ def batch_call(item, make_action):
     where each ``[position, index]`` of ``refs`` puts ``Earlier(index)`` at
     that position of the arguments (checked: an earlier call)."""
     op, encoded = item[0], item[1]
-    args = decode(encoded, Ref, make_action)
-    if type(op) is not str or type(args) is not list:
+    if type(op) is not str or type(encoded) is not list:
         raise ProtocolError("not a call")
+    # decode(encoded), with a handle (the usual first argument) read in place
+    args = []
+    for v in encoded:
+        t = type(v)
+        if t in _SCALARS:
+            args.append(v)
+            continue
+        if t is dict and len(v) == 1:
+            body = v.get("h")
+            if body is not None and _is_ref(body, 2):
+                args.append(Ref(body[0], body[1]))
+                continue
+        args.append(decode(v, Ref, make_action, None, None, 1))
     if len(item) > 2:
         for ref in item[2]:
             if (type(ref) is not list or len(ref) != 2 or type(ref[0]) is not int
