@@ -46,6 +46,7 @@ from conformance.checking import localize as loc
 from conformance.checking.checks import RunOptions, check_target
 from conformance.checking.targets import resolve
 from conformance.sandbox.box import open_target
+from conformance.profiles.prolog import mutants as prolog_mutants
 
 
 # ------------------------------------------------------------ faulty lines
@@ -190,12 +191,12 @@ def score(results: dict, part, faulty: set, granularity: str, b: int) -> None:
     """Where the first faulty place of ``part`` ranks, by each formula, as
     a line and as a run of lines: appended to ``results``."""
     for formula in loc.FORMULAS:
-        ranked = loc.rank(part, formula, "play" if granularity == "state" else granularity)
+        plain = granularity if granularity in GRANULARITIES else "play"
+        ranked = loc.rank(part, formula, plain)
         at = position(ranked, faulty)
         results.setdefault((formula, granularity, b, "line"), []).append(
             (at, at or len(ranked), len(ranked)))
-        run, read = block_position(
-            loc.blocks(part, ranked, "play" if granularity == "state" else granularity), faulty)
+        run, read = block_position(loc.blocks(part, ranked, plain), faulty)
         results.setdefault((formula, granularity, b, "run"), []).append((run, read, len(ranked)))
 
 
@@ -231,7 +232,7 @@ def table(title: str, found: dict, budgets: list[int]) -> None:
     for (formula, granularity, b, unit), rows in sorted(found["results"].items()):
         s = summary(rows)
         mark = (" <- reports" if formula == loc.FORMULA and unit == "run"
-                and granularity in (loc.GRANULARITY, "state") else "")
+                and granularity in (loc.GRANULARITY, found.get("shown")) else "")
         print(f"{formula:<10} {granularity:<5} {b:>5} {unit:<4} {s['n']:>4} {s[1]:>6.0%} "
               f"{s[3]:>6.0%} {s[5]:>6.0%} {s['exam']:>6.3f}{mark}")
     if found["failures"]:
@@ -243,7 +244,6 @@ def table(title: str, found: dict, budgets: list[int]) -> None:
 def prolog_cases(only: str):
     """The Prolog mutants (``conformance.profiles.prolog.mutants``): each
     one's faulty lines are those where its file differs from the reference's."""
-    from conformance.profiles.prolog import mutants as prolog_mutants
     reference = (prolog_mutants.REFERENCE / prolog_mutants.MAIN).read_text().splitlines()
     for m in prolog_mutants.MUTANTS:
         if only and not m.name.startswith(only):
@@ -261,7 +261,11 @@ def prolog_cases(only: str):
 
 def evaluate_prolog(only: str, states: list[int], out) -> dict:
     """As :func:`evaluate`, for the Prolog mutants: a ranked clause holds
-    a faulty line when the line lies in it (from its first line to its end)."""
+    a faulty line when the line lies in it (from its first line to its end).
+    Tests are calls (``conformance.profiles.prolog.localize``), ranked on
+    those of the first ``states`` questions (a state, or a planner run),
+    as they are (``ports``: a clause exited and a clause failed told
+    apart) and with only the clauses entered (``enter``)."""
     from conformance.profiles.prolog import check as prolog_check
     from conformance.profiles.prolog import localize as prolog_localize
     from conformance.profiles.prolog.source import find_program
@@ -277,48 +281,74 @@ def evaluate_prolog(only: str, states: list[int], out) -> dict:
                         if c is not None else None)
         finally:
             target.close()
-        if recorded is None:
+        if recorded is None or not recorded.spectra.failing:
             failures.append((name, "not localised: " + (
-                "no departure" if c is None else f"a departure of the planner ({c.rule})"
-                if "plan" in (c.rule or "") else "no spectra")))
+                "no departure" if c is None else "no failing call" if recorded is not None
+                else "no spectra")))
             for formula in loc.FORMULAS:
                 for b in states:
                     for unit in UNITS:
-                        results.setdefault((formula, "state", b, unit), []).append((None, 0, 0))
+                        for tests in prolog_localize.UNITS:
+                            results.setdefault((formula, tests, b, unit), []).append(
+                                (None, 0, 0))
             continue
-        spectra, ends = recorded
+        spectra, ends = recorded.spectra, recorded.ends
         hit = {key for key in ends if any(f == key[0] and key[1] <= n <= ends[key]
                                           for f, n in faulty)}
+        shown = prolog_localize.SHOWN_UNITS
         for b in states:
-            score(results, loc.Spectra(spectra.plays[:b], spectra.functions), hit, "state", b)
-        where = judge(failures, name, spectra, hit)
-        print(f"  {name}: {loc.FORMULA} run {where}", file=out, flush=True)
-    return {"results": results, "failures": failures}
+            part = loc.Spectra([p for p, asked in zip(spectra.plays, recorded.asked)
+                                if asked <= b], spectra.functions)
+            for tests in prolog_localize.UNITS:
+                score(results, prolog_localize.only(part, tests), hit, tests, b)
+        where = judge(failures, name, prolog_localize.only(spectra, shown), hit)
+        print(f"  {name}: {loc.FORMULA} run {where} with {shown} ({spectra.failing} failing, "
+              f"{spectra.passing} passing calls)", file=out, flush=True)
+    return {"results": results, "failures": failures, "shown": prolog_localize.SHOWN_UNITS}
 
 
-def timing(labels: Path | None, only: str, mutants_too: bool = True) -> None:
+def timing(labels: Path | None, only: str, mutants_too: bool = True,
+           prolog: bool = False) -> None:
     """A failing check's wall time with localisation and with --no-localize
-    (``check_target`` as ``sokoban check`` runs it: sandboxed, seed 1)."""
-    paths = [str(mutants.path(n)) for n in mutants.MUTANTS
+    (``check_target`` as ``sokoban check`` runs it: sandboxed, seed 1);
+    ``prolog``: the Prolog mutants too, each with where its faulty clause
+    came in the report (the places it shows, within the time allowed)."""
+    cases = [(str(mutants.path(n)), None) for n in mutants.MUTANTS
              if mutants_too and (not only or n.startswith(only))]
     if labels is not None:
-        paths += [c[1] for c in labelled_cases(labels, 1)]
+        cases += [(c[1], None) for c in labelled_cases(labels, 1)]
+    if prolog:
+        cases += [(str(folder), faulty) for _name, folder, _rule, faulty in prolog_cases(only)]
     totals = {True: 0.0, False: 0.0}
     ratios = []
-    for path in paths:
+    shown = []
+    for path, faulty in cases:
         row = []
         for localize in (False, True):
             start = time.monotonic()
-            check_target(resolve(path), None, RunOptions(seed=1, localize=localize))
+            [(verdict, _)] = check_target(resolve(path), None,
+                                          RunOptions(seed=1, localize=localize))
             spent = time.monotonic() - start
             totals[localize] += spent
             row.append(spent)
         ratios.append(row[1] / row[0])
+        where = ""
+        if faulty is not None:
+            c = verdict.counterexample
+            lines = c.where.lines if c is not None and c.where is not None else []
+            at = next((i for i, s in enumerate(lines, 1)
+                       if any(f == s.file and s.line <= n <= s.last for f, n in faulty)), None)
+            shown.append(at)
+            where = f"; faulty clause shown {at or 'not'}"
         print(f"  {Path(path).parent.name}/{Path(path).name}: {row[0]:.2f} s, localised "
-              f"{row[1]:.2f} s ({row[1] / row[0]:.2f}x)", flush=True)
+              f"{row[1]:.2f} s ({row[1] / row[0]:.2f}x){where}", flush=True)
     print(f"total: {totals[False]:.1f} s without, {totals[True]:.1f} s with: "
           f"{totals[True] / totals[False]:.2f}x; median ratio {statistics.median(ratios):.2f}x, "
           f"worst {max(ratios):.2f}x")
+    if shown:
+        print("Prolog, as reported: " + ", ".join(
+            f"top-{k} {sum(1 for a in shown if a is not None and a <= k) / len(shown):.0%}"
+            for k in (1, 3, 5)))
 
 
 def main(argv=None) -> int:
@@ -334,7 +364,7 @@ def main(argv=None) -> int:
                         help="the Prolog mutants too (needs swipl; states, not plays)")
     args = parser.parse_args(argv)
     if args.timing:
-        timing(args.labels, args.only, not args.no_mutants)
+        timing(args.labels, args.only, not args.no_mutants, args.prolog)
         return 0
     budgets = [int(x) for x in args.plays.split(",")]
     if not args.no_mutants:

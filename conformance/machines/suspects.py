@@ -19,6 +19,17 @@ from conformance.api import Localization, SuspectLine
 
 #: Places shown in a report.
 SHOWN = 5
+#: The time localising may take, as a share of the check's own time, and
+#: its floor and ceiling in seconds (all departures of a check together;
+#: within the check's budget besides): Python and Prolog targets alike.
+SHARE = 0.5
+MIN_SECONDS = 0.25
+MAX_SECONDS = 4.0
+
+
+def allowance(check_seconds: float) -> float:
+    """Seconds localising may take after a check that took ``check_seconds``."""
+    return min(MAX_SECONDS, max(MIN_SECONDS, SHARE * check_seconds))
 
 
 def _ochiai(ef: int, ep: int, nf: int, np_: int) -> float:
@@ -55,6 +66,9 @@ class Spectra:
     start first, then one per action) and whether it failed (at its last
     step); and each line's function."""
 
+    #: A line is ``(file, line)``; it may carry a third part, what the
+    #: test did there (a Prolog clause that exited, or failed): each such
+    #: unit is scored apart, and a line ranks at its best (:func:`place`).
     plays: list[tuple[tuple[frozenset, ...], bool]]
     functions: dict[tuple[str, int], str]
     #: The lines that ran under the departing operation in a failing play
@@ -103,10 +117,17 @@ def _counts(tests: list[tuple[frozenset, bool]]) -> tuple[dict, dict, int, int]:
     return ef, ep, failed_total, len(tests) - failed_total
 
 
+def place(key: tuple) -> tuple[str, int]:
+    """The line a unit of a spectrum is on: ``(file, line)``, whatever
+    else the unit says."""
+    return key[:2]
+
+
 def rank(spectra: Spectra, formula: str = FORMULA, granularity: str = GRANULARITY
          ) -> list[tuple[tuple[str, int], float]]:
     """Every line that ran in a failing test, most suspicious first:
-    ``[((file, line), score)]``."""
+    ``[((file, line), score)]`` (a line whose units are told apart, at its
+    best one's score)."""
     score = FORMULAS[formula]
     ef, ep, failed_total, passed_total = _counts(spectra.tests(granularity))
     scored = []
@@ -114,8 +135,11 @@ def rank(spectra: Spectra, formula: str = FORMULA, granularity: str = GRANULARIT
         p = ep.get(key, 0)
         scored.append((key, score(f, p, failed_total - f, passed_total - p), p))
     focus = spectra.focus
-    scored.sort(key=lambda t: (t[0] not in focus, -t[1], t[2], t[0]))
-    return [(key, s) for key, s, _ in scored]
+    scored.sort(key=lambda t: (place(t[0]) not in focus, -t[1], t[2], t[0]))
+    found: dict = {}
+    for key, s, _ in scored:
+        found.setdefault(place(key), s)
+    return list(found.items())
 
 
 def blocks(spectra: Spectra, ranked: list[tuple[tuple[str, int], float]],
@@ -128,13 +152,13 @@ def blocks(spectra: Spectra, ranked: list[tuple[tuple[str, int], float]],
     tests = spectra.tests(granularity)
     ran: dict[str, list[int]] = {}
     for lines, _ in tests:
-        for file, line in lines:
-            ran.setdefault(file, []).append(line)
+        for key in lines:
+            ran.setdefault(key[0], []).append(key[1])
     order = {file: {line: i for i, line in enumerate(sorted(set(lines)))}
              for file, lines in ran.items()}
     who: dict = {}
     for i, (lines, failed) in enumerate(tests):
-        for key in lines:
+        for key in {place(k) for k in lines}:
             who.setdefault(key, []).append(i)
     found: list[tuple[list[tuple[str, int]], float]] = []
     for key, score in ranked:

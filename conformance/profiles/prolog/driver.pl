@@ -24,8 +24,19 @@
                                     | timeout(Time) | error(Text, Time)
       covered(Request)           -> covered(Answer, Clauses)
             Request served with SWI-Prolog's clause coverage on (only then:
-            localising a departure): Clauses, c(File, Line, Name/Arity)
-            for each clause of the program entered while it ran
+            localising a departure): Clauses, c(File, Line, Name/Arity,
+            Entered, Exited) for each clause of the program entered while
+            it ran (how many times it was entered, and exited)
+      calls(State, Actions, Millis) -> calls(Listed, Records, Table)
+            (localising too) Listed: findall(A, action(State, A), Listed);
+            then, each with the coverage on and its own time limit, one
+            call of action(State, A) for each A of Listed and of Actions,
+            and findall(S2, perform(State, A, S2), L) for each A of Listed:
+            Records, r(action, A, true|false|timeout|error(Text), Numbers)
+            and r(perform, A, Result-L, Numbers); Table, the clauses
+            entered, c(File, Line, Name/Arity); Numbers, three integers
+            per clause a call entered: its index in Table (from 0), how
+            many times it was entered, and exited
       end                        -> bye  (the copy ends)
             then, from the parent, once the copy has ended for any reason:
                                  -> ended(Status)
@@ -43,7 +54,8 @@
 
 :- use_module(library(unix), [fork/1, wait/2, kill/2]).
 :- use_module(library(time), [alarm/4, remove_alarm/1]).
-:- use_module(library(lists), [member/2]).
+:- use_module(library(lists), [member/2, append/3, nth0/3]).
+:- use_module(library(apply), [exclude/3]).
 
 :- dynamic user:filas/1, user:columnas/1, user:pista/3.
 
@@ -216,6 +228,18 @@ serve(successors(State, Millis), Answer) :-
     successors(State, Millis, Answer).
 serve(covered(Request), covered(Answer, Clauses)) :-
     covered(Request, Answer, Clauses).
+serve(calls(State, Actions, Millis), Answer) :-
+    calls(State, Actions, Millis, Listed, Records0),
+    findall(c(F, L, PI), ( member(r(_, _, _, Cs), Records0),
+                           member(c(F, L, PI, _, _), Cs) ), Table0),
+    sort(Table0, Table),
+    findall(r(K, A, R, Ns),
+            ( member(r(K, A, R, Cs), Records0),
+              findall(N, ( member(c(F, L, PI, E, X), Cs),
+                           nth0(I, Table, c(F, L, PI)),
+                           member(N, [I, E, X]) ), Ns) ),
+            Records),
+    checked(calls(Listed, Records, Table), Answer).
 serve(successors_all(States, Millis), all(Answers)) :-
     successors_all(States, Millis, Answers).
 serve(plan(Millis), Answer) :-
@@ -322,20 +346,54 @@ checked(Answer, Checked) :-
     ).
 
 %   covered(+Request, -Answer, -Clauses): Request served with the clause
-%   coverage of SWI-Prolog ('$cov_start', as library(test_cover) does) on;
-%   the clauses entered, of any file but this one.
+%   coverage of SWI-Prolog ('$cov_start', as library(test_cover) does) on.
 covered(Request, Answer, Clauses) :-
+    covering(( serve(Request, Answer0) -> Answer = Answer0
+             ; Answer = error("the request failed") ), Clauses).
+
+%   covering(:Goal, -Clauses): Goal once with the coverage on; Clauses,
+%   c(File, Line, Name/Arity, Entered, Exited) for each clause entered,
+%   of any file but this one and SWI-Prolog's own libraries.
+covering(Goal, Clauses) :-
     '$cov_reset',
-    setup_call_cleanup('$cov_start',
-                       ( serve(Request, Answer0) -> Answer = Answer0
-                       ; Answer = error("the request failed") ),
-                       '$cov_stop'),
+    setup_call_cleanup('$cov_start', once(Goal), '$cov_stop'),
     module_property(sokoban_driver, file(Self)),
-    findall(c(File, Line, PI),
-            ( '$cov_data'(clause(Clause), Entered, _), Entered > 0,
+    current_prolog_flag(home, Home),
+    findall(c(File, Line, PI, Entered, Exited),
+            ( '$cov_data'(clause(Clause), Entered, Exited), Entered > 0,
               clause_property(Clause, file(File)), File \== Self,
+              \+ sub_atom(File, 0, _, _, Home),
               clause_property(Clause, line_count(Line)),
               clause_property(Clause, predicate(_:PI)) ),
             Clauses0),
     sort(Clauses0, Clauses),
     '$cov_reset'.
+
+%   calls(+State, +Actions, +Millis, -Listed, -Records): the calls of the
+%   action model one by one, each with its own coverage (see the header).
+calls(State, Actions, Millis, Listed, Records) :-
+    Seconds is Millis / 1000,
+    limited(Seconds, findall(A, call_target(action, [State, A]), Listed0), Result),
+    (   Result == true
+    ->  Listed = Listed0
+    ;   Listed = []
+    ),
+    append(Listed, Actions, Asked0),
+    variants(Asked0, Asked),
+    findall(r(action, A, Ok, Clauses),
+            ( member(A, Asked),
+              covering(limited(Seconds, call_target(action, [State, A]), Ok), Clauses) ),
+            Records1),
+    findall(r(perform, A, Ok-Nexts, Clauses),
+            ( member(A, Listed),
+              covering(limited(Seconds, findall(N, call_target(perform, [State, A, N]), Nexts),
+                               Ok), Clauses),
+              ( var(Nexts) -> Nexts = [] ; true ) ),
+            Records2),
+    append(Records1, Records2, Records).
+
+%   The terms of a list, each once (the first of its variants).
+variants([], []).
+variants([X|Xs], [X|Ys]) :-
+    exclude(=@=(X), Xs, Rest),
+    variants(Rest, Ys).

@@ -284,28 +284,48 @@ class PrologTarget:
             return answer
         return self._successors_answer(answer, seconds)
 
-    def covered_successors(self, state: list, seconds: float
-                           ) -> tuple[Answer, list[tuple[str, int, str]]]:
-        """:meth:`successors` with SWI-Prolog's clause coverage on (only
-        while a departure is localised): the answer, and ``(file, line,
-        name/arity)`` of each clause entered."""
-        request = terms.text(terms.Compound("covered", (
-            terms.Compound("successors", (state, _millis(seconds))),)))
+    def covered_plan(self, seconds: float) -> tuple[Answer, list[Clause]]:
+        """:meth:`plan` with SWI-Prolog's clause coverage on (only while a
+        departure is localised): the answer, and the clauses entered
+        (:data:`Clause`)."""
+        request = terms.text(terms.Compound("covered", (terms.Compound(
+            "plan", (_millis(seconds),)),)))
         answer = self._request(request, seconds)
         if isinstance(answer, Answer):
             return answer, []
         if not (isinstance(answer, terms.Compound) and answer.name == "covered"
                 and len(answer.args) == 2 and isinstance(answer.args[1], list)):
             return Answer("error", text=f"the driver answered {terms.text(answer)}"), []
-        clauses = []
-        for c in answer.args[1]:
-            if isinstance(c, terms.Compound) and c.name == "c" and len(c.args) == 3 \
-                    and isinstance(c.args[1], int):
-                pi = c.args[2]
-                name = (f"{pi.args[0]}/{pi.args[1]}" if isinstance(pi, terms.Compound)
-                        and pi.name == "/" and len(pi.args) == 2 else terms.text(pi))
-                clauses.append((str(c.args[0]), c.args[1], name))
-        return self._successors_answer(answer.args[0], seconds), clauses
+        return self._plan_answer(answer.args[0], seconds), _clauses(answer.args[1])
+
+    def calls(self, state: list, actions: list, seconds: float) -> tuple[list, list[Call]] | None:
+        """The action model at ``state`` one call at a time, each with the
+        clause coverage on (only while a departure is localised): the
+        actions ``action/2`` lists there, and :class:`Call` records: one
+        ``action(State, A)`` for each of them and of ``actions``, one
+        ``findall(S2, perform(State, A, S2), L)`` for each of them (``seconds``
+        each). None when the program did not answer."""
+        request = terms.text(terms.Compound("calls", (state, list(actions), _millis(seconds))))
+        answer = self._request(request, seconds * (2 * len(actions) + 20))
+        if not (isinstance(answer, terms.Compound) and answer.name == "calls"
+                and len(answer.args) == 3 and all(isinstance(a, list) for a in answer.args)):
+            return None
+        table = [c[:3] for c in _clauses([terms.Compound("c", (*c.args, 0, 0)) for c in
+                                          answer.args[2] if isinstance(c, terms.Compound)
+                                          and len(c.args) == 3])]
+        found = []
+        for r in answer.args[1]:
+            if not (isinstance(r, terms.Compound) and r.name == "r" and len(r.args) == 4):
+                continue
+            kind, action, result, numbers = r.args
+            nexts = None
+            if kind == "perform" and isinstance(result, terms.Compound) and result.name == "-":
+                result, nexts = result.args
+            clauses = [(*table[i], entered, exited)
+                       for i, entered, exited in zip(*[iter(numbers)] * 3)
+                       if isinstance(i, int) and 0 <= i < len(table)]
+            found.append(Call(str(kind), action, _result(result), nexts, clauses))
+        return answer.args[0], found
 
     @staticmethod
     def _successors_answer(answer: Any, seconds: float) -> Answer:
@@ -336,6 +356,10 @@ class PrologTarget:
         answer = self._request(f"plan({_millis(seconds)})", seconds)
         if isinstance(answer, Answer):
             return answer
+        return self._plan_answer(answer, seconds)
+
+    @staticmethod
+    def _plan_answer(answer: Any, seconds: float | None = None) -> Answer:
         name = answer.name if isinstance(answer, terms.Compound) else answer
         args = answer.args if isinstance(answer, terms.Compound) else ()
         if name == "plan":
@@ -343,12 +367,51 @@ class PrologTarget:
         if name == "no_plan":
             return Answer("no", seconds=float(args[0]))
         if name == "timeout":
-            return Answer("timeout", text=_("no plan in {seconds} s").format(seconds=f"{seconds:g}"),
+            limit = float(args[0]) if seconds is None else seconds
+            return Answer("timeout", text=_("no plan in {seconds} s").format(seconds=f"{limit:g}"),
                           seconds=float(args[0]))
         if name == "error":
             return Answer("error", text=str(args[0]), seconds=float(args[1]))
         return Answer("error", text=_("the driver answered {answer}").format(
                 answer=terms.text(answer)))
+
+
+#: A clause a covered call entered: ``(file, line, name/arity, times
+#: entered, times exited)``, the file as the box has it.
+Clause = tuple[str, int, str, int, int]
+
+
+@dataclass(frozen=True)
+class Call:
+    """One call of the action model (:meth:`PrologTarget.calls`): ``kind``
+    ``"action"`` or ``"perform"``, the action asked, ``result`` (``"true"``,
+    ``"false"``, ``"timeout"`` or ``"error"``), for ``perform`` the next
+    states found (a list, or None), and the clauses it entered."""
+
+    kind: str
+    action: Any
+    result: str
+    nexts: Any
+    clauses: list
+
+
+def _result(term: Any) -> str:
+    if term in ("true", "false", "timeout"):
+        return str(term)
+    return "error"
+
+
+def _clauses(found: Any) -> list[Clause]:
+    """The ``c(File, Line, Name/Arity, Entered, Exited)`` of a covered answer."""
+    clauses = []
+    for c in found if isinstance(found, list) else ():
+        if isinstance(c, terms.Compound) and c.name == "c" and len(c.args) == 5 \
+                and all(isinstance(n, int) for n in (c.args[1], c.args[3], c.args[4])):
+            pi = c.args[2]
+            name = (f"{pi.args[0]}/{pi.args[1]}" if isinstance(pi, terms.Compound)
+                    and pi.name == "/" and len(pi.args) == 2 else terms.text(pi))
+            clauses.append((str(c.args[0]), c.args[1], name, c.args[3], c.args[4]))
+    return clauses
 
 
 def _millis(seconds: float) -> int:
