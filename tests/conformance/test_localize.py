@@ -338,7 +338,9 @@ def test_a_prolog_departure_is_localised_at_clause_level():
         assert s.file == prolog_mutants.MAIN and "/" in s.function
         assert s.source.split("\n")[0] == text[s.line - 1].strip()
         assert s.source.split("\n")[-1].split("%")[0].rstrip().endswith(".")   # the clause, whole
-    assert "Where to look (a hint, not a proof)" in report
+    assert where.tests == "calls"
+    assert "Where to look (a hint, not a proof): the clauses of your program" in report
+    assert f"({where.failing} failing and {where.passing} passing calls compared)" in report
     off, report = check_target(spec, None, RunOptions(seed=1, max_examples=20,
                                                       localize=False))[0]
     assert off.counterexample.where is None and "Where to look" not in report

@@ -360,6 +360,7 @@ def localize(target: PrologTarget, c: Counterexample, *, timeout: float = 2.0,
     where = localization(only(recorded.spectra, SHOWN_UNITS), Path(target.program.folder))
     if where is None:
         return None
+    where.tests = "calls"
     folder = Path(target.program.folder)
     for i, s in enumerate(where.lines):       # each clause shown whole
         last = recorded.ends.get((s.file, s.line), s.line)
