@@ -377,6 +377,39 @@ def test_a_call_is_judged_by_the_spec_on_its_own():
     assert pl.wrong_port(Call("action", push.term(), "false", None, [])) == "fail"
     assert pl.wrong_port(Call("perform", push.term(), "true", [], [])) == "fail"
     assert pl.wrong_port(Call("action", push.term(), "timeout", None, [])) is None
+    assert pl.judge_call(legal, Call("action", push.term(), "timeout", None, [])) == (
+        "action", None)                 # its time may have been cut short: not judged
+    assert pl.judge_call(legal, Call("action", push.term(), "error", None, [])) == (
+        "action", True)
+
+
+@needs_swipl
+def test_the_calls_of_a_state_share_one_time_limit(tmp_path):
+    """An action/2 that never ends when its action is bound: the first
+    bound call takes all the time the state's calls have, the others are
+    not made (timeout), and none of them is judged."""
+    from conformance.profiles.prolog import localize as pl
+    from conformance.profiles.prolog import model
+    from conformance.profiles.prolog import mutants as prolog_mutants
+    from conformance.profiles.prolog.source import find_program
+    from conformance.profiles.prolog.target import PrologTarget
+    text = (prolog_mutants.REFERENCE / prolog_mutants.MAIN).read_text()
+    first = text.index("action(State, moveUp")
+    (tmp_path / "sokoban.pro").write_text(
+        text[:first] + "action(_, A) :- nonvar(A), !, spin.\n" + text[first:]
+        + "\nspin :- spin.\n")
+    table = model.Table(3, 3, ((2, 2, "j"), (1, 2, "c"), (3, 3, "x")))
+    state = table.initial()
+    target = PrologTarget(find_program(tmp_path))
+    try:
+        target.open_level(table.rows, table.columns, table.facts())
+        listed, calls = target.calls(state.term(), pl.candidates(state), 0.5)
+    finally:
+        target.close()
+    legal = {model.hashable(s.term()): s for s in model.legal(table, state)}
+    assert sorted(model.hashable(a) for a in listed) == sorted(legal)
+    assert [c.result for c in calls] == ["timeout"] * (8 + len(legal))
+    assert all(pl.judge_call(legal, c)[1] is None for c in calls)
 
 
 @needs_swipl

@@ -29,14 +29,15 @@
             it ran (how many times it was entered, and exited)
       calls(State, Actions, Millis) -> calls(Listed, Records, Table)
             (localising too) Listed: findall(A, action(State, A), Listed);
-            then, each with the coverage on and its own time limit, one
+            then, each with the coverage on, one
             call of action(State, A) for each A of Listed and of Actions,
             and findall(S2, perform(State, A, S2), L) for each A of Listed:
             Records, r(action, A, true|false|timeout|error(Text), Numbers)
             and r(perform, A, Result-L, Numbers); Table, the clauses
             entered, c(File, Line, Name/Arity); Numbers, three integers
             per clause a call entered: its index in Table (from 0), how
-            many times it was entered, and exited
+            many times it was entered, and exited. Millis: for all of them
+            together (a call when none is left: timeout, not made)
       end                        -> bye  (the copy ends)
             then, from the parent, once the copy has ended for any reason:
                                  -> ended(Status)
@@ -372,8 +373,9 @@ covering(Goal, Clauses) :-
 %   calls(+State, +Actions, +Millis, -Listed, -Records): the calls of the
 %   action model one by one, each with its own coverage (see the header).
 calls(State, Actions, Millis, Listed, Records) :-
-    Seconds is Millis / 1000,
-    limited(Seconds, findall(A, call_target(action, [State, A]), Listed0), Result),
+    statistics(cputime, C0),
+    End is C0 + Millis / 1000,
+    within(End, findall(A, call_target(action, [State, A]), Listed0), Result),
     (   Result == true
     ->  Listed = Listed0
     ;   Listed = []
@@ -382,15 +384,25 @@ calls(State, Actions, Millis, Listed, Records) :-
     variants(Asked0, Asked),
     findall(r(action, A, Ok, Clauses),
             ( member(A, Asked),
-              covering(limited(Seconds, call_target(action, [State, A]), Ok), Clauses) ),
+              covering(within(End, call_target(action, [State, A]), Ok), Clauses) ),
             Records1),
     findall(r(perform, A, Ok-Nexts, Clauses),
             ( member(A, Listed),
-              covering(limited(Seconds, findall(N, call_target(perform, [State, A, N]), Nexts),
-                               Ok), Clauses),
+              covering(within(End, findall(N, call_target(perform, [State, A, N]), Nexts),
+                              Ok), Clauses),
               ( var(Nexts) -> Nexts = [] ; true ) ),
             Records2),
     append(Records1, Records2, Records).
+
+%   within(+End, :Goal, -Result): limited/3 with the CPU time left until
+%   End (timeout, without calling Goal, when none is left).
+within(End, Goal, Result) :-
+    statistics(cputime, C),
+    Left is End - C,
+    (   Left > 0.001
+    ->  limited(Left, Goal, Result)
+    ;   Result = timeout
+    ).
 
 %   The terms of a list, each once (the first of its variants).
 variants([], []).

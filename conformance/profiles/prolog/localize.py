@@ -25,9 +25,10 @@ of one action stands apart from the others'.
 What a call ran is finer than the clauses it entered: a clause that
 *exited* (gave an answer) and one entered that *failed* (entered more
 times than exited) are two things a call may do with it
-(``(file, line, "exit")``, ``(file, line, "fail")``, :data:`PORTS`): the
-clause that gives a wrong answer exited in a failing call; the one that
-refuses a legal action failed there. The ranking
+(``(file, line, "exit")``, ``(file, line, "fail")``, :data:`SHOWN_UNITS`):
+the clause that gives a wrong answer exited in a failing call, the one
+that refuses a legal action failed there, so a failing call keeps only
+that port (:func:`wrong_port`). The ranking
 (:mod:`conformance.machines.suspects`) scores each and shows a clause at
 its best, whole (from its first line to the one that ends it).
 
@@ -62,13 +63,19 @@ MAX_STATES = 60
 #: is given (seconds; a planner that searches forever is cut there).
 MAX_PLANS = 6
 PLAN_SECONDS = 0.25
+#: The time the calls of one state may take together, in multiples of
+#: the check's limit on one findall of the pairs (and never past the
+#: localisation's own deadline).
+CALLS_SHARE = 4
 #: Random legal walks on the counterexample's table, and their length.
 WALKS, WALK_LENGTH = 4, 8
 #: What a test ran, for the ranking: ``"enter"`` the clauses it entered,
-#: ``"ports"`` what it did with each (exited, failed), ``"both"`` (what
-#: the reports rank, :data:`SHOWN_UNITS`; ``benchmarks/localize.py``).
+#: ``"ports"`` what it did with each (exited, failed), ``"both"``. The
+#: reports rank ports (:data:`SHOWN_UNITS`): ``benchmarks/localize.py
+#: --prolog`` puts more faulty clauses first with them (a clause entered
+#: counts every failing call, whatever port went wrong there).
 UNITS = ("enter", "ports", "both")
-SHOWN_UNITS = "both"
+SHOWN_UNITS = "ports"
 #: The rules whose departures are the planner's, and perform/3's.
 PLANNER_RULES = ("prolog.plan-legal", "prolog.plan-goal", "prolog.plan-found")
 EFFECTS_RULES = ("prolog.effects",)
@@ -140,7 +147,9 @@ def judge_call(legal: dict, call: Call) -> tuple[str, bool | None]:
     that is not legal); ``legal``: the state's legal steps by their terms
     (:func:`model.hashable`)."""
     step = legal.get(model.hashable(call.action))
-    if call.result in ("timeout", "error"):
+    if call.result == "timeout":
+        return call.kind, None          # its time may have been cut short here
+    if call.result == "error":
         return call.kind, True
     if call.kind == "action":
         return "action", (call.result == "true") != (step is not None)
@@ -301,7 +310,8 @@ def record(target: PrologTarget, c: Counterexample, *, timeout: float = 2.0,
     def ask(t: Table, state: State, extra: tuple = ()) -> None:
         open_(t)
         rec.questions += 1
-        answer = target.calls(state.term(), candidates(state) + list(extra), timeout)
+        left = max(0.05, min(CALLS_SHARE * timeout, deadline - time.monotonic()))
+        answer = target.calls(state.term(), candidates(state) + list(extra), left)
         if answer is None:
             opened[0] = None
             return

@@ -304,9 +304,10 @@ class PrologTarget:
         actions ``action/2`` lists there, and :class:`Call` records: one
         ``action(State, A)`` for each of them and of ``actions``, one
         ``findall(S2, perform(State, A, S2), L)`` for each of them (``seconds``
-        each). None when the program did not answer."""
+        for all of them: a call when none is left times out). None when the
+        program did not answer."""
         request = terms.text(terms.Compound("calls", (state, list(actions), _millis(seconds))))
-        answer = self._request(request, seconds * (2 * len(actions) + 20))
+        answer = self._request(request, seconds)
         if not (isinstance(answer, terms.Compound) and answer.name == "calls"
                 and len(answer.args) == 3 and all(isinstance(a, list) for a in answer.args)):
             return None
