@@ -27,17 +27,19 @@
             localising a departure): Clauses, c(File, Line, Name/Arity,
             Entered, Exited) for each clause of the program entered while
             it ran (how many times it was entered, and exited)
-      calls(State, Actions, Millis) -> calls(Listed, Records, Table)
+      calls(State, Actions, Millis) -> calls(Listed, Asked, Records, Table)
             (localising too) Listed: findall(A, action(State, A), Listed);
-            then, each with the coverage on, one
-            call of action(State, A) for each A of Listed and of Actions,
-            and findall(S2, perform(State, A, S2), L) for each A of Listed:
-            Records, r(action, A, true|false|timeout|error(Text), Numbers)
-            and r(perform, A, Result-L, Numbers); Table, the clauses
-            entered, c(File, Line, Name/Arity); Numbers, three integers
-            per clause a call entered: its index in Table (from 0), how
-            many times it was entered, and exited. Millis: for all of them
-            together (a call when none is left: timeout, not made)
+            Asked: those and Actions, each once (=@=, Listed's first);
+            then, each with the coverage on, one call of action(State, A)
+            for each A of Asked, and findall(S2, perform(State, A, S2), L)
+            for each of Listed: Records, r(action, I, Result, Numbers)
+            (Result true, false, timeout or error(Text)) and
+            r(perform, I, Result-L, Numbers), I the action's index in
+            Asked (from 0); Table, the clauses entered, c(File, Line,
+            Name/Arity); Numbers, a string of three integers per clause a
+            call entered: its index in Table (from 0), how many times it
+            was entered, and exited. Millis: for all of them together (a
+            call when none is left: timeout, not made)
       end                        -> bye  (the copy ends)
             then, from the parent, once the copy has ended for any reason:
                                  -> ended(Status)
@@ -230,17 +232,19 @@ serve(successors(State, Millis), Answer) :-
 serve(covered(Request), covered(Answer, Clauses)) :-
     covered(Request, Answer, Clauses).
 serve(calls(State, Actions, Millis), Answer) :-
-    calls(State, Actions, Millis, Listed, Records0),
+    calls(State, Actions, Millis, Listed, Asked, Records0),
     findall(c(F, L, PI), ( member(r(_, _, _, Cs), Records0),
                            member(c(F, L, PI, _, _), Cs) ), Table0),
     sort(Table0, Table),
-    findall(r(K, A, R, Ns),
+    findall(r(K, A, R, Numbers),
             ( member(r(K, A, R, Cs), Records0),
               findall(N, ( member(c(F, L, PI, E, X), Cs),
                            nth0(I, Table, c(F, L, PI)),
-                           member(N, [I, E, X]) ), Ns) ),
+                           member(N, [I, E, X]) ), Ns),
+              atomic_list_concat(Ns, ' ', Atom),
+              atom_string(Atom, Numbers) ),
             Records),
-    checked(calls(Listed, Records, Table), Answer).
+    checked(calls(Listed, Asked, Records, Table), Answer).
 serve(successors_all(States, Millis), all(Answers)) :-
     successors_all(States, Millis, Answers).
 serve(plan(Millis), Answer) :-
@@ -372,7 +376,7 @@ covering(Goal, Clauses) :-
 
 %   calls(+State, +Actions, +Millis, -Listed, -Records): the calls of the
 %   action model one by one, each with its own coverage (see the header).
-calls(State, Actions, Millis, Listed, Records) :-
+calls(State, Actions, Millis, Listed, Asked, Records) :-
     statistics(cputime, C0),
     End is C0 + Millis / 1000,
     within(End, findall(A, call_target(action, [State, A]), Listed0), Result),
@@ -380,14 +384,15 @@ calls(State, Actions, Millis, Listed, Records) :-
     ->  Listed = Listed0
     ;   Listed = []
     ),
-    append(Listed, Actions, Asked0),
+    variants(Listed, Own),
+    append(Own, Actions, Asked0),
     variants(Asked0, Asked),
-    findall(r(action, A, Ok, Clauses),
-            ( member(A, Asked),
+    findall(r(action, I, Ok, Clauses),
+            ( nth0(I, Asked, A),
               covering(within(End, call_target(action, [State, A]), Ok), Clauses) ),
             Records1),
-    findall(r(perform, A, Ok-Nexts, Clauses),
-            ( member(A, Listed),
+    findall(r(perform, I, Ok-Nexts, Clauses),
+            ( nth0(I, Own, A),
               covering(within(End, findall(N, call_target(perform, [State, A, N]), Nexts),
                               Ok), Clauses),
               ( var(Nexts) -> Nexts = [] ; true ) ),

@@ -309,24 +309,28 @@ class PrologTarget:
         request = terms.text(terms.Compound("calls", (state, list(actions), _millis(seconds))))
         answer = self._request(request, seconds)
         if not (isinstance(answer, terms.Compound) and answer.name == "calls"
-                and len(answer.args) == 3 and all(isinstance(a, list) for a in answer.args)):
+                and len(answer.args) == 4 and all(isinstance(a, list) for a in answer.args)):
             return None
-        table = [c[:3] for c in _clauses([terms.Compound("c", (*c.args, 0, 0)) for c in
-                                          answer.args[2] if isinstance(c, terms.Compound)
-                                          and len(c.args) == 3])]
+        listed, asked, records, table = answer.args
+        table = [c[:3] for c in _clauses([terms.Compound("c", (*c.args, 0, 0)) for c in table
+                                          if isinstance(c, terms.Compound) and len(c.args) == 3])]
         found = []
-        for r in answer.args[1]:
-            if not (isinstance(r, terms.Compound) and r.name == "r" and len(r.args) == 4):
+        for r in records:
+            if not (isinstance(r, terms.Compound) and r.name == "r" and len(r.args) == 4
+                    and isinstance(r.args[1], int) and 0 <= r.args[1] < len(asked)):
                 continue
-            kind, action, result, numbers = r.args
+            kind, index, result, numbers = r.args
             nexts = None
             if kind == "perform" and isinstance(result, terms.Compound) and result.name == "-":
                 result, nexts = result.args
+            try:
+                ints = [int(n) for n in str(numbers).split()]
+            except ValueError:
+                ints = []
             clauses = [(*table[i], entered, exited)
-                       for i, entered, exited in zip(*[iter(numbers)] * 3)
-                       if isinstance(i, int) and 0 <= i < len(table)]
-            found.append(Call(str(kind), action, _result(result), nexts, clauses))
-        return answer.args[0], found
+                       for i, entered, exited in zip(*[iter(ints)] * 3) if 0 <= i < len(table)]
+            found.append(Call(str(kind), asked[index], _result(result), nexts, clauses))
+        return listed, found
 
     @staticmethod
     def _successors_answer(answer: Any, seconds: float) -> Answer:
