@@ -5,6 +5,8 @@
     python benchmarks/localize.py --labels /work/students/labels.tsv   # labelled public files too
     python benchmarks/localize.py --plays 20,40,80,160   # accuracy against the plays allowed
     python benchmarks/localize.py --timing --labels L  # a failing check's time, with and without
+    python benchmarks/localize.py --prolog --no-mutants --plays 5,10,20,60   # Prolog, by states
+    python benchmarks/localize.py --timing --prolog --no-mutants   # Prolog's time, and as reported
 
 For each labelled target: check it (``shrink``, the default budget, no
 localisation), record the line spectra of the plays around its departure
@@ -25,8 +27,11 @@ comma-separated; ``folder`` relative to the TSV's own folder, the file's
 hash checked so a label never meets another version of the file). Python
 targets, and with ``--prolog`` the Prolog mutants (their faulty lines:
 where the mutant's file differs from the reference's; a clause, ranked by
-its first line, holds a faulty line when the line lies in it). C++ targets
-are not localised yet.
+its first line, holds a faulty line when the line lies in it; ``--plays``
+counts the states asked, a run of the planner counting as one; the tests
+column says what a call counted, the clauses it ``enter``-ed, their
+``ports`` (exited, failed: what the reports rank) or ``both``). C++
+targets are not localised yet.
 """
 
 from __future__ import annotations
