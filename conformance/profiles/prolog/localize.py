@@ -112,13 +112,16 @@ def states_around(table: Table, names: list[str], seed: int = 0) -> Iterator[tup
         yield from ((other, s.after) for s in (model.solve(other) or [])[:WALK_LENGTH])
 
 
-def planner_tables(table: Table) -> list[Table]:
-    """The tables the planner is asked on: the counterexample's first, then
-    the fixed planner tables and the fixed tables that have a plan."""
+def planner_tables(table: Table, most: int = MAX_PLANS) -> list[Table]:
+    """The tables the planner is asked on (``most`` at most): the
+    counterexample's first, then the fixed planner tables and the fixed
+    tables that have a plan, each once."""
     found = [table]
     seen = {(table.rows, table.columns, table.pistas)}
     for other in (*scenarios.PLANS, *scenarios.tables()):
         key = (other.rows, other.columns, other.pistas)
+        if len(found) >= most:
+            break
         if key not in seen and model.solve(other) is not None:
             seen.add(key)
             found.append(other)
@@ -325,7 +328,7 @@ def record(target: PrologTarget, c: Counterexample, *, timeout: float = 2.0,
     try:
         plans: list = []
         if planner:
-            for t in planner_tables(table)[:MAX_PLANS]:
+            for t in planner_tables(table):
                 if time.monotonic() > deadline:
                     break
                 open_(t)
