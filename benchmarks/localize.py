@@ -30,8 +30,9 @@ where the mutant's file differs from the reference's; a clause, ranked by
 its first line, holds a faulty line when the line lies in it; ``--plays``
 counts the states asked, a run of the planner counting as one; the tests
 column says what a call counted, the clauses it ``enter``-ed, their
-``ports`` (exited, failed: what the reports rank) or ``both``). C++
-targets are not localised yet.
+``ports`` (exited, failed: what the reports rank), ``both``, or the
+``goals`` of the clause bodies, each on its line: then a place must be the
+faulty line itself). C++ targets are not localised yet.
 """
 
 from __future__ import annotations
@@ -282,7 +283,8 @@ def evaluate_prolog(only: str, states: list[int], out) -> dict:
         try:
             verdict = prolog_check.check(target, seed=1, max_examples=30)
             c = verdict.counterexample
-            recorded = (prolog_localize.record(target, c, seconds=1e9, max_states=max(states))
+            recorded = (prolog_localize.record(target, c, seconds=1e9, max_states=max(states),
+                                               goals=True)
                         if c is not None else None)
         finally:
             target.close()
@@ -300,12 +302,14 @@ def evaluate_prolog(only: str, states: list[int], out) -> dict:
         spectra, ends = recorded.spectra, recorded.ends
         hit = {key for key in ends if any(f == key[0] and key[1] <= n <= ends[key]
                                           for f, n in faulty)}
+        exact = set(faulty)          # a goal's line: the faulty line itself
         shown = prolog_localize.SHOWN_UNITS
         for b in states:
             part = loc.Spectra([p for p, asked in zip(spectra.plays, recorded.asked)
                                 if asked <= b], spectra.functions)
             for tests in prolog_localize.UNITS:
-                score(results, prolog_localize.only(part, tests), hit, tests, b)
+                score(results, prolog_localize.only(part, tests),
+                      exact if tests == "goals" else hit, tests, b)
         where = judge(failures, name, prolog_localize.only(spectra, shown), hit)
         print(f"  {name}: {loc.FORMULA} run {where} with {shown} ({spectra.failing} failing, "
               f"{spectra.passing} passing calls)", file=out, flush=True)

@@ -431,10 +431,19 @@ def test_a_call_with_its_action_bound_enters_that_actions_clause_only():
     try:
         target.open_level(table.rows, table.columns, table.facts())
         listed, calls = target.calls(state.term(), pl.candidates(state), 2.0)
+        sites = target.sites()
     finally:
         target.close()
     assert sorted(model.hashable(a) for a in listed) == sorted(
         model.hashable(s.term()) for s in model.legal(table, state))
+    # Each goal of a call is placed on a line of its clause, and every call
+    # site a call went through is one of the program's.
+    assert sites and all(line <= goal <= pl._clause_end(text, line)
+                         for (_f, line, _pc), goal in sites.items())
+    assert all((f, line, pc) in sites for c in calls for f, line, pc, _e, _x in c.sites)
+    on_table = next(n + 1 for n, t in enumerate(text) if t.startswith("onTable("))
+    assert {goal for (_f, line, _pc), goal in sites.items() if line == on_table} >= {
+        on_table + 1, on_table + 2, on_table + 3}       # filas/columnas, the rows, the columns
     asked = [c for c in calls if c.kind == "action"]
     assert len(asked) == 8
     for c in asked:

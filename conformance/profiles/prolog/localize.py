@@ -70,11 +70,13 @@ CALLS_SHARE = 4
 #: Random legal walks on the counterexample's table, and their length.
 WALKS, WALK_LENGTH = 4, 8
 #: What a test ran, for the ranking: ``"enter"`` the clauses it entered,
-#: ``"ports"`` what it did with each (exited, failed), ``"both"``. The
+#: ``"ports"`` what it did with each (exited, failed), ``"both"``;
+#: ``"goals"``, what it did with each goal of a clause body it called
+#: (the goal's line: a call site of SWI-Prolog's coverage). The
 #: reports rank ports (:data:`SHOWN_UNITS`): ``benchmarks/localize.py
 #: --prolog`` puts more faulty clauses first with them (a clause entered
 #: counts every failing call, whatever port went wrong there).
-UNITS = ("enter", "ports", "both")
+UNITS = ("enter", "ports", "both", "goals")
 SHOWN_UNITS = "ports"
 #: The rules whose departures are the planner's, and perform/3's.
 PLANNER_RULES = ("prolog.plan-legal", "prolog.plan-goal", "prolog.plan-found")
@@ -217,24 +219,30 @@ class Recorded:
     asked: list
 
 
+#: Which units each kind of :data:`UNITS` keeps (by their third part).
+_KEEP = {"enter": (None,), "ports": ("exit", "fail"), "both": (None, "exit", "fail"),
+         "goals": ("goal exit", "goal fail")}
+
+
 def only(spectra: Spectra, units: str) -> Spectra:
-    """``spectra`` (recorded with ``"both"``) with only ``units`` (:data:`UNITS`)."""
-    if units == "both":
-        return spectra
-    size = 2 if units == "enter" else 3
-    return Spectra([(tuple(frozenset(k for k in s if len(k) == size) for s in steps), failed)
-                    for steps, failed in spectra.plays], spectra.functions)
+    """``spectra`` as recorded (every unit) with only ``units`` (:data:`UNITS`)."""
+    keep = _KEEP[units]
+    return Spectra([(tuple(frozenset(k for k in s if (k[2] if len(k) > 2 else None) in keep)
+                           for s in steps), failed) for steps, failed in spectra.plays],
+                   spectra.functions)
 
 
 class _Recorder:
     def __init__(self, target: PrologTarget):
+        self.target = target
         self.folder = target.program.folder
         self.own = [(str(p.relative_to(self.folder)), str(p)) for p in target.program.files]
         self.found = Recorded(Spectra([], {}), {}, [])
         self.texts: dict = {}
         self.questions = 0
 
-    def add(self, clauses: list, failed: bool, wrong: str | None = None) -> None:
+    def add(self, clauses: list, failed: bool, wrong: str | None = None,
+            sites: list = ()) -> None:
         """One test: the clauses a call entered; ``wrong``, for a failing
         call, ``"exit"`` when it gave a wrong answer (only the clauses that
         exited can have given it) or ``"fail"`` when it refused a right one
@@ -256,6 +264,18 @@ class _Recorder:
                 units.add((relative, line, "exit"))
             if entered > exited and not (failed and wrong == "exit"):
                 units.add((relative, line, "fail"))
+        where = self.target.sites() if sites else {}
+        for file, line, pc, entered, exited in sites:
+            relative, goal = _relative(self.own, file), where.get((file, line, pc))
+            if relative is None or goal is None:
+                continue
+            name = self.found.spectra.functions.get((relative, line))
+            if name is not None:        # a goal's line is in its clause's predicate
+                self.found.spectra.functions.setdefault((relative, goal), name)
+            if exited > 0 and not (failed and wrong == "fail"):
+                units.add((relative, goal, "goal exit"))
+            if entered > exited and not (failed and wrong == "exit"):
+                units.add((relative, goal, "goal fail"))
         self.found.spectra.plays.append(((frozenset(units),), failed))
         self.found.asked.append(self.questions)
 
@@ -290,10 +310,12 @@ def _departure(c: Counterexample) -> tuple[Table, list[str], bool] | None:
 
 
 def record(target: PrologTarget, c: Counterexample, *, timeout: float = 2.0,
-           seconds: float = 4.0, max_states: int = MAX_STATES) -> Recorded | None:
+           seconds: float = 4.0, max_states: int = MAX_STATES,
+           goals: bool = False) -> Recorded | None:
     """The spectra of the calls around ``c`` (the module docstring's), with
-    every unit (``"both"``: each clause entered, exited, failed); None when
-    ``c`` is not a departure that can be replayed."""
+    every unit (each clause entered, exited, failed; ``goals``: each goal
+    too, :data:`UNITS`); None when ``c`` is not a departure that can be
+    replayed."""
     departure = _departure(c)
     if departure is None:
         return None
@@ -323,7 +345,7 @@ def record(target: PrologTarget, c: Counterexample, *, timeout: float = 2.0,
             part, failed = judge_call(legal, call)
             if failed is None or (failed and not counts_as(part, rule)):
                 continue
-            rec.add(call.clauses, failed, wrong_port(call))
+            rec.add(call.clauses, failed, wrong_port(call), call.sites if goals else ())
 
     try:
         plans: list = []
@@ -333,11 +355,12 @@ def record(target: PrologTarget, c: Counterexample, *, timeout: float = 2.0,
                     break
                 open_(t)
                 rec.questions += 1
-                answer, clauses = target.covered_plan(
+                answer, clauses, sites = target.covered_plan(
                     max(0.01, min(PLAN_SECONDS, timeout, deadline - time.monotonic())))
                 failed = judge_plan(t, answer)
                 if failed is not None and (not failed or counts_as("plan", rule)):
-                    rec.add(clauses, failed, "exit" if answer.kind == "ok" else None)
+                    rec.add(clauses, failed, "exit" if answer.kind == "ok" else None,
+                            sites if goals else ())
                 if failed and answer.kind == "ok" and isinstance(answer.value, list):
                     plans.append((t, answer.value))
                 opened[0] = None        # the planner may have asserted: a fresh copy

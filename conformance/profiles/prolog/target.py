@@ -24,7 +24,7 @@ import select
 import shutil
 import subprocess
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -97,6 +97,7 @@ class PrologTarget:
         self._closing = False       # a level's end asked for, its answers not read yet
         self.starts = 0
         self._late = ""          # why the last read had no answer in time
+        self._sites: dict | None = None     # the call sites' lines (sites())
 
     # -------------------------------------------------------------- process
 
@@ -104,6 +105,7 @@ class PrologTarget:
         """Start the driver and load the program: :class:`LoadFailed` when
         it cannot be (the missing predicates are in ``missing``)."""
         self.close()
+        self._sites = None                  # named by the box's folder: a new one
         binary = swipl()
         self.workdir = tempfile.mkdtemp(prefix="prolog-box-")
         for f in self.program.files:
@@ -284,19 +286,23 @@ class PrologTarget:
             return answer
         return self._successors_answer(answer, seconds)
 
-    def covered_plan(self, seconds: float) -> tuple[Answer, list[Clause]]:
+    def covered_plan(self, seconds: float) -> tuple[Answer, list[Clause], list]:
         """:meth:`plan` with SWI-Prolog's clause coverage on (only while a
-        departure is localised): the answer, and the clauses entered
-        (:data:`Clause`)."""
+        departure is localised): the answer, the clauses entered
+        (:data:`Clause`) and the call sites gone through (as
+        :attr:`Call.sites`)."""
         request = terms.text(terms.Compound("covered", (terms.Compound(
             "plan", (_millis(seconds),)),)))
         answer = self._request(request, seconds)
         if isinstance(answer, Answer):
-            return answer, []
+            return answer, [], []
         if not (isinstance(answer, terms.Compound) and answer.name == "covered"
                 and len(answer.args) == 2 and isinstance(answer.args[1], list)):
-            return Answer("error", text=f"the driver answered {terms.text(answer)}"), []
-        return self._plan_answer(answer.args[0], seconds), _clauses(answer.args[1])
+            return Answer("error", text=f"the driver answered {terms.text(answer)}"), [], []
+        sites = [(str(g.args[0]), *g.args[1:]) for g in answer.args[1]
+                 if isinstance(g, terms.Compound) and g.name == "g" and len(g.args) == 5
+                 and all(isinstance(n, int) for n in g.args[1:])]
+        return (self._plan_answer(answer.args[0], seconds), _clauses(answer.args[1]), sites)
 
     def calls(self, state: list, actions: list, seconds: float) -> tuple[list, list[Call]] | None:
         """The action model at ``state`` one call at a time, each with the
@@ -316,21 +322,36 @@ class PrologTarget:
                                           if isinstance(c, terms.Compound) and len(c.args) == 3])]
         found = []
         for r in records:
-            if not (isinstance(r, terms.Compound) and r.name == "r" and len(r.args) == 4
+            if not (isinstance(r, terms.Compound) and r.name == "r" and len(r.args) == 5
                     and isinstance(r.args[1], int) and 0 <= r.args[1] < len(asked)):
                 continue
-            kind, index, result, numbers = r.args
+            kind, index, result, numbers, called = r.args
             nexts = None
             if kind == "perform" and isinstance(result, terms.Compound) and result.name == "-":
                 result, nexts = result.args
-            try:
-                ints = [int(n) for n in str(numbers).split()]
-            except ValueError:
-                ints = []
             clauses = [(*table[i], entered, exited)
-                       for i, entered, exited in zip(*[iter(ints)] * 3) if 0 <= i < len(table)]
-            found.append(Call(str(kind), asked[index], _result(result), nexts, clauses))
+                       for i, entered, exited in _numbers(numbers, 3) if 0 <= i < len(table)]
+            sites = [(*table[i][:2], pc, entered, exited)
+                     for i, pc, entered, exited in _numbers(called, 4) if 0 <= i < len(table)]
+            found.append(Call(str(kind), asked[index], _result(result), nexts, clauses, sites))
         return listed, found
+
+    def sites(self) -> dict[tuple[str, int, int], int]:
+        """Where each call site of the program's clauses is:
+        ``(file, clause's first line, program counter) -> the goal's line``
+        (:attr:`Call.sites` name them so), read once per program (in the
+        open level's copy); empty when the driver cannot tell."""
+        if self._sites is None:
+            answer = self._request("sites", LOAD_SECONDS)
+            found = {}
+            if isinstance(answer, terms.Compound) and answer.name == "sites" \
+                    and isinstance(answer.args[0], list):
+                for s in answer.args[0]:
+                    if isinstance(s, terms.Compound) and s.name == "s" and len(s.args) == 4 \
+                            and all(isinstance(n, int) for n in s.args[1:]):
+                        found[(str(s.args[0]), s.args[1], s.args[2])] = s.args[3]
+            self._sites = found
+        return self._sites
 
     @staticmethod
     def _successors_answer(answer: Any, seconds: float) -> Answer:
@@ -398,6 +419,18 @@ class Call:
     result: str
     nexts: Any
     clauses: list
+    #: The call sites it went through: ``(file, clause's first line,
+    #: program counter, times entered, times exited)``.
+    sites: list = field(default_factory=list)
+
+
+def _numbers(text: Any, width: int) -> list[tuple[int, ...]]:
+    """A string of integers read ``width`` at a time (none when it is not one)."""
+    try:
+        ints = [int(n) for n in str(text).split()]
+    except ValueError:
+        return []
+    return list(zip(*[iter(ints)] * width))
 
 
 def _result(term: Any) -> str:
