@@ -430,7 +430,7 @@ def test_a_call_with_its_action_bound_enters_that_actions_clause_only():
     target = PrologTarget(find_program(prolog_mutants.REFERENCE))
     try:
         target.open_level(table.rows, table.columns, table.facts())
-        listed, calls = target.calls(state.term(), pl.candidates(state), 2.0)
+        listed, calls = target.calls(state.term(), pl.candidates(state), 2.0, goals=True)
         sites = target.sites()
     finally:
         target.close()
@@ -440,6 +440,7 @@ def test_a_call_with_its_action_bound_enters_that_actions_clause_only():
     # site a call went through is one of the program's.
     assert sites and all(line <= goal <= pl._clause_end(text, line)
                          for (_f, line, _pc), goal in sites.items())
+    assert any(c.sites for c in calls)
     assert all((f, line, pc) in sites for c in calls for f, line, pc, _e, _x in c.sites)
     on_table = next(n + 1 for n, t in enumerate(text) if t.startswith("onTable("))
     assert {goal for (_f, line, _pc), goal in sites.items() if line == on_table} >= {

@@ -33,7 +33,7 @@
       sites                      -> sites(Sites)
             s(File, Line, PC, GoalLine): the line of the goal at each call
             site of the program's clauses
-      calls(State, Actions, Millis) -> calls(Listed, Asked, Records, Table)
+      calls(State, Actions, Millis, Goals) -> calls(Listed, Asked, Records, Table)
             (localising too) Listed: findall(A, action(State, A), Listed);
             Asked: those and Actions, each once (=@=, Listed's first);
             then, each with the coverage on, one call of action(State, A)
@@ -47,7 +47,8 @@
             was entered, and exited. Millis: for all of them together (a
             call when none is left: timeout, not made). Records have a
             fifth argument, a string of four integers per call site gone
-            through: its clause's index in Table, its PC, entered, exited
+            through (Goals true; else empty): its clause's index in Table,
+            its PC, entered, exited
       end                        -> bye  (the copy ends)
             then, from the parent, once the copy has ended for any reason:
                                  -> ended(Status)
@@ -95,6 +96,10 @@ main :-
     set_stream(In, buffer(false)),
     nb_setval(sokoban_out, Out),
     nb_setval(sokoban_in, In),
+    module_property(sokoban_driver, file(Self)),
+    nb_setval(sokoban_self, Self),
+    current_prolog_flag(home, Home),
+    nb_setval(sokoban_home, Home),
     silence,
     load_target(File, Missing, Messages),
     answer(loaded(Missing, Messages)),
@@ -244,8 +249,8 @@ serve(covered(Request), covered(Answer, Clauses)) :-
     covered(Request, Answer, Clauses).
 serve(sites, sites(Sites)) :-
     sites(Sites).
-serve(calls(State, Actions, Millis), Answer) :-
-    calls(State, Actions, Millis, Listed, Asked, Records0),
+serve(calls(State, Actions, Millis, Goals), Answer) :-
+    calls(State, Actions, Millis, Goals, Listed, Asked, Records0),
     findall(c(F, L, PI), ( member(r(_, _, _, Cs), Records0),
                            member(c(F, L, PI, _, _), Cs) ), Table0),
     sort(Table0, Table),
@@ -378,6 +383,11 @@ covered(Request, Answer, Clauses) :-
 %   c(File, Line, Name/Arity, Entered, Exited) for each clause entered,
 %   of any file but this one and SWI-Prolog's own libraries.
 covering(Goal, Clauses) :-
+    covering(Goal, true, Clauses).
+
+%   covering(:Goal, +Goals, -Clauses): the call sites only when Goals is
+%   true.
+covering(Goal, Goals, Clauses) :-
     '$cov_reset',
     setup_call_cleanup('$cov_start', once(Goal), '$cov_stop'),
     findall(c(File, Line, PI, Entered, Exited),
@@ -386,7 +396,8 @@ covering(Goal, Clauses) :-
               clause_property(Clause, predicate(_:PI)) ),
             Clauses0),
     findall(g(File, Line, PC, Entered, Exited),
-            ( '$cov_data'(call_site(Clause, PC, _), Entered, Exited), Entered > 0,
+            ( Goals == true,
+              '$cov_data'(call_site(Clause, PC, _), Entered, Exited), Entered > 0,
               own_clause(Clause, File, Line) ),
             Sites),
     append(Clauses0, Sites, Clauses1),
@@ -397,9 +408,9 @@ covering(Goal, Clauses) :-
 %   SWI-Prolog's own libraries), its file and its first line.
 own_clause(Clause, File, Line) :-
     clause_property(Clause, file(File)),
-    module_property(sokoban_driver, file(Self)),
+    nb_getval(sokoban_self, Self),
     File \== Self,
-    current_prolog_flag(home, Home),
+    nb_getval(sokoban_home, Home),
     \+ sub_atom(File, 0, _, _, Home),
     clause_property(Clause, line_count(Line)).
 
@@ -436,7 +447,7 @@ file_line(File, Offset, Line) :-
 
 %   calls(+State, +Actions, +Millis, -Listed, -Records): the calls of the
 %   action model one by one, each with its own coverage (see the header).
-calls(State, Actions, Millis, Listed, Asked, Records) :-
+calls(State, Actions, Millis, Goals, Listed, Asked, Records) :-
     statistics(cputime, C0),
     End is C0 + Millis / 1000,
     within(End, findall(A, call_target(action, [State, A]), Listed0), Result),
@@ -449,12 +460,12 @@ calls(State, Actions, Millis, Listed, Asked, Records) :-
     variants(Asked0, Asked),
     findall(r(action, I, Ok, Clauses),
             ( nth0(I, Asked, A),
-              covering(within(End, call_target(action, [State, A]), Ok), Clauses) ),
+              covering(within(End, call_target(action, [State, A]), Ok), Goals, Clauses) ),
             Records1),
     findall(r(perform, I, Ok-Nexts, Clauses),
             ( nth0(I, Own, A),
               covering(within(End, findall(N, call_target(perform, [State, A, N]), Nexts),
-                              Ok), Clauses),
+                              Ok), Goals, Clauses),
               ( var(Nexts) -> Nexts = [] ; true ) ),
             Records2),
     append(Records1, Records2, Records).

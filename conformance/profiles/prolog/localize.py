@@ -336,7 +336,7 @@ def record(target: PrologTarget, c: Counterexample, *, timeout: float = 2.0,
         open_(t)
         rec.questions += 1
         left = max(0.05, min(CALLS_SHARE * timeout, deadline - time.monotonic()))
-        answer = target.calls(state.term(), candidates(state) + list(extra), left)
+        answer = target.calls(state.term(), candidates(state) + list(extra), left, goals)
         if answer is None:
             opened[0] = None
             return
@@ -345,7 +345,7 @@ def record(target: PrologTarget, c: Counterexample, *, timeout: float = 2.0,
             part, failed = judge_call(legal, call)
             if failed is None or (failed and not counts_as(part, rule)):
                 continue
-            rec.add(call.clauses, failed, wrong_port(call), call.sites if goals else ())
+            rec.add(call.clauses, failed, wrong_port(call), call.sites)
 
     try:
         plans: list = []

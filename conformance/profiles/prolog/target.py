@@ -304,15 +304,18 @@ class PrologTarget:
                  and all(isinstance(n, int) for n in g.args[1:])]
         return (self._plan_answer(answer.args[0], seconds), _clauses(answer.args[1]), sites)
 
-    def calls(self, state: list, actions: list, seconds: float) -> tuple[list, list[Call]] | None:
+    def calls(self, state: list, actions: list, seconds: float, goals: bool = False
+              ) -> tuple[list, list[Call]] | None:
         """The action model at ``state`` one call at a time, each with the
         clause coverage on (only while a departure is localised): the
         actions ``action/2`` lists there, and :class:`Call` records: one
         ``action(State, A)`` for each of them and of ``actions``, one
         ``findall(S2, perform(State, A, S2), L)`` for each of them (``seconds``
-        for all of them: a call when none is left times out). None when the
+        for all of them: a call when none is left times out); ``goals``: the
+        call sites each went through too (:attr:`Call.sites`). None when the
         program did not answer."""
-        request = terms.text(terms.Compound("calls", (state, list(actions), _millis(seconds))))
+        request = terms.text(terms.Compound("calls", (state, list(actions), _millis(seconds),
+                                                      terms.Atom(str(goals).lower()))))
         answer = self._request(request, seconds)
         if not (isinstance(answer, terms.Compound) and answer.name == "calls"
                 and len(answer.args) == 4 and all(isinstance(a, list) for a in answer.args)):
