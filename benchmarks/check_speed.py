@@ -13,10 +13,13 @@ other (so both see the same load), and records:
 * the wall time of the command (Python's start-up and the target's loading
   included: what a user waits for), and its CPU time: the command's own and
   that of every process below it (the sandbox's child, a C++ driver,
-  SWI-Prolog, the compiler), sampled from ``/proc`` every 0.1 s (a process
-  that lives less than that may be missed). Ratios are of CPU time: on a
-  machine shared with other jobs the wall time follows the load, the CPU
-  time much less;
+  SWI-Prolog, the compiler): the ``RUSAGE_CHILDREN`` this script gains by
+  waiting for the command, which holds every process the command and its
+  own children waited for. (Nothing is sampled in the measured process: an
+  earlier version read ``/proc`` from a thread in it, and that thread's own
+  cost, which grows with the wall time, was counted as the check's.) Ratios
+  are of CPU time: on a machine shared with other jobs the wall time follows
+  the load, the CPU time much less;
 * the round trips to the target: messages to the sandbox child
   (``SandboxTarget._transport``), exchanges with a C++ driver
   (``Aed2Target._exchange``) or requests to SWI-Prolog
@@ -58,40 +61,11 @@ from verdicts import Runner  # noqa: E402  (a script beside this one)
 #: of each (module, class, method) that the tree has, and writes the count to
 #: $CHECK_SPEED_COUNT at exit.
 COUNTING = r'''
-import atexit, importlib, json, os, resource, runpy, sys, threading, time
+import atexit, importlib, json, os, runpy, sys
 count = [0]
-TICK = os.sysconf("SC_CLK_TCK")
-seen = {}          # pid of a process below this one -> the most CPU seen it use (ticks)
-
-def look():
-    me, parents = os.getpid(), {}
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                with open(f"/proc/{name}/stat") as f:
-                    fields = f.read().rsplit(")", 1)[1].split()
-                parents[int(name)] = (int(fields[1]), int(fields[11]) + int(fields[12]))
-            except (OSError, IndexError, ValueError):
-                pass
-    for pid, (ppid, used) in parents.items():
-        p = ppid
-        while p > 1 and p != me:
-            p = parents.get(p, (0, 0))[0]
-        if p == me:
-            seen[pid] = max(seen.get(pid, 0), used)
-
-def sample():
-    while True:
-        look()
-        time.sleep(0.1)
-
-threading.Thread(target=sample, daemon=True).start()
 
 def report():
-    look()
-    mine = resource.getrusage(resource.RUSAGE_SELF)
-    open(os.environ["CHECK_SPEED_COUNT"], "w").write(json.dumps(
-        {"round_trips": count[0], "cpu": mine.ru_utime + mine.ru_stime + sum(seen.values()) / TICK}))
+    open(os.environ["CHECK_SPEED_COUNT"], "w").write(json.dumps({"round_trips": count[0]}))
 for module, cls, method in [
         ("conformance.sandbox.box", "SandboxTarget", "_transport"),
         ("conformance.sandbox", "SandboxTarget", "_transport"),
@@ -149,12 +123,12 @@ class Side(Runner):
         count_file = self.work / "count.json"
         count_file.unlink(missing_ok=True)
         env = dict(self.env, CHECK_SPEED_COUNT=str(count_file))
-        start = time.monotonic()
+        start, used = time.monotonic(), _children_cpu()
         p = subprocess.run([self.python, "-c", COUNTING, *argv], cwd=self.cwd, env=env,
                            capture_output=True, text=True, timeout=timeout)
-        seconds = time.monotonic() - start
+        seconds, cpu = time.monotonic() - start, _children_cpu() - used
         counted = json.loads(count_file.read_text()) if count_file.is_file() else {}
-        return p, seconds, counted.get("cpu"), counted.get("round_trips")
+        return p, seconds, cpu, counted.get("round_trips")
 
     def share(self, path: str, seed: int) -> float | None:
         """The share of a check's CPU time spent in the target's own code

@@ -7,6 +7,8 @@
     python benchmarks/localize.py --timing --labels L  # a failing check's time, with and without
     python benchmarks/localize.py --prolog --no-mutants --plays 5,10,20,60   # Prolog, by states
     python benchmarks/localize.py --timing --prolog --no-mutants   # Prolog's time, and as reported
+    python benchmarks/localize.py --cpp --no-mutants   # the C++ (aed2) mutants (needs g++)
+    python benchmarks/localize.py --timing --cpp --no-mutants   # their time, with and without
 
 For each labelled target: check it (``shrink``, the default budget, no
 localisation), record the line spectra of the plays around its departure
@@ -32,7 +34,12 @@ counts the states asked, a run of the planner counting as one; the tests
 column says what a call counted, the clauses it ``enter``-ed, their
 ``ports`` (exited, failed: what the reports rank), ``both``, or the
 ``goals`` of the clause bodies, each on its line: then a place must be the
-faulty line itself). C++ targets are not localised yet.
+faulty line itself), and with
+``--cpp`` the C++ mutants of ``conformance/profiles/aed2/mutants.py`` (the
+faulty line: the one each substitutes; when it holds no code, as a line
+emptied to ``;``, the next line that does, as a Python deletion; checked
+as ``sokoban check`` checks them, with the sanitizer and the plain build,
+the lines a sanitizer names pinned first as in the reports).
 """
 
 from __future__ import annotations
@@ -49,7 +56,7 @@ from pathlib import Path
 from conformance import mutants, profiles
 from conformance.checking import engine
 from conformance.checking import localize as loc
-from conformance.checking.checks import RunOptions, check_target
+from conformance.checking.checks import DirectionAdapter, RunOptions, check_target, checked_options
 from conformance.checking.targets import resolve
 from conformance.sandbox.box import open_target
 from conformance.profiles.prolog import mutants as prolog_mutants
@@ -101,11 +108,18 @@ GRANULARITIES = ("play", "step", "both")
 UNITS = ("line", "run")
 
 def position(ranked: list, faulty: set[tuple[str, int]]) -> int | None:
-    """1-based place of the first faulty line in ``ranked`` (None: absent)."""
-    for i, (key, _score) in enumerate(ranked, 1):
+    """1-based place of the first faulty line in ``ranked`` (None: absent;
+    the parts of a line, ``(file, line, part)``, count as the line, once)."""
+    lines = dict.fromkeys((key[0], key[1]) for key, _score in ranked)
+    for i, key in enumerate(lines, 1):
         if key in faulty:
             return i
     return None
+
+
+def _lines(ranked: list) -> int:
+    """How many lines ``ranked`` ranks (a line's parts once)."""
+    return len({(key[0], key[1]) for key, _score in ranked})
 
 
 def block_position(places: list, faulty: set[tuple[str, int]]) -> tuple[int | None, int]:
@@ -165,6 +179,16 @@ def spectra_of(path: str, profile: str | None, seed: int, in_process: bool, play
         target.close()
 
 
+def unranked(results: dict, granularities, budgets: list[int]) -> None:
+    """A target not localised: not found, by every formula, granularity,
+    budget and unit."""
+    for formula in loc.FORMULAS:
+        for granularity in granularities:
+            for b in budgets:
+                for unit in UNITS:
+                    results.setdefault((formula, granularity, b, unit), []).append((None, 0, 0))
+
+
 def evaluate(cases, in_process: bool, budgets: list[int], out) -> dict:
     """Per formula, tests, plays allowed and unit (a line, or a run of
     lines as a report shows it): ``(place, lines read, lines ranked)`` of
@@ -176,21 +200,22 @@ def evaluate(cases, in_process: bool, budgets: list[int], out) -> dict:
         if spectra is None:
             failures.append((label, "no departure to localise" if verdict.conforms
                              else "fatal or no counterexample"))
-            for formula in loc.FORMULAS:
-                for granularity in GRANULARITIES:
-                    for b in budgets:
-                        for unit in UNITS:
-                            results.setdefault((formula, granularity, b, unit), []).append(
-                                (None, 0, 0))
+            unranked(results, GRANULARITIES, budgets)
             continue
-        for b in budgets:
-            part = loc.Spectra(spectra.plays[:b], spectra.functions, frozenset().union(
-                *(lines for i, lines in spectra.focus_at if i < b)))
-            for granularity in GRANULARITIES:
-                score(results, part, faulty, granularity, b)
+        score_budgets(results, spectra, faulty, budgets)
         where = judge(failures, label, spectra, faulty)
         print(f"  {label}: {loc.FORMULA} run {where}", file=out, flush=True)
     return {"results": results, "failures": failures}
+
+
+def score_budgets(results: dict, spectra, faulty: set, budgets: list[int]) -> None:
+    """:func:`score` of the first ``b`` plays of ``spectra``, for each ``b``
+    of ``budgets`` and each granularity."""
+    for b in budgets:
+        part = loc.Spectra(spectra.plays[:b], spectra.functions, frozenset().union(
+            *(lines for i, lines in spectra.focus_at if i < b)), pinned=spectra.pinned)
+        for granularity in GRANULARITIES:
+            score(results, part, faulty, granularity, b)
 
 
 def score(results: dict, part, faulty: set, granularity: str, b: int) -> None:
@@ -201,9 +226,9 @@ def score(results: dict, part, faulty: set, granularity: str, b: int) -> None:
         ranked = loc.rank(part, formula, plain)
         at = position(ranked, faulty)
         results.setdefault((formula, granularity, b, "line"), []).append(
-            (at, at or len(ranked), len(ranked)))
+            (at, at or _lines(ranked), _lines(ranked)))
         run, read = block_position(loc.blocks(part, ranked, plain), faulty)
-        results.setdefault((formula, granularity, b, "run"), []).append((run, read, len(ranked)))
+        results.setdefault((formula, granularity, b, "run"), []).append((run, read, _lines(ranked)))
 
 
 def judge(failures: list, label: str, spectra, faulty: set) -> int | None:
@@ -292,12 +317,7 @@ def evaluate_prolog(only: str, states: list[int], out) -> dict:
             failures.append((name, "not localised: " + (
                 "no departure" if c is None else "no failing call" if recorded is not None
                 else "no spectra")))
-            for formula in loc.FORMULAS:
-                for b in states:
-                    for unit in UNITS:
-                        for tests in prolog_localize.UNITS:
-                            results.setdefault((formula, tests, b, unit), []).append(
-                                (None, 0, 0))
+            unranked(results, prolog_localize.UNITS, states)
             continue
         spectra, ends = recorded.spectra, recorded.ends
         hit = {key for key in ends if any(f == key[0] and key[1] <= n <= ends[key]
@@ -316,16 +336,87 @@ def evaluate_prolog(only: str, states: list[int], out) -> dict:
     return {"results": results, "failures": failures, "shown": prolog_localize.SHOWN_UNITS}
 
 
-def timing(labels: Path | None, only: str, mutants_too: bool = True,
+def cpp_cases(only: str, seeds: int):
+    """The C++ mutants: ``(label, folder, faulty line)``, the line each
+    substitutes (:mod:`conformance.profiles.aed2.mutants`)."""
+    from conformance.profiles.aed2 import mutants as cpp_mutants
+    for m in cpp_mutants.MUTANTS:
+        if only and not m.name.startswith(only):
+            continue
+        folder = cpp_mutants.materialize(m)
+        text = (folder / m.file).read_text()
+        line = text[:text.index(m.new)].count("\n") + 1
+        for seed in range(1, seeds + 1):
+            yield f"{m.name} (seed {seed})", folder, (m.file, line), seed
+
+
+def _with_code(spectra, key: tuple[str, int]) -> set[tuple[str, int]]:
+    """``key``, or when no play ran it (no code: a line emptied to ``;``),
+    also the next line of its file some play ran."""
+    ran = {(k[0], k[1]) for lines, _ in spectra.tests("play") for k in lines} | set(spectra.pinned)
+    if key in ran:
+        return {key}
+    after = sorted(n for f, n in ran if f == key[0] and n > key[1])
+    return {key} | ({(key[0], after[0])} if after else set())
+
+
+def evaluate_cpp(only: str, seeds: int, budgets: list[int], out) -> dict:
+    """As :func:`evaluate`, for the C++ mutants (``sokoban check``'s
+    check: sanitizer build, then the plain build's findings first)."""
+    from conformance.profiles.aed2.build import BuildError
+    results: dict = {}
+    failures = []
+    profile = profiles.get("aed2")
+    for label, folder, faulty_line, seed in cpp_cases(only, seeds):
+        spec = resolve(str(folder))
+        options = checked_options(spec, RunOptions(seed=seed, localize=False))
+        try:
+            target = profile.open(spec, options)
+        except Exception as e:  # noqa: BLE001 - a build that fails is a row of the table
+            failures.append((label, f"not built: {e}"))
+            continue
+        c = spectra = None
+        try:
+            [(verdict, _)] = check_target(spec, None, options, target=target)
+            c = verdict.counterexample
+            judged = (target if options.directions == "ours"
+                      else DirectionAdapter(target, profile, options.directions))
+            if c is not None:
+                try:
+                    spectra = loc.spectra_for(judged, profile, c, directions=options.directions,
+                                              seconds=1e9, max_plays=max(budgets),
+                                              each_step=True,
+                                              pinned=loc.pinned_lines(profile, verdict)[id(c)])
+                except BuildError as e:
+                    failures.append((label, f"no coverage build: {e}"))
+        finally:
+            target.close()
+        if spectra is None:
+            failures.append((label, "no departure" if c is None else "no spectra"))
+            unranked(results, GRANULARITIES, budgets)
+            continue
+        faulty = _with_code(spectra, faulty_line)
+        score_budgets(results, spectra, faulty, budgets)
+        where = judge(failures, label, spectra, faulty)
+        pinned = f", pinned {_place(spectra.pinned)}" if spectra.pinned else ""
+        print(f"  {label}: {loc.FORMULA} run {where} (faulty {faulty_line[0]}:{faulty_line[1]}"
+              f"{pinned})", file=out, flush=True)
+    return {"results": results, "failures": failures}
+
+
+def timing(labels: Path | None, only: str, mutants_too: bool = True, cpp: bool = False,
            prolog: bool = False) -> None:
     """A failing check's wall time with localisation and with --no-localize
     (``check_target`` as ``sokoban check`` runs it: sandboxed, seed 1);
-    ``prolog``: the Prolog mutants too, each with where its faulty clause
-    came in the report (the places it shows, within the time allowed)."""
+    ``cpp``: the C++ mutants too; ``prolog``: the Prolog mutants too, each
+    with where its faulty clause came in the report (the places it shows,
+    within the time allowed)."""
     cases = [(str(mutants.path(n)), None) for n in mutants.MUTANTS
              if mutants_too and (not only or n.startswith(only))]
     if labels is not None:
         cases += [(c[1], None) for c in labelled_cases(labels, 1)]
+    if cpp:
+        cases += [(str(folder), None) for _label, folder, _line, _seed in cpp_cases(only, 1)]
     if prolog:
         cases += [(str(folder), faulty) for _name, folder, _rule, faulty in prolog_cases(only)]
     totals = {True: 0.0, False: 0.0}
@@ -371,9 +462,11 @@ def main(argv=None) -> int:
     parser.add_argument("--timing", action="store_true")
     parser.add_argument("--prolog", action="store_true",
                         help="the Prolog mutants too (needs swipl; states, not plays)")
+    parser.add_argument("--cpp", action="store_true",
+                        help="the C++ (aed2) mutants too (needs g++ and objdump)")
     args = parser.parse_args(argv)
     if args.timing:
-        timing(args.labels, args.only, not args.no_mutants, args.prolog)
+        timing(args.labels, args.only, not args.no_mutants, args.cpp, args.prolog)
         return 0
     budgets = [int(x) for x in args.plays.split(",")]
     if not args.no_mutants:
@@ -386,7 +479,10 @@ def main(argv=None) -> int:
         found = evaluate_prolog(args.only, budgets, sys.stderr)
         table("Prolog mutants (conformance/profiles/prolog/mutants.py), clause coverage",
               found, budgets)
-    print("\nC++ (aed2) mutants: not localised (no spectra for C++ targets yet).")
+    if args.cpp:
+        found = evaluate_cpp(args.only, args.seeds, budgets, sys.stderr)
+        table("C++ mutants (conformance/profiles/aed2/mutants.py), coverage build", found,
+              budgets)
     return 0
 
 

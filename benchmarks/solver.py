@@ -117,8 +117,13 @@ def run_ours(all_levels, numbers, time_limit: float, method: str, jobs: int,
     options = {"time_limit": time_limit, "method": method, "engine": engine,
                "node_limit": node_limit}
     out = {}
-    for i, result in solve_many(chosen, options, jobs, sys.stderr.isatty()):
+    tty = sys.stderr.isatty()
+    for i, result in solve_many(chosen, options, jobs, tty):
         out[numbers[i]] = result
+        if not tty:  # a log a long run can be followed by (the table comes at the end)
+            print(f"level {numbers[i]}: {getattr(result, 'status', result)} "
+                  f"{getattr(result, 'nodes', '')} nodes "
+                  f"{getattr(result, 'time', 0.0):.1f} s", file=sys.stderr, flush=True)
     return out
 
 

@@ -170,7 +170,10 @@ class Runner:
         self.out_dir = self.work / "out"
         self.out_dir.mkdir()
         self.env = dict(os.environ, PYTHONPATH=str(self.tree),
-                        XDG_CACHE_HOME=str(self.work / "cache"), PYTHONDONTWRITEBYTECODE="1")
+                        XDG_CACHE_HOME=str(self.work / "cache"),
+                        # compiled once, as an install would (never into the tree)
+                        PYTHONPYCACHEPREFIX=str(self.work / "pycache"))
+        self.env.pop("PYTHONDONTWRITEBYTECODE", None)
         self.env.pop("SOKOBAN_IMPL", None)
         self.env.pop("HYPOTHESIS_STORAGE_DIRECTORY", None)
         self.max_examples = args.max_examples

@@ -2,11 +2,12 @@
 lines of the target's own files by how much they look like its cause
 (spectrum-based fault localisation).
 
-Only a Python target (a profile with ``python``) is localised, and only
-after a departure: the sandbox child records line spectra
-(:mod:`conformance.sandbox.spectra`, the ``SPECTRA`` request) while this
-module replays, through the profile's own machine, plays around the
-departure, each labelled by what the machine says of it:
+A target that answers the ``SPECTRA`` requests is localised, and only
+after a departure: a Python target's sandbox child records line spectra
+(:mod:`conformance.sandbox.spectra`), a C++ target plays a coverage build
+(``conformance.profiles.aed2.coverage``), while this module replays,
+through the profile's own machine, plays around the departure, each
+labelled by what the machine says of it:
 
 * *failing*: it departs, blamed on the same rule;
 * *passing*: it does not depart at all;
@@ -26,7 +27,10 @@ that ran under the departing operation there come first
 (``Spectra.focus``); :data:`FORMULA` is the one
 ``benchmarks/localize.py`` measured best (see ``docs/conformance.md``,
 "Where to look"). Ties are broken by fewer passing plays, then by the
-line's order in its file. It is a hint, and the reports say so.
+line's order in its file. Lines the departure names itself (a sanitizer's
+``file:line`` in the target's own files: the profile's ``located``, of the
+counterexample and of the verdict's further findings) come before all
+(``Spectra.pinned``). It is a hint, and the reports say so.
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ from conformance.machines.emitting import replay_of
 from conformance.machines.profile import Profile
 from conformance.machines.suspects import (  # noqa: F401 - the ranking, for this module's users
     FORMULA, FORMULAS, GRANULARITY, MAX_SECONDS, MIN_SECONDS, SHARE, SHOWN, Spectra, allowance,
-    blocks, localization, place, rank,
+    blocks, localization, rank,
 )
 
 #: Plays at most per localised departure (``benchmarks/localize.py``, the
@@ -136,7 +140,11 @@ def innermost(target: Target) -> Target:
 
 def own_folder(target: Target) -> Path | None:
     """The folder the target's files are relative to in its spectra (that
-    of its file, or of its package), when it has one."""
+    of its file, or of its package; a target of folders says it, as
+    ``source_folder``), when it has one."""
+    folder = getattr(innermost(target), "source_folder", None)
+    if folder is not None:
+        return Path(folder).resolve()
     spec = getattr(innermost(target), "spec", None)
     path = getattr(spec, "path", None)
     return Path(path).resolve().parent if path else None
@@ -192,13 +200,14 @@ def record(target: Target, profile: Profile, c: Counterexample, *, directions: s
     under: dict[str, set] = {}          # operation -> lines, in the play under way
 
     def take() -> frozenset:
-        lines = spectra_target.call(SPECTRA, "take")
-        for f, line, function, ops in lines:
-            key = (str(f), int(line))
+        keys = set()
+        for f, line, function, ops, *part in spectra_target.call(SPECTRA, "take"):
+            key = (str(f), int(line), *(int(p) for p in part[:1]))   # a part: see blocks()
+            keys.add(key)
             found.functions.setdefault(key, str(function))
             for op in ops:
                 under.setdefault(str(op), set()).add(key)
-        return frozenset((str(f), int(line)) for f, line, _, _ in lines)
+        return frozenset(keys)
 
     focus: set = set()
 
@@ -232,15 +241,40 @@ def record(target: Target, profile: Profile, c: Counterexample, *, directions: s
     return found
 
 
+def spectra_for(target: Target, profile: Profile, c: Counterexample, *, directions: str = "ours",
+                strict_types: bool = False, budget: Budget | None = None,
+                seconds: float = MAX_SECONDS, max_plays: int = MAX_PLAYS,
+                pinned: list | None = None, each_step: bool = False) -> Spectra | None:
+    """What :func:`localize` ranks: the spectra of the plays around ``c``
+    (:func:`record`), with the lines ``pinned`` (``[(file, line,
+    function)]``) first; when no play failed again (or ``c`` cannot be
+    replayed), the pinned lines alone, as run by ``c``'s one play. None:
+    nothing to rank."""
+    pinned = list(pinned or ())
+    spectra = None
+    # A finding only a sanitizer build shows (``c.sanitizer_flags``) does not
+    # fail again where spectra are taken (a plain build): its own lines only.
+    if not c.fatal and c.replay and not (pinned and c.sanitizer_flags):
+        spectra = record(target, profile, c, directions=directions, strict_types=strict_types,
+                         budget=budget, seconds=seconds, max_plays=max_plays,
+                         each_step=each_step)
+    if pinned:
+        if spectra is None or not spectra.failing:
+            spectra = Spectra([((frozenset((f, n) for f, n, _ in pinned),), True)], {})
+        spectra.pinned = tuple((f, n) for f, n, _ in pinned)
+        for f, n, function in pinned:
+            spectra.functions.setdefault((f, n), function)
+    return spectra
+
+
 def localize(target: Target, profile: Profile, c: Counterexample, *, directions: str = "ours",
              strict_types: bool = False, budget: Budget | None = None,
-             seconds: float = MAX_SECONDS) -> Localization | None:
+             seconds: float = MAX_SECONDS, pinned: list | None = None) -> Localization | None:
     """Where to look for the fault behind ``c`` in ``target``'s own files
-    (None: not a target with spectra, or no play failed again)."""
-    if c.fatal or not c.replay or not profile.python:
-        return None
-    spectra = record(target, profile, c, directions=directions, strict_types=strict_types,
-                     budget=budget, seconds=seconds)
+    (None: not a target with spectra, or no play failed again, and nothing
+    ``pinned``). ``pinned``: ``[(file, line, function)]`` ranked first."""
+    spectra = spectra_for(target, profile, c, directions=directions, strict_types=strict_types,
+                          budget=budget, seconds=seconds, pinned=pinned)
     if spectra is None:
         return None
     return localization(spectra, own_folder(target))
@@ -259,6 +293,9 @@ def localize_verdict(target: Target, profile: Profile, verdict, *, directions: s
             found.append(outcome.counterexample)
     if verdict.counterexample is not None and all(verdict.counterexample is not f for f in found):
         found.insert(0, verdict.counterexample)
+    more = list(getattr(verdict, "more_findings", ()) or ())
+    found += [m for m in more if all(m is not f for f in found)]
+    pinned = pinned_lines(profile, verdict, more)
     if seconds is None:
         seconds = allowance(verdict.seconds)
     done: dict[int, Localization | None] = {}
@@ -269,9 +306,31 @@ def localize_verdict(target: Target, profile: Profile, verdict, *, directions: s
         if id(c) not in done:
             try:
                 done[id(c)] = localize(target, profile, c, directions=directions,
-                                       strict_types=strict_types, budget=budget, seconds=each)
+                                       strict_types=strict_types, budget=budget, seconds=each,
+                                       pinned=pinned.get(id(c)))
             except OutOfBudget:
                 raise
             except Exception:  # noqa: BLE001 - a hint: it never costs the verdict
                 done[id(c)] = None
         c.where = done[id(c)]
+
+
+def pinned_lines(profile: Profile, verdict, more: list | None = None) -> dict[int, list]:
+    """Per counterexample (by id), the lines ranked first: those it names
+    itself (the profile's ``located``), and for the verdict's first
+    departure also those its further findings name (a memory error found
+    beside a wrong answer is its likeliest cause)."""
+    located = getattr(profile, "located", None)
+    if located is None:
+        return {}
+    if more is None:
+        more = list(getattr(verdict, "more_findings", ()) or ())
+    found: dict[int, list] = {}
+    for c in [verdict.counterexample, *more, *(o.counterexample for o in verdict.outcomes)]:
+        if c is not None and id(c) not in found:
+            found[id(c)] = list(located(c))
+    first = verdict.counterexample
+    if first is not None:
+        for m in more:
+            found[id(first)] += [x for x in found.get(id(m), []) if x not in found[id(first)]]
+    return found

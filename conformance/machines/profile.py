@@ -251,6 +251,10 @@ class Profile:
     #: adds after the verdict (aed2: where it shows, its tests); None: the
     #: counterexample's test (``emit``) is appended.
     finish_report: Callable[..., str] | None = None
+    #: ``located(counterexample)``: the lines of the target's own files the
+    #: departure itself names, innermost first, ``[(file, line, function)]``
+    #: (aed2: a sanitizer's ``file:line``); localising ranks them first.
+    located: Callable[[Any], list] | None = None
     #: ``game(spec, options)``: a game of ``sokoban play`` of its own (prolog).
     game: Callable[..., Any] | None = None
     #: The selftest's own targets of this kind: ``examples()`` lists

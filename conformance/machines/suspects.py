@@ -4,8 +4,8 @@ scored by a formula (:data:`FORMULAS`), runs of lines no play tells apart
 made one place (:func:`blocks`), and the :class:`~conformance.api.Localization`
 a verdict carries. What plays are run, and how their spectra are recorded,
 is each kind of target's: ``conformance.checking.localize`` (Python, in the
-sandbox child), ``conformance.profiles.prolog.localize`` (SWI-Prolog's
-coverage).
+sandbox child; C++, a coverage build, ``conformance.profiles.aed2.coverage``),
+``conformance.profiles.prolog.localize`` (SWI-Prolog's coverage).
 """
 
 from __future__ import annotations
@@ -66,9 +66,6 @@ class Spectra:
     start first, then one per action) and whether it failed (at its last
     step); and each line's function."""
 
-    #: A line is ``(file, line)``; it may carry a third part, what the
-    #: test did there (a Prolog clause that exited, or failed): each such
-    #: unit is scored apart, and a line ranks at its best (:func:`place`).
     plays: list[tuple[tuple[frozenset, ...], bool]]
     functions: dict[tuple[str, int], str]
     #: The lines that ran under the departing operation in a failing play
@@ -78,6 +75,10 @@ class Spectra:
     focus: frozenset = frozenset()
     #: Where ``focus`` came from: ``(index of the play, its lines)``.
     focus_at: list = field(default_factory=list)
+    #: Lines the departure itself names, in order (a sanitizer's ``file:line``
+    #: of a memory error in the target's own files): ranked before all
+    #: others, each a place of its own, whatever the plays ran.
+    pinned: tuple = ()
 
     @property
     def failing(self) -> int:
@@ -117,29 +118,22 @@ def _counts(tests: list[tuple[frozenset, bool]]) -> tuple[dict, dict, int, int]:
     return ef, ep, failed_total, len(tests) - failed_total
 
 
-def place(key: tuple) -> tuple[str, int]:
-    """The line a unit of a spectrum is on: ``(file, line)``, whatever
-    else the unit says."""
-    return key[:2]
-
-
 def rank(spectra: Spectra, formula: str = FORMULA, granularity: str = GRANULARITY
          ) -> list[tuple[tuple[str, int], float]]:
-    """Every line that ran in a failing test, most suspicious first:
-    ``[((file, line), score)]`` (a line whose units are told apart, at its
-    best one's score)."""
+    """Every line that ran in a failing test, most suspicious first (the
+    pinned lines before them, scored as the top one): ``[((file, line), score)]``."""
     score = FORMULAS[formula]
     ef, ep, failed_total, passed_total = _counts(spectra.tests(granularity))
+    pinned = list(dict.fromkeys(spectra.pinned))
     scored = []
     for key, f in ef.items():
         p = ep.get(key, 0)
-        scored.append((key, score(f, p, failed_total - f, passed_total - p), p))
+        if key not in pinned:
+            scored.append((key, score(f, p, failed_total - f, passed_total - p), p))
     focus = spectra.focus
-    scored.sort(key=lambda t: (place(t[0]) not in focus, -t[1], t[2], t[0]))
-    found: dict = {}
-    for key, s, _ in scored:
-        found.setdefault(place(key), s)
-    return list(found.items())
+    scored.sort(key=lambda t: (t[0] not in focus, -t[1], t[2], t[0]))
+    top = max((s for _, s, _ in scored), default=1.0)
+    return [(key, top) for key in pinned] + [(key, s) for key, s, _ in scored]
 
 
 def blocks(spectra: Spectra, ranked: list[tuple[tuple[str, int], float]],
@@ -148,32 +142,55 @@ def blocks(spectra: Spectra, ranked: list[tuple[tuple[str, int], float]],
     another among the lines that ran, in one function, run by the same
     tests: a straight stretch of code) made one entry, in the order of its
     first line: ``[([(file, line), ...], score)]``. No test can say which
-    line of such a run is at fault; a report shows it as one place."""
+    line of such a run is at fault; a report shows it as one place.
+
+    A key may also be ``(file, line, part)``: a part of a line a target
+    tells apart (a C++ line's basic blocks, ``conformance.profiles.aed2.coverage``;
+    what a call did with a Prolog clause, exited or failed,
+    ``conformance.profiles.prolog.localize``), ranked on its own; each
+    place then lists the lines of its parts, a line once, at its best
+    place (:func:`line_places`)."""
     tests = spectra.tests(granularity)
-    ran: dict[str, list[int]] = {}
+    ran: dict[str, set] = {}
     for lines, _ in tests:
         for key in lines:
-            ran.setdefault(key[0], []).append(key[1])
-    order = {file: {line: i for i, line in enumerate(sorted(set(lines)))}
-             for file, lines in ran.items()}
+            ran.setdefault(key[0], set()).add(key[1:])
+    order = {file: {rest: i for i, rest in enumerate(sorted(rests))}
+             for file, rests in ran.items()}
     who: dict = {}
     for i, (lines, failed) in enumerate(tests):
-        for key in {place(k) for k in lines}:
+        for key in lines:
             who.setdefault(key, []).append(i)
     found: list[tuple[list[tuple[str, int]], float]] = []
     for key, score in ranked:
-        if found:
+        if found and key not in spectra.pinned and found[-1][0][-1] not in spectra.pinned:
             last_lines, last_score = found[-1]
-            file, line = key
-            prev_file, prev_line = last_lines[-1]
-            if (file == prev_file and score == last_score
-                    and (key in spectra.focus) == (last_lines[-1] in spectra.focus)
-                    and order[file][line] == order[file][prev_line] + 1
-                    and spectra.functions.get(key) == spectra.functions.get(last_lines[-1])
-                    and who[key] == who[last_lines[-1]]):
+            prev = last_lines[-1]
+            if (key[0] == prev[0] and score == last_score
+                    and (key in spectra.focus) == (prev in spectra.focus)
+                    and order[key[0]][key[1:]] == order[key[0]][prev[1:]] + 1
+                    and spectra.functions.get(key) == spectra.functions.get(prev)
+                    and who[key] == who[prev]):
                 last_lines.append(key)
                 continue
         found.append(([key], score))
+    return line_places(found)
+
+
+def line_places(places: list[tuple[list, float]]) -> list[tuple[list[tuple[str, int]], float]]:
+    """``places`` with parts of lines (``(file, line, part)``) made their
+    lines, each line kept at its first place only (a place left with no
+    line is dropped)."""
+    if all(len(key) == 2 for keys, _ in places for key in keys):
+        return places
+    shown: set = set()
+    found = []
+    for keys, score in places:
+        lines = sorted(k for k in dict.fromkeys((key[0], key[1]) for key in keys)
+                       if k not in shown)
+        if lines:
+            shown.update(lines)
+            found.append((lines, score))
     return found
 
 
@@ -208,10 +225,27 @@ def localization(spectra: Spectra, folder: Path | None, formula: str = FORMULA,
 
     places = blocks(spectra, ranked)
     lines = [SuspectLine(file=keys[0][0], line=keys[0][1], last=keys[-1][1],
-                         function=spectra.functions.get(keys[0], ""), score=relative(score),
+                         function=_function(spectra, keys[0]), score=relative(score),
                          source="\n".join(_source_line(folder, f, n, cache) for f, n in keys))
              for keys, score in (places[:shown] if shown is not None else places)]
     return Localization(lines=lines, failing=spectra.failing, passing=spectra.passing,
                         formula=formula, folder=str(folder) if folder is not None else "",
-                        heat=[(file, line, relative(score)) for (file, line), score in ranked
-                              if relative(score) > 0])
+                        heat=_heat(ranked, relative))
+
+
+def _function(spectra: Spectra, line: tuple[str, int]) -> str:
+    """The function of a line (or of a part of it)."""
+    found = spectra.functions.get(line)
+    if found is None:
+        found = next((f for key, f in spectra.functions.items()
+                      if key[0] == line[0] and key[1] == line[1]), "")
+    return found
+
+
+def _heat(ranked: list, relative: Callable[[float], float]) -> list[tuple[str, int, float]]:
+    """Every ranked line's relative score (a line's best part's), in rank order."""
+    heat: dict[tuple[str, int], float] = {}
+    for key, score in ranked:
+        if relative(score) > 0:
+            heat.setdefault((key[0], key[1]), relative(score))
+    return [(file, line, s) for (file, line), s in heat.items()]

@@ -30,6 +30,7 @@ import importlib.util
 import json
 import os
 import resource   # here, not in set_limit: a preexec hook runs after setuid and may not read the library
+import _signal
 import signal
 import struct
 import sys
@@ -159,15 +160,13 @@ def encode(value, handle_type, action_name=None):
     if t in _SCALARS:
         return value
     if t is list:
-        return [v if type(v) in _SCALARS else encode(v, handle_type, action_name)
-                for v in value]
+        return _encode_items(value, handle_type, action_name)
     if t is tuple:
-        return {"t": [v if type(v) in _SCALARS else encode(v, handle_type, action_name)
-                      for v in value]}
+        return {"t": _encode_items(value, handle_type, action_name)}
     if t is set:
-        return {"s": [encode(v, handle_type, action_name) for v in value]}
+        return {"s": _encode_items(value, handle_type, action_name)}
     if t is frozenset:
-        return {"f": [encode(v, handle_type, action_name) for v in value]}
+        return {"f": _encode_items(value, handle_type, action_name)}
     if t is dict:
         return {"d": [[encode(k, handle_type, action_name), encode(v, handle_type, action_name)]
                       for k, v in value.items()]}
@@ -187,6 +186,26 @@ def encode(value, handle_type, action_name=None):
     raise NotPlain(t.__name__)
 
 
+def _encode_items(items, handle_type, action_name):
+    """:func:`encode` of each item; a tuple of scalars (a position) without
+    a call (the usual items: this is the hot path of a set of positions)."""
+    out = []
+    for v in items:
+        t = type(v)
+        if t in _SCALARS:
+            out.append(v)
+            continue
+        if t is tuple:
+            for x in v:
+                if type(x) not in _SCALARS:
+                    break
+            else:
+                out.append({"t": list(v)})
+                continue
+        out.append(encode(v, handle_type, action_name))
+    return out
+
+
 def decode(data, make_handle, make_action, make_kept=None, make_failure=None, depth=0):
     """The value a JSON-decoded ``data`` stands for, checking its shape at
     every level; raises ProtocolError on anything not made by :func:`encode`."""
@@ -197,7 +216,7 @@ def decode(data, make_handle, make_action, make_kept=None, make_failure=None, de
         raise ProtocolError("nested too deeply")
     args = (make_handle, make_action, make_kept, make_failure, depth + 1)
     if t is list:
-        return [v if type(v) in _SCALARS else decode(v, *args) for v in data]
+        return _decode_items(data, args)
     if t is not dict or len(data) != 1:
         raise ProtocolError(f"unexpected {t.__name__}")
     ((tag, body),) = data.items()
@@ -205,7 +224,7 @@ def decode(data, make_handle, make_action, make_kept=None, make_failure=None, de
         if tag == "h" and _is_ref(body, 2):
             return make_handle(body[0], body[1])
         if tag in ("t", "s", "f") and type(body) is list:
-            items = [v if type(v) in _SCALARS else decode(v, *args) for v in body]
+            items = _decode_items(body, args)
             return tuple(items) if tag == "t" else set(items) if tag == "s" else frozenset(items)
         if tag == "d" and type(body) is list:
             out = {}
@@ -228,6 +247,28 @@ def decode(data, make_handle, make_action, make_kept=None, make_failure=None, de
     except ValueError as e:             # bad base64
         raise ProtocolError(str(e)) from None
     raise ProtocolError(f"unknown tag {tag!r}")
+
+
+def _decode_items(body, args):
+    """:func:`decode` of each item; ``{"t": [scalars...]}`` (a position)
+    without a call (the hot path of a set of positions)."""
+    out = []
+    for v in body:
+        t = type(v)
+        if t in _SCALARS:
+            out.append(v)
+            continue
+        if t is dict and len(v) == 1:
+            items = v.get("t")
+            if type(items) is list:
+                for x in items:
+                    if type(x) not in _SCALARS:
+                        break
+                else:
+                    out.append(tuple(items))
+                    continue
+        out.append(decode(v, *args))
+    return out
 
 
 def _is_ref(body, length):
@@ -483,7 +524,11 @@ def time_limit_message(limit: float, waited: bool) -> str:
             f"loaded to give it {limit:g} s of CPU time)")
 
 
-_install, _setitimer = signal.signal, signal.setitimer
+# The C functions, not signal.py's wrappers: the same calls without the
+# enum conversions, about ten times cheaper, and they run at every call.
+_install, _setitimer = _signal.signal, _signal.setitimer
+_SIGPROF, _SIGALRM = int(signal.SIGPROF), int(signal.SIGALRM)
+_ITIMER_PROF, _ITIMER_REAL = signal.ITIMER_PROF, signal.ITIMER_REAL
 
 
 def _time_limits(seconds: float) -> None:
@@ -496,10 +541,10 @@ def _time_limits(seconds: float) -> None:
         # Installed at every call: a target that installed its own handler
         # with the real function loses it (the parent's clock is the last
         # resort for one that blocks the signals).
-        _install(signal.SIGPROF, _over_cpu)
-        _install(signal.SIGALRM, _over_wall)
-    _setitimer(signal.ITIMER_PROF, seconds)
-    _setitimer(signal.ITIMER_REAL, seconds * WALL_FACTOR)
+        _install(_SIGPROF, _over_cpu)
+        _install(_SIGALRM, _over_wall)
+    _setitimer(_ITIMER_PROF, seconds)
+    _setitimer(_ITIMER_REAL, seconds * WALL_FACTOR)
 
 
 def _over_cpu(signum, frame):
@@ -525,6 +570,21 @@ def operations(obj):
         if callable(value):
             names.add(name)
     return frozenset(names)
+
+
+def _flat(items, atoms):
+    """Whether every item is an atom or a tuple of atoms: a collection whose
+    items need no copy (a set of positions)."""
+    for v in items:
+        t = type(v)
+        if t in atoms:
+            continue
+        if t is not tuple:
+            return False
+        for x in v:
+            if type(x) not in atoms:
+                return False
+    return True
 
 
 def _mutable(value):
@@ -586,7 +646,7 @@ class Host:
         self.next_id = id_base
         self.generation = id_base >> ID_BITS
         self.functions = {}
-        self.atoms = (bool, int, float, str, bytes, type(None)) + tuple(atoms)
+        self.atoms = frozenset((bool, int, float, str, bytes, type(None)) + tuple(atoms))
         self.handle_type = handle_type
         self.earlier_type = earlier_type
         self.opaque = frozenset()     # operations whose results stay here (OPAQUE)
@@ -615,12 +675,18 @@ class Host:
                 raise NotPlain
             return resolve(value)
         if t is tuple:
+            if _flat(value, self.atoms):
+                return value        # immutable all through: itself
             return tuple(self.copy_plain(v, resolve) for v in value)
         if t is list:
             return [self.copy_plain(v, resolve) for v in value]
         if t is frozenset:
+            if _flat(value, self.atoms):
+                return value
             return frozenset(self.copy_plain(v, resolve) for v in value)
         if t is set:
+            if _flat(value, self.atoms):
+                return set(value)   # (a set of positions: the usual answer, copied at C speed)
             return {self.copy_plain(v, resolve) for v in value}
         if t is dict:
             return {self.copy_plain(k, resolve): self.copy_plain(v, resolve)

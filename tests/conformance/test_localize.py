@@ -152,27 +152,35 @@ def test_only_lines_a_failing_play_ran_are_ranked_most_suspicious_first(plays, f
     assert scores == sorted(scores, reverse=True)
 
 
-PORTED = st.lists(st.tuples(st.frozensets(st.tuples(st.just("f.pl"), st.integers(1, 6),
-                                                   st.sampled_from(("exit", "fail"))),
-                                         max_size=8), st.booleans()), max_size=12)
+PORTED = st.lists(st.tuples(st.frozensets(st.one_of(
+    st.tuples(st.just("f.pl"), st.integers(1, 6)),
+    st.tuples(st.just("f.pl"), st.integers(1, 6), st.sampled_from(("exit", "fail")))),
+    max_size=8), st.booleans()), max_size=12)
 
 
 @given(PORTED, st.sampled_from(sorted(loc.FORMULAS)))
-def test_a_line_whose_units_are_told_apart_ranks_once_at_its_best(plays, formula):
-    """Units carrying a port (a Prolog clause exited, failed) are scored
-    apart; each line is ranked once, at its best unit's score (the units
-    scored as lines of their own: a file per port)."""
-    ranked = loc.rank(_spectra(plays), formula)
-    apart = loc.rank(_spectra([({(f"{f}:{port}", n) for f, n, port in lines}, failed)
-                               for lines, failed in plays]), formula)
+def test_a_clause_whose_ports_are_told_apart_is_shown_once_at_its_best(plays, formula):
+    """A Prolog clause's units (entered, ``(file, line, "exit")``,
+    ``(file, line, "fail")``) are scored apart, as a C++ line's blocks are:
+    a report shows each line once, coloured by its best unit."""
+    spectra = _spectra(plays)
+    where = loc.localization(spectra, None, formula, shown=None)
+    failing = {key[:2] for lines, failed in plays if failed for key in lines}
+    if where is None:
+        assert not failing
+        return
+    firsts = [(s.file, s.line) for s in where.lines]
+    assert len(set(firsts)) == len(firsts)
+    ranked = loc.rank(spectra, formula)
+    top = ranked[0][1]
     best: dict = {}
-    for (file, line), score in apart:
-        key = (file.split(":")[0], line)
-        best[key] = max(best.get(key, score), score)
-    assert [key for key, _ in ranked] == list(dict.fromkeys(key for key, _ in ranked))
-    assert dict(ranked) == best
-    places = loc.blocks(_spectra(plays), ranked)
-    assert sorted(k for keys, _ in places for k in keys) == sorted(best)
+    for key, score in ranked:
+        best.setdefault(key[:2], score)
+    heat = {(f, n): h for f, n, h in where.heat}
+    assert set(heat) <= failing
+    for line, score in best.items():
+        if 0 < score <= top < float("inf"):
+            assert heat[line] == round(score / top, 3)
 
 
 @given(PLAYS)

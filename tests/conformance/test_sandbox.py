@@ -602,6 +602,34 @@ def test_the_channel_keeps_every_type(value):
     assert _same(_answer(document)[1], value)
 
 
+def _containers(value):
+    """Every list, set and dict inside a plain value (those a copy must not share)."""
+    found = []
+    if type(value) in (list, set, dict):
+        found.append(value)
+    if type(value) is dict:
+        for k, v in value.items():
+            found += _containers(k) + _containers(v)
+    elif type(value) in (list, tuple, set, frozenset):
+        for v in value:
+            found += _containers(v)
+    return found
+
+
+@given(st.recursive(hashables, lambda inner: st.one_of(
+    st.lists(inner, max_size=3), st.tuples(inner), st.sets(hashables, max_size=3),
+    st.dictionaries(hashables, inner, max_size=3)), max_leaves=12))
+def test_a_plain_copy_is_equal_and_shares_nothing_mutable(value):
+    """The host's copy of a result (``Host.copy_plain``, with its shortcut
+    for sets of positions) has the same types all the way down, and none
+    of its lists, sets or dicts is one of the original's."""
+    host = child.Host(object(), atoms=(Accion,))
+    copied = host.copy_plain(value)
+    assert _same(copied, value)
+    originals = {id(c) for c in _containers(value)}
+    assert not any(id(c) in originals for c in _containers(copied))
+
+
 @pytest.mark.parametrize("document", [
     {"ok": {"t": [1], "s": [2]}},               # two tags
     {"ok": {"z": [1]}},                          # unknown tag

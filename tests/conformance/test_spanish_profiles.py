@@ -71,6 +71,7 @@ def test_a_wrong_cpp_folders_report_in_spanish(tmp_path):
     assert "Regla rota: aed2.completes: " in out
     assert "el aed2_Juego del curso (docs/aed2.md), sobre el iMover de la semilla 001" in out
     assert "Se ve en una compilación común (g++ -g, sin sanitizer)" in out
+    assert "Dónde mirar (una pista, no una prueba): " in out and "Juego.cpp:" in out
     assert "Nota: el reporte dibuja la y creciendo hacia el sur" in out
     assert "La misma falla como un test en tu propio formato" in out and "TEST_F(" in out
     assert "; nivel 1 de 3" in out and "Encontrado por el escenario fijo: " in out

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from conformance.machines.profile import Profile
-from conformance.profiles.aed2 import findings, mutants
+from conformance.profiles.aed2 import findings, mutants, sanitizer
 from conformance.profiles.aed2.build import BuildError, build as build_folder
 from conformance.profiles.aed2.emit import gtest as gtest_case
 from conformance.profiles.aed2.interface import HEADER, OPERATIONS
@@ -78,6 +78,6 @@ PROFILE = Profile(
     sequences=True, directions="seed001", default_levels="tutorial", play_rank=3, view=view,
     recognize=recognize, folder=True,
     what=f"a folder of C++ sources holding {HEADER}", called="a C++ folder",
-    open=_open, lacking=_lacking, classify=findings.classify, finish_report=findings.report,
+    open=_open, lacking=_lacking, classify=findings.classify, finish_report=findings.report, located=sanitizer.located,
     examples=examples, materialize=materialize, tool="g++",
 )

@@ -7,6 +7,9 @@ checks that the interface is there, compiles every ``.cpp`` (except files
 that define ``main`` or include gtest) with ``driver.cpp`` and links the
 binary. The directory is named by a hash of the compiler, the flags, the
 driver and every source: a second build of the same sources is a lookup.
+A *coverage build* (``coverage=True``: no sanitizer, the student's files
+instrumented for line spectra, :mod:`.coverage`) is made only to localise a
+departure already found.
 
 Every failure before the check is a :class:`BuildError` whose message says
 what to do: no ``g++``, missing headers, missing methods, compile errors
@@ -26,6 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from conformance.profiles.aed2 import coverage as spectra
 from conformance.profiles.aed2.interface import HEADER
 from conformance.profiles.aed2.process import kill, start
 from conformance.translations import _
@@ -78,6 +82,12 @@ class Build:
     sources: tuple[str, ...]    # the .cpp files compiled (names)
     excluded: tuple[str, ...]   # .cpp files left out (main or gtest)
     std: str = "c++17"          # the language standard it was compiled with
+    coverage: bool = False      # a coverage build (:mod:`.coverage`): its map is beside it
+
+    @property
+    def blocks(self) -> Path:
+        """The coverage build's map of blocks to lines (:data:`.coverage.MAP`)."""
+        return self.directory / spectra.MAP
 
     @property
     def source_dir(self) -> Path:
@@ -176,8 +186,9 @@ def _flags(std: str, sanitize: bool) -> list[str]:
 
 
 def build(folder: str | os.PathLike, *, std: str = "c++17", sanitize: bool = True,
-          jobs: int = 1) -> Build:
-    """Build (or find in the cache) the driver for the C++ ``folder``.
+          jobs: int = 1, coverage: bool = False) -> Build:
+    """Build (or find in the cache) the driver for the C++ ``folder``
+    (``coverage``: the coverage build, without sanitizers, :mod:`.coverage`).
     Raises :class:`BuildError`."""
     start_time = time.monotonic()
     folder = Path(folder).expanduser().resolve()
@@ -190,11 +201,13 @@ def build(folder: str | os.PathLike, *, std: str = "c++17", sanitize: bool = Tru
                            "gnu++20").format(std=repr(std)))
     gpp = compiler()
     version = compiler_version(gpp)
-    sanitized = sanitize and sanitizers_supported(gpp, version)
+    sanitized = sanitize and not coverage and sanitizers_supported(gpp, version)
     headers, sources, excluded = collect(folder)
     flags = _flags(std, sanitized)
+    extra = ((spectra.UNIT_FLAGS, spectra.DRIVER_FLAGS, spectra.LINK_FLAGS) if coverage
+             else ((), (), ()))
     digest = hashlib.sha256()
-    for part in (version, " ".join(flags), DRIVER.read_text()):
+    for part in (version, " ".join(flags), repr(extra), DRIVER.read_text()):
         digest.update(part.encode() + b"\0")
     for p in headers + sources:
         digest.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
@@ -204,7 +217,7 @@ def build(folder: str | os.PathLike, *, std: str = "c++17", sanitize: bool = Tru
     names = tuple(p.name for p in sources)
     if (directory / BINARY).is_file():
         return Build(folder, directory, directory / BINARY, sanitized, True,
-                     time.monotonic() - start_time, names, tuple(excluded), std)
+                     time.monotonic() - start_time, names, tuple(excluded), std, coverage)
     root.mkdir(parents=True, exist_ok=True)
     # The compiler runs in a box whose uid must reach its folder: a private
     # temporary folder (not under a home folder it cannot enter); the result
@@ -219,7 +232,9 @@ def build(folder: str | os.PathLike, *, std: str = "c++17", sanitize: bool = Tru
         _probe(gpp, std, tmp, folder)
         shared = b"".join(p.name.encode() + b"\0" + p.read_bytes() for p in headers)
         _compile_and_link(gpp, flags, tmp, folder, [p.name for p in sources], jobs,
-                          key=(version, " ".join(flags), shared))
+                          key=(version, " ".join(flags), shared), extra=extra)
+        if coverage:
+            _map_blocks(tmp, {p.name for p in headers + sources})
         staging = Path(tempfile.mkdtemp(prefix=key + ".", dir=root))
         try:
             shutil.copytree(tmp, staging, dirs_exist_ok=True)
@@ -229,7 +244,21 @@ def build(folder: str | os.PathLike, *, std: str = "c++17", sanitize: bool = Tru
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return Build(folder, directory, directory / BINARY, sanitized, False,
-                 time.monotonic() - start_time, names, tuple(excluded), std)
+                 time.monotonic() - start_time, names, tuple(excluded), std, coverage)
+
+
+def _map_blocks(tmp: Path, names: set[str]) -> None:
+    """Write the coverage build's map of blocks to lines (:mod:`.coverage`),
+    read from the binary by ``objdump`` (in a box: the binary is the
+    student's)."""
+    objdump = shutil.which("objdump")
+    if objdump is None:
+        raise BuildError(_("objdump was not found (GNU binutils): needed to localise a "
+                           "departure in C++ code"))
+    code, out = _run([objdump, "-d", "-l", "-C", "--no-show-raw-insn", BINARY], tmp)
+    if code != 0:
+        raise BuildError(_("objdump could not read the coverage build:") + "\n" + out[-2000:])
+    spectra.write_map(tmp / spectra.MAP, spectra.block_lines(out, names))
 
 
 def _probe(gpp: str, std: str, tmp: Path, folder: Path) -> None:
@@ -287,13 +316,18 @@ def compile_cached(gpp: str, flags: list[str], workdir: Path, source: str, obj: 
 
 
 def _compile_and_link(gpp: str, flags: list[str], tmp: Path, folder: Path,
-                      sources: list[str], jobs: int, key: tuple) -> None:
-    units = [("aed2_driver.cpp", "aed2_driver.o")]
-    units += [(f"src/{name}", f"unit{i}.o") for i, name in enumerate(sources)]
+                      sources: list[str], jobs: int, key: tuple,
+                      extra: tuple = ((), (), ())) -> None:
+    """``extra``: more flags for the student's units, the driver, the link."""
+    unit_flags, driver_flags, link_flags = extra
+    units = [("aed2_driver.cpp", "aed2_driver.o", [*flags, *driver_flags])]
+    units += [(f"src/{name}", f"unit{i}.o", [*flags, *unit_flags])
+              for i, name in enumerate(sources)]
 
     def one(unit):
-        src, obj = unit
-        return compile_cached(gpp, flags, tmp, src, obj, key)
+        src, obj, own = unit
+        return compile_cached(gpp, own, tmp, src, obj,
+                              key if own == flags else key + (" ".join(own),))
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         results = list(pool.map(one, units))
@@ -301,7 +335,8 @@ def _compile_and_link(gpp: str, flags: list[str], tmp: Path, folder: Path,
     if failed:
         raise BuildError(_("{folder}: compile errors:").format(folder=folder) + "\n"
                          + first_errors("\n".join(failed), tmp, folder))
-    code, out = _run([gpp, *flags, *[obj for _, obj in units], "-o", BINARY], tmp)
+    code, out = _run([gpp, *flags, *link_flags, *[obj for _, obj, _ in units], "-o", BINARY],
+                     tmp)
     if code != 0:
         undefined = sorted(set(m.group("name") for m in _UNDEFINED.finditer(out)))
         if undefined:

@@ -10,9 +10,18 @@
 //   S d        sePuedeMover(d) -> 1 | 0      M d  mover(d) -> 1 | 0
 //   T          tirarBomba -> ok              U  deshacer -> ok
 //   F          flush -> "."                  Q  quit
+//   G          (coverage build only) the basic blocks of the student's code
+//              run since the last G: "address op" lines, in hex; then forgets them
 // d is 0 Norte, 1 Este, 2 Sur, 3 Oeste. An exception answers "!raised ...".
 // When the process dies (signal, abort, sanitizer), the request being served
 // is written to stderr after the marker "@@aed2-died-in: ".
+//
+// Built with -DAED2_COVERAGE (only to localise a departure already found; see
+// conformance/profiles/aed2/build.py), the student's files are compiled with
+// -fsanitize-coverage=trace-pc: each basic block of theirs calls
+// __sanitizer_cov_trace_pc, which keeps its address with the request being
+// served. G hands them over; a dying process writes them to stderr, each line after
+// the marker "@@aed2-block: ".
 #include "aed2_Juego.h"
 
 #include <csignal>
@@ -28,6 +37,67 @@ static char aed2_current[512];
 static FILE* aed2_out = nullptr;
 static aed2_Juego* aed2_juego = nullptr;
 
+#ifdef AED2_COVERAGE
+#include <cstdint>
+// Open addressing: (return address << 8 | request letter) of each block run.
+static const size_t AED2_SLOTS = 1u << 18;
+static uint64_t aed2_slots[AED2_SLOTS];
+static uint32_t aed2_used[AED2_SLOTS / 2];
+static size_t aed2_count = 0;
+static volatile char aed2_op = 0;
+
+extern "C" void __sanitizer_cov_trace_pc(void) {
+    uint64_t key = ((uint64_t) (uintptr_t) __builtin_return_address(0) << 8)
+                   | (uint64_t) (unsigned char) aed2_op;
+    size_t i = (size_t) ((key * 0x9E3779B97F4A7C15ull) >> 46) & (AED2_SLOTS - 1);
+    while (aed2_slots[i] != 0) {
+        if (aed2_slots[i] == key) return;
+        i = (i + 1) & (AED2_SLOTS - 1);
+    }
+    if (aed2_count >= AED2_SLOTS / 2) return;      // full: the rest is not kept
+    aed2_slots[i] = key;
+    aed2_used[aed2_count++] = (uint32_t) i;
+}
+
+static size_t aed2_hex(char* out, uint64_t v) {
+    char tmp[17];
+    size_t n = 0;
+    do { tmp[n++] = "0123456789abcdef"[v & 15]; v >>= 4; } while (v != 0);
+    for (size_t k = 0; k < n; k++) out[k] = tmp[n - 1 - k];
+    return n;
+}
+
+// Writes the blocks run as "address op" lines (each after prefix) to fd and
+// forgets them (async-signal-safe: only write(2)).
+static void aed2_coverage_to(int fd, const char* prefix) {
+    char line[64];
+    size_t start = strlen(prefix);
+    memcpy(line, prefix, start);
+    for (size_t k = 0; k < aed2_count; k++) {
+        uint64_t key = aed2_slots[aed2_used[k]];
+        size_t n = start + aed2_hex(line + start, key >> 8);
+        line[n++] = ' ';
+        n += aed2_hex(line + n, key & 0xff);
+        line[n++] = '\n';
+        ssize_t ignored = write(fd, line, n);
+        (void) ignored;
+        aed2_slots[aed2_used[k]] = 0;
+    }
+    aed2_count = 0;
+}
+
+// A dying process: its blocks go to stderr, each line after the marker.
+static void aed2_coverage_on_death() {
+    ssize_t ignored = write(2, "\n", 1);
+    (void) ignored;
+    aed2_coverage_to(2, "@@aed2-block: ");
+}
+#define AED2_SET_OP(op) (aed2_op = (op))
+#else
+#define AED2_SET_OP(op) ((void) 0)
+static void aed2_coverage_on_death() {}
+#endif
+
 static void aed2_say_current() {
     static const char head[] = "\n@@aed2-died-in: ";
     ssize_t ignored = write(2, head, sizeof head - 1);
@@ -37,6 +107,7 @@ static void aed2_say_current() {
 }
 
 static void aed2_on_signal(int sig) {
+    aed2_coverage_on_death();
     aed2_say_current();
     signal(sig, SIG_DFL);
     raise(sig);
@@ -86,6 +157,7 @@ static bool aed2_read_line(char*& line, size_t& cap) {
 }
 
 static void aed2_serve(char op, char*& line, size_t& cap) {
+    AED2_SET_OP(op);
     if (op == 'N') {
         long k = aed2_number();
         vector<aed2_Nivel> niveles;
@@ -107,6 +179,13 @@ static void aed2_serve(char op, char*& line, size_t& cap) {
         fputs("ok\n", aed2_out);
         return;
     }
+#ifdef AED2_COVERAGE
+    if (op == 'G') {
+        fflush(aed2_out);
+        aed2_coverage_to(fileno(aed2_out), "");
+        return;
+    }
+#endif
     if (op == 'F') {
         fputs(".\n", aed2_out);
         fflush(aed2_out);
@@ -149,6 +228,9 @@ int main() {
         signal(SIGILL, aed2_on_signal);
     }
     signal(SIGABRT, aed2_on_signal);
+#ifdef AED2_COVERAGE
+    atexit(aed2_coverage_on_death);     // the student's code may call exit()
+#endif
     char* line = nullptr;
     size_t cap = 0;
     while (aed2_read_line(line, cap)) {

@@ -186,3 +186,24 @@ def describe(report: Report, folder: str) -> tuple[str, list[str]]:
                 heading=stack.heading))
             detail += [f"  {f.short(folder)}" for f in frames[:OTHER_FRAMES]]
     return what, detail
+
+
+#: ``Mapa.cpp:16 (busquedaBinaria)`` (:meth:`Frame.short`) or UBSan's
+#: ``Mapa.cpp:22:5``, after the sanitizer's name in a departure's message.
+_PLACE = re.compile(r"(?<![\w/.-])(?P<file>[\w.+-]+):(?P<line>\d+)(?::\d+)?(?: \((?P<func>[^()]*)\))?")
+
+
+def located(c) -> list[tuple[str, int, str]]:
+    """The line of the student's own files a departure's sanitizer finding
+    names (the innermost frame of the bad access in their folder, as
+    :func:`describe` put it in the message), ``[(file, line, function)]``;
+    empty for any other departure. The profile's ``located``: localising
+    ranks it first."""
+    message = getattr(c, "message", "") or ""
+    at = max(message.find("Sanitizer:"), message.find("Sanitizer "))
+    if at < 0:
+        return []
+    m = _PLACE.search(message, at)
+    if m is None:
+        return []
+    return [(m.group("file"), int(m.group("line")), m.group("func") or "")]

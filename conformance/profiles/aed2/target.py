@@ -12,6 +12,13 @@ call raises :class:`~conformance.api.TargetError` of kind ``"died"`` with the
 sanitizer's summary and the first frame in the student's code, and the next
 ``nuevo_juego`` starts a fresh process, so the engine shrinks the failure
 like any other departure.
+
+Line spectra (the ``SPECTRA`` requests, asked only to localise a departure
+already found, ``conformance.checking.localize``): ``start`` makes (or
+finds in the cache) the folder's coverage build (:mod:`.coverage`) and
+plays on it from the next game on; ``take`` answers the lines of the
+student's files that ran since the last one; ``stop`` goes back to the
+checked build.
 """
 
 from __future__ import annotations
@@ -24,11 +31,11 @@ import tempfile
 import threading
 from typing import Any
 
-from conformance.profiles.aed2 import sanitizer
-from conformance.profiles.aed2.build import Build, student_path
+from conformance.profiles.aed2 import coverage, sanitizer
+from conformance.profiles.aed2.build import Build, BuildError, build as build_folder, student_path
 from conformance.sandbox import isolation
 from conformance.profiles.aed2.process import kill, start
-from conformance.api import BATCH, RESET, Handle, TargetError
+from conformance.api import BATCH, RESET, SPECTRA, Handle, TargetError
 from conformance.profiles.aed2.interface import OPERATIONS
 from conformance.translations import _
 from spec.tipos import BOMBAS, CAJAS, DEPOSITOS, PAREDES, PERSONAJE, Accion
@@ -46,6 +53,10 @@ REQUESTS = {
     "deshacer": ("U", "deshacer"),
 }
 METHOD_OF_LETTER = {letter: method for letter, method in REQUESTS.values()}
+#: A driver request letter -> the names its operation goes by (the engine's,
+#: the C++ method's): a line is reported with those it ran under.
+NAMES_OF_LETTER = {letter: (op, method) for op, (letter, method) in REQUESTS.items()}
+NAMES_OF_LETTER["N"] = ("nuevo_juego", "aed2_Juego")
 DIED_MARK = "@@aed2-died-in: "
 #: Bytes of the binary's stderr kept (the sanitizer report is at its end).
 STDERR_KEEP = 256 * 1024
@@ -80,6 +91,8 @@ class Aed2Target:
         self._stderr_thread: threading.Thread | None = None
         self._game = 0
         self._workdir: str | None = None     # the binary's private working folder
+        self._checked: Build | None = None   # while spectra are on: the build checked
+        self._blocks: dict | None = None     # the coverage build's map of blocks
 
     # -- the Target protocol -------------------------------------------------
 
@@ -97,6 +110,8 @@ class Aed2Target:
             return results
         if op == "nuevo_juego":
             return self._new_game(args[0])
+        if op == SPECTRA:
+            return self._spectra(args[0])
         result = self._many([(op, args)])[0]
         if isinstance(result, TargetError):
             raise result
@@ -114,6 +129,48 @@ class Aed2Target:
         if self._workdir is not None:
             shutil.rmtree(self._workdir, ignore_errors=True)
             self._workdir = None
+
+    @property
+    def source_folder(self):
+        """The student's folder: the files of its spectra are relative to it."""
+        return (self._checked or self.build).folder
+
+    # -- line spectra (only to localise a departure) -------------------------
+
+    def _spectra(self, command: str) -> Any:
+        if command == "start":
+            if self._checked is None:
+                try:
+                    built = build_folder(self.build.folder, std=self.build.std, coverage=True)
+                    blocks = coverage.read_map(built.blocks)
+                except (BuildError, OSError, ValueError) as e:
+                    raise TargetError("missing", str(e), op=SPECTRA) from None
+                self.close()                 # the next game starts the coverage build
+                self._checked, self.build, self._blocks = self.build, built, blocks
+            return None
+        if command == "stop":
+            if self._checked is not None:
+                self.close()
+                self.build, self._checked, self._blocks = self._checked, None, None
+            return None
+        if command == "take":
+            return coverage.spectrum(self._taken(), self._blocks or {}, NAMES_OF_LETTER)
+        raise TargetError("missing", f"unknown spectra command {command!r}", op=SPECTRA)
+
+    def _taken(self) -> list[str]:
+        """The driver's blocks run since the last take (``address op``
+        lines): asked of a running coverage build, read from the stderr a
+        dead one left."""
+        if self._checked is None:
+            return []
+        if self.proc is not None and self.proc.poll() is None:
+            return self._exchange(["G"], 1 << 30, "spectra")
+        if self._stderr_thread is not None:
+            self._stderr_thread.join(timeout=2)
+        text = bytes(self._stderr).decode("ascii", "replace")
+        self._stderr = bytearray()          # taken once
+        return [line[len(coverage.ON_DEATH):] for line in text.splitlines()
+                if line.startswith(coverage.ON_DEATH)]
 
     # -- the process ------------------------------------------------------------
 
@@ -281,6 +338,8 @@ def describe_death(text: str, status: int | None, fallback: str, folder: str) ->
     each of the report's stacks under its own heading (see
     :mod:`conformance.profiles.aed2.sanitizer`)."""
     call = fallback
+    text = "\n".join(line for line in text.splitlines()
+                     if not line.startswith(coverage.ON_DEATH))   # a coverage build's
     marks = [line for line in text.splitlines() if line.startswith(DIED_MARK)]
     report = sanitizer.parse(text)
     if marks:

@@ -276,6 +276,10 @@ class _Recorder:
                 units.add((relative, goal, "goal exit"))
             if entered > exited and not (failed and wrong == "exit"):
                 units.add((relative, goal, "goal fail"))
+        functions = self.found.spectra.functions
+        for unit in units:          # a unit is in its clause's predicate (blocks() asks)
+            if unit[:2] in functions:
+                functions.setdefault(unit, functions[unit[:2]])
         self.found.spectra.plays.append(((frozenset(units),), failed))
         self.found.asked.append(self.questions)
 
@@ -398,8 +402,8 @@ def localize(target: PrologTarget, c: Counterexample, *, timeout: float = 2.0,
         return None
     where.tests = "calls"
     folder = Path(target.program.folder)
-    for i, s in enumerate(where.lines):       # each clause shown whole
-        last = recorded.ends.get((s.file, s.line), s.line)
+    for i, s in enumerate(where.lines):       # each clause of the place shown whole
+        last = max(recorded.ends.get((s.file, n), n) for n in (s.line, s.last or s.line))
         try:
             text = (folder / s.file).read_text(encoding="utf-8", errors="replace").splitlines()
         except OSError:
