@@ -138,22 +138,25 @@ def check_program(path: str | Path, *, max_examples: int = 100, seed: int | None
     except SwiplMissing as e:
         return bad(program.name, str(e))
     target = PrologTarget(program, memory_mb=memory_mb, storage_mb=storage_mb)
-    if replay is not None:
-        verdict = check.replay(target, replay, timeout=timeout)
-    else:
-        fixed, notes = own_levels(program)
-        if by_rules:
-            verdict = _check_rules(target, budget_is_failure, localize,
-                                   max_examples=max_examples, seed=seed, timeout=timeout,
-                                   fixed=fixed, budget=budget)
+    try:
+        if replay is not None:
+            verdict = check.replay(target, replay, timeout=timeout)
         else:
-            verdict = check.check(target, max_examples=max_examples, seed=seed,
-                                  timeout=timeout, fixed=fixed, groups=groups, budget=budget,
-                                  keep_open=localize)
-            if localize:
-                _localize(target, [verdict], timeout, budget)
-        if verdict.error is None:
-            verdict.warnings[:0] = notes
+            fixed, notes = own_levels(program)
+            if by_rules:
+                verdict = _check_rules(target, budget_is_failure, localize,
+                                       max_examples=max_examples, seed=seed, timeout=timeout,
+                                       fixed=fixed, budget=budget)
+            else:
+                verdict = check.check(target, max_examples=max_examples, seed=seed,
+                                      timeout=timeout, fixed=fixed, groups=groups,
+                                      budget=budget, keep_open=localize)
+                if localize:
+                    _localize(target, [verdict], timeout, budget)
+            if verdict.error is None:
+                verdict.warnings[:0] = notes
+    finally:
+        target.close()          # left open for localising (check's keep_open)
     report = check.format_verdict(verdict)
     if verdict.counterexample is not None:
         verdict.counterexample.report = report
