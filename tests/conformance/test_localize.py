@@ -422,7 +422,7 @@ def test_the_calls_of_a_state_share_one_time_limit(tmp_path):
 
 @needs_swipl
 def test_a_call_with_its_action_bound_enters_that_actions_clause_only():
-    """The driver's calls/3: one call per action, each with its own
+    """The driver's calls/4: one call per action, each with its own
     coverage: action(S, moveUp(...)) enters the moveUp clause of action/2
     and no other; a push refused fails in its clause (entered, not exited)."""
     from conformance.profiles.prolog import localize as pl

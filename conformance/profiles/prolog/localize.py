@@ -4,12 +4,13 @@
 fault.
 
 Each test is **one call**, judged by the spec on its own, with SWI-Prolog's
-clause coverage on for that call alone (the driver's ``calls/3`` and
-``covered/1`` requests, made only here):
+clause coverage on for that call alone (the driver's ``calls/4`` and
+``covered/1`` requests, made only here; one round trip per state, its
+calls sharing one time limit):
 
-* ``action(State, A)`` with ``A`` bound, for each action the program lists
-  at a state and each legal action it leaves out: failing when it succeeds
-  for an illegal action or fails for a legal one;
+* ``action(State, A)`` with ``A`` bound, for each of the eight actions the
+  state could have (:func:`candidates`) and each the program lists there:
+  failing when it succeeds for an illegal action or fails for a legal one;
 * ``findall(S2, perform(State, A, S2), L)`` for each legal action it lists:
   failing unless ``L`` is the spec's next state (boxes in any order);
 * after a departure of the planner, ``sokoban(Plan)`` on a table: failing
@@ -29,8 +30,10 @@ times than exited) are two things a call may do with it
 the clause that gives a wrong answer exited in a failing call, the one
 that refuses a legal action failed there, so a failing call keeps only
 that port (:func:`wrong_port`). The ranking
-(:mod:`conformance.machines.suspects`) scores each and shows a clause at
-its best, whole (from its first line to the one that ends it).
+(:mod:`conformance.machines.suspects`) scores each as a part of its line
+and shows a clause at its best place, whole (from its first line to the
+one that ends it). The benchmark also ranks the goals of clause bodies
+(``record(goals=True)``, :data:`UNITS`).
 
 The states, in order: those along the counterexample (the last first),
 along a shortest plan of its table, of random legal walks on it, then
