@@ -5,6 +5,8 @@
     python benchmarks/localize.py --labels /work/students/labels.tsv   # labelled public files too
     python benchmarks/localize.py --plays 20,40,80,160   # accuracy against the plays allowed
     python benchmarks/localize.py --timing --labels L  # a failing check's time, with and without
+    python benchmarks/localize.py --prolog --no-mutants --plays 5,10,20,60   # Prolog, by states
+    python benchmarks/localize.py --timing --prolog --no-mutants   # Prolog's time, and as reported
     python benchmarks/localize.py --cpp --no-mutants   # the C++ (aed2) mutants (needs g++)
     python benchmarks/localize.py --timing --cpp --no-mutants   # their time, with and without
 
@@ -27,7 +29,12 @@ comma-separated; ``folder`` relative to the TSV's own folder, the file's
 hash checked so a label never meets another version of the file). Python
 targets, and with ``--prolog`` the Prolog mutants (their faulty lines:
 where the mutant's file differs from the reference's; a clause, ranked by
-its first line, holds a faulty line when the line lies in it), and with
+its first line, holds a faulty line when the line lies in it; ``--plays``
+counts the states asked, a run of the planner counting as one; the tests
+column says what a call counted, the clauses it ``enter``-ed, their
+``ports`` (exited, failed: what the reports rank), ``both``, or the
+``goals`` of the clause bodies, each on its line: then a place must be the
+faulty line itself), and with
 ``--cpp`` the C++ mutants of ``conformance/profiles/aed2/mutants.py`` (the
 faulty line: the one each substitutes; when it holds no code, as a line
 emptied to ``;``, the next line that does, as a Python deletion; checked
@@ -52,6 +59,7 @@ from conformance.checking import localize as loc
 from conformance.checking.checks import DirectionAdapter, RunOptions, check_target, checked_options
 from conformance.checking.targets import resolve
 from conformance.sandbox.box import open_target
+from conformance.profiles.prolog import mutants as prolog_mutants
 
 
 # ------------------------------------------------------------ faulty lines
@@ -215,12 +223,12 @@ def score(results: dict, part, faulty: set, granularity: str, b: int) -> None:
     """Where the first faulty place of ``part`` ranks, by each formula, as
     a line and as a run of lines: appended to ``results``."""
     for formula in loc.FORMULAS:
-        ranked = loc.rank(part, formula, "play" if granularity == "state" else granularity)
+        plain = granularity if granularity in GRANULARITIES else "play"
+        ranked = loc.rank(part, formula, plain)
         at = position(ranked, faulty)
         results.setdefault((formula, granularity, b, "line"), []).append(
             (at, at or _lines(ranked), _lines(ranked)))
-        run, read = block_position(
-            loc.blocks(part, ranked, "play" if granularity == "state" else granularity), faulty)
+        run, read = block_position(loc.blocks(part, ranked, plain), faulty)
         results.setdefault((formula, granularity, b, "run"), []).append((run, read, _lines(ranked)))
 
 
@@ -256,7 +264,7 @@ def table(title: str, found: dict, budgets: list[int]) -> None:
     for (formula, granularity, b, unit), rows in sorted(found["results"].items()):
         s = summary(rows)
         mark = (" <- reports" if formula == loc.FORMULA and unit == "run"
-                and granularity in (loc.GRANULARITY, "state") else "")
+                and granularity in (loc.GRANULARITY, found.get("shown")) else "")
         print(f"{formula:<10} {granularity:<5} {b:>5} {unit:<4} {s['n']:>4} {s[1]:>6.0%} "
               f"{s[3]:>6.0%} {s[5]:>6.0%} {s['exam']:>6.3f}{mark}")
     if found["failures"]:
@@ -268,7 +276,6 @@ def table(title: str, found: dict, budgets: list[int]) -> None:
 def prolog_cases(only: str):
     """The Prolog mutants (``conformance.profiles.prolog.mutants``): each
     one's faulty lines are those where its file differs from the reference's."""
-    from conformance.profiles.prolog import mutants as prolog_mutants
     reference = (prolog_mutants.REFERENCE / prolog_mutants.MAIN).read_text().splitlines()
     for m in prolog_mutants.MUTANTS:
         if only and not m.name.startswith(only):
@@ -286,7 +293,11 @@ def prolog_cases(only: str):
 
 def evaluate_prolog(only: str, states: list[int], out) -> dict:
     """As :func:`evaluate`, for the Prolog mutants: a ranked clause holds
-    a faulty line when the line lies in it (from its first line to its end)."""
+    a faulty line when the line lies in it (from its first line to its end).
+    Tests are calls (``conformance.profiles.prolog.localize``), ranked on
+    those of the first ``states`` questions (a state, or a planner run),
+    as they are (``ports``: a clause exited and a clause failed told
+    apart) and with only the clauses entered (``enter``)."""
     from conformance.profiles.prolog import check as prolog_check
     from conformance.profiles.prolog import localize as prolog_localize
     from conformance.profiles.prolog.source import find_program
@@ -298,24 +309,32 @@ def evaluate_prolog(only: str, states: list[int], out) -> dict:
         try:
             verdict = prolog_check.check(target, seed=1, max_examples=30)
             c = verdict.counterexample
-            recorded = (prolog_localize.record(target, c, seconds=1e9, max_states=max(states))
+            recorded = (prolog_localize.record(target, c, seconds=1e9, max_states=max(states),
+                                               goals=True)
                         if c is not None else None)
         finally:
             target.close()
-        if recorded is None:
+        if recorded is None or not recorded.spectra.failing:
             failures.append((name, "not localised: " + (
-                "no departure" if c is None else f"a departure of the planner ({c.rule})"
-                if "plan" in (c.rule or "") else "no spectra")))
-            unranked(results, ("state",), states)
+                "no departure" if c is None else "no failing call" if recorded is not None
+                else "no spectra")))
+            unranked(results, prolog_localize.UNITS, states)
             continue
-        spectra, ends = recorded
+        spectra, ends = recorded.spectra, recorded.ends
         hit = {key for key in ends if any(f == key[0] and key[1] <= n <= ends[key]
                                           for f, n in faulty)}
+        exact = set(faulty)          # a goal's line: the faulty line itself
+        shown = prolog_localize.SHOWN_UNITS
         for b in states:
-            score(results, loc.Spectra(spectra.plays[:b], spectra.functions), hit, "state", b)
-        where = judge(failures, name, spectra, hit)
-        print(f"  {name}: {loc.FORMULA} run {where}", file=out, flush=True)
-    return {"results": results, "failures": failures}
+            part = loc.Spectra([p for p, asked in zip(spectra.plays, recorded.asked)
+                                if asked <= b], spectra.functions)
+            for tests in prolog_localize.UNITS:
+                score(results, prolog_localize.only(part, tests),
+                      exact if tests == "goals" else hit, tests, b)
+        where = judge(failures, name, prolog_localize.only(spectra, shown), hit)
+        print(f"  {name}: {loc.FORMULA} run {where} with {shown} ({spectra.failing} failing, "
+              f"{spectra.passing} passing calls)", file=out, flush=True)
+    return {"results": results, "failures": failures, "shown": prolog_localize.SHOWN_UNITS}
 
 
 def cpp_cases(only: str, seeds: int):
@@ -386,31 +405,51 @@ def evaluate_cpp(only: str, seeds: int, budgets: list[int], out) -> dict:
     return {"results": results, "failures": failures}
 
 
-def timing(labels: Path | None, only: str, mutants_too: bool = True, cpp: bool = False) -> None:
+def timing(labels: Path | None, only: str, mutants_too: bool = True, cpp: bool = False,
+           prolog: bool = False) -> None:
     """A failing check's wall time with localisation and with --no-localize
-    (``check_target`` as ``sokoban check`` runs it: sandboxed, seed 1)."""
-    paths = [str(mutants.path(n)) for n in mutants.MUTANTS
+    (``check_target`` as ``sokoban check`` runs it: sandboxed, seed 1);
+    ``cpp``: the C++ mutants too; ``prolog``: the Prolog mutants too, each
+    with where its faulty clause came in the report (the places it shows,
+    within the time allowed)."""
+    cases = [(str(mutants.path(n)), None) for n in mutants.MUTANTS
              if mutants_too and (not only or n.startswith(only))]
     if labels is not None:
-        paths += [c[1] for c in labelled_cases(labels, 1)]
+        cases += [(c[1], None) for c in labelled_cases(labels, 1)]
     if cpp:
-        paths += [str(folder) for _label, folder, _line, _seed in cpp_cases(only, 1)]
+        cases += [(str(folder), None) for _label, folder, _line, _seed in cpp_cases(only, 1)]
+    if prolog:
+        cases += [(str(folder), faulty) for _name, folder, _rule, faulty in prolog_cases(only)]
     totals = {True: 0.0, False: 0.0}
     ratios = []
-    for path in paths:
+    shown = []
+    for path, faulty in cases:
         row = []
         for localize in (False, True):
             start = time.monotonic()
-            check_target(resolve(path), None, RunOptions(seed=1, localize=localize))
+            [(verdict, _)] = check_target(resolve(path), None,
+                                          RunOptions(seed=1, localize=localize))
             spent = time.monotonic() - start
             totals[localize] += spent
             row.append(spent)
         ratios.append(row[1] / row[0])
+        where = ""
+        if faulty is not None:
+            c = verdict.counterexample
+            lines = c.where.lines if c is not None and c.where is not None else []
+            at = next((i for i, s in enumerate(lines, 1)
+                       if any(f == s.file and s.line <= n <= s.last for f, n in faulty)), None)
+            shown.append(at)
+            where = f"; faulty clause shown {at or 'not'}"
         print(f"  {Path(path).parent.name}/{Path(path).name}: {row[0]:.2f} s, localised "
-              f"{row[1]:.2f} s ({row[1] / row[0]:.2f}x)", flush=True)
+              f"{row[1]:.2f} s ({row[1] / row[0]:.2f}x){where}", flush=True)
     print(f"total: {totals[False]:.1f} s without, {totals[True]:.1f} s with: "
           f"{totals[True] / totals[False]:.2f}x; median ratio {statistics.median(ratios):.2f}x, "
           f"worst {max(ratios):.2f}x")
+    if shown:
+        print("Prolog, as reported: " + ", ".join(
+            f"top-{k} {sum(1 for a in shown if a is not None and a <= k) / len(shown):.0%}"
+            for k in (1, 3, 5)))
 
 
 def main(argv=None) -> int:
@@ -428,7 +467,7 @@ def main(argv=None) -> int:
                         help="the C++ (aed2) mutants too (needs g++ and objdump)")
     args = parser.parse_args(argv)
     if args.timing:
-        timing(args.labels, args.only, not args.no_mutants, args.cpp)
+        timing(args.labels, args.only, not args.no_mutants, args.cpp, args.prolog)
         return 0
     budgets = [int(x) for x in args.plays.split(",")]
     if not args.no_mutants:

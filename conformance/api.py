@@ -174,6 +174,9 @@ class Localization:
     folder: str = ""                # the folder ``file`` is relative to (links in report.html)
     #: Every line ranked, ``(file, line, score)`` (a heat map of the files).
     heat: list[tuple[str, int, float]] = field(default_factory=list)
+    #: What the tests compared were: ``"plays"`` (games played), or
+    #: ``"calls"`` (a Prolog program's calls, its clauses ranked).
+    tests: str = "plays"
 
 
 @dataclass

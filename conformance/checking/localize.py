@@ -51,7 +51,8 @@ from conformance.machines.emitting import replay_of
 from conformance.machines import levels as lv
 from conformance.machines.profile import Profile
 from conformance.machines.suspects import (  # noqa: F401 - the ranking, for this module's users
-    FORMULA, FORMULAS, GRANULARITY, SHOWN, Spectra, blocks, localization, rank,
+    FORMULA, FORMULAS, GRANULARITY, MAX_SECONDS, MIN_SECONDS, SHARE, SHOWN, Spectra, allowance,
+    blocks, localization, rank,
 )
 
 #: Plays at most per localised departure (``benchmarks/localize.py``, the
@@ -59,17 +60,6 @@ from conformance.machines.suspects import (  # noqa: F401 - the ranking, for thi
 #: first and in the top 3; more plays tell more lines apart but, on a wrong
 #: ``juego_ganado``, rank its ``return False`` above its test).
 MAX_PLAYS = 20
-#: The time localising may take, as a share of the check's own time, and
-#: its floor and ceiling in seconds (all departures of a check together;
-#: within the check's budget besides).
-SHARE = 0.5
-MIN_SECONDS = 0.25
-MAX_SECONDS = 4.0
-
-
-def allowance(check_seconds: float) -> float:
-    """Seconds localising may take after a check that took ``check_seconds``."""
-    return min(MAX_SECONDS, max(MIN_SECONDS, SHARE * check_seconds))
 #: Random plays at most, and their longest.
 RANDOM_PLAYS = 40
 RANDOM_LENGTH = 12

@@ -19,6 +19,17 @@ from conformance.api import Localization, SuspectLine
 
 #: Places shown in a report.
 SHOWN = 5
+#: The time localising may take, as a share of the check's own time, and
+#: its floor and ceiling in seconds (all departures of a check together;
+#: within the check's budget besides): Python and Prolog targets alike.
+SHARE = 0.5
+MIN_SECONDS = 0.25
+MAX_SECONDS = 4.0
+
+
+def allowance(check_seconds: float) -> float:
+    """Seconds localising may take after a check that took ``check_seconds``."""
+    return min(MAX_SECONDS, max(MIN_SECONDS, SHARE * check_seconds))
 
 
 def _ochiai(ef: int, ep: int, nf: int, np_: int) -> float:
@@ -142,9 +153,11 @@ def blocks(spectra: Spectra, ranked: list[tuple[tuple[str, int], float]],
     lines stay places of their own.
 
     A key may also be ``(file, line, part)``: a part of a line a target
-    tells apart (a C++ line's basic blocks, ``conformance.profiles.aed2.coverage``),
-    ranked on its own; each place then lists the lines of its parts, a line
-    once, at its best place (:func:`line_places`)."""
+    tells apart (a C++ line's basic blocks, ``conformance.profiles.aed2.coverage``;
+    what a call did with a Prolog clause, exited or failed,
+    ``conformance.profiles.prolog.localize``), ranked on its own; each
+    place then lists the lines of its parts, a line once, at its best
+    place (:func:`line_places`)."""
     tests = spectra.tests(granularity)
     ran: dict[str, set] = {}
     for lines, _ in tests:

@@ -269,10 +269,13 @@ def _where(name: str, rule_id: str, where: dict | None) -> str:
         maps.append(f'<p><code>{_e(file)}</code></p><pre class="heat" '
                     f'data-file="{_e(file)}">{"".join(rows)}</pre>')
     return (f'<div class="where" id="{_anchor("where", name, rule_id)}"><p><strong>{_e(_("Where to look"))}</strong> '
-            + _e(_("(a hint, not a proof: the lines the plays breaking this rule ran and the "
-                   "plays keeping it did not, {failing} failing and {passing} passing plays "
-                   "compared)").format(failing=where.get("failing", 0),
-                                       passing=where.get("passing", 0)))
+            + _e((_("(a hint, not a proof: the clauses the calls breaking this rule ran and "
+                    "the calls keeping it did not, {failing} failing and {passing} passing "
+                    "calls compared)") if where.get("tests") == "calls" else
+                  _("(a hint, not a proof: the lines the plays breaking this rule ran and the "
+                    "plays keeping it did not, {failing} failing and {passing} passing plays "
+                    "compared)")).format(failing=where.get("failing", 0),
+                                         passing=where.get("passing", 0)))
             + f"</p><ol>{items}</ol>"
             + (f"<details open><summary>{_e(_('the code, its suspicious lines coloured'))}"
                f"</summary>{''.join(maps)}</details>" if maps else "")

@@ -126,5 +126,6 @@ def where_data(where: Localization) -> dict[str, Any]:
         except OSError:
             pass
     return {"formula": where.formula, "failing": where.failing, "passing": where.passing,
+            "tests": where.tests,
             "lines": [dataclasses.asdict(s) for s in where.lines],
             "heat": [list(h) for h in where.heat], "sources": sources}

@@ -159,10 +159,15 @@ def where_to_look(where: Localization | None) -> list[str]:
     be a hint (nothing when the departure was not localised)."""
     if where is None or not where.lines:
         return []
-    out = ["", _("Where to look (a hint, not a proof): the lines of your code that the plays "
+    if where.tests == "calls":
+        head = _("Where to look (a hint, not a proof): the clauses of your program that the "
+                 "calls breaking this rule ran, and the calls keeping it did not, most "
+                 "suspicious first ({failing} failing and {passing} passing calls compared):")
+    else:
+        head = _("Where to look (a hint, not a proof): the lines of your code that the plays "
                  "breaking this rule ran, and the plays keeping it did not, most suspicious "
-                 "first ({failing} failing and {passing} passing plays compared):").format(
-                     failing=where.failing, passing=where.passing)]
+                 "first ({failing} failing and {passing} passing plays compared):")
+    out = ["", head.format(failing=where.failing, passing=where.passing)]
     width = max(len(place(s.file, s.line, s.last)) for s in where.lines)
     for s in where.lines:
         function = _(" in {function}").format(function=s.function) if s.function else ""

@@ -42,7 +42,8 @@ def check(target: PrologTarget, *, max_examples: int = 100, seed: int | None = N
           timeout: float = 2.0, fixed: Sequence[Table] = (), shrink: bool = True,
           consult: str | None = None, plan_seconds: float = PLAN_SECONDS,
           groups: Sequence[str] | None = None, mask: Iterable[str] = (),
-          exercised: Counter | None = None, budget: Budget | None = None) -> Verdict:
+          exercised: Counter | None = None, budget: Budget | None = None,
+          keep_open: bool = False) -> Verdict:
     """Check the program against the spec (the module docstring says how).
 
     ``fixed``: tables played first, in full (the folder's own levels).
@@ -54,7 +55,9 @@ def check(target: PrologTarget, *, max_examples: int = 100, seed: int | None = N
     counter that gets how often each rule was exercised; ``budget``: the
     check's time budget, looked at before each table: when it runs out the
     check stops there, and without a departure found by then the verdict is
-    not fully checked (``out_of_time``)."""
+    not fully checked (``out_of_time``). ``keep_open``: the program is
+    left running for what comes next (localising a departure, without
+    loading it again); the caller closes it."""
     groups = tuple(GROUPS if groups is None else groups)
     if not groups or set(groups) - set(GROUPS):
         raise ValueError(f"unknown group(s) {sorted(set(groups) - set(GROUPS))} for profile "
@@ -85,7 +88,8 @@ def check(target: PrologTarget, *, max_examples: int = 100, seed: int | None = N
         _ran_out(budget)
         c = None
     finally:
-        target.close()
+        if not keep_open:
+            target.close()
     return _verdict(run, c, seed, start, warnings + run.notes)
 
 

@@ -24,8 +24,31 @@
                                     | timeout(Time) | error(Text, Time)
       covered(Request)           -> covered(Answer, Clauses)
             Request served with SWI-Prolog's clause coverage on (only then:
-            localising a departure): Clauses, c(File, Line, Name/Arity)
-            for each clause of the program entered while it ran
+            localising a departure): Clauses, c(File, Line, Name/Arity,
+            Entered, Exited) for each clause of the program entered while
+            it ran (how many times it was entered, and exited), and
+            g(File, Line, PC, Entered, Exited) for each call site of a
+            clause it went through (the clause's file and first line, the
+            site's program counter)
+      sites                      -> sites(Sites)
+            s(File, Line, PC, GoalLine): the line of the goal at each call
+            site of the program's clauses
+      calls(State, Actions, Millis, Goals) -> calls(Listed, Asked, Records, Table)
+            (localising too) Listed: findall(A, action(State, A), Listed);
+            Asked: those and Actions, each once (=@=, Listed's first);
+            then, each with the coverage on, one call of action(State, A)
+            for each A of Asked, and findall(S2, perform(State, A, S2), L)
+            for each of Listed: Records, r(action, I, Result, Numbers, _)
+            (Result true, false, timeout or error(Text)) and
+            r(perform, I, Result-L, Numbers, _), I the action's index in
+            Asked (from 0); Table, the clauses entered, c(File, Line,
+            Name/Arity); Numbers, a string of three integers per clause a
+            call entered: its index in Table (from 0), how many times it
+            was entered, and exited. Millis: for all of them together (a
+            call when none is left: timeout, not made). Records have a
+            fifth argument, a string of four integers per call site gone
+            through (Goals true; else empty): its clause's index in Table,
+            its PC, entered, exited
       end                        -> bye  (the copy ends)
             then, from the parent, once the copy has ended for any reason:
                                  -> ended(Status)
@@ -43,7 +66,11 @@
 
 :- use_module(library(unix), [fork/1, wait/2, kill/2]).
 :- use_module(library(time), [alarm/4, remove_alarm/1]).
-:- use_module(library(lists), [member/2]).
+:- use_module(library(lists), [member/2, append/3, nth0/3]).
+:- use_module(library(apply), [exclude/3]).
+:- use_module(library(prolog_clause), [clause_info/5]).
+:- use_module(library(prolog_breakpoints), []).
+:- use_module(library(readutil), [read_file_to_string/3]).
 
 :- dynamic user:filas/1, user:columnas/1, user:pista/3.
 
@@ -69,6 +96,10 @@ main :-
     set_stream(In, buffer(false)),
     nb_setval(sokoban_out, Out),
     nb_setval(sokoban_in, In),
+    module_property(sokoban_driver, file(Self)),
+    nb_setval(sokoban_self, Self),
+    current_prolog_flag(home, Home),
+    nb_setval(sokoban_home, Home),
     silence,
     load_target(File, Missing, Messages),
     answer(loaded(Missing, Messages)),
@@ -216,6 +247,27 @@ serve(successors(State, Millis), Answer) :-
     successors(State, Millis, Answer).
 serve(covered(Request), covered(Answer, Clauses)) :-
     covered(Request, Answer, Clauses).
+serve(sites, sites(Sites)) :-
+    sites(Sites).
+serve(calls(State, Actions, Millis, Goals), Answer) :-
+    calls(State, Actions, Millis, Goals, Listed, Asked, Records0),
+    findall(c(F, L, PI), ( member(r(_, _, _, Cs), Records0),
+                           member(c(F, L, PI, _, _), Cs) ), Table0),
+    sort(Table0, Table),
+    findall(r(K, A, R, Numbers, Called),
+            ( member(r(K, A, R, Cs), Records0),
+              findall(N, ( member(c(F, L, PI, E, X), Cs),
+                           nth0(I, Table, c(F, L, PI)),
+                           member(N, [I, E, X]) ), Ns),
+              atomic_list_concat(Ns, ' ', Atom),
+              atom_string(Atom, Numbers),
+              findall(N, ( member(g(F, L, PC, E, X), Cs),
+                           nth0(I, Table, c(F, L, _)),
+                           member(N, [I, PC, E, X]) ), Gs),
+              atomic_list_concat(Gs, ' ', GAtom),
+              atom_string(GAtom, Called) ),
+            Records),
+    checked(calls(Listed, Asked, Records, Table), Answer).
 serve(successors_all(States, Millis), all(Answers)) :-
     successors_all(States, Millis, Answers).
 serve(plan(Millis), Answer) :-
@@ -322,20 +374,114 @@ checked(Answer, Checked) :-
     ).
 
 %   covered(+Request, -Answer, -Clauses): Request served with the clause
-%   coverage of SWI-Prolog ('$cov_start', as library(test_cover) does) on;
-%   the clauses entered, of any file but this one.
+%   coverage of SWI-Prolog ('$cov_start', as library(test_cover) does) on.
 covered(Request, Answer, Clauses) :-
+    covering(( serve(Request, Answer0) -> Answer = Answer0
+             ; Answer = error("the request failed") ), Clauses).
+
+%   covering(:Goal, -Clauses): Goal once with the coverage on; Clauses,
+%   c(File, Line, Name/Arity, Entered, Exited) for each clause entered,
+%   of any file but this one and SWI-Prolog's own libraries.
+covering(Goal, Clauses) :-
+    covering(Goal, true, Clauses).
+
+%   covering(:Goal, +Goals, -Clauses): the call sites only when Goals is
+%   true.
+covering(Goal, Goals, Clauses) :-
     '$cov_reset',
-    setup_call_cleanup('$cov_start',
-                       ( serve(Request, Answer0) -> Answer = Answer0
-                       ; Answer = error("the request failed") ),
-                       '$cov_stop'),
-    module_property(sokoban_driver, file(Self)),
-    findall(c(File, Line, PI),
-            ( '$cov_data'(clause(Clause), Entered, _), Entered > 0,
-              clause_property(Clause, file(File)), File \== Self,
-              clause_property(Clause, line_count(Line)),
+    setup_call_cleanup('$cov_start', once(Goal), '$cov_stop'),
+    findall(c(File, Line, PI, Entered, Exited),
+            ( '$cov_data'(clause(Clause), Entered, Exited), Entered > 0,
+              own_clause(Clause, File, Line),
               clause_property(Clause, predicate(_:PI)) ),
             Clauses0),
-    sort(Clauses0, Clauses),
+    findall(g(File, Line, PC, Entered, Exited),
+            ( Goals == true,
+              '$cov_data'(call_site(Clause, PC, _), Entered, Exited), Entered > 0,
+              own_clause(Clause, File, Line) ),
+            Sites),
+    append(Clauses0, Sites, Clauses1),
+    sort(Clauses1, Clauses),
     '$cov_reset'.
+
+%   A clause of the program's own files (of any file but this one and
+%   SWI-Prolog's own libraries), its file and its first line.
+own_clause(Clause, File, Line) :-
+    clause_property(Clause, file(File)),
+    nb_getval(sokoban_self, Self),
+    File \== Self,
+    nb_getval(sokoban_home, Home),
+    \+ sub_atom(File, 0, _, _, Home),
+    clause_property(Clause, line_count(Line)).
+
+%   sites(-Sites): s(File, Line, PC, GoalLine) for each call site of each
+%   clause of the program (the clause's file and first line, the site's
+%   program counter as coverage names it, the line of the goal called):
+%   what library(test_cover) annotates a file's lines with.
+sites(Sites) :-
+    findall(s(File, Line, PC, GoalLine),
+            ( current_predicate(user:N/A), functor(H, N, A),
+              \+ predicate_property(user:H, imported_from(_)),
+              \+ predicate_property(user:H, foreign),
+              catch(clause(user:H, _, Clause), _, fail),
+              own_clause(Clause, File, Line),
+              catch(clause_info(Clause, _, TermPos, _, [silent(true)]), _, fail),
+              '$break_pc'(Clause, _, PC),
+              catch(( '$clause_term_position'(Clause, PC, Path),
+                      prolog_breakpoints:range(Path, TermPos, SubPos) ), _, fail),
+              arg(1, SubPos, Offset),
+              file_line(File, Offset, GoalLine) ),
+            Sites0),
+    sort(Sites0, Sites).
+
+%   The line (from 1) of a character offset of a file.
+file_line(File, Offset, Line) :-
+    (   nb_current(sokoban_file_text, File-Text)
+    ->  true
+    ;   read_file_to_string(File, Text, []),
+        nb_setval(sokoban_file_text, File-Text)
+    ),
+    sub_string(Text, 0, Offset, _, Before),
+    split_string(Before, "\n", "", Parts),
+    length(Parts, Line).
+
+%   calls(+State, +Actions, +Millis, -Listed, -Records): the calls of the
+%   action model one by one, each with its own coverage (see the header).
+calls(State, Actions, Millis, Goals, Listed, Asked, Records) :-
+    statistics(cputime, C0),
+    End is C0 + Millis / 1000,
+    within(End, findall(A, call_target(action, [State, A]), Listed0), Result),
+    (   Result == true
+    ->  Listed = Listed0
+    ;   Listed = []
+    ),
+    variants(Listed, Own),
+    append(Own, Actions, Asked0),
+    variants(Asked0, Asked),
+    findall(r(action, I, Ok, Clauses),
+            ( nth0(I, Asked, A),
+              covering(within(End, call_target(action, [State, A]), Ok), Goals, Clauses) ),
+            Records1),
+    findall(r(perform, I, Ok-Nexts, Clauses),
+            ( nth0(I, Own, A),
+              covering(within(End, findall(N, call_target(perform, [State, A, N]), Nexts),
+                              Ok), Goals, Clauses),
+              ( var(Nexts) -> Nexts = [] ; true ) ),
+            Records2),
+    append(Records1, Records2, Records).
+
+%   within(+End, :Goal, -Result): limited/3 with the CPU time left until
+%   End (timeout, without calling Goal, when none is left).
+within(End, Goal, Result) :-
+    statistics(cputime, C),
+    Left is End - C,
+    (   Left > 0.001
+    ->  limited(Left, Goal, Result)
+    ;   Result = timeout
+    ).
+
+%   The terms of a list, each once (the first of its variants).
+variants([], []).
+variants([X|Xs], [X|Ys]) :-
+    exclude(=@=(X), Xs, Rest),
+    variants(Rest, Ys).

@@ -9,6 +9,7 @@ from typing import Sequence
 
 from conformance.api import Verdict
 from conformance.machines.budget import Budget
+from conformance.machines.suspects import allowance
 from conformance.profiles.prolog import check
 from conformance.profiles.prolog import localize as prolog_localize
 from conformance.profiles.prolog.model import Table
@@ -74,16 +75,21 @@ def lacking(path: str | Path, *, memory_mb: int = 1024) -> str | None:
 def _localize(target: PrologTarget, verdicts: Sequence[Verdict], timeout: float,
               budget: Budget | None) -> None:
     """Where to look, for each departure of ``verdicts`` (its
-    ``Counterexample.where``), within half their time (at most 4 s each)."""
-    for v in verdicts:
-        c = v.counterexample
-        if c is None or c.where is not None or (budget is not None and budget.expired()):
-            continue
-        try:
-            c.where = prolog_localize.localize(target, c, timeout=timeout,
-                                               seconds=min(4.0, max(1.0, v.seconds / 2)))
-        except Exception:  # noqa: BLE001 - a hint: it never costs the verdict
-            c.where = None
+    ``Counterexample.where``), each within the share of its check's time
+    Python targets get too (``suspects.allowance``); the program is
+    closed after."""
+    try:
+        for v in verdicts:
+            c = v.counterexample
+            if c is None or c.where is not None or (budget is not None and budget.expired()):
+                continue
+            try:
+                c.where = prolog_localize.localize(target, c, timeout=timeout,
+                                                   seconds=allowance(v.seconds))
+            except Exception:  # noqa: BLE001 - a hint: it never costs the verdict
+                c.where = None
+    finally:
+        target.close()
 
 
 def _check_rules(target: PrologTarget, budget_is_failure: bool = False, localize: bool = True,
@@ -92,7 +98,7 @@ def _check_rules(target: PrologTarget, budget_is_failure: bool = False, localize
     When its budget ran out, the rules not exercised by then are
     ``unreached``: they keep their point unless ``budget_is_failure``.
     ``localize``: each broken rule's departure gets its "Where to look"."""
-    first, broken, exercised = check.check_rules(target, **options)
+    first, broken, exercised = check.check_rules(target, keep_open=localize, **options)
     if localize:
         _localize(target, [first, *broken.values()], options.get("timeout", 2.0),
                   options.get("budget"))
@@ -132,21 +138,25 @@ def check_program(path: str | Path, *, max_examples: int = 100, seed: int | None
     except SwiplMissing as e:
         return bad(program.name, str(e))
     target = PrologTarget(program, memory_mb=memory_mb, storage_mb=storage_mb)
-    if replay is not None:
-        verdict = check.replay(target, replay, timeout=timeout)
-    else:
-        fixed, notes = own_levels(program)
-        if by_rules:
-            verdict = _check_rules(target, budget_is_failure, localize,
-                                   max_examples=max_examples, seed=seed, timeout=timeout,
-                                   fixed=fixed, budget=budget)
+    try:
+        if replay is not None:
+            verdict = check.replay(target, replay, timeout=timeout)
         else:
-            verdict = check.check(target, max_examples=max_examples, seed=seed,
-                                  timeout=timeout, fixed=fixed, groups=groups, budget=budget)
-            if localize:
-                _localize(target, [verdict], timeout, budget)
-        if verdict.error is None:
-            verdict.warnings[:0] = notes
+            fixed, notes = own_levels(program)
+            if by_rules:
+                verdict = _check_rules(target, budget_is_failure, localize,
+                                       max_examples=max_examples, seed=seed, timeout=timeout,
+                                       fixed=fixed, budget=budget)
+            else:
+                verdict = check.check(target, max_examples=max_examples, seed=seed,
+                                      timeout=timeout, fixed=fixed, groups=groups,
+                                      budget=budget, keep_open=localize)
+                if localize:
+                    _localize(target, [verdict], timeout, budget)
+            if verdict.error is None:
+                verdict.warnings[:0] = notes
+    finally:
+        target.close()          # left open for localising (check's keep_open)
     report = check.format_verdict(verdict)
     if verdict.counterexample is not None:
         verdict.counterexample.report = report

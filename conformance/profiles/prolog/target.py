@@ -24,7 +24,7 @@ import select
 import shutil
 import subprocess
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -97,6 +97,7 @@ class PrologTarget:
         self._closing = False       # a level's end asked for, its answers not read yet
         self.starts = 0
         self._late = ""          # why the last read had no answer in time
+        self._sites: dict | None = None     # the call sites' lines (sites())
 
     # -------------------------------------------------------------- process
 
@@ -104,6 +105,7 @@ class PrologTarget:
         """Start the driver and load the program: :class:`LoadFailed` when
         it cannot be (the missing predicates are in ``missing``)."""
         self.close()
+        self._sites = None                  # named by the box's folder: a new one
         binary = swipl()
         self.workdir = tempfile.mkdtemp(prefix="prolog-box-")
         for f in self.program.files:
@@ -284,28 +286,75 @@ class PrologTarget:
             return answer
         return self._successors_answer(answer, seconds)
 
-    def covered_successors(self, state: list, seconds: float
-                           ) -> tuple[Answer, list[tuple[str, int, str]]]:
-        """:meth:`successors` with SWI-Prolog's clause coverage on (only
-        while a departure is localised): the answer, and ``(file, line,
-        name/arity)`` of each clause entered."""
-        request = terms.text(terms.Compound("covered", (
-            terms.Compound("successors", (state, _millis(seconds))),)))
+    def covered_plan(self, seconds: float) -> tuple[Answer, list[Clause], list]:
+        """:meth:`plan` with SWI-Prolog's clause coverage on (only while a
+        departure is localised): the answer, the clauses entered
+        (:data:`Clause`) and the call sites gone through (as
+        :attr:`Call.sites`)."""
+        request = terms.text(terms.Compound("covered", (terms.Compound(
+            "plan", (_millis(seconds),)),)))
         answer = self._request(request, seconds)
         if isinstance(answer, Answer):
-            return answer, []
+            return answer, [], []
         if not (isinstance(answer, terms.Compound) and answer.name == "covered"
                 and len(answer.args) == 2 and isinstance(answer.args[1], list)):
-            return Answer("error", text=f"the driver answered {terms.text(answer)}"), []
-        clauses = []
-        for c in answer.args[1]:
-            if isinstance(c, terms.Compound) and c.name == "c" and len(c.args) == 3 \
-                    and isinstance(c.args[1], int):
-                pi = c.args[2]
-                name = (f"{pi.args[0]}/{pi.args[1]}" if isinstance(pi, terms.Compound)
-                        and pi.name == "/" and len(pi.args) == 2 else terms.text(pi))
-                clauses.append((str(c.args[0]), c.args[1], name))
-        return self._successors_answer(answer.args[0], seconds), clauses
+            return Answer("error", text=f"the driver answered {terms.text(answer)}"), [], []
+        sites = [(str(g.args[0]), *g.args[1:]) for g in answer.args[1]
+                 if isinstance(g, terms.Compound) and g.name == "g" and len(g.args) == 5
+                 and all(isinstance(n, int) for n in g.args[1:])]
+        return (self._plan_answer(answer.args[0], seconds), _clauses(answer.args[1]), sites)
+
+    def calls(self, state: list, actions: list, seconds: float, goals: bool = False
+              ) -> tuple[list, list[Call]] | None:
+        """The action model at ``state`` one call at a time, each with the
+        clause coverage on (only while a departure is localised): the
+        actions ``action/2`` lists there, and :class:`Call` records: one
+        ``action(State, A)`` for each of them and of ``actions``, one
+        ``findall(S2, perform(State, A, S2), L)`` for each of them (``seconds``
+        for all of them: a call when none is left times out); ``goals``: the
+        call sites each went through too (:attr:`Call.sites`). None when the
+        program did not answer."""
+        request = terms.text(terms.Compound("calls", (state, list(actions), _millis(seconds),
+                                                      terms.Atom(str(goals).lower()))))
+        answer = self._request(request, seconds)
+        if not (isinstance(answer, terms.Compound) and answer.name == "calls"
+                and len(answer.args) == 4 and all(isinstance(a, list) for a in answer.args)):
+            return None
+        listed, asked, records, table = answer.args
+        table = [c[:3] for c in _clauses([terms.Compound("c", (*c.args, 0, 0)) for c in table
+                                          if isinstance(c, terms.Compound) and len(c.args) == 3])]
+        found = []
+        for r in records:
+            if not (isinstance(r, terms.Compound) and r.name == "r" and len(r.args) == 5
+                    and isinstance(r.args[1], int) and 0 <= r.args[1] < len(asked)):
+                continue
+            kind, index, result, numbers, called = r.args
+            nexts = None
+            if kind == "perform" and isinstance(result, terms.Compound) and result.name == "-":
+                result, nexts = result.args
+            clauses = [(*table[i], entered, exited)
+                       for i, entered, exited in _numbers(numbers, 3) if 0 <= i < len(table)]
+            sites = [(*table[i][:2], pc, entered, exited)
+                     for i, pc, entered, exited in _numbers(called, 4) if 0 <= i < len(table)]
+            found.append(Call(str(kind), asked[index], _result(result), nexts, clauses, sites))
+        return listed, found
+
+    def sites(self) -> dict[tuple[str, int, int], int]:
+        """Where each call site of the program's clauses is:
+        ``(file, clause's first line, program counter) -> the goal's line``
+        (:attr:`Call.sites` name them so), read once per program (in the
+        open level's copy); empty when the driver cannot tell."""
+        if self._sites is None:
+            answer = self._request("sites", LOAD_SECONDS)
+            found = {}
+            if isinstance(answer, terms.Compound) and answer.name == "sites" \
+                    and isinstance(answer.args[0], list):
+                for s in answer.args[0]:
+                    if isinstance(s, terms.Compound) and s.name == "s" and len(s.args) == 4 \
+                            and all(isinstance(n, int) for n in s.args[1:]):
+                        found[(str(s.args[0]), s.args[1], s.args[2])] = s.args[3]
+            self._sites = found
+        return self._sites
 
     @staticmethod
     def _successors_answer(answer: Any, seconds: float) -> Answer:
@@ -336,6 +385,10 @@ class PrologTarget:
         answer = self._request(f"plan({_millis(seconds)})", seconds)
         if isinstance(answer, Answer):
             return answer
+        return self._plan_answer(answer, seconds)
+
+    @staticmethod
+    def _plan_answer(answer: Any, seconds: float | None = None) -> Answer:
         name = answer.name if isinstance(answer, terms.Compound) else answer
         args = answer.args if isinstance(answer, terms.Compound) else ()
         if name == "plan":
@@ -343,12 +396,63 @@ class PrologTarget:
         if name == "no_plan":
             return Answer("no", seconds=float(args[0]))
         if name == "timeout":
-            return Answer("timeout", text=_("no plan in {seconds} s").format(seconds=f"{seconds:g}"),
+            limit = float(args[0]) if seconds is None else seconds
+            return Answer("timeout", text=_("no plan in {seconds} s").format(seconds=f"{limit:g}"),
                           seconds=float(args[0]))
         if name == "error":
             return Answer("error", text=str(args[0]), seconds=float(args[1]))
         return Answer("error", text=_("the driver answered {answer}").format(
                 answer=terms.text(answer)))
+
+
+#: A clause a covered call entered: ``(file, line, name/arity, times
+#: entered, times exited)``, the file as the box has it.
+Clause = tuple[str, int, str, int, int]
+
+
+@dataclass(frozen=True)
+class Call:
+    """One call of the action model (:meth:`PrologTarget.calls`): ``kind``
+    ``"action"`` or ``"perform"``, the action asked, ``result`` (``"true"``,
+    ``"false"``, ``"timeout"`` or ``"error"``), for ``perform`` the next
+    states found (a list, or None), and the clauses it entered."""
+
+    kind: str
+    action: Any
+    result: str
+    nexts: Any
+    clauses: list
+    #: The call sites it went through: ``(file, clause's first line,
+    #: program counter, times entered, times exited)``.
+    sites: list = field(default_factory=list)
+
+
+def _numbers(text: Any, width: int) -> list[tuple[int, ...]]:
+    """A string of integers read ``width`` at a time (none when it is not one)."""
+    try:
+        ints = [int(n) for n in str(text).split()]
+    except ValueError:
+        return []
+    return list(zip(*[iter(ints)] * width))
+
+
+def _result(term: Any) -> str:
+    if term in ("true", "false", "timeout"):
+        return str(term)
+    return "error"
+
+
+def _clauses(found: Any) -> list[Clause]:
+    """The ``c(File, Line, Name/Arity, Entered, Exited)`` of a covered answer."""
+    clauses = []
+    for c in found if isinstance(found, list) else ():
+        if isinstance(c, terms.Compound) and c.name == "c" and len(c.args) == 5 \
+                and all(isinstance(n, int) for n in (c.args[1], c.args[3], c.args[4])):
+            pi = c.args[2]
+            name = (f"{pi.args[0]}/{pi.args[1]}" if isinstance(pi, terms.Compound)
+                    and pi.name == "/" and len(pi.args) == 2 else terms.text(pi))
+            clauses.append((str(c.args[0]), c.args[1], name, c.args[3], c.args[4]))
+    return clauses
 
 
 def _millis(seconds: float) -> int:
