@@ -251,7 +251,8 @@ def decode(data, make_handle, make_action, make_kept=None, make_failure=None, de
 
 def _decode_items(body, args):
     """:func:`decode` of each item; ``{"t": [scalars...]}`` (a position)
-    without a call (the hot path of a set of positions)."""
+    and ``{"h": ...}`` (a handle) without a call (the hot paths: a set of
+    positions, a batch of observers of one handle)."""
     out = []
     for v in body:
         t = type(v)
@@ -266,6 +267,11 @@ def _decode_items(body, args):
                         break
                 else:
                     out.append(tuple(items))
+                    continue
+            else:
+                ref = v.get("h")
+                if ref is not None and _is_ref(ref, 2):
+                    out.append(args[0](ref[0], ref[1]))     # (make_handle: a batch call's first argument)
                     continue
         out.append(decode(v, *args))
     return out
@@ -1003,19 +1009,7 @@ def batch_call(item, make_action):
     op, encoded = item[0], item[1]
     if type(op) is not str or type(encoded) is not list:
         raise ProtocolError("not a call")
-    # decode(encoded), with a handle (the usual first argument) read in place
-    args = []
-    for v in encoded:
-        t = type(v)
-        if t in _SCALARS:
-            args.append(v)
-            continue
-        if t is dict and len(v) == 1:
-            body = v.get("h")
-            if body is not None and _is_ref(body, 2):
-                args.append(Ref(body[0], body[1]))
-                continue
-        args.append(decode(v, Ref, make_action, None, None, 1))
+    args = _decode_items(encoded, (Ref, make_action, None, None, 1))     # decode(encoded)
     if len(item) > 2:
         for ref in item[2]:
             if (type(ref) is not list or len(ref) != 2 or type(ref[0]) is not int
