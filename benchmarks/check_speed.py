@@ -13,13 +13,12 @@ other (so both see the same load), and records:
 * the wall time of the command (Python's start-up and the target's loading
   included: what a user waits for), and its CPU time: the command's own and
   that of every process below it (the sandbox's child, a C++ driver,
-  SWI-Prolog, the compiler): the ``RUSAGE_CHILDREN`` this script gains by
-  waiting for the command, which holds every process the command and its
-  own children waited for. (Nothing is sampled in the measured process: an
-  earlier version read ``/proc`` from a thread in it, and that thread's own
-  cost, which grows with the wall time, was counted as the check's.) Ratios
-  are of CPU time: on a machine shared with other jobs the wall time follows
-  the load, the CPU time much less;
+  SWI-Prolog, the compiler), measured by :mod:`treecpu` (a cgroup made for
+  the command when this script may make one, else ``/proc`` sampled from
+  this process). ``RUSAGE_CHILDREN`` is not enough: a sandboxed check's
+  child is killed with its namespace, never waited for, and its CPU time
+  never reached it. Ratios are of CPU time: on a machine shared with other
+  jobs the wall time follows the load, the CPU time much less;
 * the round trips to the target: messages to the sandbox child
   (``SandboxTarget._transport``), exchanges with a C++ driver
   (``Aed2Target._exchange``) or requests to SWI-Prolog
@@ -47,15 +46,14 @@ import argparse
 import fnmatch
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from verdicts import Runner  # noqa: E402  (a script beside this one)
+import treecpu  # noqa: E402  (a script beside this one)
+from verdicts import Runner  # noqa: E402
 
 #: Installed in the checking process before the command runs: counts the calls
 #: of each (module, class, method) that the tree has, and writes the count to
@@ -123,10 +121,9 @@ class Side(Runner):
         count_file = self.work / "count.json"
         count_file.unlink(missing_ok=True)
         env = dict(self.env, CHECK_SPEED_COUNT=str(count_file))
-        start, used = time.monotonic(), _children_cpu()
-        p = subprocess.run([self.python, "-c", COUNTING, *argv], cwd=self.cwd, env=env,
-                           capture_output=True, text=True, timeout=timeout)
-        seconds, cpu = time.monotonic() - start, _children_cpu() - used
+        p, seconds, cpu, self.cpu_by = treecpu.run(
+            [self.python, "-c", COUNTING, *argv], cwd=self.cwd, env=env, capture_output=True,
+            text=True, timeout=timeout)
         counted = json.loads(count_file.read_text()) if count_file.is_file() else {}
         return p, seconds, cpu, counted.get("round_trips")
 
@@ -150,7 +147,7 @@ class Side(Runner):
         p, seconds, cpu, trips = self.counted(path, "--seed", str(seed), *self.examples(),
                                               "--json", str(out))
         row = {"exit": p.returncode, "seconds": round(seconds, 2), "cpu": round(cpu or 0, 2),
-               "round_trips": trips}
+               "cpu_by": self.cpu_by, "round_trips": trips}
         if out.is_file():
             verdicts = json.loads(out.read_text()).get("verdicts") or [{}]
             v = verdicts[0]
@@ -160,13 +157,6 @@ class Side(Runner):
         else:
             row["error"] = (p.stderr or p.stdout)[-500:]
         return row
-
-
-def _children_cpu() -> float:
-    """CPU seconds of every process this one has waited for (``grade``'s
-    checkers and what they waited for)."""
-    used = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return used.ru_utime + used.ru_stime
 
 
 def _percent(share: float | None) -> str:
@@ -254,12 +244,12 @@ def main(argv=None) -> int:
             for label, s in (("before", base), ("after", new)):
                 folder = s.work / "grade-in" / group
                 out = s.out_dir / f"grade-{group}"
-                start, used = time.monotonic(), _children_cpu()
-                proc = s.conformance("grade", str(folder), "--out", str(out), "--seed",
-                                     str(seeds[0]), *s.examples(),
-                                     "--jobs", str(args.jobs), timeout=7200)[0]
-                row[label] = {"seconds": round(time.monotonic() - start, 1),
-                              "cpu": round(_children_cpu() - used, 1), "exit": proc.returncode,
+                proc, seconds, cpu, cpu_by = treecpu.run(
+                    [s.python, "-m", "conformance", "grade", str(folder), "--out", str(out),
+                     "--seed", str(seeds[0]), *s.examples(), "--jobs", str(args.jobs)],
+                    cwd=s.cwd, env=s.env, capture_output=True, text=True, timeout=7200)
+                row[label] = {"seconds": round(seconds, 1),
+                              "cpu": round(cpu, 1), "cpu_by": cpu_by, "exit": proc.returncode,
                               "submissions": len(list(folder.iterdir()))}
             record["grade"][group] = row
             print(f"grade {group:20} {row['after']['submissions']:3} submissions: CPU "
