@@ -74,7 +74,24 @@ class DirectionAdapter:
             if op == "mover" and len(args) >= 2:
                 return (args[0], flip(args[1])) + tuple(args[2:])
             return args
-        return tuple(self._original(a) for a in args)
+        # The common arguments first (a handle, a position, a number): none
+        # of them can be a reflected result kept in _originals (only lists,
+        # dicts and sets are), and flip's answer for them is known.
+        if len(args) == 2:              # (a juego, a position): the observers
+            h, p = args
+            if (type(h) is Handle and type(p) is tuple and len(p) == 2
+                    and type(p[0]) is int and type(p[1]) is int):
+                return (h, (p[0], -p[1]))
+        out = []
+        for a in args:
+            t = type(a)
+            if t is Handle or t is int or t is bool or t is str:
+                out.append(a)
+            elif t is tuple and len(a) == 2 and type(a[0]) is int and type(a[1]) is int:
+                out.append((a[0], -a[1]))
+            else:
+                out.append(self._original(a))
+        return tuple(out)
 
     def _original(self, value: Any) -> Any:
         entry = self._originals.get(id(value))
@@ -83,7 +100,9 @@ class DirectionAdapter:
         return flip(value)
 
     def _result(self, value: Any) -> Any:
-        if self.convention == "ours" or self.only_direction or isinstance(value, Handle):
+        t = type(value)
+        if (t is bool or t is int or value is None or self.convention == "ours"
+                or self.only_direction or isinstance(value, Handle)):
             return value
         flipped = flip(value)
         if type(value) in (list, dict, set):
@@ -101,8 +120,12 @@ class DirectionAdapter:
                                          for a in args])
         if op == BATCH:
             calls = [(o, self._args(o, tuple(a))) for o, a in args[0]]
-            return [r if isinstance(r, TargetError) else self._result(r)
-                    for r in self.inner.call(BATCH, calls)]
+            results = []
+            for r in self.inner.call(BATCH, calls):
+                t = type(r)
+                results.append(r if t is bool or t is int or r is None or isinstance(r, TargetError)
+                               else self._result(r))
+            return results
         return self._result(self.inner.call(op, *self._args(op, args)))
 
     def close(self) -> None:

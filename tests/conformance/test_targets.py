@@ -240,6 +240,34 @@ def test_tad_adapter_flips_arguments_results_and_batches():
         DirectionAdapter(inner, profiles.get("tad"), "sideways")
 
 
+class _Echo(_Recorder):
+    """Answers each call with its last argument (a batch: each call's)."""
+
+    def call(self, op, *args):
+        self.calls.append((op, args))
+        if op == BATCH:
+            return [a[-1] if a else None for _, a in args[0]]
+        return args[-1] if args else None
+
+
+arguments = st.one_of(nested, st.builds(Handle, st.integers(1, 9)), st.none(), st.text(max_size=3))
+
+
+@given(st.lists(st.tuples(st.sampled_from(["hay_caja", "persona", "mover", "estado"]),
+                          st.lists(arguments, max_size=3).map(tuple)
+                          | st.tuples(st.builds(Handle, st.integers(1, 9)), positions)),
+                min_size=1, max_size=6))
+def test_the_adapter_reflects_every_argument_and_result_of_a_batch_as_flip_does(calls):
+    # Its fast paths (a handle and a position, a bool...) must agree with
+    # the plain reflection of each value, all the way down.
+    inner = _Echo()
+    adapter = DirectionAdapter(inner, profiles.get("extendido"), "seed001")
+    answers = adapter.call(BATCH, calls)
+    assert inner.calls == [(BATCH, ([(op, tuple(flip(a) for a in args)) for op, args in calls],))]
+    assert answers == [args[-1] if args else None for _, args in calls]     # flipped twice
+    assert all(type(x) is type(y) for x, y in zip(answers, (a[-1] if a else None for _, a in calls)))
+
+
 def test_a_folder_with_soko_py_and_init_means_its_soko_py(tmp_path):
     (tmp_path / "__init__.py").write_text("")
     (tmp_path / "soko.py").write_text("def crear_grilla(desc):\n    return desc\n")

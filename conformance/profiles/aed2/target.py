@@ -58,6 +58,23 @@ METHOD_OF_LETTER = {letter: method for letter, method in REQUESTS.values()}
 NAMES_OF_LETTER = {letter: (op, method) for op, (letter, method) in REQUESTS.items()}
 NAMES_OF_LETTER["N"] = ("nuevo_juego", "aed2_Juego")
 DIED_MARK = "@@aed2-died-in: "
+#: The operations whose answer is a bool ("1" or "0").
+_BOOLEAN = frozenset(REQUESTS) - {"persona", "bombas", "tirar_bomba", "deshacer"}
+
+
+def _shown(op: str, args: tuple) -> str:
+    """A call as the course's method with its argument (``mover(Norte)``,
+    ``hayPared({2, 3})``), as a report names it."""
+    method = REQUESTS[op][1]
+    if len(args) < 2:
+        return f"{method}()"
+    a = args[1]
+    if isinstance(a, Accion):
+        return f"{method}({CARDINAL_NAMES[CARDINAL[a]]})"
+    x, y = a
+    return f"{method}({{{x}, {y}}})"
+
+
 #: Bytes of the binary's stderr kept (the sanitizer report is at its end).
 STDERR_KEEP = 256 * 1024
 #: Requests per round trip (a whole compare; keeps both pipes far from full).
@@ -210,53 +227,54 @@ class Aed2Target:
         return Handle(self._game, "aed2_Juego")
 
     def _many(self, calls) -> list[Any]:
-        lines, shown = [], []
+        lines = []
         for op, args in calls:
-            if op not in REQUESTS:
+            request = REQUESTS.get(op)
+            if request is None:
                 raise TargetError("missing", _("{operation} is not an operation of "
                                                "aed2_Juego").format(operation=op), op=op)
-            letter, method = REQUESTS[op]
-            rest = list(args[1:])       # args[0]: the juego's handle
-            if rest and isinstance(rest[0], Accion):
-                lines.append(f"{letter} {CARDINAL[rest[0]]}")
-                shown.append(f"{method}({CARDINAL_NAMES[CARDINAL[rest[0]]]})")
-            elif rest:
-                x, y = rest[0]
-                lines.append(f"{letter} {x} {y}")
-                shown.append(f"{method}({{{x}, {y}}})")
+            if len(args) < 2:           # args[0]: the juego's handle
+                lines.append(request[0])
+                continue
+            a = args[1]
+            if type(a) is tuple:
+                lines.append(f"{request[0]} {a[0]} {a[1]}")
+            elif isinstance(a, Accion):
+                lines.append(f"{request[0]} {CARDINAL[a]}")
             else:
-                lines.append(letter)
-                shown.append(f"{method}()")
+                x, y = a
+                lines.append(f"{request[0]} {x} {y}")
         if self.proc is None or self.proc.poll() is not None:
             raise TargetError("died", _("the program is not running (it died earlier)"),
-                              op=shown[0])
-        answers = self._exchange(lines, len(lines), None, shown)
-        results: list[Any] = []
-        for (op, _args), answer, what in zip(calls, answers, shown):
-            results.append(self._parse(op, answer, what))
-        return results
+                              op=_shown(*calls[0]))
+        answers = self._exchange(lines, len(lines), None, calls)
+        parse = self._parse
+        return [parse(op, answer, args) for (op, args), answer in zip(calls, answers)]
 
     @staticmethod
-    def _parse(op: str, answer: str, what: str) -> Any:
-        if answer.startswith("!raised"):
-            return TargetError("raised", _("threw {what}").format(
-                                   what=answer.removeprefix("!raised").strip()),
-                               op=what)
+    def _parse(op: str, answer: str, args: tuple) -> Any:
+        """The value of one answer line of ``op(*args)`` (a departure's
+        :class:`TargetError` is told by the call, shown as the course's method)."""
         if answer.startswith("!"):
+            if answer.startswith("!raised"):
+                return TargetError("raised", _("threw {what}").format(
+                                       what=answer.removeprefix("!raised").strip()),
+                                   op=_shown(op, args))
             return TargetError("raised", _("the driver answered {answer}").format(
-                answer=repr(answer)), op=what)
+                answer=repr(answer)), op=_shown(op, args))
+        if op in _BOOLEAN:
+            return answer == "1"
         if op == "persona":
             x, y = answer.split()
             return (int(x), int(y))
         if op == "bombas":
             return int(answer)
-        if op in ("tirar_bomba", "deshacer"):
-            return None
-        return answer == "1"
+        return None                     # tirar_bomba, deshacer
 
     def _exchange(self, lines: list[str], expect: int, what: str | None,
-                  shown: list[str] | None = None) -> list[str]:
-        """Send ``lines`` and a flush; return the ``expect`` answers."""
+                  calls: list | None = None) -> list[str]:
+        """Send ``lines`` and a flush; return the ``expect`` answers
+        (``calls``: the calls the lines are, to tell which one died or timed out)."""
         proc = self.proc
         try:
             proc.stdin.write(("\n".join(lines) + "\nF\n").encode())
@@ -267,29 +285,35 @@ class Aed2Target:
         clock = isolation.CallClock(proc.pid, self.timeout)
         fd = proc.stdout.fileno()
         while True:
-            while b"\n" in self._buffer:
-                line, self._buffer = self._buffer.split(b"\n", 1)
-                text = line.decode("utf-8", "replace")
+            buffer, begin = self._buffer, 0
+            while True:
+                end = buffer.find(b"\n", begin)
+                if end < 0:
+                    break
+                text = buffer[begin:end].decode("utf-8", "replace")
+                begin = end + 1
                 if text == ".":
+                    self._buffer = buffer[begin:]
                     return answers[:expect]
                 answers.append(text)
+            self._buffer = buffer[begin:]
             why = clock.over()
             if why:
                 self._stop()
                 raise TargetError("timeout", clock.describe(why)
                                   + (_(" (an endless loop?)") if why == "cpu" else ""),
-                                  op=what or self._which(shown, answers))
+                                  op=what or self._which(calls, answers))
             ready = select.select([fd], [], [], clock.wait())[0]
             if ready:
                 chunk = os.read(fd, 65536)
                 if not chunk:
-                    raise self._death(what or self._which(shown, answers))
+                    raise self._death(what or self._which(calls, answers))
                 self._buffer += chunk
 
     @staticmethod
-    def _which(shown, answers) -> str:
-        if shown:
-            return shown[min(len(answers), len(shown) - 1)]
+    def _which(calls, answers) -> str:
+        if calls:
+            return _shown(*calls[min(len(answers), len(calls) - 1)])
         return "?"
 
     def _stop(self) -> None:
