@@ -13,6 +13,8 @@ the engine compares survives exactly::
 
     None, bool, int, float, str   as JSON            list       as a JSON array
     tuple      {"t": [...]}        set  {"s": [...]}   frozenset  {"f": [...]}
+    a set or frozenset of pairs of ints (positions), flat:
+               set {"sp": [x1, y1, x2, y2, ...]}   frozenset  {"fp": [...]}
     dict       {"d": [[k, v], ...]}                    bytes      {"b": base64}
     handle     {"h": [id, type]}   action {"a": "ARRIBA"}
     kept copy  {"k": [id, type, value]}   (a mutable result and its handle)
@@ -163,10 +165,11 @@ def encode(value, handle_type, action_name=None):
         return _encode_items(value, handle_type, action_name)
     if t is tuple:
         return {"t": _encode_items(value, handle_type, action_name)}
-    if t is set:
-        return {"s": _encode_items(value, handle_type, action_name)}
-    if t is frozenset:
-        return {"f": _encode_items(value, handle_type, action_name)}
+    if t is set or t is frozenset:
+        flat = _flat_pairs(value)
+        if flat is not None:
+            return {"sp": flat} if t is set else {"fp": flat}
+        return {"s" if t is set else "f": _encode_items(value, handle_type, action_name)}
     if t is dict:
         return {"d": [[encode(k, handle_type, action_name), encode(v, handle_type, action_name)]
                       for k, v in value.items()]}
@@ -206,6 +209,21 @@ def _encode_items(items, handle_type, action_name):
     return out
 
 
+def _flat_pairs(items):
+    """``[x1, y1, x2, y2, ...]`` when every item is a tuple of two ints (not
+    bools: a position), else None (the hot path of a set of positions)."""
+    out = []
+    for v in items:
+        if type(v) is not tuple or len(v) != 2:
+            return None
+        x, y = v
+        if type(x) is not int or type(y) is not int:
+            return None
+        out.append(x)
+        out.append(y)
+    return out
+
+
 def decode(data, make_handle, make_action, make_kept=None, make_failure=None, depth=0):
     """The value a JSON-decoded ``data`` stands for, checking its shape at
     every level; raises ProtocolError on anything not made by :func:`encode`."""
@@ -223,6 +241,12 @@ def decode(data, make_handle, make_action, make_kept=None, make_failure=None, de
     try:
         if tag == "h" and _is_ref(body, 2):
             return make_handle(body[0], body[1])
+        if (tag == "sp" or tag == "fp") and type(body) is list and len(body) % 2 == 0:
+            for x in body:
+                if type(x) is not int:
+                    raise ProtocolError("a position of a flat set is not two ints")
+            pairs = iter(body)
+            return set(zip(pairs, pairs)) if tag == "sp" else frozenset(zip(pairs, pairs))
         if tag in ("t", "s", "f") and type(body) is list:
             items = _decode_items(body, args)
             return tuple(items) if tag == "t" else set(items) if tag == "s" else frozenset(items)

@@ -602,6 +602,27 @@ def test_the_channel_keeps_every_type(value):
     assert _same(_answer(document)[1], value)
 
 
+near_ints = st.one_of(st.integers(), st.booleans(), st.integers(-3, 3).map(float))
+
+
+@given(st.one_of(st.sets(st.tuples(st.integers(), st.integers()), max_size=6),
+                 st.frozensets(st.tuples(st.integers(), st.integers()), max_size=6),
+                 st.sets(st.tuples(near_ints, near_ints), max_size=4),
+                 st.frozensets(st.tuples(near_ints, near_ints) | st.tuples(st.integers()),
+                               max_size=4)))
+def test_a_set_of_positions_keeps_its_types_on_the_flat_path(value):
+    """A set of pairs of ints travels flat (``{"sp": [x1, y1, ...]}``); a
+    pair with a bool or a float, or any other item, makes it travel item by
+    item, so ``(True, 1)`` never comes back as ``(1, 1)``."""
+    encoded = child.encode(value, Handle)
+    flat = all(type(p) is tuple and len(p) == 2 and all(type(v) is int for v in p)
+               for p in value)
+    assert set(encoded) == ({"sp" if type(value) is set else "fp"} if flat
+                            else {"s" if type(value) is set else "f"})
+    wire = child.frame({"ok": encoded})
+    assert _same(_answer(json.loads(wire[4:].decode("utf-8")))[1], value)
+
+
 def _containers(value):
     """Every list, set and dict inside a plain value (those a copy must not share)."""
     found = []
@@ -639,6 +660,10 @@ def test_a_plain_copy_is_equal_and_shares_nothing_mutable(value):
     {"ok": {"a": "SALTAR"}},                     # not an action
     {"ok": {"x": ["exploded", "m", "", "op"]}},  # not an error kind
     {"ok": {"b": "%%%"}},                        # not base64
+    {"ok": {"sp": [1, 2, 3]}},                   # a flat set of an odd length
+    {"ok": {"fp": [1, True]}},                   # a bool in a flat set
+    {"ok": {"sp": [1.5, 2]}},                    # a float in a flat set
+    {"ok": {"sp": {"t": [1, 2]}}},               # a flat set that is not a list
     {"error": ["raised", "m"]},                  # short
     {"surprise": 1},
 ])
