@@ -651,8 +651,7 @@ class SandboxTarget(_TargetBase):
             self._start()
         try:
             if op == BATCH:
-                message = {"op": "call", "name": op, "batch": [_batch_item(o, a)
-                                                               for o, a in args[0]]}
+                message = {"op": "call", "name": op, "batch": _batch_items(args[0])}
             else:
                 message = {"op": "call", "name": op, "args": encode(list(args), Handle, _action)}
         except (NotPlain, RecursionError) as e:
@@ -765,6 +764,39 @@ def _progress_file():
         f.close()
         return None
     return f
+
+
+def _batch_items(calls: list) -> list:
+    """A batch's calls as the child reads them (:func:`conformance.sandbox.child.batch_calls`):
+    consecutive calls whose first argument is the same handle or earlier
+    result, and whose other arguments are scalars, go as one run item,
+    ``[0, [first], [[op, scalar...], ...]]`` (a full observation: each
+    observer on each cell of one grid); any other call as itself."""
+    out = []
+    i, n = 0, len(calls)
+    while i < n:
+        op, args = calls[i]
+        j = i + 1
+        if args and (type(args[0]) is Handle or type(args[0]) is Earlier) and _scalars(args):
+            first = args[0]
+            while j < n and calls[j][1] and calls[j][1][0] is first and _scalars(calls[j][1]):
+                j += 1
+        if j - i == 1:
+            out.append(_batch_item(op, args))
+        else:
+            head = _batch_item("", (first,))
+            out.append([0, head[1], [[o, *a[1:]] for o, a in calls[i:j]]] + head[2:])
+        i = j
+    return out
+
+
+def _scalars(args: tuple) -> bool:
+    """Whether every argument after the first is a scalar (sent as itself)."""
+    for a in args[1:]:
+        t = type(a)
+        if t is not int and t is not str and t is not bool and a is not None:
+            return False
+    return True
 
 
 def _batch_item(op: str, args: tuple) -> list:

@@ -1043,6 +1043,31 @@ def batch_call(item, make_action):
     return (op, tuple(args))
 
 
+def batch_calls(item, make_action):
+    """The calls of one item of a batch message: a call (:func:`batch_call`),
+    or a run of calls on one first argument, ``[0, [first], [[op, scalar...],
+    ...]]`` (``first`` as a call's argument, ``[[0, index]]`` after it when it
+    is an earlier call's result), each ``(op, (first, scalar...))``: the
+    observers of one grid, cell by cell, without repeating the grid."""
+    if type(item) is not list or len(item) < 2:
+        raise ProtocolError("not a call")
+    if type(item[0]) is not int:
+        return [batch_call(item, make_action)]
+    if item[0] != 0 or len(item) not in (3, 4) or type(item[1]) is not list \
+            or len(item[1]) != 1 or type(item[2]) is not list:
+        raise ProtocolError("not a run of calls")
+    first = batch_call([""] + item[1:2] + item[3:], make_action)[1]
+    out = []
+    for sub in item[2]:
+        if type(sub) is not list or not sub or type(sub[0]) is not str:
+            raise ProtocolError("not a call")
+        for x in sub[1:]:
+            if type(x) not in _SCALARS:
+                raise ProtocolError("a run's argument is not a scalar")
+        out.append((sub[0], first + tuple(sub[1:])))
+    return out
+
+
 def spectra_root(path, namespace):
     """The folder whose files are the target's own (their lines are its
     spectra): the folder of its file, or of its package; else its module's."""
@@ -1146,8 +1171,10 @@ def child_main():
             os._exit(0)
         op = message["name"]
         try:
-            if op == BATCH:     # [[op, [args...], [[position, index]...]?], ...]
-                args = ([batch_call(sub, actions.__getitem__) for sub in message["batch"]],)
+            if op == BATCH:     # [[op, [args...], [[position, index]...]?] or a run, ...]
+                make_action = actions.__getitem__
+                args = ([call for sub in message["batch"]
+                         for call in batch_calls(sub, make_action)],)
             else:
                 args = decode(message["args"], Ref, actions.__getitem__)
         except (ProtocolError, TypeError, IndexError, KeyError) as e:

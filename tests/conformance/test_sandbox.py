@@ -23,7 +23,9 @@ import spec.tipos
 from conformance.sandbox import isolation
 from conformance.api import BATCH, EQUAL, FINGERPRINT, RESET, Earlier, Handle, TargetError
 from conformance.sandbox import child
-from conformance.sandbox.box import InProcessTarget, SandboxTarget, fingerprint, open_target
+from conformance.sandbox.box import (
+    InProcessTarget, SandboxTarget, _batch_item, _batch_items, fingerprint, open_target,
+)
 from conformance.checking.targets import BadTarget, ReferenceImport, resolve
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -621,6 +623,66 @@ def test_a_set_of_positions_keeps_its_types_on_the_flat_path(value):
                             else {"s" if type(value) is set else "f"})
     wire = child.frame({"ok": encoded})
     assert _same(_answer(json.loads(wire[4:].decode("utf-8")))[1], value)
+
+
+def _seen(calls):
+    """A batch's calls as the child decoded them, comparable (handles and
+    earlier results by their fields)."""
+    def plain(a):
+        if type(a) is child.Ref:
+            return ("ref", a.id, a.type_name)
+        if type(a) is child.Earlier:
+            return ("earlier", a.index)
+        return (type(a).__name__, a)
+    return [(op, [plain(a) for a in args]) for op, args in calls]
+
+
+def _wire(items):
+    return json.loads(json.dumps(items))
+
+
+firsts = [Handle(3, "list"), Handle(4, "Juego"), Earlier(0), Earlier(1)]
+batch_calls = st.lists(st.tuples(
+    st.sampled_from(["hay_pared", "hay_caja", "mover", "dimensiones", ""]),
+    st.tuples(st.sampled_from(firsts)).flatmap(lambda h: st.lists(
+        st.integers(-3, 3) | st.booleans() | st.none() | st.text(max_size=2)
+        | st.tuples(st.integers(), st.integers()), max_size=3).map(lambda rest: h + tuple(rest)))),
+    max_size=12)
+
+
+@given(batch_calls)
+def test_a_run_of_calls_on_one_grid_reaches_the_child_as_the_calls_themselves(calls):
+    """``_batch_items`` sends consecutive calls on one handle or earlier
+    result, with scalar arguments, as one run; the child reads back exactly
+    the calls each item alone would give, in order."""
+    runs = [c for item in _wire(_batch_items(calls)) for c in child.batch_calls(item, Accion.__getitem__)]
+    alone = [child.batch_call(item, Accion.__getitem__) for item in _wire([_batch_item(o, a) for o, a in calls])]
+    assert _seen(runs) == _seen(alone)
+    assert all(type(a) is not child.Earlier or i == 0                 # (an Earlier only first)
+               for _, args in runs for i, a in enumerate(args))
+
+
+def test_a_full_observation_goes_as_one_run():
+    h = Handle(7, "list")
+    calls = [("dimensiones", (h,))] + [(op, (h, x, y)) for x in range(3) for y in range(3)
+                                       for op in ("hay_pared", "hay_caja")]
+    (item,) = _batch_items(calls)
+    assert item[:2] == [0, [{"h": [7, "list"]}]] and len(item[2]) == len(calls)
+
+
+@pytest.mark.parametrize("item", [
+    [0, [], [["hay_pared", 1, 2]]],                              # no first argument
+    [0, [{"h": [1, "x"]}, 2], [["hay_pared", 1, 2]]],           # two first arguments
+    [0, [{"h": [1, "x"]}], "hay_pared"],                        # the calls are not a list
+    [0, [{"h": [1, "x"]}], [[1, 2]]],                           # a call with no name
+    [0, [{"h": [1, "x"]}], [["hay_pared", [1, 2]]]],            # an argument not a scalar
+    [0, [None], [["hay_pared", 1]], [[1, 0]]],                  # an earlier result not first
+    [1, [{"h": [1, "x"]}], [["hay_pared", 1, 2]]],              # not a run's mark
+    [0],
+])
+def test_the_child_refuses_a_malformed_run(item):
+    with pytest.raises(child.ProtocolError):
+        child.batch_calls(item, Accion.__getitem__)
 
 
 def _containers(value):
