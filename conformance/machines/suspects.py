@@ -75,6 +75,14 @@ class Spectra:
     focus: frozenset = frozenset()
     #: Where ``focus`` came from: ``(index of the play, its lines)``.
     focus_at: list = field(default_factory=list)
+    #: The lines that ran under the departing operation in the counterexample's
+    #: last action played alone from the state before it as a fresh level,
+    #: when that play did not depart: the fault needs the play's history,
+    #: and that operation did right from the same visible state: these lines
+    #: are ranked after the others (``conformance.checking.localize.departing_step``).
+    cleared: frozenset = frozenset()
+    #: Where ``cleared`` came from: ``(index of the play, its lines)``.
+    cleared_at: list = field(default_factory=list)
     #: Lines the departure itself names, in order (a sanitizer's ``file:line``
     #: of a memory error in the target's own files): ranked before all
     #: others, each a place of its own, whatever the plays ran.
@@ -134,8 +142,8 @@ def rank(spectra: Spectra, formula: str = FORMULA, granularity: str = GRANULARIT
         p = ep.get(key, 0)
         if key not in pinned:
             scored.append((key, score(f, p, failed_total - f, passed_total - p), p))
-    focus = spectra.focus
-    scored.sort(key=lambda t: (t[0] not in focus, -t[1], t[2], t[0]))
+    focus, cleared = spectra.focus, spectra.cleared
+    scored.sort(key=lambda t: (t[0] not in focus, t[0] in cleared, -t[1], t[2], t[0]))
     top = max((s for _, s, _ in scored), default=1.0)
     return [(key, top) for key in pinned] + [(key, s) for key, s, _ in scored]
 
@@ -174,7 +182,7 @@ def blocks(spectra: Spectra, ranked: list[tuple[tuple[str, int], float]],
     for key, score in ranked:
         if key not in spectra.pinned:
             same = (key[0], spectra.functions.get(key), tuple(who.get(key, ())), score,
-                    key in spectra.focus)
+                    key in spectra.focus, key in spectra.cleared)
             at = group.get(same)
             if at is not None and (spectra.groups or (
                     at == len(found) - 1
