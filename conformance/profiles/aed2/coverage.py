@@ -197,36 +197,43 @@ def spectrum(answer: list[str], blocks: dict[int, list[tuple[str, int, str]]],
     for address, letter in counts:
         for file, line, function in blocks.get(address, ()):
             add(file, line, function, address, letter)
-    for address, letter in skipped(counts, entries or {}):
-        for file, line, function in decided(address, blocks, entries or {}):
+    members = functions(entries or {})
+    previous = {b: own[i - 1] for own in members.values() for i, b in enumerate(own) if i}
+    for address, letter in skipped(counts, members):
+        for file, line, function in decided(address, blocks, previous):
             add(file, line, function, -address, letter)
     return [[file, line, function, sorted(ops), part]
             for (file, line, part), (function, ops) in sorted(found.items())]
 
 
-def skipped(counts: dict[tuple[int, str], int], entries: dict[int, int]) -> list[tuple[int, str]]:
+def functions(entries: dict[int, int]) -> dict[int, list[int]]:
+    """Each function's entry -> its blocks, in address order (the entry first)."""
+    members: dict[int, list[int]] = {}
+    for block, entry in sorted(entries.items()):
+        members.setdefault(entry, []).append(block)
+    return members
+
+
+def skipped(counts: dict[tuple[int, str], int], members: dict[int, list[int]]
+            ) -> list[tuple[int, str]]:
     """The blocks (with the request) that ran fewer times than their
     function's entry under the same request (``counts``: ``(block,
-    request letter) -> runs``)."""
-    members: dict[int, list[int]] = {}
-    for block, entry in entries.items():
-        members.setdefault(entry, []).append(block)
+    request letter) -> runs``; ``members``: :func:`functions`)."""
     found = []
     for (address, letter), n in counts.items():
-        if entries.get(address) == address:
-            found += [(b, letter) for b in members[address]
-                      if b != address and counts.get((b, letter), 0) < n]
+        for b in members.get(address, [])[1:]:
+            if counts.get((b, letter), 0) < n:
+                found.append((b, letter))
     return sorted(found)
 
 
 def decided(address: int, blocks: dict[int, list[tuple[str, int, str]]],
-            entries: dict[int, int]) -> list[tuple[str, int, str]]:
+            previous: dict[int, int]) -> list[tuple[str, int, str]]:
     """The lines of a skipped block: its own, and the last line of the
-    block laid out before it in its function."""
+    block laid out before it in its function (``previous``: block -> that
+    block)."""
     lines = list(blocks.get(address, ()))
-    before = [b for b, e in entries.items() if e == entries.get(address) and b < address]
-    if before and blocks.get(max(before)):
-        last = blocks[max(before)][-1]
-        if last not in lines:
-            lines.insert(0, last)
+    before = blocks.get(previous.get(address, -1))
+    if before and before[-1] not in lines:
+        lines.insert(0, before[-1])
     return lines
