@@ -16,16 +16,20 @@ labelled by what the machine says of it:
 The plays, in order, until :data:`MAX_PLAYS` or the time allowed: the
 shrunk counterexample, the same play turned (:func:`turned`), its
 prefixes (they pass: they stop before the departing action), its states as
-fresh levels, variations of it (one action changed or dropped, one more),
-the rule's fixed scenarios and then the profile's others, random plays on
-the counterexample's levels.
+fresh levels, its last action alone from the state before it as a fresh
+level (:func:`departing_step`), variations of it (one action changed or
+dropped, one more), the rule's fixed scenarios and then the profile's
+others, random plays on the counterexample's levels.
 
 Each line that ran in a failing play is scored from ``ef``/``ep`` (failing
 and passing plays that ran it) and ``nf`` (failing plays that did not) by
 a formula of :data:`FORMULAS`; when a play of no action at all departs
 (the fault shows without acting: an observer's, or the start's), the lines
 that ran under the departing operation there come first
-(``Spectra.focus``); :data:`FORMULA` is the one
+(``Spectra.focus``); when the last action alone does not depart, the
+fault needs the play's history, and the lines the departing operation ran
+in the failing plays, and some passing play ran too, come last
+(``Spectra.cleared``); :data:`FORMULA` is the one
 ``benchmarks/localize.py`` measured best (see ``docs/conformance.md``,
 "Where to look"). Ties are broken by fewer passing plays, then by the
 line's order in its file; the lines of one function that the same plays
@@ -306,6 +310,7 @@ def record(target: Target, profile: Profile, c: Counterexample, *, directions: s
 
     focus: set = set()
     read: set = set()           # lines the departing operation ran in failing plays
+    passed: set = set()         # lines passing plays ran
     step = departing_step(profile, scenes, codes)
     alone: int | None = None    # the index of that play when it did not depart
 
@@ -330,14 +335,16 @@ def record(target: Target, profile: Profile, c: Counterexample, *, directions: s
                     found.focus_at.append((len(found.plays) - 1, lines))
                     focus.update(lines)
                 read.update(lines)
-            elif (s, a) == step:
-                alone = len(found.plays) - 1
+            else:
+                passed.update(*steps)
+                if (s, a) == step:
+                    alone = len(found.plays) - 1
     except OutOfBudget:
         pass
     finally:
         found.focus = frozenset(focus)
         if alone is not None:
-            found.cleared = frozenset(read - focus)
+            found.cleared = frozenset((read & passed) - focus)
             found.cleared_at.append((alone, found.cleared))
         try:
             spectra_target.call(SPECTRA, "stop")

@@ -75,11 +75,12 @@ class Spectra:
     focus: frozenset = frozenset()
     #: Where ``focus`` came from: ``(index of the play, its lines)``.
     focus_at: list = field(default_factory=list)
-    #: The lines that ran under the departing operation in the counterexample's
-    #: last action played alone from the state before it as a fresh level,
-    #: when that play did not depart: the fault needs the play's history,
-    #: and that operation did right from the same visible state: these lines
-    #: are ranked after the others (``conformance.checking.localize.departing_step``).
+    #: When the counterexample's last action played alone from the state
+    #: before it as a fresh level did not depart (the fault needs the play's
+    #: history; ``conformance.checking.localize.departing_step``), the lines
+    #: the departing operation ran in the failing plays that some passing
+    #: play ran too: it read a state left wrong, with lines that do right
+    #: elsewhere. These are ranked after the others.
     cleared: frozenset = frozenset()
     #: Where ``cleared`` came from: ``(index of the play, its lines)``.
     cleared_at: list = field(default_factory=list)
@@ -161,7 +162,8 @@ def blocks(spectra: Spectra, ranked: list[tuple[tuple[str, int], float]],
     lines stay places of their own.
 
     A key may also be ``(file, line, part)``: a part of a line a target
-    tells apart (a C++ line's basic blocks, ``conformance.profiles.aed2.coverage``;
+    tells apart (a C++ line's basic blocks, run or skipped by some call,
+    ``conformance.profiles.aed2.coverage``;
     what a call did with a Prolog clause, exited or failed,
     ``conformance.profiles.prolog.localize``), ranked on its own; each
     place then lists the lines of its parts, a line once, at its best

@@ -624,9 +624,10 @@ def test_the_last_action_alone_from_a_fresh_level_is_played_when_the_spec_ends_a
 def test_a_departing_action_that_does_right_alone_clears_what_its_operation_ran(monkeypatch):
     """record: when the departing action alone from a fresh level does not
     depart, the lines the departing operation ran in the failing plays are
-    cleared (ranked last); when it departs too, none are. Here only the
-    counterexample and, as asked, that play depart; a play's lines are one
-    per action letter and one for its start, all run under ``mover``."""
+    cleared (ranked last), those some passing play ran too; when it departs
+    too, none are. Here only the counterexample and, as asked, that play
+    depart; a play's lines are one per action letter and one for its start
+    (and line 99 in a departing play), all run under ``mover``."""
     from conformance import profiles
     from conformance.api import Counterexample
     from conformance.machines import levels as lv
@@ -645,8 +646,8 @@ def test_a_departing_action_that_does_right_alone_clears_what_its_operation_ran(
             return [["f.cpp", n, "f", ["mover"]] for n in (played[-1] if played else ())]
 
     def fake_play(run, s, a, take, each_step=False):
-        played.append({1} | {10 + "udlrbz".index(x) for x in a})
         departs = (s is scenes and a == codes) or ((s, a) == alone and alone_departs)
+        played.append({1} | {10 + "udlrbz".index(x) for x in a} | ({99} if departs else set()))
         return [take()], (c if departs else None)
 
     monkeypatch.setattr(loc, "replay_of", lambda _c: (scenes, codes))
@@ -659,5 +660,6 @@ def test_a_departing_action_that_does_right_alone_clears_what_its_operation_ran(
             assert found.failing == 2 and found.cleared == frozenset()
         else:
             assert found.failing == 1
-            assert found.cleared == {("f.cpp", 1), ("f.cpp", 13)}   # what "rr" ran
+            # what "rr" ran, but line 99, which no passing play ran
+            assert found.cleared == {("f.cpp", 1), ("f.cpp", 13)}
             assert found.cleared_at[0][1] == found.cleared

@@ -9,9 +9,9 @@ The *coverage build* (:func:`conformance.profiles.aed2.build.build` with
 with ``-fsanitize-coverage=trace-pc``: each of their basic blocks starts
 with a call of ``__sanitizer_cov_trace_pc``, which the driver defines
 (``driver.cpp``, ``AED2_COVERAGE``): it keeps the block's address (the
-call's return address) with the request being served, and hands them over
-on the ``G`` request (or, when the process dies, on its stderr, each line
-after :data:`ON_DEATH`).
+call's return address) with the request being served, counts its runs,
+and hands them over on the ``G`` request (or, when the process dies, on
+its stderr, each line after :data:`ON_DEATH`).
 The driver and the standard library are not instrumented.
 
 Which lines a block holds is read once per build from ``objdump -d -l``
@@ -19,7 +19,15 @@ Which lines a block holds is read once per build from ``objdump -d -l``
 call belongs to that block (each block starts with its call), and the line
 table says which line of which file each instruction comes from; the
 instructions of a function before its first call (its prologue) belong to
-its first block. The map is kept beside the binary (:data:`MAP`).
+its first block (the function's *entry*, run once per call). The map is
+kept beside the binary (:data:`MAP`).
+
+Besides the blocks that ran, a spectrum holds the blocks some call of
+their function *skipped* (:func:`spectrum`): run fewer times under a
+request than the function's entry. A branch is two things a play may do
+(take it, skip it), as a Prolog clause's ports are two: a guard that skips
+a ``push_back`` on a second bomb on the same cell runs the same blocks as
+one that does not, but skips the push only in the plays that fail.
 
 Why not gcov (``--coverage``, ``__gcov_dump``/``__gcov_reset`` between
 plays, ``gcov --json-format``): each spectrum then costs a ``gcov`` process

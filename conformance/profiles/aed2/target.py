@@ -160,7 +160,7 @@ class Aed2Target:
         raise TargetError("missing", f"unknown spectra command {command!r}", op=SPECTRA)
 
     def _taken(self) -> list[str]:
-        """The driver's blocks run since the last take (``address op``
+        """The driver's blocks run since the last take (``address op count``
         lines): asked of a running coverage build, read from the stderr a
         dead one left."""
         if self._checked is None:
