@@ -214,7 +214,8 @@ def score_budgets(results: dict, spectra, faulty: set, budgets: list[int]) -> No
     for b in budgets:
         part = loc.Spectra(spectra.plays[:b], spectra.functions, frozenset().union(
             *(lines for i, lines in spectra.focus_at if i < b)), pinned=spectra.pinned,
-            groups=spectra.groups)
+            groups=spectra.groups, cleared=frozenset().union(
+                *(lines for i, lines in spectra.cleared_at if i < b)))
         for granularity in GRANULARITIES:
             score(results, part, faulty, granularity, b)
 

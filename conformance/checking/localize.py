@@ -16,16 +16,20 @@ labelled by what the machine says of it:
 The plays, in order, until :data:`MAX_PLAYS` or the time allowed: the
 shrunk counterexample, the same play turned (:func:`turned`), its
 prefixes (they pass: they stop before the departing action), its states as
-fresh levels, variations of it (one action changed or dropped, one more),
-the rule's fixed scenarios and then the profile's others, random plays on
-the counterexample's levels.
+fresh levels, its last action alone from the state before it as a fresh
+level (:func:`departing_step`), variations of it (one action changed or
+dropped, one more), the rule's fixed scenarios and then the profile's
+others, random plays on the counterexample's levels.
 
 Each line that ran in a failing play is scored from ``ef``/``ep`` (failing
 and passing plays that ran it) and ``nf`` (failing plays that did not) by
 a formula of :data:`FORMULAS`; when a play of no action at all departs
 (the fault shows without acting: an observer's, or the start's), the lines
 that ran under the departing operation there come first
-(``Spectra.focus``); :data:`FORMULA` is the one
+(``Spectra.focus``); when the last action alone does not depart, the
+fault needs the play's history, and the lines the departing operation ran
+in the failing plays, and some passing play ran too, come last
+(``Spectra.cleared``); :data:`FORMULA` is the one
 ``benchmarks/localize.py`` measured best (see ``docs/conformance.md``,
 "Where to look"). Ties are broken by fewer passing plays, then by the
 line's order in its file; the lines of one function that the same plays
@@ -91,6 +95,9 @@ def plays_around(profile: Profile, settings: CheckSettings, scenes: list, codes:
             yield from turned(scenes, codes)
     for state in _states(profile, scenes, codes):   # each of its states as a fresh level
         yield [state], ""
+    step = departing_step(profile, scenes, codes)   # its last action from a fresh level
+    if step is not None and fresh(*step):
+        yield step
     for i in range(len(codes)):                 # one action changed or dropped
         for other in letters:
             changed = codes[:i] + other + codes[i + 1:]
@@ -162,6 +169,39 @@ def _turned_scene(scene, quarters: int):
     px, py = _turn(scene.player, quarters)
     return dataclasses.replace(scene, walls=move(scene.walls), boxes=move(scene.boxes),
                                goals=move(scene.goals), player=(px + dx, py + dy), solution="")
+
+
+def departing_step(profile: Profile, scenes: list, codes: str) -> tuple[list, str] | None:
+    """The last action of ``codes`` played alone from the state before it
+    made a fresh level (``Stepper.scene``), with the levels still to come
+    after it (``Stepper.level``), when the spec takes both to the same
+    state (the play's history does not change what that action does); None
+    when ``codes`` has fewer than two actions (that play is the
+    counterexample's own), the profile cannot make a level of that state,
+    or the spec ends them apart (an undo, which the fresh level has no
+    history for). When the play departs, so does this one mostly; when it
+    does not, the fault needs the play's history (a state the observers
+    cannot see, left by an earlier action) and the departing operation only
+    read it (``Spectra.cleared``)."""
+    if len(codes) < 2:
+        return None
+    stepper = profile.stepper
+    try:
+        state = stepper.start(scenes)
+        for code in codes[:-1]:
+            after = stepper.step(state, code)
+            state = state if after is None else after
+        after = stepper.step(state, codes[-1])
+        scene = stepper.scene(state)
+        if after is None or scene is None:
+            return None                 # not played by a check, or not a level
+        play = ([scene, *scenes[stepper.level(state) + 1:]], codes[-1])
+        alone = stepper.step(stepper.start(play[0]), codes[-1])
+        same = (alone is not None and stepper.scene(alone) == stepper.scene(after)
+                and stepper.level(alone) + stepper.level(state) == stepper.level(after))
+    except Exception:  # noqa: BLE001 - a state the spec cannot draw: no such play
+        return None
+    return play if same else None
 
 
 def _states(profile: Profile, scenes: list, codes: str) -> list:
@@ -269,6 +309,10 @@ def record(target: Target, profile: Profile, c: Counterexample, *, directions: s
         return frozenset(keys)
 
     focus: set = set()
+    read: set = set()           # lines the departing operation ran in failing plays
+    passed: set = set()         # lines passing plays ran
+    step = departing_step(profile, scenes, codes)
+    alone: int | None = None    # the index of that play when it did not depart
 
     deadline = time.monotonic() + seconds
     try:
@@ -285,14 +329,23 @@ def record(target: Target, profile: Profile, c: Counterexample, *, directions: s
             if departed is not None and (departed.fatal or departed.rule != c.rule):
                 continue                                # another fault: neither label
             found.plays.append((tuple(steps), departed is not None))
-            if departed is not None and not a:
+            if departed is not None:
                 lines = frozenset(under.get(departed.operation.split("(")[0].strip(), ()))
-                found.focus_at.append((len(found.plays) - 1, lines))
-                focus.update(lines)
+                if not a:
+                    found.focus_at.append((len(found.plays) - 1, lines))
+                    focus.update(lines)
+                read.update(lines)
+            else:
+                passed.update(*steps)
+                if (s, a) == step:
+                    alone = len(found.plays) - 1
     except OutOfBudget:
         pass
     finally:
         found.focus = frozenset(focus)
+        if alone is not None:
+            found.cleared = frozenset((read & passed) - focus)
+            found.cleared_at.append((alone, found.cleared))
         try:
             spectra_target.call(SPECTRA, "stop")
         except (TargetError, OutOfBudget):

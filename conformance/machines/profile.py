@@ -50,6 +50,10 @@ class Stepper:
     #: there), or None when it cannot be one; localising a departure plays
     #: the states of the counterexample so (``conformance.checking.localize``).
     scene: Callable[[Any], "lv.Scene | None"] = lambda state: None
+    #: ``level(state)``: the 0-based place, in its game's levels, of the
+    #: level a state is playing (the levels after it are still to come):
+    #: a state made a fresh level is followed by them.
+    level: Callable[[Any], int] = lambda state: 0
 
     def play(self, scenes: Sequence[lv.Scene], codes: str) -> Iterator[tuple[str, Any, Any]]:
         """``(code, state before, state after)`` for each action played

@@ -75,6 +75,15 @@ class Spectra:
     focus: frozenset = frozenset()
     #: Where ``focus`` came from: ``(index of the play, its lines)``.
     focus_at: list = field(default_factory=list)
+    #: When the counterexample's last action played alone from the state
+    #: before it as a fresh level did not depart (the fault needs the play's
+    #: history; ``conformance.checking.localize.departing_step``), the lines
+    #: the departing operation ran in the failing plays that some passing
+    #: play ran too: it read a state left wrong, with lines that do right
+    #: elsewhere. These are ranked after the others.
+    cleared: frozenset = frozenset()
+    #: Where ``cleared`` came from: ``(index of the play, its lines)``.
+    cleared_at: list = field(default_factory=list)
     #: Lines the departure itself names, in order (a sanitizer's ``file:line``
     #: of a memory error in the target's own files): ranked before all
     #: others, each a place of its own, whatever the plays ran.
@@ -134,8 +143,8 @@ def rank(spectra: Spectra, formula: str = FORMULA, granularity: str = GRANULARIT
         p = ep.get(key, 0)
         if key not in pinned:
             scored.append((key, score(f, p, failed_total - f, passed_total - p), p))
-    focus = spectra.focus
-    scored.sort(key=lambda t: (t[0] not in focus, -t[1], t[2], t[0]))
+    focus, cleared = spectra.focus, spectra.cleared
+    scored.sort(key=lambda t: (t[0] not in focus, t[0] in cleared, -t[1], t[2], t[0]))
     top = max((s for _, s, _ in scored), default=1.0)
     return [(key, top) for key in pinned] + [(key, s) for key, s, _ in scored]
 
@@ -153,7 +162,8 @@ def blocks(spectra: Spectra, ranked: list[tuple[tuple[str, int], float]],
     lines stay places of their own.
 
     A key may also be ``(file, line, part)``: a part of a line a target
-    tells apart (a C++ line's basic blocks, ``conformance.profiles.aed2.coverage``;
+    tells apart (a C++ line's basic blocks, run or skipped by some call,
+    ``conformance.profiles.aed2.coverage``;
     what a call did with a Prolog clause, exited or failed,
     ``conformance.profiles.prolog.localize``), ranked on its own; each
     place then lists the lines of its parts, a line once, at its best
@@ -174,7 +184,7 @@ def blocks(spectra: Spectra, ranked: list[tuple[tuple[str, int], float]],
     for key, score in ranked:
         if key not in spectra.pinned:
             same = (key[0], spectra.functions.get(key), tuple(who.get(key, ())), score,
-                    key in spectra.focus)
+                    key in spectra.focus, key in spectra.cleared)
             at = group.get(same)
             if at is not None and (spectra.groups or (
                     at == len(found) - 1

@@ -384,6 +384,24 @@ def test_a_real_browser_colours_the_suspicious_lines(graded, headless_dom):
             assert html.escape(s["source"].split("\n")[0], quote=False) in dom
 
 
+@given(PLAYS, st.frozensets(st.tuples(st.just("f.py"), st.integers(1, 12))),
+       st.frozensets(st.tuples(st.just("f.py"), st.integers(1, 12))))
+def test_the_focus_comes_first_and_the_cleared_lines_last(plays, focus, cleared):
+    """Spectra.focus: ranked before all others; Spectra.cleared (what the
+    departing operation ran where it did right): after all others; each
+    group by score within."""
+    spectra = _spectra(plays)
+    spectra.focus, spectra.cleared = focus, cleared
+    ranked = loc.rank(spectra)
+    groups = [(key not in focus, key in cleared) for key, _ in ranked]
+    assert groups == sorted(groups)
+    plain = dict(loc.rank(_spectra(plays)))
+    assert dict(ranked) == plain                    # the scores are the formula's
+    for group in set(groups):
+        scores = [score for (key, score), g in zip(ranked, groups) if g == group]
+        assert scores == sorted(scores, reverse=True)
+
+
 # ------------------------------------------------- states as fresh levels
 
 @pytest.mark.parametrize("name", ["soko", "tad", "extendido"])
@@ -573,3 +591,75 @@ def test_the_faulty_clause_of_a_prolog_mutant_is_in_the_top_three(name):
     assert where is not None and where.failing >= 1 and where.passing >= 1
     assert any(s.line <= faulty <= s.last for s in where.lines[:3]), [
         (s.line, s.last, s.function) for s in where.lines]
+
+
+# ----------------------------------------- the departing action on its own
+
+def test_the_last_action_alone_from_a_fresh_level_is_played_when_the_spec_ends_alike():
+    """departing_step: the last action from the state before it as a fresh
+    level, the levels after it kept; not for a play of one action (that is
+    the play itself), nor when the spec ends the two apart (an undo the
+    fresh level has no history for)."""
+    from conformance import profiles
+    from conformance.machines import levels as lv
+    profile = profiles.get("aed2")
+    stepper = profile.stepper
+    first = lv.from_rows(["#####", "#@$.#", "#####"], (0, 0), 0)
+    second = lv.from_rows(["#####", "#@ $.#", "######"], (0, 0), 0)
+    scenes = [first, second]
+    assert loc.departing_step(profile, scenes, "r") is None
+    step = loc.departing_step(profile, scenes, "lr")     # the first move refused: not played
+    assert step is not None and step[1] == "r"
+    fresh, code = step
+    assert fresh[0] == stepper.scene(stepper.start(scenes)) and fresh[1:] == [second]
+    after = stepper.step(stepper.start(fresh), code)
+    assert stepper.scene(after) == stepper.scene(stepper.final(scenes, "lr"))
+    on_second = loc.departing_step(profile, scenes, "rr")   # the first level won: the second's
+    assert on_second is not None and on_second[0][1:] == []
+    assert on_second[0][0] == stepper.scene(stepper.final(scenes, "r"))
+    assert loc.departing_step(profile, [second], "rz") is None      # an undo: apart
+    assert loc.departing_step(profile, scenes, "rz") is not None    # on a fresh level: alike
+
+
+def test_a_departing_action_that_does_right_alone_clears_what_its_operation_ran(monkeypatch):
+    """record: when the departing action alone from a fresh level does not
+    depart, the lines the departing operation ran in the failing plays are
+    cleared (ranked last), those some passing play ran too; when it departs
+    too, none are. Here only the counterexample and, as asked, that play
+    depart; a play's lines are one per action letter and one for its start
+    (and line 99 in a departing play), all run under ``mover``."""
+    from conformance import profiles
+    from conformance.api import Counterexample
+    from conformance.machines import levels as lv
+    profile = profiles.get("aed2")
+    scene = lv.from_rows(["######", "#@$ .#", "######"], (0, 0), 0)
+    scenes, codes = [scene], "rr"
+    alone = loc.departing_step(profile, scenes, codes)
+    assert alone is not None
+    c = Counterexample("aed2", "", [], 1, "mover(j, ESTE)", "", "", "", rule="ext.rule")
+    played: list = []
+
+    class Target:
+        def call(self, op, command):
+            if command != "take":
+                return None
+            return [["f.cpp", n, "f", ["mover"]] for n in (played[-1] if played else ())]
+
+    def fake_play(run, s, a, take, each_step=False):
+        departs = (s is scenes and a == codes) or ((s, a) == alone and alone_departs)
+        played.append({1} | {10 + "udlrbz".index(x) for x in a} | ({99} if departs else set()))
+        return [take()], (c if departs else None)
+
+    monkeypatch.setattr(loc, "replay_of", lambda _c: (scenes, codes))
+    monkeypatch.setattr(loc, "_play", fake_play)
+    for alone_departs in (False, True):
+        played.clear()
+        found = loc.record(Target(), profile, c, seconds=60)
+        assert found is not None
+        if alone_departs:
+            assert found.failing == 2 and found.cleared == frozenset()
+        else:
+            assert found.failing == 1
+            # what "rr" ran, but line 99, which no passing play ran
+            assert found.cleared == {("f.cpp", 1), ("f.cpp", 13)}
+            assert found.cleared_at[0][1] == found.cleared

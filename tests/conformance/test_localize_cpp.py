@@ -77,6 +77,57 @@ def test_each_block_holds_the_students_lines_from_its_call_to_the_next():
     }                           # the prologue joins the first block; the driver, the library: none
 
 
+def test_each_block_knows_its_functions_entry():
+    blocks, entries = coverage.block_map(DISASSEMBLY, {"Mapa.cpp", "Mapa.h"})
+    assert blocks == coverage.block_lines(DISASSEMBLY, {"Mapa.cpp", "Mapa.h"})
+    assert entries == {0x401006: 0x401006, 0x401014: 0x401006}
+
+
+@given(st.dictionaries(st.integers(1, 2**40), st.lists(
+    st.tuples(st.sampled_from(["a.cpp", "b.h"]), st.integers(1, 50), st.text("fg:", max_size=4)),
+    min_size=1, max_size=3), max_size=6), st.data())
+def test_the_map_is_read_as_written(tmp_path_factory, blocks, data):
+    entries = {a: data.draw(st.sampled_from(sorted(blocks))) for a in blocks}
+    path = tmp_path_factory.mktemp("map") / coverage.MAP
+    coverage.write_map(path, blocks, entries)
+    assert coverage.read_map(path) == blocks and coverage.read_entries(path) == entries
+
+
+@given(st.lists(st.integers(1, 4), min_size=1, max_size=4, unique=True), st.data())
+def test_a_block_a_call_of_its_function_skipped_is_a_part_of_its_own(functions, data):
+    """With counts and entries, a block run fewer times under a request
+    than its function's entry (or not at all) is a unit ``-address``,
+    of its lines and the last line of the block laid out before it;
+    the blocks that ran are their addresses as before."""
+    blocks, entries = {}, {}
+    for f in functions:                 # function f: blocks 100f, 100f+1, ...
+        size = data.draw(st.integers(1, 4))
+        for k in range(size):
+            a = 100 * f + k
+            blocks[a] = [("a.cpp", 10 * f + k, f"f{f}")]
+            entries[a] = 100 * f
+    counts = data.draw(st.dictionaries(st.tuples(st.sampled_from(sorted(blocks)),
+                                                 st.sampled_from("MP")),
+                                       st.integers(1, 5), max_size=10))
+    answer = [f"{a:x} {ord(letter):x} {n:x}" for (a, letter), n in counts.items()]
+    names = {"M": ("mover",), "P": ("hay_pared",)}
+    found = coverage.spectrum(answer, blocks, names, entries)
+    ran = {(f, n, p) for f, n, _fn, _ops, p in found if p > 0}
+    assert ran == {(f, n, a) for a, _ in counts for f, n, _ in blocks[a]}
+    skipped = {(-p, tuple(ops)) for _f, _n, _fn, ops, p in found if p < 0}
+    expected = {}
+    for (a, letter), n in counts.items():
+        if entries[a] == a:
+            for b in blocks:
+                if entries[b] == a and b != a and counts.get((b, letter), 0) < n:
+                    expected.setdefault(b, set()).update(names[letter])
+    assert {b for b, _ in skipped} == set(expected)
+    for b, ops in skipped:
+        assert set(ops) == expected[b]
+        lines = {n for _f, n, _fn, _ops, p in found if p == -b}
+        assert lines == {blocks[b][0][1], blocks[b - 1][0][1]}    # its line, the one before
+
+
 BLOCKS = st.dictionaries(st.integers(1, 2**40), st.lists(
     st.tuples(st.sampled_from(["a.cpp", "b.h"]), st.integers(1, 50), st.just("f")),
     min_size=1, max_size=4, unique_by=lambda x: x[:2]), max_size=8)
@@ -163,6 +214,41 @@ def test_the_coverage_build_maps_only_the_students_lines():
     for f, n in lines:
         assert (built / f).read_text().splitlines()[n - 1].strip()     # a line of code
     assert build(built, coverage=True).cached
+
+
+@needs_gpp
+def test_a_bomb_thrown_again_on_its_cell_shows_the_push_it_skipped():
+    """End to end, the driver's counts: the mutant that records a second bomb
+    on the same cell no more (its ``push_back`` behind an ``if``) skips
+    that block in the second call: a skipped part of the changed line is
+    in the spectrum, under ``tirarBomba``, that one bomb does not show."""
+    from conformance.profiles.aed2.build import build
+    from conformance.profiles.aed2.target import Aed2Target
+    from conformance.api import SPECTRA
+    from spec.tipos import BOMBAS, CAJAS, DEPOSITOS, PAREDES, PERSONAJE
+    m = mutants.BY_NAME["bomb_once_per_cell"]
+    file, line = _changed_line(m)
+    target = Aed2Target(build(mutants.materialize(m)))
+    level = {PAREDES: {(0, 0), (2, 0), (1, 1)}, DEPOSITOS: {(3, 3)}, CAJAS: {(3, 2)},
+             PERSONAJE: {(1, 0)}, BOMBAS: 2}
+    try:
+        target.call(SPECTRA, "start")
+        found = {}
+        for bombs in (1, 2):
+            target.call(SPECTRA, "take")
+            juego = target.call("nuevo_juego", [level])
+            for _ in range(bombs):
+                target.call("tirar_bomba", juego)
+            found[bombs] = target.call(SPECTRA, "take")
+        target.call(SPECTRA, "stop")
+    finally:
+        target.close()
+    skips = {bombs: {p for f, n, _fn, ops, p in spectrum
+                     if (f, n) == (file, line) and p < 0 and "tirarBomba" in ops}
+             for bombs, spectrum in found.items()}
+    assert skips[2] - skips[1]          # a part of that line only the second call skipped
+    for spectrum in found.values():
+        assert any((f, n) == (file, line) and p > 0 for f, n, _fn, _ops, p in spectrum)
 
 
 @pytest.fixture(scope="module")

@@ -258,7 +258,7 @@ def _map_blocks(tmp: Path, names: set[str]) -> None:
     code, out = _run([objdump, "-d", "-l", "-C", "--no-show-raw-insn", BINARY], tmp)
     if code != 0:
         raise BuildError(_("objdump could not read the coverage build:") + "\n" + out[-2000:])
-    spectra.write_map(tmp / spectra.MAP, spectra.block_lines(out, names))
+    spectra.write_map(tmp / spectra.MAP, *spectra.block_map(out, names))
 
 
 def _probe(gpp: str, std: str, tmp: Path, folder: Path) -> None:

@@ -9,9 +9,9 @@ The *coverage build* (:func:`conformance.profiles.aed2.build.build` with
 with ``-fsanitize-coverage=trace-pc``: each of their basic blocks starts
 with a call of ``__sanitizer_cov_trace_pc``, which the driver defines
 (``driver.cpp``, ``AED2_COVERAGE``): it keeps the block's address (the
-call's return address) with the request being served, and hands them over
-on the ``G`` request (or, when the process dies, on its stderr, each line
-after :data:`ON_DEATH`).
+call's return address) with the request being served, counts its runs,
+and hands them over on the ``G`` request (or, when the process dies, on
+its stderr, each line after :data:`ON_DEATH`).
 The driver and the standard library are not instrumented.
 
 Which lines a block holds is read once per build from ``objdump -d -l``
@@ -19,7 +19,15 @@ Which lines a block holds is read once per build from ``objdump -d -l``
 call belongs to that block (each block starts with its call), and the line
 table says which line of which file each instruction comes from; the
 instructions of a function before its first call (its prologue) belong to
-its first block. The map is kept beside the binary (:data:`MAP`).
+its first block (the function's *entry*, run once per call). The map is
+kept beside the binary (:data:`MAP`).
+
+Besides the blocks that ran, a spectrum holds the blocks some call of
+their function *skipped* (:func:`spectrum`): run fewer times under a
+request than the function's entry. A branch is two things a play may do
+(take it, skip it), as a Prolog clause's ports are two: a guard that skips
+a ``push_back`` on a second bomb on the same cell runs the same blocks as
+one that does not, but skips the push only in the plays that fail.
 
 Why not gcov (``--coverage``, ``__gcov_dump``/``__gcov_reset`` between
 plays, ``gcov --json-format``): each spectrum then costs a ``gcov`` process
@@ -91,7 +99,16 @@ def block_lines(disassembly: str, names: set[str]) -> dict[int, list[tuple[str, 
     """From ``objdump -d -l -C``'s text: each instrumented block's address
     (where its call returns) -> the lines of the files ``names`` its
     instructions come from, in order."""
+    return block_map(disassembly, names)[0]
+
+
+def block_map(disassembly: str, names: set[str]) -> tuple[dict[int, list[tuple[str, int, str]]],
+                                                          dict[int, int]]:
+    """:func:`block_lines`, and each of those blocks' function's first
+    block (its *entry*, run once per call of the function)."""
     blocks: dict[int, dict[tuple[str, int], str]] = {}
+    entries: dict[int, int] = {}
+    entry: int | None = None
     function = ""
     where: tuple[str, int] | None = None
     current: dict | None = None        # the lines of the block under way
@@ -102,8 +119,8 @@ def block_lines(disassembly: str, names: set[str]) -> dict[int, list[tuple[str, 
         if m is None:
             h = _HEADER.match(text)
             if h is not None:
-                function, where, current, prologue, starting = (
-                    function_name(h.group("name")), None, None, {}, None)
+                function, where, current, prologue, starting, entry = (
+                    function_name(h.group("name")), None, None, {}, None, None)
                 continue
             line = _LINE.match(text)
             if line is not None:
@@ -111,7 +128,10 @@ def block_lines(disassembly: str, names: set[str]) -> dict[int, list[tuple[str, 
                 where = (name, int(line.group("line"))) if name is not None else None
             continue
         if starting is not None:       # the instruction the call returns to
-            current = blocks.setdefault(int(m.group("addr"), 16), {})
+            address = int(m.group("addr"), 16)
+            current = blocks.setdefault(address, {})
+            entry = address if entry is None else entry
+            entries[address] = entry
             current.update(starting)
             starting = None
         is_call = f"<{CALLBACK}>" in m.group("text") and "call" in m.group("text")
@@ -123,39 +143,105 @@ def block_lines(disassembly: str, names: set[str]) -> dict[int, list[tuple[str, 
             continue
         if where is not None:
             (prologue if current is None else current)[where] = function
-    return {address: [(f, n, fn) for (f, n), fn in lines.items()]
+    kept = {address: [(f, n, fn) for (f, n), fn in lines.items()]
             for address, lines in blocks.items() if lines}
+    return kept, {a: e for a, e in entries.items() if a in kept and e in kept}
 
 
-def write_map(path: Path, blocks: dict[int, list[tuple[str, int, str]]]) -> None:
-    path.write_text(json.dumps({format(a, "x"): [list(x) for x in lines]
-                                for a, lines in blocks.items()}), encoding="utf-8")
+def write_map(path: Path, blocks: dict[int, list[tuple[str, int, str]]],
+              entries: dict[int, int] | None = None) -> None:
+    path.write_text(json.dumps({
+        "blocks": {format(a, "x"): [list(x) for x in lines] for a, lines in blocks.items()},
+        "entries": {format(a, "x"): format(e, "x") for a, e in (entries or {}).items()}}),
+        encoding="utf-8")
 
 
 def read_map(path: Path) -> dict[int, list[tuple[str, int, str]]]:
-    data = json.loads(path.read_text(encoding="utf-8"))
+    data = json.loads(path.read_text(encoding="utf-8"))["blocks"]
     return {int(a, 16): [(str(f), int(n), str(fn)) for f, n, fn in lines]
             for a, lines in data.items()}
 
 
+def read_entries(path: Path) -> dict[int, int]:
+    """The map's entries (:func:`block_map`)."""
+    data = json.loads(path.read_text(encoding="utf-8"))["entries"]
+    return {int(a, 16): int(e, 16) for a, e in data.items()}
+
+
 def spectrum(answer: list[str], blocks: dict[int, list[tuple[str, int, str]]],
-             names: dict[str, tuple[str, ...]]) -> list[list]:
-    """The driver's ``G`` answer (``address op`` lines, hex) as the lines
-    that ran, each part of a line apart (its block's address): ``[[file,
-    line, function, [operations], address], ...]``, sorted (as a Python
-    target's ``SPECTRA`` ``take`` answers, with the part after; ``names``:
-    a request letter -> the names of its operation, e.g. ``M`` -> ``mover``)."""
-    found: dict[tuple[str, int, int], list] = {}
+             names: dict[str, tuple[str, ...]], entries: dict[int, int] | None = None
+             ) -> list[list]:
+    """The driver's ``G`` answer (``address op count`` lines, hex) as the
+    lines that ran, each part of a line apart (its block's address):
+    ``[[file, line, function, [operations], address], ...]``, sorted (as a
+    Python target's ``SPECTRA`` ``take`` answers, with the part after;
+    ``names``: a request letter -> the names of its operation, e.g. ``M`` ->
+    ``mover``).
+
+    With ``entries`` (:func:`block_map`), also each block some call of its
+    function *skipped*: one that ran fewer times under a request than its
+    function's entry did (not at all, or not in every call), as the part
+    ``-address`` of its own lines and of the last line of the block before
+    it in its function (where the branch that skipped it is decided, mostly):
+    a branch a failing play takes where the passing ones do not
+    (:func:`skipped`)."""
+    counts: dict[tuple[int, str], int] = {}
     for text in answer:
         parts = text.split()
-        if len(parts) != 2:
+        if len(parts) not in (2, 3):
             continue
         try:
             address, letter = int(parts[0], 16), chr(int(parts[1], 16))
+            count = int(parts[2], 16) if len(parts) == 3 else 1
         except ValueError:
             continue
+        counts[(address, letter)] = counts.get((address, letter), 0) + count
+    found: dict[tuple[str, int, int], list] = {}
+
+    def add(file: str, line: int, function: str, part: int, letter: str) -> None:
+        entry = found.setdefault((file, line, part), [function, set()])
+        entry[1].update(names.get(letter, ()))
+
+    for address, letter in counts:
         for file, line, function in blocks.get(address, ()):
-            entry = found.setdefault((file, line, address), [function, set()])
-            entry[1].update(names.get(letter, ()))
-    return [[file, line, function, sorted(ops), address]
-            for (file, line, address), (function, ops) in sorted(found.items())]
+            add(file, line, function, address, letter)
+    members = functions(entries or {})
+    previous = {b: own[i - 1] for own in members.values() for i, b in enumerate(own) if i}
+    for address, letter in skipped(counts, members):
+        for file, line, function in decided(address, blocks, previous):
+            add(file, line, function, -address, letter)
+    return [[file, line, function, sorted(ops), part]
+            for (file, line, part), (function, ops) in sorted(found.items())]
+
+
+def functions(entries: dict[int, int]) -> dict[int, list[int]]:
+    """Each function's entry -> its blocks, in address order (the entry first)."""
+    members: dict[int, list[int]] = {}
+    for block, entry in sorted(entries.items()):
+        members.setdefault(entry, []).append(block)
+    return members
+
+
+def skipped(counts: dict[tuple[int, str], int], members: dict[int, list[int]]
+            ) -> list[tuple[int, str]]:
+    """The blocks (with the request) that ran fewer times than their
+    function's entry under the same request (``counts``: ``(block,
+    request letter) -> runs``; ``members``: :func:`functions`)."""
+    found = []
+    for (address, letter), n in counts.items():
+        for b in members.get(address, [])[1:]:
+            if counts.get((b, letter), 0) < n:
+                found.append((b, letter))
+    return sorted(found)
+
+
+def decided(address: int, blocks: dict[int, list[tuple[str, int, str]]],
+            previous: dict[int, int]) -> list[tuple[str, int, str]]:
+    """The lines of a skipped block: its own, and the last line of the
+    block laid out before it in its function (``previous``: block -> that
+    block)."""
+    lines = list(blocks.get(address, ()))
+    before = blocks.get(previous.get(address, -1))
+    if before and before[-1] not in lines:
+        lines.insert(0, before[-1])
+    return lines

@@ -11,7 +11,8 @@
 //   T          tirarBomba -> ok              U  deshacer -> ok
 //   F          flush -> "."                  Q  quit
 //   G          (coverage build only) the basic blocks of the student's code
-//              run since the last G: "address op" lines, in hex; then forgets them
+//              run since the last G: "address op count" lines, in hex (count: how
+//              many times the block ran under that request); then forgets them
 // d is 0 Norte, 1 Este, 2 Sur, 3 Oeste. An exception answers "!raised ...".
 // When the process dies (signal, abort, sanitizer), the request being served
 // is written to stderr after the marker "@@aed2-died-in: ".
@@ -20,7 +21,7 @@
 // conformance/profiles/aed2/build.py), the student's files are compiled with
 // -fsanitize-coverage=trace-pc: each basic block of theirs calls
 // __sanitizer_cov_trace_pc, which keeps its address with the request being
-// served. G hands them over; a dying process writes them to stderr, each line after
+// served, and counts its runs. G hands them over; a dying process writes them to stderr, each line after
 // the marker "@@aed2-block: ".
 #include "aed2_Juego.h"
 
@@ -43,6 +44,7 @@ static aed2_Juego* aed2_juego = nullptr;
 static const size_t AED2_SLOTS = 1u << 18;
 static uint64_t aed2_slots[AED2_SLOTS];
 static uint32_t aed2_used[AED2_SLOTS / 2];
+static uint32_t aed2_hits[AED2_SLOTS];
 static size_t aed2_count = 0;
 static volatile char aed2_op = 0;
 
@@ -51,11 +53,15 @@ extern "C" void __sanitizer_cov_trace_pc(void) {
                    | (uint64_t) (unsigned char) aed2_op;
     size_t i = (size_t) ((key * 0x9E3779B97F4A7C15ull) >> 46) & (AED2_SLOTS - 1);
     while (aed2_slots[i] != 0) {
-        if (aed2_slots[i] == key) return;
+        if (aed2_slots[i] == key) {
+            if (aed2_hits[i] != UINT32_MAX) aed2_hits[i]++;
+            return;
+        }
         i = (i + 1) & (AED2_SLOTS - 1);
     }
     if (aed2_count >= AED2_SLOTS / 2) return;      // full: the rest is not kept
     aed2_slots[i] = key;
+    aed2_hits[i] = 1;
     aed2_used[aed2_count++] = (uint32_t) i;
 }
 
@@ -67,7 +73,7 @@ static size_t aed2_hex(char* out, uint64_t v) {
     return n;
 }
 
-// Writes the blocks run as "address op" lines (each after prefix) to fd and
+// Writes the blocks run as "address op count" lines (each after prefix) to fd and
 // forgets them (async-signal-safe: only write(2)).
 static void aed2_coverage_to(int fd, const char* prefix) {
     char line[64];
@@ -78,6 +84,8 @@ static void aed2_coverage_to(int fd, const char* prefix) {
         size_t n = start + aed2_hex(line + start, key >> 8);
         line[n++] = ' ';
         n += aed2_hex(line + n, key & 0xff);
+        line[n++] = ' ';
+        n += aed2_hex(line + n, aed2_hits[aed2_used[k]]);
         line[n++] = '\n';
         ssize_t ignored = write(fd, line, n);
         (void) ignored;

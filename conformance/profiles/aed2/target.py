@@ -109,7 +109,7 @@ class Aed2Target:
         self._game = 0
         self._workdir: str | None = None     # the binary's private working folder
         self._checked: Build | None = None   # while spectra are on: the build checked
-        self._blocks: dict | None = None     # the coverage build's map of blocks
+        self._blocks: tuple | None = None    # the coverage build's map of blocks, entries
 
     # -- the Target protocol -------------------------------------------------
 
@@ -159,7 +159,8 @@ class Aed2Target:
             if self._checked is None:
                 try:
                     built = build_folder(self.build.folder, std=self.build.std, coverage=True)
-                    blocks = coverage.read_map(built.blocks)
+                    blocks = (coverage.read_map(built.blocks),
+                              coverage.read_entries(built.blocks))
                 except (BuildError, OSError, ValueError) as e:
                     raise TargetError("missing", str(e), op=SPECTRA) from None
                 self.close()                 # the next game starts the coverage build
@@ -171,11 +172,12 @@ class Aed2Target:
                 self.build, self._checked, self._blocks = self._checked, None, None
             return None
         if command == "take":
-            return coverage.spectrum(self._taken(), self._blocks or {}, NAMES_OF_LETTER)
+            blocks, entries = self._blocks or ({}, {})
+            return coverage.spectrum(self._taken(), blocks, NAMES_OF_LETTER, entries)
         raise TargetError("missing", f"unknown spectra command {command!r}", op=SPECTRA)
 
     def _taken(self) -> list[str]:
-        """The driver's blocks run since the last take (``address op``
+        """The driver's blocks run since the last take (``address op count``
         lines): asked of a running coverage build, read from the stderr a
         dead one left."""
         if self._checked is None:

@@ -39,4 +39,5 @@ def scene(j) -> lv.Scene:
 
 
 STEPPER = Stepper(start=start, step=step, observe=observe, won=spec_ext.gano,
-                  can_move=spec_ext.puede_mover, scene=scene)
+                  can_move=spec_ext.puede_mover, scene=scene,
+                  level=spec_ext.indice_nivel)
