@@ -120,12 +120,8 @@ class DirectionAdapter:
                                          for a in args])
         if op == BATCH:
             calls = [(o, self._args(o, tuple(a))) for o, a in args[0]]
-            results = []
-            for r in self.inner.call(BATCH, calls):
-                t = type(r)
-                results.append(r if t is bool or t is int or r is None or isinstance(r, TargetError)
-                               else self._result(r))
-            return results
+            return [r if isinstance(r, TargetError) else self._result(r)
+                    for r in self.inner.call(BATCH, calls)]
         return self._result(self.inner.call(op, *self._args(op, args)))
 
     def close(self) -> None:

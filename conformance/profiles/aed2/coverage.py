@@ -15,7 +15,7 @@ its stderr, each line after :data:`ON_DEATH`).
 The driver and the standard library are not instrumented.
 
 Which lines a block holds is read once per build from ``objdump -d -l``
-(:func:`block_lines`): every instruction from a block's call up to the next
+(:func:`block_map`): every instruction from a block's call up to the next
 call belongs to that block (each block starts with its call), and the line
 table says which line of which file each instruction comes from; the
 instructions of a function before its first call (its prologue) belong to
@@ -95,17 +95,12 @@ def own_file(path: str, names: set[str]) -> str | None:
     return None
 
 
-def block_lines(disassembly: str, names: set[str]) -> dict[int, list[tuple[str, int, str]]]:
-    """From ``objdump -d -l -C``'s text: each instrumented block's address
-    (where its call returns) -> the lines of the files ``names`` its
-    instructions come from, in order."""
-    return block_map(disassembly, names)[0]
-
-
 def block_map(disassembly: str, names: set[str]) -> tuple[dict[int, list[tuple[str, int, str]]],
                                                           dict[int, int]]:
-    """:func:`block_lines`, and each of those blocks' function's first
-    block (its *entry*, run once per call of the function)."""
+    """From ``objdump -d -l -C``'s text: each instrumented block's address
+    (where its call returns) -> the lines of the files ``names`` its
+    instructions come from, in order; and each of those blocks -> its
+    function's first block (its *entry*, run once per call of the function)."""
     blocks: dict[int, dict[tuple[str, int], str]] = {}
     entries: dict[int, int] = {}
     entry: int | None = None
@@ -156,16 +151,12 @@ def write_map(path: Path, blocks: dict[int, list[tuple[str, int, str]]],
         encoding="utf-8")
 
 
-def read_map(path: Path) -> dict[int, list[tuple[str, int, str]]]:
-    data = json.loads(path.read_text(encoding="utf-8"))["blocks"]
-    return {int(a, 16): [(str(f), int(n), str(fn)) for f, n, fn in lines]
-            for a, lines in data.items()}
-
-
-def read_entries(path: Path) -> dict[int, int]:
-    """The map's entries (:func:`block_map`)."""
-    data = json.loads(path.read_text(encoding="utf-8"))["entries"]
-    return {int(a, 16): int(e, 16) for a, e in data.items()}
+def read_map(path: Path) -> tuple[dict[int, list[tuple[str, int, str]]], dict[int, int]]:
+    """The blocks' lines and their entries, as :func:`write_map` wrote them."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return ({int(a, 16): [(str(f), int(n), str(fn)) for f, n, fn in lines]
+             for a, lines in data["blocks"].items()},
+            {int(a, 16): int(e, 16) for a, e in data["entries"].items()})
 
 
 def spectrum(answer: list[str], blocks: dict[int, list[tuple[str, int, str]]],

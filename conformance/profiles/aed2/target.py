@@ -159,9 +159,8 @@ class Aed2Target:
             if self._checked is None:
                 try:
                     built = build_folder(self.build.folder, std=self.build.std, coverage=True)
-                    blocks = (coverage.read_map(built.blocks),
-                              coverage.read_entries(built.blocks))
-                except (BuildError, OSError, ValueError) as e:
+                    blocks = coverage.read_map(built.blocks)
+                except (BuildError, OSError, ValueError, KeyError) as e:  # KeyError: an old map
                     raise TargetError("missing", str(e), op=SPECTRA) from None
                 self.close()                 # the next game starts the coverage build
                 self._checked, self.build, self._blocks = self.build, built, blocks
@@ -239,9 +238,7 @@ class Aed2Target:
                 lines.append(request[0])
                 continue
             a = args[1]
-            if type(a) is tuple:
-                lines.append(f"{request[0]} {a[0]} {a[1]}")
-            elif isinstance(a, Accion):
+            if isinstance(a, Accion):
                 lines.append(f"{request[0]} {CARDINAL[a]}")
             else:
                 x, y = a
