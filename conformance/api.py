@@ -37,7 +37,10 @@ EQUAL = "__equal__"
 #: call of the same batch, the very object it returned (a call that takes
 #: the result of a call that failed is not made: its answer is a
 #: ``TargetError`` of kind ``"skipped"``). So a step (``mover`` and the
-#: observers of the grid it returns) is one round trip.
+#: observers of the grid it returns) is one round trip. ``BATCH(calls, True)``
+#: stops at the first call that fails: every later call is "skipped" (a run
+#: of steps in one round trip, whose later steps the engine would not play).
+#: A target may also ignore it (its answers are judged in order anyway).
 BATCH = "__batch__"
 #: ``RESET()``: forget every handle given out so far (call it between
 #: examples so the target's object table does not grow without bound).

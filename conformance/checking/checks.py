@@ -438,7 +438,7 @@ class PartialTarget:
             where[i] = len(present)
             present.append((o, tuple(Earlier(where[x.index]) if type(x) is Earlier else x
                                      for x in a)))
-        answers = self.inner.call(BATCH, present) if present else []
+        answers = self.inner.call(BATCH, present, *args[1:]) if present else []
         return [answers[where[i]] if i in where else NOT_PROVIDED for i in range(len(calls))]
 
     def __getattr__(self, name):

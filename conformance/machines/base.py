@@ -27,7 +27,7 @@ from hypothesis.control import current_build_context
 from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
 
 from conformance.api import (
-    BATCH, NOT_PROVIDED, OPAQUE, RESET, Counterexample, Handle, Target, TargetError,
+    BATCH, NOT_PROVIDED, OPAQUE, RESET, Counterexample, Earlier, Handle, Target, TargetError,
 )
 from conformance.machines import blame, levels as lv
 from conformance.machines.boards import Board
@@ -288,6 +288,18 @@ class Machine(RuleBasedStateMachine):
     def _call(self, op: str, *args: Any) -> Any:
         if self.ended:
             return None
+        try:
+            return self._request(op, *args)
+        except TargetError as e:
+            if op == BATCH and e.index is not None:     # told by the call it happened in
+                op, args = args[0][e.index]
+            self._target_failed(e, op, args)
+            return None
+
+    def _request(self, op: str, *args: Any) -> Any:
+        """The target's answer, the budget looked at before and after; the
+        target's error propagates (as OutOfBudget when the budget's alarm
+        caused it)."""
         budget = self.run.budget
         if budget is not None:
             budget.check(self.run.stats["examples"])    # OutOfBudget between two calls
@@ -297,10 +309,7 @@ class Machine(RuleBasedStateMachine):
         except TargetError as e:
             if budget is not None and fired():      # the alarm, caught as the target's own
                 raise OutOfBudget(str(e)) from None
-            if op == BATCH and e.index is not None:     # told by the call it happened in
-                op, args = args[0][e.index]
-            self._target_failed(e, op, args)
-            return None
+            raise
         if budget is not None:
             if fired():
                 raise OutOfBudget("the time budget ran out")
@@ -331,14 +340,20 @@ class Machine(RuleBasedStateMachine):
                     break
                 results += part
                 i += n
-        if not isinstance(results, list) or len(results) != len(calls):
-            self._fail("__batch__", _("the target's batch answer is malformed"),
-                       actual=repr(results)[:200])
-            # (not raised: the example ended on a rule already known broken,
-            # a crash of the batch call included; nothing more to compare)
+        if not self._well_formed(calls, results):
             return [NOT_PROVIDED] * len(calls)
         self.failed_calls(calls, results, 0, until)
         return results
+
+    def _well_formed(self, calls: list, results: Any) -> bool:
+        """Whether ``results`` is a batch's answer to ``calls``; else fail
+        (and, when the example ended on a rule already known broken, a crash
+        of the batch call included, say False: nothing more to compare)."""
+        if not isinstance(results, list) or len(results) != len(calls):
+            self._fail("__batch__", _("the target's batch answer is malformed"),
+                       actual=repr(results)[:200])
+            return False
+        return True
 
     def failed_calls(self, calls: list, results: list, start: int = 0,
                      stop: int | None = None) -> None:
@@ -591,13 +606,15 @@ class Machine(RuleBasedStateMachine):
         return self.path is not None and self.path < len(self.solution())
 
     def follow(self, k: int) -> None:
-        """Walk up to ``k`` steps of the current level's known solution."""
-        for _step in range(k):
-            if not self.can_follow():
-                return
-            code = self.solution()[self.path].lower()
-            self.path += 1
-            self.act(code, following=True)
+        """Walk up to ``k`` steps of the current level's known solution (in
+        one round trip, :meth:`pipelined`)."""
+        with self.pipelined():
+            for _step in range(k):
+                if not self.can_follow():
+                    return
+                code = self.solution()[self.path].lower()
+                self.path += 1
+                self.act(code, following=True)
 
     def replay_actions(self, codes: str) -> None:
         for code in codes:
@@ -619,7 +636,7 @@ class Machine(RuleBasedStateMachine):
         """
         if kind == "walk_then_bomb" and not self.can_bomb():
             kind = "repeat"
-        with self.light():
+        with self.light(), self.pipelined():
             for i in range(k):
                 if kind == "undo_many":
                     last = i == k - 1 or self.history_is_empty()
@@ -645,11 +662,162 @@ class Machine(RuleBasedStateMachine):
     def describe(self, code: str) -> str:
         raise NotImplementedError
 
-    def act(self, code: str, following: bool = False) -> None:
-        raise NotImplementedError
-
     def begin(self, scenes: Sequence[lv.Scene]) -> None:
         raise NotImplementedError
+
+    # -- a step planned apart from its judging (PIPELINE) ---------------------
+
+    #: Whether the profile's steps are planned apart from judged (it defines
+    #: :meth:`plan_step` and :meth:`judge_step`, and no ``act`` of its own): the steps
+    #: of a long rule or a walk of the solution then go in one round trip
+    #: (:meth:`pipelined`), and are judged in order, each as if played alone.
+    PIPELINE: ClassVar[bool] = False
+    #: The call of a planned step whose result the next step takes (its
+    #: first argument): the juego the modifier returns.
+    STEP_RESULT: ClassVar[int] = 0
+    #: At most this many steps in one round trip.
+    PIPELINE_STEPS: ClassVar[int] = 30
+
+    _queue: list | None = None      # inside pipelined(): the steps planned, not yet sent
+
+    def plan_step(self, code: str) -> tuple[list, Any] | None:
+        """Step the spec by ``code`` and say what to ask the target:
+        ``(calls, state)``, where :data:`GIVEN` stands for the juego the
+        step takes and ``Earlier(i)`` for the result of the step's own
+        ``i``-th call; ``state``: what :meth:`judge_step` needs. None: not played."""
+        raise NotImplementedError
+
+    def judge_step(self, calls: list, answers: list, state: Any) -> None:
+        """Judge a planned step: its ``calls`` (placed) and their ``answers``
+        (the first call's failure already looked at)."""
+        raise NotImplementedError
+
+    def act(self, code: str, following: bool = False) -> None:
+        """One action: planned, then asked and judged (or queued, inside
+        :meth:`pipelined`). A profile without PIPELINE defines its own."""
+        if not following:
+            self.path = None
+        path_in = self.path
+        planned = self.plan_step(code)
+        if planned is None:
+            return
+        calls, state = planned
+        if self._queue is not None:
+            self._queue.append(_Planned(code, following, self.lightness, path_in, self.path,
+                                        self.model, len(self.codes), calls, state))
+            if len(self._queue) >= self.PIPELINE_STEPS:
+                self._send_queue()
+            return
+        placed = _placed(calls, self.handle, 0)
+        self.judge_step(placed, self._batch(placed, whole=True, until=1), state)
+
+    @contextlib.contextmanager
+    def pipelined(self):
+        """Inside, a PIPELINE profile's actions are planned and queued; when
+        the block ends (or PIPELINE_STEPS are queued) they go to the target
+        in one batch, each step taking the juego the one before returned,
+        which stops at the first call that fails (later steps are not
+        played), and are judged in order, each as :meth:`act` judges one
+        played alone: the same counterexample, counted the same. When the
+        target's process ends inside the batch after its first step, the
+        answers before are lost: the example is played again from its start,
+        one action a round trip (:meth:`_one_by_one`)."""
+        if not self.PIPELINE or self._queue is not None:
+            yield
+            return
+        self._queue = []
+        try:
+            yield
+            self._send_queue()
+        finally:
+            self._queue = None
+
+    def _send_queue(self) -> None:
+        queue, self._queue = self._queue, []
+        if not queue:
+            return
+        full, lightness = list(self.codes), self.lightness
+        calls: list = []
+        bases: list[int] = []
+        given = self.handle
+        for p in queue:
+            bases.append(len(calls))
+            calls += _placed(p.calls, given, bases[-1])
+            given = Earlier(bases[-1] + self.STEP_RESULT)
+        if self.ended:
+            answers = [NOT_PROVIDED] * len(calls)
+        else:
+            try:
+                answers = self._request(BATCH, calls, True)
+            except TargetError as e:
+                if e.index is not None and e.index < (bases[1] if len(bases) > 1 else len(calls)):
+                    op, args = calls[e.index]       # in the first step: as act would say it
+                    self._target_failed(e, op, args)
+                    return
+                self._one_by_one(queue, full[:queue[0].codes - 1])
+                return
+            if not self._well_formed(calls, answers):
+                return
+        try:
+            for p, base in zip(queue, bases):
+                placed = calls[base:base + len(p.calls)]
+                part = (answers[base:base + len(p.calls)] if not self.ended
+                        else [NOT_PROVIDED] * len(p.calls))
+                self.codes[:] = full[:p.codes]
+                self.model, self.path, self.lightness = p.model, p.path, p.lightness
+                self.failed_calls(placed, part, 0, 1)
+                self.judge_step(placed, part, p.state)
+        finally:
+            self.lightness = lightness
+        self.codes[:] = full
+
+    def _one_by_one(self, queue: list, before: list[str]) -> None:
+        """The target's process ended inside a pipelined batch: play the
+        example again from its start (a fresh process), its actions
+        ``before`` the batch (already judged: not counted again), then the
+        batch's actions one a round trip, as :meth:`act` plays them."""
+        self._queue = None
+        stats = dict(self.run.stats)
+        del self.codes[:]
+        self.begin(self.scenes)
+        for code in before:
+            self.act(code, following=True)
+        self.run.stats.update(stats)
+        for p in queue:
+            self.path, self.lightness = p.path_in, p.lightness
+            self.act(p.code, p.following)
+
+
+#: In a planned step's calls (:meth:`Machine.plan_step`): the juego the step takes.
+GIVEN = object()
+
+
+@dataclass
+class _Planned:
+    """One action queued by :meth:`Machine.pipelined`, with what judging it
+    restores: the machine's flags, solution walk, spec model and actions
+    as they were right after it."""
+    code: str
+    following: bool
+    lightness: bool
+    path_in: int | None         # the solution walked when it was planned
+    path: int | None            # ... and after
+    model: Any
+    codes: int                  # len(codes) after it
+    calls: list
+    state: Any
+
+
+def _placed(calls: list, given: Any, base: int) -> list:
+    """A planned step's calls as sent: :data:`GIVEN` is ``given``, and
+    ``Earlier(i)`` the ``base + i``-th call of the batch."""
+    out = []
+    for op, args in calls:
+        if any(a is GIVEN or type(a) is Earlier for a in args):
+            args = tuple(given if a is GIVEN else Earlier(a.index + base) if type(a) is Earlier
+                         else a for a in args)
+        out.append((op, args))
+    return out
 
 
 def _shrinking() -> bool:

@@ -121,7 +121,7 @@ class DirectionAdapter:
         if op == BATCH:
             calls = [(o, self._args(o, tuple(a))) for o, a in args[0]]
             return [r if isinstance(r, TargetError) else self._result(r)
-                    for r in self.inner.call(BATCH, calls)]
+                    for r in self.inner.call(BATCH, calls, *args[1:])]
         return self._result(self.inner.call(op, *self._args(op, args)))
 
     def close(self) -> None:

@@ -136,18 +136,24 @@ class _Identity:
         if op == BATCH:
             table = self.table
             out = []
+            last, last_handle = None, None      # (a batch's calls mostly take one grid)
             for o, a_ in args[0]:
                 new = None
                 for i, a in enumerate(a_):
-                    if type(a) not in _KEPT_TYPES:     # (only a mutable plain copy is kept)
+                    if a is last:
+                        handle = last_handle
+                    elif type(a) not in _KEPT_TYPES:     # (only a mutable plain copy is kept)
                         continue
-                    entry = table.get(id(a))
-                    if entry is not None and entry[0] is a:
+                    else:
+                        entry = table.get(id(a))
+                        handle = entry[1] if entry is not None and entry[0] is a else None
+                        last, last_handle = a, handle
+                    if handle is not None:
                         if new is None:
                             new = list(a_)
-                        new[i] = entry[1]
+                        new[i] = handle
                 out.append((o, a_) if new is None else (o, tuple(new)))
-            return (out,)
+            return (out, *args[1:])
         return tuple(self.substitute(a) for a in args)
 
     def incoming(self, op: str, value: Any) -> Any:
@@ -652,6 +658,8 @@ class SandboxTarget(_TargetBase):
         try:
             if op == BATCH:
                 message = {"op": "call", "name": op, "batch": _batch_items(args[0])}
+                if len(args) > 1 and args[1] is True:
+                    message["stop"] = True
             else:
                 message = {"op": "call", "name": op, "args": encode(list(args), Handle, _action)}
         except (NotPlain, RecursionError) as e:

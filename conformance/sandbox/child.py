@@ -35,8 +35,10 @@ import resource   # here, not in set_limit: a preexec hook runs after setuid and
 import _signal
 import signal
 import struct
+import time
 import sys
 import traceback
+from itertools import chain as _chain  # (_chain.from_iterable: a flat list of positions)
 
 MAX_MESSAGE = 64 * 1024 * 1024        # bytes in one message, either way
 MAX_DEPTH = 400                        # nesting of a decoded value
@@ -209,18 +211,20 @@ def _encode_items(items, handle_type, action_name):
     return out
 
 
+_TUPLE, _INT, _TWO = frozenset((tuple,)), frozenset((int,)), frozenset((2,))
+
+
 def _flat_pairs(items):
     """``[x1, y1, x2, y2, ...]`` when every item is a tuple of two ints (not
-    bools: a position), else None (the hot path of a set of positions)."""
-    out = []
-    for v in items:
-        if type(v) is not tuple or len(v) != 2:
-            return None
-        x, y = v
-        if type(x) is not int or type(y) is not int:
-            return None
-        out.append(x)
-        out.append(y)
+    bools: a position), else None (the hot path of a set of positions; its
+    loops are the built-ins', over types and lengths)."""
+    if not items:
+        return []
+    if set(map(type, items)) != _TUPLE or set(map(len, items)) != _TWO:
+        return None
+    out = list(_chain.from_iterable(items))
+    if set(map(type, out)) != _INT:
+        return None
     return out
 
 
@@ -242,9 +246,8 @@ def decode(data, make_handle, make_action, make_kept=None, make_failure=None, de
         if tag == "h" and _is_ref(body, 2):
             return make_handle(body[0], body[1])
         if (tag == "sp" or tag == "fp") and type(body) is list and len(body) % 2 == 0:
-            for x in body:
-                if type(x) is not int:
-                    raise ProtocolError("a position of a flat set is not two ints")
+            if body and set(map(type, body)) != _INT:
+                raise ProtocolError("a position of a flat set is not two ints")
             pairs = iter(body)
             return set(zip(pairs, pairs)) if tag == "sp" else frozenset(zip(pairs, pairs))
         if tag in ("t", "s", "f") and type(body) is list:
@@ -255,7 +258,9 @@ def decode(data, make_handle, make_action, make_kept=None, make_failure=None, de
             for pair in body:
                 if type(pair) is not list or len(pair) != 2:
                     raise ProtocolError("a dict item is not a pair")
-                out[decode(pair[0], *args)] = decode(pair[1], *args)
+                k, v = pair
+                out[k if type(k) in _SCALARS else decode(k, *args)] = (
+                    v if type(v) in _SCALARS else decode(v, *args))
             return out
         if tag == "b" and type(body) is str:
             return base64.b64decode(body.encode("ascii"), validate=True)
@@ -557,6 +562,7 @@ def time_limit_message(limit: float, waited: bool) -> str:
 # The C functions, not signal.py's wrappers: the same calls without the
 # enum conversions, about ten times cheaper, and they run at every call.
 _install, _setitimer = _signal.signal, _signal.setitimer
+_monotonic = time.monotonic
 _SIGPROF, _SIGALRM = int(signal.SIGPROF), int(signal.SIGALRM)
 _ITIMER_PROF, _ITIMER_REAL = signal.ITIMER_PROF, signal.ITIMER_REAL
 
@@ -577,12 +583,37 @@ def _time_limits(seconds: float) -> None:
     _setitimer(_ITIMER_REAL, seconds * WALL_FACTOR)
 
 
+class _Armed:
+    """The limits inside a batch (:meth:`Host.run`). Arming them costs two
+    system calls, and disarming two more: about 2 µs, more than a small
+    call itself. So a batch arms them before a call only when more than
+    :data:`REARM` seconds have passed on the wall clock since it last did,
+    and disarms them once, at its end. A call then gets its whole limit
+    less at most ``REARM`` (times the process's threads, for CPU time):
+    2 s less 5 ms at the default. Between two calls the limits may run out
+    (the previous call used nearly all of them): the handler then does
+    nothing but ask the next call to arm them again (``between``)."""
+
+    between = False     # in a batch, outside its calls: a limit running out is no one's
+    at = float("-inf")  # time.monotonic() when the batch last armed the limits
+
+
+#: See :class:`_Armed`.
+REARM = 0.005
+
+
 def _over_cpu(signum, frame):
+    if _Armed.between:
+        _Armed.at = float("-inf")
+        return
     _time_limits(0)
     raise CallTimeout(waited=False)
 
 
 def _over_wall(signum, frame):
+    if _Armed.between:
+        _Armed.at = float("-inf")
+        return
     _time_limits(0)
     raise CallTimeout(waited=True)
 
@@ -841,8 +872,17 @@ class Host:
                 _install(_SIGPROF, _over_cpu)
                 _install(_SIGALRM, _over_wall)
                 self._installed = True
+                _Armed.at = float("-inf")
+            stop = len(args) > 1 and args[1] is True
             try:
                 for sub_op, sub_args in args[0]:
+                    if stop and results and type(results[-1]) is Failure:
+                        # (asked to stop at the first failed call: a pipelined
+                        # run of steps, whose later steps the engine would not play)
+                        results.append(Failure("skipped", "not called: an earlier call of "
+                                               "the batch failed", "", sub_op))
+                        done.append(_FAILED)
+                        continue
                     self.progress.note(len(done))
                     self._result = _FAILED
                     answer = self.run(sub_op, tuple(sub_args))
@@ -853,6 +893,10 @@ class Host:
                         results.append(Failure(answer[1], answer[2], answer[3], sub_op))
                         done.append(_FAILED)
             finally:
+                if self._installed:
+                    _setitimer(_ITIMER_PROF, 0)
+                    _setitimer(_ITIMER_REAL, 0)
+                    _Armed.between = False
                 self._earlier = None
                 self._result = _FAILED
                 self._installed = False
@@ -863,17 +907,24 @@ class Host:
         limit = self.time_limit
         try:
             if limit:
-                if self._installed:
-                    _setitimer(_ITIMER_PROF, limit)
-                    _setitimer(_ITIMER_REAL, limit * WALL_FACTOR)
+                if self._installed:     # (in a batch: see _Armed)
+                    now = _monotonic()
+                    if now - _Armed.at > REARM:
+                        _setitimer(_ITIMER_PROF, limit)
+                        _setitimer(_ITIMER_REAL, limit * WALL_FACTOR)
+                        _Armed.at = now
+                    _Armed.between = False
                 else:
                     _time_limits(limit)
             try:
                 return ("ok", self.invoke(op, args))
             finally:
                 if limit:
-                    _setitimer(_ITIMER_PROF, 0)
-                    _setitimer(_ITIMER_REAL, 0)
+                    if self._installed:
+                        _Armed.between = True
+                    else:
+                        _setitimer(_ITIMER_PROF, 0)
+                        _setitimer(_ITIMER_REAL, 0)
         except HostError as e:
             return ("error", e.kind, e.message, "")
         except CallTimeout as e:
@@ -1175,6 +1226,8 @@ def child_main():
                 make_action = actions.__getitem__
                 args = ([call for sub in message["batch"]
                          for call in batch_calls(sub, make_action)],)
+                if message.get("stop") is True:     # (stop at the first failed call)
+                    args += (True,)
             else:
                 args = decode(message["args"], Ref, actions.__getitem__)
         except (ProtocolError, TypeError, IndexError, KeyError) as e:

@@ -227,3 +227,45 @@ def test_a_starved_prolog_call_is_not_a_timeout(tmp_path):
         assert target.successors([terms.Atom("loop")], 0.3).kind == "timeout"
     finally:
         target.close()
+
+
+# -- the limits inside a batch (child._Armed) ------------------------------------
+
+def _spin(seconds: float) -> bool:
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+    return True
+
+
+def test_each_call_of_a_batch_gets_its_whole_limit():
+    """A batch arms the limits again before a call only when more than
+    REARM seconds passed since it last did: calls that each use most of
+    the limit all finish (armed once for the batch, the second would be
+    interrupted), and a call that loops is still interrupted."""
+    import types
+    host = child.Host(types.SimpleNamespace(spin=_spin), atoms=())
+    host.limit_time(0.3)
+    try:
+        kind, answers = host.run(child.BATCH, ([("spin", (0.2,))] * 3 + [("spin", (5.0,))],))
+    finally:
+        signal.signal(signal.SIGPROF, signal.SIG_DFL)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    assert kind == "ok" and answers[:3] == [True, True, True]
+    assert isinstance(answers[3], child.Failure) and answers[3].kind == "timeout"
+    assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)       # disarmed at the end
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+@pytest.mark.parametrize("handler", [child._over_cpu, child._over_wall])
+def test_a_limit_that_runs_out_between_two_calls_is_no_ones(handler, monkeypatch):
+    """Between two calls of a batch, a limit running out interrupts
+    nothing: the next call arms the limits again. Inside a call, it
+    interrupts the call."""
+    monkeypatch.setattr(child._Armed, "at", 12.0)
+    monkeypatch.setattr(child._Armed, "between", True)
+    assert handler(signal.SIGPROF, None) is None
+    assert child._Armed.at == float("-inf")
+    monkeypatch.setattr(child._Armed, "between", False)
+    with pytest.raises(child.CallTimeout):
+        handler(signal.SIGPROF, None)

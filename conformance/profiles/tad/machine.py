@@ -12,7 +12,7 @@ from hypothesis.stateful import rule
 from conformance.api import Earlier
 from conformance.machines import levels as lv
 from conformance.machines.base import (
-    LONG, PATTERNS, Machine, short,
+    GIVEN, LONG, PATTERNS, Machine, short,
 )
 from conformance.machines.replays import ACTION_CODES
 from conformance.profiles.tad.stepper import STEPPER
@@ -44,18 +44,22 @@ class TadMachine(Machine):
     def describe(self, code: str) -> str:
         return f"step {ACTION_CODES[code].name}"
 
-    def act(self, code: str, following: bool = False) -> None:
-        if not following:
-            self.path = None
+    #: A long run's steps, or a walk of the solution, go in one round trip.
+    PIPELINE = True
+
+    def plan_step(self, code: str) -> tuple[list, Any]:
+        """One ``step``: the spec's, and the target's with the observers
+        of the juego it returns (one round trip, or part of one)."""
         a = ACTION_CODES[code]
         before = spec_juego.estado(self.model)
         won = spec_juego.completado(self.model)
         self.model = STEPPER.step(self.model, code)
         self.codes.append(code)
-        # One round trip: step, and the observers of the juego it returns.
-        calls = [("step", (self.handle, a)), ("estado", (Earlier(0),)),
-                 ("completado", (Earlier(0),))]
-        answers = self._batch(calls, whole=True, until=1)
+        calls = [("step", (GIVEN, a)), ("estado", (Earlier(0),)), ("completado", (Earlier(0),))]
+        return calls, (a, before, won)
+
+    def judge_step(self, calls: list, answers: list, state: Any) -> None:
+        a, before, won = state
         self.handle = answers[0]
         self.expect_value("step", f"step(j, {a.name})", self.handle, N_("a juego"))
         self.failed_calls(calls, answers, 1)

@@ -1,0 +1,107 @@
+"""The steps of a long run (or of a walk of the solution) in one round trip
+(``Machine.pipelined``): the same plays, judged in order, give what one
+step a round trip gives, the same counterexample and the same counts, with
+fewer round trips; a process that dies inside such a batch is played again
+one step a trip."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conformance import mutants
+from conformance.api import BATCH
+from conformance.checking import engine
+from conformance.checking.targets import resolve
+from conformance.machines.base import Machine
+from conformance.profiles.tad.machine import TadMachine
+from conformance.sandbox import child
+from conformance.sandbox.box import open_target
+
+FIXTURES = Path(__file__).parent / "fixtures"
+TAD_MUTANTS = sorted(p.stem for p in mutants.FOLDER.glob("tad_*.py"))
+
+
+class _Counting:
+    """A target that counts its round trips."""
+
+    def __init__(self, inner):
+        self.inner, self.trips = inner, 0
+
+    def call(self, op, *args):
+        self.trips += 1
+        return self.inner.call(op, *args)
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+
+def _check(name_or_path: str, pipelined: bool, monkeypatch, in_process: bool = True, **kw):
+    monkeypatch.setattr(TadMachine, "PIPELINE", pipelined)
+    target = _Counting(open_target(resolve(name_or_path), in_process=in_process))
+    try:
+        verdict = engine.check(target, "tad", shrink=False, **kw)
+    finally:
+        target.close()
+    return verdict, target.trips
+
+
+def _same(a, b) -> None:
+    assert a.conforms == b.conforms and a.stats == b.stats
+    if not a.conforms:
+        ca, cb = a.counterexample, b.counterexample
+        assert (ca.operation, ca.actions, ca.message, ca.rule, ca.expected, ca.actual) == \
+            (cb.operation, cb.actions, cb.message, cb.rule, cb.expected, cb.actual)
+
+
+@pytest.mark.parametrize("name", ["student_tad"] + TAD_MUTANTS)
+def test_a_pipelined_check_finds_what_one_step_a_trip_finds(name, monkeypatch):
+    path = str(mutants.path(name))
+    a, trips = _check(path, True, monkeypatch, max_examples=25, seed=3)
+    b, one_by_one = _check(path, False, monkeypatch, max_examples=25, seed=3)
+    _same(a, b)
+    if name == "student_tad":
+        assert a.conforms and trips < one_by_one / 2
+
+
+def test_a_death_inside_a_pipelined_batch_is_told_as_one_step_a_trip_tells_it(monkeypatch):
+    """The process dies at a later step of a batch: the example is played
+    again one step a round trip, and the counterexample is the one a check
+    without batches of steps reports."""
+    replays = []
+    original = Machine._one_by_one
+
+    def counted(self, queue, before):
+        replays.append(len(queue))
+        return original(self, queue, before)
+
+    monkeypatch.setattr(Machine, "_one_by_one", counted)
+    path = str(FIXTURES / "tad_dies.py")
+    a, _ = _check(path, True, monkeypatch, in_process=False, max_examples=40, seed=1)
+    assert replays, "the death never happened inside a batch of steps"
+    b, _ = _check(path, False, monkeypatch, in_process=False, max_examples=40, seed=1)
+    _same(a, b)
+    assert a.counterexample.operation == "step" and a.counterexample.fatal
+
+
+def test_a_batch_asked_to_stop_stops_at_the_first_failure():
+    """``BATCH(calls, True)``: after the first call that fails, no call is
+    made (each is told skipped); without it, every call is made."""
+    made = []
+
+    def note(x):
+        made.append(x)
+        if x == 2:
+            raise ValueError("two")
+        return x
+
+    import types
+    host = child.Host(types.SimpleNamespace(note=note), atoms=())
+    calls = [("note", (i,)) for i in range(5)]
+    kind, answers = host.run(BATCH, (calls, True))
+    assert kind == "ok" and made == [0, 1, 2] and answers[:2] == [0, 1]
+    assert [a.kind for a in answers[2:]] == ["raised", "skipped", "skipped"]
+    made.clear()
+    kind, answers = host.run(BATCH, (calls,))
+    assert made == [0, 1, 2, 3, 4] and answers[3:] == [3, 4]
