@@ -673,8 +673,9 @@ class Machine(RuleBasedStateMachine):
     #: (:meth:`pipelined`), and are judged in order, each as if played alone.
     PIPELINE: ClassVar[bool] = False
     #: The call of a planned step whose result the next step takes (its
-    #: first argument): the juego the modifier returns.
-    STEP_RESULT: ClassVar[int] = 0
+    #: first argument): the juego the modifier returns. None: the juego is
+    #: one object, modified in place (the next step takes the same handle).
+    STEP_RESULT: ClassVar[int | None] = 0
     #: At most this many steps in one round trip.
     PIPELINE_STEPS: ClassVar[int] = 30
 
@@ -697,19 +698,31 @@ class Machine(RuleBasedStateMachine):
         :meth:`pipelined`). A profile without PIPELINE defines its own."""
         if not following:
             self.path = None
-        path_in = self.path
+        path_in, codes_in = self.path, len(self.codes)
         planned = self.plan_step(code)
         if planned is None:
             return
         calls, state = planned
         if self._queue is not None:
             self._queue.append(_Planned(code, following, self.lightness, path_in, self.path,
-                                        self.model, len(self.codes), calls, state))
+                                        self.model, codes_in, len(self.codes), calls, state))
             if len(self._queue) >= self.PIPELINE_STEPS:
                 self._send_queue()
             return
         placed = _placed(calls, self.handle, 0)
-        self.judge_step(placed, self._batch(placed, whole=True, until=1), state)
+        self.judge_step(placed, self._batch(placed, whole=True, until=1) if placed else [], state)
+
+    #: While a pipelined step is judged: whether the target's juego has gone
+    #: on since (a later step of the batch changed it).
+    _stale = False
+
+    def live(self) -> None:
+        """Say that judging the current step asks the target more, about
+        the juego as this step left it: a step judged from a pipelined batch
+        whose later steps went on cannot, and the example is played again
+        one action a round trip (:class:`_Stale`)."""
+        if self._stale:
+            raise _Stale
 
     @contextlib.contextmanager
     def pipelined(self):
@@ -736,52 +749,70 @@ class Machine(RuleBasedStateMachine):
         queue, self._queue = self._queue, []
         if not queue:
             return
-        full, lightness = list(self.codes), self.lightness
+        full, lightness, stats = list(self.codes), self.lightness, dict(self.run.stats)
+        model, path = self.model, self.path     # (as the last action planned left them)
+        before = full[:queue[0].codes_in]
         calls: list = []
         bases: list[int] = []
         given = self.handle
         for p in queue:
             bases.append(len(calls))
-            calls += _placed(p.calls, given, bases[-1])
-            given = Earlier(bases[-1] + self.STEP_RESULT)
-        if self.ended:
+            if p.calls:
+                calls += _placed(p.calls, given, bases[-1])
+                if self.STEP_RESULT is not None:
+                    given = Earlier(bases[-1] + self.STEP_RESULT)
+        if self.ended or not calls:
             answers = [NOT_PROVIDED] * len(calls)
         else:
             try:
                 answers = self._request(BATCH, calls, True)
             except TargetError as e:
-                if e.index is not None and e.index < (bases[1] if len(bases) > 1 else len(calls)):
+                first = next(len(p.calls) for p in queue if p.calls)
+                if e.index is not None and e.index < first:
                     op, args = calls[e.index]       # in the first step: as act would say it
                     self._target_failed(e, op, args)
                     return
-                self._one_by_one(queue, full[:queue[0].codes - 1])
+                self._one_by_one(queue, before, stats)
                 return
             if not self._well_formed(calls, answers):
                 return
+        last = max((i for i, p in enumerate(queue) if p.calls), default=-1)
         try:
-            for p, base in zip(queue, bases):
+            for i, (p, base) in enumerate(zip(queue, bases)):
                 placed = calls[base:base + len(p.calls)]
                 part = (answers[base:base + len(p.calls)] if not self.ended
                         else [NOT_PROVIDED] * len(p.calls))
                 self.codes[:] = full[:p.codes]
                 self.model, self.path, self.lightness = p.model, p.path, p.lightness
-                self.failed_calls(placed, part, 0, 1)
+                self._stale = i < last
+                if placed:
+                    self.failed_calls(placed, part, 0, 1)
                 self.judge_step(placed, part, p.state)
+        except _Stale:
+            self._stale = False
+            self.codes[:] = full
+            self._one_by_one(queue, before, stats)
+            return
         finally:
+            self._stale = False
             self.lightness = lightness
         self.codes[:] = full
+        self.model, self.path = model, path
 
-    def _one_by_one(self, queue: list, before: list[str]) -> None:
-        """The target's process ended inside a pipelined batch: play the
-        example again from its start (a fresh process), its actions
-        ``before`` the batch (already judged: not counted again), then the
-        batch's actions one a round trip, as :meth:`act` plays them."""
+    def _one_by_one(self, queue: list, before: list[str], stats: dict) -> None:
+        """A pipelined batch cannot be judged as it came back: the target's
+        process ended inside it (the answers before are lost), or a step's
+        judging needs the juego as that step left it (:meth:`live`). Play
+        the example again from its start, its actions ``before`` the batch
+        (already judged and counted), then the batch's actions one a round
+        trip, as :meth:`act` plays them; the counts are those of ``stats``,
+        taken before the batch, and of the batch's actions played again."""
         self._queue = None
-        stats = dict(self.run.stats)
         del self.codes[:]
         self.begin(self.scenes)
         for code in before:
             self.act(code, following=True)
+        self.run.stats.clear()
         self.run.stats.update(stats)
         for p in queue:
             self.path, self.lightness = p.path_in, p.lightness
@@ -790,6 +821,11 @@ class Machine(RuleBasedStateMachine):
 
 #: In a planned step's calls (:meth:`Machine.plan_step`): the juego the step takes.
 GIVEN = object()
+
+
+class _Stale(Exception):
+    """A pipelined step's judging needs the juego as that step left it
+    (:meth:`Machine.live`)."""
 
 
 @dataclass
@@ -803,7 +839,8 @@ class _Planned:
     path_in: int | None         # the solution walked when it was planned
     path: int | None            # ... and after
     model: Any
-    codes: int                  # len(codes) after it
+    codes_in: int               # len(codes) before it
+    codes: int                  # ... and after
     calls: list
     state: Any
 

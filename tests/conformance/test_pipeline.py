@@ -6,6 +6,7 @@ one step a trip."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -13,14 +14,20 @@ import pytest
 from conformance import mutants
 from conformance.api import BATCH
 from conformance.checking import engine
-from conformance.checking.targets import resolve
+from conformance.checking.checks import RunOptions, check_target
+from conformance.checking.targets import own_spec, resolve
+from conformance.profiles.aed2 import mutants as aed2_mutants
+from conformance.profiles.aed2.machine import Aed2Machine
 from conformance.machines.base import Machine
+from conformance.profiles.extendido.machine import ExtendidoMachine
 from conformance.profiles.tad.machine import TadMachine
 from conformance.sandbox import child
 from conformance.sandbox.box import open_target
 
 FIXTURES = Path(__file__).parent / "fixtures"
 TAD_MUTANTS = sorted(p.stem for p in mutants.FOLDER.glob("tad_*.py"))
+EXT_MUTANTS = sorted(p.stem for p in mutants.FOLDER.glob("ext_*.py"))
+MACHINES = {"tad": TadMachine, "extendido": ExtendidoMachine}
 
 
 class _Counting:
@@ -37,11 +44,12 @@ class _Counting:
         return getattr(self.inner, name)
 
 
-def _check(name_or_path: str, pipelined: bool, monkeypatch, in_process: bool = True, **kw):
-    monkeypatch.setattr(TadMachine, "PIPELINE", pipelined)
+def _check(name_or_path: str, pipelined: bool, monkeypatch, in_process: bool = True,
+           profile: str = "tad", **kw):
+    monkeypatch.setattr(MACHINES[profile], "PIPELINE", pipelined)
     target = _Counting(open_target(resolve(name_or_path), in_process=in_process))
     try:
-        verdict = engine.check(target, "tad", shrink=False, **kw)
+        verdict = engine.check(target, profile, shrink=False, **kw)
     finally:
         target.close()
     return verdict, target.trips
@@ -55,14 +63,44 @@ def _same(a, b) -> None:
             (cb.operation, cb.actions, cb.message, cb.rule, cb.expected, cb.actual)
 
 
-@pytest.mark.parametrize("name", ["student_tad"] + TAD_MUTANTS)
-def test_a_pipelined_check_finds_what_one_step_a_trip_finds(name, monkeypatch):
+@pytest.mark.parametrize("profile, name", [("tad", n) for n in ["student_tad"] + TAD_MUTANTS]
+                         + [("extendido", n) for n in ["student_extendido"] + EXT_MUTANTS])
+def test_a_pipelined_check_finds_what_one_step_a_trip_finds(profile, name, monkeypatch):
     path = str(mutants.path(name))
-    a, trips = _check(path, True, monkeypatch, max_examples=25, seed=3)
-    b, one_by_one = _check(path, False, monkeypatch, max_examples=25, seed=3)
+    a, trips = _check(path, True, monkeypatch, profile=profile, max_examples=25, seed=3)
+    b, one_by_one = _check(path, False, monkeypatch, profile=profile, max_examples=25, seed=3)
     _same(a, b)
-    if name == "student_tad":
+    if name.startswith("student_"):
         assert a.conforms and trips < one_by_one / 2
+
+
+@pytest.mark.parametrize("name", ["student_extendido", "ext_undo_keeps_last_n",
+                                  "ext_bomb_not_counted", "ext_advance_skips_level"])
+def test_a_step_judged_again_on_the_target_is_played_again(name, monkeypatch):
+    """A step whose judging looks at the juego again (a departure inside a
+    light long run of extendido draws both boards from a fresh look), when
+    later steps of its batch went on: the example is played again one
+    action a round trip. Here every step asks for it: the verdict, the
+    counterexample and the counts are still those of a check without
+    batches of steps."""
+    replays = []
+    original, judged = Machine._one_by_one, ExtendidoMachine.judge_step
+
+    def counted(self, queue, *rest):
+        replays.append(len(queue))
+        return original(self, queue, *rest)
+
+    def looking(self, calls, answers, state):
+        self.live()
+        return judged(self, calls, answers, state)
+
+    monkeypatch.setattr(Machine, "_one_by_one", counted)
+    monkeypatch.setattr(ExtendidoMachine, "judge_step", looking)
+    path = str(mutants.path(name))
+    a, _ = _check(path, True, monkeypatch, profile="extendido", max_examples=25, seed=3)
+    assert replays or name != "student_extendido"  # (a mutant may fail before any batch)
+    b, _ = _check(path, False, monkeypatch, profile="extendido", max_examples=25, seed=3)
+    _same(a, b)
 
 
 def test_a_death_inside_a_pipelined_batch_is_told_as_one_step_a_trip_tells_it(monkeypatch):
@@ -72,9 +110,9 @@ def test_a_death_inside_a_pipelined_batch_is_told_as_one_step_a_trip_tells_it(mo
     replays = []
     original = Machine._one_by_one
 
-    def counted(self, queue, before):
+    def counted(self, queue, *rest):
         replays.append(len(queue))
-        return original(self, queue, before)
+        return original(self, queue, *rest)
 
     monkeypatch.setattr(Machine, "_one_by_one", counted)
     path = str(FIXTURES / "tad_dies.py")
@@ -105,3 +143,20 @@ def test_a_batch_asked_to_stop_stops_at_the_first_failure():
     made.clear()
     kind, answers = host.run(BATCH, (calls,))
     assert made == [0, 1, 2, 3, 4] and answers[3:] == [3, 4]
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not installed")
+@pytest.mark.parametrize("name", ["reference", "undo_forgets_counter", "bomb_once_per_cell",
+                                  "crash_without_walls"])
+def test_a_pipelined_cpp_check_finds_what_one_step_a_trip_finds(name, monkeypatch):
+    """aed2 (one juego modified in place, a C++ driver that does not stop
+    at a failed call and may die anywhere): the same verdicts."""
+    folder = aed2_mutants.REFERENCE if name == "reference" else \
+        aed2_mutants.materialize(aed2_mutants.BY_NAME[name])
+    verdicts = []
+    for pipelined in (True, False):
+        monkeypatch.setattr(Aed2Machine, "PIPELINE", pipelined)
+        verdicts.append(check_target(own_spec("aed2", folder), None, RunOptions(
+            max_examples=30, seed=3, sanitize=False, localize=False))[0][0])
+    _same(*verdicts)
+    assert verdicts[0].conforms == (name == "reference")

@@ -30,6 +30,8 @@ from spec import extendido as spec_ext
 class Aed2Machine(ExtendidoMachine):
     PROFILE = "aed2"
     SEED = "seed 001"
+    #: The juego is one object, modified in place: every step takes it.
+    STEP_RESULT = None
 
     skipped = ("indice_nivel", "gano")
 
@@ -109,11 +111,12 @@ class Aed2Machine(ExtendidoMachine):
         landed = [i for i in self.landings if i >= start]
         if landing and landed:
             tail = "".join(self.codes[landed[-1]:])
-        for _ in range(times):
-            for _ in tail:
-                self.act("z")
-            for code in tail:
-                self.act(code)
+        with self.pipelined():
+            for _ in range(times):
+                for _ in tail:
+                    self.act("z")
+                for code in tail:
+                    self.act(code)
 
     def stepped(self) -> Any:
         """The one mutable juego: the observers of a step look at it after

@@ -17,7 +17,7 @@ from hypothesis.stateful import precondition, rule
 from conformance.api import Earlier
 from conformance.machines import levels as lv
 from conformance.machines.base import (
-    LONG, PATTERNS, Machine, arg_text, cells_board, short,
+    GIVEN, LONG, PATTERNS, Machine, arg_text, cells_board, short,
 )
 from conformance.machines.replays import ACTION_CODES
 from conformance.profiles.extendido.stepper import STEPPER
@@ -90,23 +90,24 @@ class ExtendidoMachine(Machine):
             return "deshacer"
         return f"mover {ACTION_CODES[code].name}"
 
-    def act(self, code: str, following: bool = False) -> None:
-        if not following:
-            self.path = None
-        run, j = self.run, self.model
+    #: A long run's actions, or a walk of the solution, go in one round trip.
+    PIPELINE = True
+
+    def plan_step(self, code: str) -> tuple[list, Any]:
+        """One action: the spec's, and what to ask the target: the modifier
+        and the observers of what it leaves (one round trip, or part of
+        one). An action the spec does not play (no bomb left, a move
+        ``puede_mover`` refuses) asks nothing."""
+        j = self.model
         new = STEPPER.step(j, code)
         if new is None:             # not played: no bomb left, or mover's precondition fails
-            if code not in "bz":
-                run.count("blocked")
-            return
+            return [], (code, None)
         self.model = new
         self.codes.append(code)
         if code == "b":
             op, args, completed = "tirar_bomba", (), None
-            run.count("bombs")
         elif code == "z":
             op, args, completed = "deshacer", (), None
-            run.count("undos")
         else:
             # "this move completed the level": it won it (and play advanced,
             # or it was the last level)
@@ -114,18 +115,30 @@ class ExtendidoMachine(Machine):
             completed = (spec_ext.indice_nivel(new) != spec_ext.indice_nivel(j)
                          or spec_ext.gano(new))
             if spec_ext.indice_nivel(new) != spec_ext.indice_nivel(j):
-                run.count("advances")
-                run.count("wins")
                 self.path = 0
-            else:
-                if spec_ext.cajas(new) != spec_ext.cajas(j):
-                    run.count("pushes")
-                if spec_ext.gano(new) and not spec_ext.gano(j):
-                    run.count("wins")
-        # One round trip: the modifier, and the observers of what it leaves.
         look = self.observation(self.stepped(), self.step_cells(j, new, code))
-        calls = [(op, (self.handle,) + args)] + look[0]
-        answers = self._batch(calls, whole=True, until=1)
+        return [(op, (GIVEN,) + args)] + look[0], (code, (op, args, completed, look, j, new))
+
+    def judge_step(self, calls: list, answers: list, state: Any) -> None:
+        code, played = state
+        run = self.run
+        if played is None:
+            if code not in "bz":
+                run.count("blocked")
+            return
+        op, args, completed, look, j, new = played
+        if code == "b":
+            run.count("bombs")
+        elif code == "z":
+            run.count("undos")
+        elif spec_ext.indice_nivel(new) != spec_ext.indice_nivel(j):
+            run.count("advances")
+            run.count("wins")
+        else:
+            if spec_ext.cajas(new) != spec_ext.cajas(j):
+                run.count("pushes")
+            if spec_ext.gano(new) and not spec_ext.gano(j):
+                run.count("wins")
         self._apply(op, *args, completed=completed, result=answers[0])
         self.failed_calls(calls, answers, 1)
         run.count("steps")
@@ -219,6 +232,7 @@ class ExtendidoMachine(Machine):
         answers, i = observed
         (op, args), want, got = calls[i], expected[i], answers[i]
         if self.lightness:          # compare everything again, to draw the boards
+            self.live()             # (the juego as it is now: this step's)
             self.lightness = False
             self.compare()
         shown = ", ".join(["j"] + [arg_text(a) for a in args[1:]])
