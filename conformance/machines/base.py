@@ -149,6 +149,9 @@ class Run:
         self.focus: str | None = None
         self.opaque_sent = False     # OPAQUE told to the target (once per check)
         self.stopped = False         # StopShrinking was raised (Hypothesis may call it Flaky)
+        #: A pipelined batch had to be played again one action a round trip
+        #: (Machine._one_by_one): the rest of the check plays that way.
+        self.one_by_one = False
         self._strategies: dict[Callable, st.SearchStrategy] = {}
         #: How many times the run took each case of the spec (spec.rules):
         #: the coverage per rule. Counted on every play until the first
@@ -734,8 +737,9 @@ class Machine(RuleBasedStateMachine):
         played alone: the same counterexample, counted the same. When the
         target's process ends inside the batch after its first step, the
         answers before are lost: the example is played again from its start,
-        one action a round trip (:meth:`_one_by_one`)."""
-        if not self.PIPELINE or self._queue is not None:
+        one action a round trip (:meth:`_one_by_one`), and so is the rest of
+        the check."""
+        if not self.PIPELINE or self._queue is not None or self.run.one_by_one:
             yield
             return
         self._queue = []
@@ -806,8 +810,13 @@ class Machine(RuleBasedStateMachine):
         the example again from its start, its actions ``before`` the batch
         (already judged and counted), then the batch's actions one a round
         trip, as :meth:`act` plays them; the counts are those of ``stats``,
-        taken before the batch, and of the batch's actions played again."""
+        taken before the batch, and of the batch's actions played again.
+        The rest of the check plays one action a round trip too: whatever
+        made this batch fail as a whole (a process that ends, a target that
+        prints more in a batch of steps than the cap of one message, a
+        departure inside a light run) would likely do it again."""
         self._queue = None
+        self.run.one_by_one = True
         del self.codes[:]
         self.begin(self.scenes)
         for code in before:

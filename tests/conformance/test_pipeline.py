@@ -160,3 +160,24 @@ def test_a_pipelined_cpp_check_finds_what_one_step_a_trip_finds(name, monkeypatc
             max_examples=30, seed=3, sanitize=False, localize=False))[0][0])
     _same(*verdicts)
     assert verdicts[0].conforms == (name == "reference")
+
+
+def test_a_target_that_prints_much_is_not_told_it_printed_too_much(monkeypatch):
+    """The output cap is per message: thirty steps of a target that prints
+    40 kB a step overflow it where one step does not. The batch is played
+    again one step a round trip (and so is the rest of the check): no
+    false "output" departure, the same counts."""
+    replays = []
+    original = Machine._one_by_one
+
+    def counted(self, queue, *rest):
+        replays.append(len(queue))
+        return original(self, queue, *rest)
+
+    monkeypatch.setattr(Machine, "_one_by_one", counted)
+    path = str(FIXTURES / "tad_chatty.py")
+    a, _ = _check(path, True, monkeypatch, in_process=False, max_examples=15, seed=1)
+    assert len(replays) == 1
+    b, _ = _check(path, False, monkeypatch, in_process=False, max_examples=15, seed=1)
+    _same(a, b)
+    assert a.conforms
