@@ -55,6 +55,20 @@ def _check(name_or_path: str, pipelined: bool, monkeypatch, in_process: bool = T
     return verdict, target.trips
 
 
+@pytest.fixture
+def replays(monkeypatch) -> list[int]:
+    """The batches played again one action a round trip (each one's length)."""
+    found: list[int] = []
+    original = Machine._one_by_one
+
+    def counted(self, queue, *rest):
+        found.append(len(queue))
+        return original(self, queue, *rest)
+
+    monkeypatch.setattr(Machine, "_one_by_one", counted)
+    return found
+
+
 def _same(a, b) -> None:
     assert a.conforms == b.conforms and a.stats == b.stats
     if not a.conforms:
@@ -76,25 +90,19 @@ def test_a_pipelined_check_finds_what_one_step_a_trip_finds(profile, name, monke
 
 @pytest.mark.parametrize("name", ["student_extendido", "ext_undo_keeps_last_n",
                                   "ext_bomb_not_counted", "ext_advance_skips_level"])
-def test_a_step_judged_again_on_the_target_is_played_again(name, monkeypatch):
+def test_a_step_judged_again_on_the_target_is_played_again(name, monkeypatch, replays):
     """A step whose judging looks at the juego again (a departure inside a
     light long run of extendido draws both boards from a fresh look), when
     later steps of its batch went on: the example is played again one
     action a round trip. Here every step asks for it: the verdict, the
     counterexample and the counts are still those of a check without
     batches of steps."""
-    replays = []
-    original, judged = Machine._one_by_one, ExtendidoMachine.judge_step
-
-    def counted(self, queue, *rest):
-        replays.append(len(queue))
-        return original(self, queue, *rest)
+    judged = ExtendidoMachine.judge_step
 
     def looking(self, calls, answers, state):
         self.live()
         return judged(self, calls, answers, state)
 
-    monkeypatch.setattr(Machine, "_one_by_one", counted)
     monkeypatch.setattr(ExtendidoMachine, "judge_step", looking)
     path = str(mutants.path(name))
     a, _ = _check(path, True, monkeypatch, profile="extendido", max_examples=25, seed=3)
@@ -103,18 +111,11 @@ def test_a_step_judged_again_on_the_target_is_played_again(name, monkeypatch):
     _same(a, b)
 
 
-def test_a_death_inside_a_pipelined_batch_is_told_as_one_step_a_trip_tells_it(monkeypatch):
+def test_a_death_inside_a_pipelined_batch_is_told_as_one_step_a_trip_tells_it(monkeypatch,
+                                                                            replays):
     """The process dies at a later step of a batch: the example is played
     again one step a round trip, and the counterexample is the one a check
     without batches of steps reports."""
-    replays = []
-    original = Machine._one_by_one
-
-    def counted(self, queue, *rest):
-        replays.append(len(queue))
-        return original(self, queue, *rest)
-
-    monkeypatch.setattr(Machine, "_one_by_one", counted)
     path = str(FIXTURES / "tad_dies.py")
     a, _ = _check(path, True, monkeypatch, in_process=False, max_examples=40, seed=1)
     assert replays, "the death never happened inside a batch of steps"
@@ -162,19 +163,11 @@ def test_a_pipelined_cpp_check_finds_what_one_step_a_trip_finds(name, monkeypatc
     assert verdicts[0].conforms == (name == "reference")
 
 
-def test_a_target_that_prints_much_is_not_told_it_printed_too_much(monkeypatch):
+def test_a_target_that_prints_much_is_not_told_it_printed_too_much(monkeypatch, replays):
     """The output cap is per message: thirty steps of a target that prints
     40 kB a step overflow it where one step does not. The batch is played
     again one step a round trip (and so is the rest of the check): no
     false "output" departure, the same counts."""
-    replays = []
-    original = Machine._one_by_one
-
-    def counted(self, queue, *rest):
-        replays.append(len(queue))
-        return original(self, queue, *rest)
-
-    monkeypatch.setattr(Machine, "_one_by_one", counted)
     path = str(FIXTURES / "tad_chatty.py")
     a, _ = _check(path, True, monkeypatch, in_process=False, max_examples=15, seed=1)
     assert len(replays) == 1
