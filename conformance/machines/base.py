@@ -684,11 +684,12 @@ class Machine(RuleBasedStateMachine):
 
     _queue: list | None = None      # inside pipelined(): the steps planned, not yet sent
 
-    def plan_step(self, code: str) -> tuple[list, Any] | None:
+    def plan_step(self, code: str) -> tuple[list, Any]:
         """Step the spec by ``code`` and say what to ask the target:
         ``(calls, state)``, where :data:`GIVEN` stands for the juego the
         step takes and ``Earlier(i)`` for the result of the step's own
-        ``i``-th call; ``state``: what :meth:`judge_step` needs. None: not played."""
+        ``i``-th call (none: the spec does not play it); ``state``: what
+        :meth:`judge_step` needs."""
         raise NotImplementedError
 
     def judge_step(self, calls: list, answers: list, state: Any) -> None:
@@ -702,10 +703,7 @@ class Machine(RuleBasedStateMachine):
         if not following:
             self.path = None
         path_in, codes_in = self.path, len(self.codes)
-        planned = self.plan_step(code)
-        if planned is None:
-            return
-        calls, state = planned
+        calls, state = self.plan_step(code)
         if self._queue is not None:
             self._queue.append(_Planned(code, following, self.lightness, path_in, self.path,
                                         self.model, codes_in, len(self.codes), calls, state))
@@ -735,10 +733,10 @@ class Machine(RuleBasedStateMachine):
         which stops at the first call that fails (later steps are not
         played), and are judged in order, each as :meth:`act` judges one
         played alone: the same counterexample, counted the same. When the
-        target's process ends inside the batch after its first step, the
-        answers before are lost: the example is played again from its start,
-        one action a round trip (:meth:`_one_by_one`), and so is the rest of
-        the check."""
+        batch fails as a whole (the target's process ends inside it: the
+        answers before are lost), the example is played again from its
+        start, one action a round trip (:meth:`_one_by_one`), and so is the
+        rest of the check."""
         if not self.PIPELINE or self._queue is not None or self.run.one_by_one:
             yield
             return
@@ -770,12 +768,7 @@ class Machine(RuleBasedStateMachine):
         else:
             try:
                 answers = self._request(BATCH, calls, True)
-            except TargetError as e:
-                first = next(len(p.calls) for p in queue if p.calls)
-                if e.index is not None and e.index < first:
-                    op, args = calls[e.index]       # in the first step: as act would say it
-                    self._target_failed(e, op, args)
-                    return
+            except TargetError:         # (its answers before are lost with it)
                 self._one_by_one(queue, before, stats)
                 return
             if not self._well_formed(calls, answers):
