@@ -362,8 +362,9 @@ class Machine(RuleBasedStateMachine):
                      stop: int | None = None) -> None:
         """Fail the example at the first of ``calls[start:stop]`` whose
         result is a target error (not one skipped: its earlier call failed)."""
-        for (op, args), r in zip(calls[start:stop], results[start:stop]):
+        for k, r in enumerate(results[start:stop], start):
             if isinstance(r, TargetError) and r.kind != "skipped":
+                op, args = calls[k]
                 self._target_failed(r, op, args)
 
     def _target_failed(self, e: TargetError, op: str, args: tuple) -> None:
@@ -600,10 +601,34 @@ class Machine(RuleBasedStateMachine):
         ``op(arg)`` (which must return ``what``), then compare them."""
         self.scenes = [scene]
         self.model = model
-        self.handle = self._call(op, arg)
-        self.expect_value(op, f"{op}(<the level>)", self.handle, what)
+        self.create(op, arg, f"{op}(<the level>)", what)
+
+    def create(self, op: str, arg: Any, shown: str, what: str) -> None:
+        """The target's game: ``op(arg)``, which must return ``what``, then
+        the first comparison; in one round trip when the profile says what
+        that comparison asks (:meth:`first_look`), except while shrinking
+        on one observer (which asks only that observer)."""
+        look = self.first_look() if self.focus() is None else None
+        if look is None:
+            self.handle = self._call(op, arg)
+            self.expect_value(op, shown, self.handle, what)
+            self.path = 0
+            self.compare()
+            return
+        asked, judge = look
+        calls = [(op, (arg,))] + asked
+        answers = self._batch(calls, whole=True, until=1)
+        self.handle = answers[0]
+        self.expect_value(op, shown, self.handle, what)
         self.path = 0
-        self.compare()
+        self.failed_calls(calls, answers, 1)
+        judge(answers[1:])
+
+    def first_look(self) -> tuple[list, Callable[[list], None]] | None:
+        """The calls of a game's first comparison, on ``Earlier(0)`` (what
+        the game's first call returns), and how to judge their answers as
+        :meth:`compare` does; None (the default): :meth:`compare` asks."""
+        return None
 
     def can_follow(self) -> bool:
         return self.path is not None and self.path < len(self.solution())
@@ -851,11 +876,33 @@ def _placed(calls: list, given: Any, base: int) -> list:
     """A planned step's calls as sent: :data:`GIVEN` is ``given``, and
     ``Earlier(i)`` the ``base + i``-th call of the batch."""
     out = []
-    for op, args in calls:
-        if any(a is GIVEN or type(a) is Earlier for a in args):
-            args = tuple(given if a is GIVEN else Earlier(a.index + base) if type(a) is Earlier
-                         else a for a in args)
-        out.append((op, args))
+    append = out.append
+    moved: dict = {}                # each Earlier of the step -> the batch's (made once)
+    done: dict = {}                 # id of a step's arguments -> as placed (calls share them)
+    for call in calls:
+        args = call[1]
+        placed = done.get(id(args))
+        if placed is not None:
+            append((call[0], placed))
+            continue
+        for a in args:
+            if a is GIVEN or (base and type(a) is Earlier):
+                break
+        else:
+            append(call)
+            continue
+        new = []
+        for a in args:
+            if a is GIVEN:
+                a = given
+            elif type(a) is Earlier:
+                e = moved.get(a)
+                if e is None:
+                    e = moved[a] = Earlier(a.index + base)
+                a = e
+            new.append(a)
+        placed = done[id(args)] = tuple(new)
+        append((call[0], placed))
     return out
 
 

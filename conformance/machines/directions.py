@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.api import BATCH, EQUAL, FINGERPRINT, OPAQUE, RESET, Handle, Target, TargetError
+from conformance.api import (BATCH, EQUAL, FINGERPRINT, OPAQUE, RESET, Earlier, Handle, Target,
+                             TargetError)
 
 #: The direction conventions a target may use.
 DIRECTIONS = ("ours", "seed001")
@@ -79,13 +80,13 @@ class DirectionAdapter:
         # dicts and sets are), and flip's answer for them is known.
         if len(args) == 2:              # (a juego, a position): the observers
             h, p = args
-            if (type(h) is Handle and type(p) is tuple and len(p) == 2
+            if ((type(h) is Handle or type(h) is Earlier) and type(p) is tuple and len(p) == 2
                     and type(p[0]) is int and type(p[1]) is int):
                 return (h, (p[0], -p[1]))
         out = []
         for a in args:
             t = type(a)
-            if t is Handle or t is int or t is bool or t is str:
+            if t is Handle or t is int or t is bool or t is str or t is Earlier:
                 out.append(a)
             elif t is tuple and len(a) == 2 and type(a[0]) is int and type(a[1]) is int:
                 out.append((a[0], -a[1]))
@@ -119,8 +120,20 @@ class DirectionAdapter:
                                          if self._originals.get(id(a), (None,))[0] is a else a
                                          for a in args])
         if op == BATCH:
-            calls = [(o, self._args(o, tuple(a))) for o, a in args[0]]
-            return [r if isinstance(r, TargetError) else self._result(r)
+            reflect = self._args
+            if self.convention == "ours" or self.only_direction:
+                calls = [(o, reflect(o, tuple(a))) for o, a in args[0]]
+            else:
+                calls = []
+                done: dict = {}     # id of a call's arguments -> reflected (calls share them)
+                for o, a in args[0]:
+                    r = done.get(id(a))
+                    if r is None:
+                        r = done[id(a)] = reflect(o, a if type(a) is tuple else tuple(a))
+                    calls.append((o, r))
+            result = self._result
+            return [r if (type(r) is bool or type(r) is int or r is None
+                          or isinstance(r, TargetError)) else result(r)
                     for r in self.inner.call(BATCH, calls, *args[1:])]
         return self._result(self.inner.call(op, *self._args(op, args)))
 

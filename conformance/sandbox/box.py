@@ -652,7 +652,15 @@ class SandboxTarget(_TargetBase):
         return data.decode("utf-8", "replace")
 
     # -- Target
+    #: A RESET to send with the next message (see :meth:`_transport`).
+    _reset_due = False
+
     def _transport(self, op: str, args: tuple) -> tuple:
+        if op == RESET:
+            # Said with the next message, whose calls the child makes once
+            # it has forgotten its handles: one round trip fewer an example.
+            self._reset_due = True
+            return ("ok", None)
         if self._proc is None:
             self._start()
         try:
@@ -665,6 +673,9 @@ class SandboxTarget(_TargetBase):
         except (NotPlain, RecursionError) as e:
             raise TargetError("unpicklable", _("arguments cannot be sent: {problem}").format(
                 problem=e), op=op) from None
+        if self._reset_due:
+            message["reset"] = True
+            self._reset_due = False
         self._send(message, op)
         # The child interrupts a call at ``timeout`` itself (SIGALRM) and
         # answers; the parent waits a little longer and kills it only when

@@ -1221,6 +1221,8 @@ def child_main():
         if type(message) is not dict or message.get("op") != "call":
             os._exit(0)
         op = message["name"]
+        if message.get("reset") is True:    # a RESET said with this call: first
+            host.invoke(RESET, ())
         try:
             if op == BATCH:     # [[op, [args...], [[position, index]...]?] or a run, ...]
                 make_action = actions.__getitem__

@@ -67,6 +67,11 @@ class Aed2Machine(ExtendidoMachine):
         self.landings: list[int] = []   # indices in self.codes of moves that put a box on a goal
         super().begin(scenes)
 
+    def first_look(self) -> None:
+        """None: the driver makes a juego alone (its batches hold the
+        juego's observers and modifiers only)."""
+        return None
+
     def act(self, code: str, following: bool = False) -> None:
         if self.finished or (code in ACTION_CODES and spec_ext.gano(self.model)):
             if not following:

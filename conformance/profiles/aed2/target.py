@@ -60,6 +60,11 @@ NAMES_OF_LETTER["N"] = ("nuevo_juego", "aed2_Juego")
 DIED_MARK = "@@aed2-died-in: "
 #: The operations whose answer is a bool ("1" or "0").
 _BOOLEAN = frozenset(REQUESTS) - {"persona", "bombas", "tirar_bomba", "deshacer"}
+#: An operation's request letter, and how its answer line is read (0 a
+#: boolean, 1 a position, 2 a number, 3 nothing).
+_LETTER = {op: letter for op, (letter, _method) in REQUESTS.items()}
+_KIND = {op: 0 if op in _BOOLEAN else 1 if op == "persona" else 2 if op == "bombas" else 3
+         for op in REQUESTS}
 
 
 def _shown(op: str, args: tuple) -> str:
@@ -104,6 +109,7 @@ class Aed2Target:
         self.storage_mb = storage_mb        # what the running binary may store
         self.proc: subprocess.Popen | None = None
         self._buffer = b""
+        self._lines: dict[tuple, str] = {}  # (request letter, position) -> its line
         self._stderr = bytearray()
         self._stderr_thread: threading.Thread | None = None
         self._game = 0
@@ -229,26 +235,53 @@ class Aed2Target:
 
     def _many(self, calls) -> list[Any]:
         lines = []
+        append = lines.append
+        made = self._lines
+        if len(made) > 100_000:
+            made.clear()
         for op, args in calls:
-            request = REQUESTS.get(op)
-            if request is None:
+            letter = _LETTER.get(op)
+            if letter is None:
                 raise TargetError("missing", _("{operation} is not an operation of "
                                                "aed2_Juego").format(operation=op), op=op)
             if len(args) < 2:           # args[0]: the juego's handle
-                lines.append(request[0])
+                append(letter)
                 continue
             a = args[1]
-            if isinstance(a, Accion):
-                lines.append(f"{request[0]} {CARDINAL[a]}")
+            if type(a) is tuple:        # a position (the observers: most lines)
+                line = made.get((letter, a))
+                if line is None:
+                    x, y = a
+                    line = f"{letter} {x} {y}"
+                    if type(x) is int and type(y) is int:   # (not a bool: True == 1)
+                        made[(letter, a)] = line
+                append(line)
+            elif isinstance(a, Accion):
+                append(f"{letter} {CARDINAL[a]}")
             else:
                 x, y = a
-                lines.append(f"{request[0]} {x} {y}")
+                append(f"{letter} {x} {y}")
         if self.proc is None or self.proc.poll() is not None:
             raise TargetError("died", _("the program is not running (it died earlier)"),
                               op=_shown(*calls[0]))
         answers = self._exchange(lines, len(lines), None, calls)
-        parse = self._parse
-        return [parse(op, answer, args) for (op, args), answer in zip(calls, answers)]
+        out = []
+        append = out.append
+        kinds = _KIND
+        for (op, args), answer in zip(calls, answers):
+            kind = kinds[op]
+            if answer[:1] == "!":
+                append(self._parse(op, answer, args))
+            elif kind == 0:
+                append(answer == "1")
+            elif kind == 1:
+                x, y = answer.split()
+                append((int(x), int(y)))
+            elif kind == 2:
+                append(int(answer))
+            else:
+                append(None)
+        return out
 
     @staticmethod
     def _parse(op: str, answer: str, args: tuple) -> Any:
@@ -280,34 +313,37 @@ class Aed2Target:
             proc.stdin.flush()
         except (BrokenPipeError, OSError):
             pass                # it died: reported below
-        answers: list[str] = []
         clock = isolation.CallClock(proc.pid, self.timeout)
         fd = proc.stdout.fileno()
+        searched = 0
         while True:
-            buffer, begin = self._buffer, 0
-            while True:
-                end = buffer.find(b"\n", begin)
-                if end < 0:
-                    break
-                text = buffer[begin:end].decode("utf-8", "replace")
-                begin = end + 1
-                if text == ".":
-                    self._buffer = buffer[begin:]
-                    return answers[:expect]
-                answers.append(text)
-            self._buffer = buffer[begin:]
+            # The answers end at the first line that is a lone ".": split
+            # them once it has come (one decode and one split for them all).
+            buffer = self._buffer
+            if buffer[:2] == b".\n":
+                self._buffer = buffer[2:]
+                return []
+            end = buffer.find(b"\n.\n", searched)
+            if end >= 0:
+                self._buffer = buffer[end + 3:]
+                return buffer[:end].decode("utf-8", "replace").split("\n")[:expect]
+            searched = max(0, len(buffer) - 2)
             why = clock.over()
             if why:
                 self._stop()
                 raise TargetError("timeout", clock.describe(why)
                                   + (_(" (an endless loop?)") if why == "cpu" else ""),
-                                  op=what or self._which(calls, answers))
+                                  op=what or self._which(calls, self._lines_so_far()))
             ready = select.select([fd], [], [], clock.wait())[0]
             if ready:
                 chunk = os.read(fd, 65536)
                 if not chunk:
-                    raise self._death(what or self._which(calls, answers))
+                    raise self._death(what or self._which(calls, self._lines_so_far()))
                 self._buffer += chunk
+
+    def _lines_so_far(self) -> list[str]:
+        """The whole answer lines received so far (none ends with the ".")."""
+        return self._buffer.split(b"\n")[:-1]
 
     @staticmethod
     def _which(calls, answers) -> str:

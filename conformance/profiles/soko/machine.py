@@ -8,7 +8,7 @@ enclosed: no far walks (no long runs)."""
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 from conformance.machines import levels as lv
 from conformance.api import EQUAL, FINGERPRINT, Earlier
@@ -48,6 +48,11 @@ class SokoMachine(Machine):
         scene = scenes[0]
         self.begin_level(scene, spec_grilla.crear_grilla(list(scene.desc)), "crear_grilla",
                          list(scene.desc), N_("a grid"))
+
+    def first_look(self) -> tuple[list, Any]:
+        """The observers of the grid ``crear_grilla`` returns (in its round trip)."""
+        look = self.observation(self.model, Earlier(0), self.cells)
+        return look[0], lambda answers: self.judge_observation(self.model, look, answers)
 
     def describe(self, code: str) -> str:
         return f"mover {lv.STEP[code]}"
