@@ -137,7 +137,12 @@ class _Identity:
             table = self.table
             out = []
             last, last_handle = None, None      # (a batch's calls mostly take one grid)
-            for o, a_ in args[0]:
+            kept = _KEPT_TYPES.isdisjoint
+            for call in args[0]:
+                o, a_ = call
+                if kept(map(type, a_)):         # (no argument could be a kept copy)
+                    out.append(call)
+                    continue
                 new = None
                 for i, a in enumerate(a_):
                     if a is last:
@@ -160,6 +165,8 @@ class _Identity:
         if op == RESET:
             self.clear()
         if op == BATCH:
+            if Kept not in set(map(type, value)):
+                return value
             return [self.absorb(v) for v in value]
         return self.absorb(value)
 
@@ -704,7 +711,8 @@ class SandboxTarget(_TargetBase):
             answer = _answer(document)
             if answer[0] == "error":
                 return ("error", answer[1], self._from_box(answer[2]), self._from_box(answer[3]))
-            if op == BATCH and type(answer[1]) is list:
+            if (op == BATCH and type(answer[1]) is list
+                    and TargetError in set(map(type, answer[1]))):     # (a failure's text)
                 return ("ok", [TargetError(r.kind, self._from_box(r.message),
                                            self._from_box(r.detail), r.op)
                                if isinstance(r, TargetError) else r for r in answer[1]])
@@ -762,6 +770,8 @@ def _first_failure(document: dict) -> int | None:
     items = document.get("ok")
     if type(items) is not list:
         return None
+    if dict not in set(map(type, items)):
+        return None
     for i, item in enumerate(items):
         if type(item) is dict and "x" in item:
             return i
@@ -792,19 +802,36 @@ def _batch_items(calls: list) -> list:
     ``[0, [first], [[op, scalar...], ...]]`` (a full observation: each
     observer on each cell of one grid); any other call as itself."""
     out = []
+    append = out.append
     i, n = 0, len(calls)
     while i < n:
         op, args = calls[i]
         j = i + 1
         if args and (type(args[0]) is Handle or type(args[0]) is Earlier) and _scalars(args):
             first = args[0]
-            while j < n and calls[j][1] and calls[j][1][0] is first and _scalars(calls[j][1]):
+            run = [[op, *args[1:]]]
+            while j < n:
+                o, a = calls[j]
+                if not a or a[0] is not first:
+                    break
+                if len(a) == 3:         # (an observer of a cell: the usual call, inline)
+                    x, y = a[1], a[2]
+                    tx, ty = type(x), type(y)
+                    if ((tx is int or tx is str or tx is bool or x is None)
+                            and (ty is int or ty is str or ty is bool or y is None)):
+                        run.append([o, x, y])
+                        j += 1
+                        continue
+                if not _scalars(a):
+                    break
+                run.append([o, *a[1:]])
                 j += 1
-        if j - i == 1:
-            out.append(_batch_item(op, args))
-        else:
-            head = _batch_item("", (first,))
-            out.append([0, head[1], [[o, *a[1:]] for o, a in calls[i:j]]] + head[2:])
+            if j - i > 1:
+                head = _batch_item("", (first,))
+                append([0, head[1], run] + head[2:])
+                i = j
+                continue
+        append(_batch_item(op, args))
         i = j
     return out
 

@@ -1108,14 +1108,21 @@ def batch_calls(item, make_action):
             or len(item[1]) != 1 or type(item[2]) is not list:
         raise ProtocolError("not a run of calls")
     first = batch_call([""] + item[1:2] + item[3:], make_action)[1]
+    (head,) = first
     out = []
+    append = out.append
     for sub in item[2]:
         if type(sub) is not list or not sub or type(sub[0]) is not str:
             raise ProtocolError("not a call")
+        if len(sub) == 3:           # (an observer of a cell: the usual call, inline)
+            x, y = sub[1], sub[2]
+            if type(x) in _SCALARS and type(y) in _SCALARS:
+                append((sub[0], (head, x, y)))
+                continue
         for x in sub[1:]:
             if type(x) not in _SCALARS:
                 raise ProtocolError("a run's argument is not a scalar")
-        out.append((sub[0], first + tuple(sub[1:])))
+        append((sub[0], first + tuple(sub[1:])))
     return out
 
 

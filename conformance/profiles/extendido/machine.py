@@ -211,14 +211,12 @@ class ExtendidoMachine(Machine):
         if self.skipped:
             kept = [i for i, (op, _) in enumerate(scalars) if op not in self.skipped]
             scalars, expected = [scalars[i] for i in kept], [expected[i] for i in kept]
-        # Each cell's three observers, and the spec's answers: hayPared?(j, c)
-        # is c in paredes(j), hayCaja?(j, c) c in cajas(j), hayDepósito?(j, c)
-        # c in depósitos(j) (spec.sokoban: those are their axioms).
         per_cell = []
-        for p in grid:
+        pared, caja, deposito = spec_ext.hay_pared, spec_ext.hay_caja, spec_ext.hay_deposito
+        for p in grid:              # (a cell's observers share their arguments)
             args = (handle, p)
             per_cell += (("hay_pared", args), ("hay_caja", args), ("hay_deposito", args))
-            expected += (p in walls, p in boxes, p in goals)
+            expected += (pared(j, p), caja(j, p), deposito(j, p))
         # The observers first, then those the seed defines from them
         # (puedeMover? from the cells, ganó? from the boxes and depots): a
         # departure is reported where it starts, and blamed on its rule.
