@@ -611,18 +611,17 @@ class Machine(RuleBasedStateMachine):
         look = self.first_look() if self.focus() is None else None
         if look is None:
             self.handle = self._call(op, arg)
-            self.expect_value(op, shown, self.handle, what)
-            self.path = 0
-            self.compare()
-            return
-        asked, judge = look
-        calls = [(op, (arg,))] + asked
-        answers = self._batch(calls, whole=True, until=1)
-        self.handle = answers[0]
+        else:
+            calls = [(op, (arg,))] + look[0]
+            answers = self._batch(calls, whole=True, until=1)
+            self.handle = answers[0]
         self.expect_value(op, shown, self.handle, what)
         self.path = 0
-        self.failed_calls(calls, answers, 1)
-        judge(answers[1:])
+        if look is None:
+            self.compare()
+        else:
+            self.failed_calls(calls, answers, 1)
+            look[1](answers[1:])
 
     def first_look(self) -> tuple[list, Callable[[list], None]] | None:
         """The calls of a game's first comparison, on ``Earlier(0)`` (what
@@ -877,31 +876,17 @@ def _placed(calls: list, given: Any, base: int) -> list:
     ``Earlier(i)`` the ``base + i``-th call of the batch."""
     out = []
     append = out.append
-    moved: dict = {}                # each Earlier of the step -> the batch's (made once)
     done: dict = {}                 # id of a step's arguments -> as placed (calls share them)
     for call in calls:
         args = call[1]
         placed = done.get(id(args))
-        if placed is not None:
-            append((call[0], placed))
-            continue
-        for a in args:
-            if a is GIVEN or (base and type(a) is Earlier):
-                break
-        else:
-            append(call)
-            continue
-        new = []
-        for a in args:
-            if a is GIVEN:
-                a = given
-            elif type(a) is Earlier:
-                e = moved.get(a)
-                if e is None:
-                    e = moved[a] = Earlier(a.index + base)
-                a = e
-            new.append(a)
-        placed = done[id(args)] = tuple(new)
+        if placed is None:
+            if not any(a is GIVEN or (base and type(a) is Earlier) for a in args):
+                append(call)
+                continue
+            placed = done[id(args)] = tuple(
+                given if a is GIVEN else Earlier(a.index + base) if type(a) is Earlier else a
+                for a in args)
         append((call[0], placed))
     return out
 

@@ -121,7 +121,7 @@ class DirectionAdapter:
                                          for a in args])
         if op == BATCH:
             reflect = self._args
-            if self.convention == "ours" or self.only_direction:
+            if self.convention == "ours" or self.only_direction:    # (mover's alone: by op)
                 calls = [(o, reflect(o, tuple(a))) for o, a in args[0]]
             else:
                 calls = []
@@ -129,7 +129,7 @@ class DirectionAdapter:
                 for o, a in args[0]:
                     r = done.get(id(a))
                     if r is None:
-                        r = done[id(a)] = reflect(o, a if type(a) is tuple else tuple(a))
+                        r = done[id(a)] = reflect(o, tuple(a))
                     calls.append((o, r))
             result = self._result
             return [r if (type(r) is bool or type(r) is int or r is None

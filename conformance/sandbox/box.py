@@ -814,17 +814,12 @@ def _batch_items(calls: list) -> list:
                 o, a = calls[j]
                 if not a or a[0] is not first:
                     break
-                if len(a) == 3:         # (an observer of a cell: the usual call, inline)
-                    x, y = a[1], a[2]
-                    tx, ty = type(x), type(y)
-                    if ((tx is int or tx is str or tx is bool or x is None)
-                            and (ty is int or ty is str or ty is bool or y is None)):
-                        run.append([o, x, y])
-                        j += 1
-                        continue
-                if not _scalars(a):
+                if len(a) == 3 and type(a[1]) in _RUN_SCALARS and type(a[2]) in _RUN_SCALARS:
+                    run.append([o, a[1], a[2]])     # (an observer of a cell: the usual call)
+                elif _scalars(a):
+                    run.append([o, *a[1:]])
+                else:
                     break
-                run.append([o, *a[1:]])
                 j += 1
             if j - i > 1:
                 head = _batch_item("", (first,))
@@ -836,11 +831,14 @@ def _batch_items(calls: list) -> list:
     return out
 
 
+#: The arguments a run of calls sends as themselves.
+_RUN_SCALARS = frozenset((int, str, bool, type(None)))
+
+
 def _scalars(args: tuple) -> bool:
     """Whether every argument after the first is a scalar (sent as itself)."""
     for a in args[1:]:
-        t = type(a)
-        if t is not int and t is not str and t is not bool and a is not None:
+        if type(a) not in _RUN_SCALARS:
             return False
     return True
 

@@ -271,7 +271,7 @@ class Aed2Target:
         for (op, args), answer in zip(calls, answers):
             kind = kinds[op]
             if answer[:1] == "!":
-                append(self._parse(op, answer, args))
+                append(self._failure(op, answer, args))
             elif kind == 0:
                 append(answer == "1")
             elif kind == 1:
@@ -284,24 +284,15 @@ class Aed2Target:
         return out
 
     @staticmethod
-    def _parse(op: str, answer: str, args: tuple) -> Any:
-        """The value of one answer line of ``op(*args)`` (a departure's
-        :class:`TargetError` is told by the call, shown as the course's method)."""
-        if answer.startswith("!"):
-            if answer.startswith("!raised"):
-                return TargetError("raised", _("threw {what}").format(
-                                       what=answer.removeprefix("!raised").strip()),
-                                   op=_shown(op, args))
-            return TargetError("raised", _("the driver answered {answer}").format(
-                answer=repr(answer)), op=_shown(op, args))
-        if op in _BOOLEAN:
-            return answer == "1"
-        if op == "persona":
-            x, y = answer.split()
-            return (int(x), int(y))
-        if op == "bombas":
-            return int(answer)
-        return None                     # tirar_bomba, deshacer
+    def _failure(op: str, answer: str, args: tuple) -> TargetError:
+        """The :class:`TargetError` of an answer line ``!...`` to ``op(*args)``
+        (told by the call, shown as the course's method)."""
+        if answer.startswith("!raised"):
+            return TargetError("raised", _("threw {what}").format(
+                                   what=answer.removeprefix("!raised").strip()),
+                               op=_shown(op, args))
+        return TargetError("raised", _("the driver answered {answer}").format(
+            answer=repr(answer)), op=_shown(op, args))
 
     def _exchange(self, lines: list[str], expect: int, what: str | None,
                   calls: list | None = None) -> list[str]:

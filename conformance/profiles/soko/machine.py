@@ -26,6 +26,8 @@ CELL_FIELDS = {"hay_pared": "walls", "hay_caja": "boxes", "hay_objetivo": "goals
 CELL_OPS = ("hay_pared", "hay_objetivo", "hay_caja", "hay_jugador")
 SPEC_OPS = {"hay_pared": spec_grilla.hay_pared, "hay_objetivo": spec_grilla.hay_objetivo,
             "hay_caja": spec_grilla.hay_caja, "hay_jugador": spec_grilla.hay_jugador}
+#: Each cell observer, in CELL_OPS's order, with the spec's.
+CELL_SPEC = tuple((op, SPEC_OPS[op]) for op in CELL_OPS)
 
 
 class SokoMachine(Machine):
@@ -155,11 +157,10 @@ class SokoMachine(Machine):
         scalars = [("dimensiones", h), ("juego_ganado", h)]
         expected = [(cols, rows), spec_grilla.juego_ganado(g)]
         per_cell = []
-        ops = [(op, SPEC_OPS[op]) for op in CELL_OPS]
         for p in grid:              # (a cell's observers share their arguments)
             args = h + p
             c, f = p
-            for op, spec_op in ops:
+            for op, spec_op in CELL_SPEC:
                 per_cell.append((op, args))
                 expected.append(spec_op(g, c, f))
         # A grid with no goal is won only vacuously (seed 002's letter); no

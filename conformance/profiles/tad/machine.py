@@ -57,7 +57,8 @@ class TadMachine(Machine):
         before, won = self.expected()
         self.model = STEPPER.step(self.model, code)
         self.codes.append(code)
-        calls = [("step", (GIVEN, a)), ("estado", (Earlier(0),)), ("completado", (Earlier(0),))]
+        stepped = (Earlier(0),)
+        calls = [("step", (GIVEN, a)), ("estado", stepped), ("completado", stepped)]
         return calls, (a, before, won)
 
     def judge_step(self, calls: list, answers: list, state: Any) -> None:
