@@ -30,6 +30,20 @@ other (so both see the same load), and records:
 compares each side's least CPU time (the run the machine's other jobs
 disturbed least); the row keeps all N (``cpus``).
 
+``--instructions`` also counts the instructions each check executes, with
+valgrind's cachegrind: the same on any load, where one check's CPU time
+moves by up to 40% from run to run on a shared machine, so a change of a
+few percent shows. Two runs under valgrind per check and tree, each about
+fifty times slower than the check (a minute or two for a Python check):
+the checking process's own count, the check run as usual; and the count of
+every process below it (the sandbox's child, a C++ driver, SWI-Prolog),
+from a run at isolation ``best-effort`` (valgrind cannot follow a process
+into bwrap's namespaces), whose own checking process is not counted: it
+waits for a child that valgrind slows, and looks at it every 10 ms while
+it waits. That run is made once without valgrind first (a C++ folder is
+built, and cached, per isolation level: the compiler is not counted).
+Both have ``PYTHONHASHSEED=0``. Needs ``valgrind``.
+
 It prints one row per target and seed (times, their ratio, round trips per
 step) and, per profile, the total times and their ratio. ``--share`` adds,
 for Python targets, the share of the check's CPU time spent in the target's
@@ -50,9 +64,12 @@ import argparse
 import fnmatch
 import json
 import os
+import re
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -145,6 +162,22 @@ class Side(Runner):
         data = json.loads(count_file.read_text())
         return data["own"] / data["total"] if data["total"] else None
 
+    def instructions(self, path: str, seed: int) -> dict:
+        """The instructions a check executes (``--instructions``): the
+        checking process's own (``parent``) and every process's below it
+        (``below``), and their sum."""
+        argv = ["-m", "conformance", path, "--seed", str(seed), *self.examples()]
+        env = dict(self.env, PYTHONHASHSEED="0")
+        parent = _cachegrind([self.python, *argv], self.cwd, env, children=False)
+        loose = dict(env, SOKOBAN_ISOLATION="best-effort")
+        # (once without valgrind first: a C++ folder is built, and cached, per isolation level)
+        subprocess.run([self.python, *argv], cwd=self.cwd, env=loose, capture_output=True,
+                       timeout=3600)
+        below = _cachegrind([self.python, *argv], self.cwd, loose, children=True)
+        if parent is None or below is None:
+            return {}
+        return {"parent": parent[0], "below": sum(below[1:]), "instructions": parent[0] + sum(below[1:])}
+
     def timed_check(self, name: str, path: str, seed: int) -> dict:
         out = self.out_dir / f"speed-{seed}-{name.replace('/', '__')}.json"
         out.unlink(missing_ok=True)
@@ -161,6 +194,28 @@ class Side(Runner):
         else:
             row["error"] = (p.stderr or p.stdout)[-500:]
         return row
+
+
+def _cachegrind(argv: list[str], cwd, env: dict, children: bool) -> list[int] | None:
+    """Instructions executed by ``argv``'s process, then (``children``) by
+    each process below it; None when valgrind failed."""
+    logs = Path(tempfile.mkdtemp(prefix="check-speed-vg-"))
+    try:
+        p = subprocess.Popen(
+            ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+             f"--trace-children={'yes' if children else 'no'}", f"--log-file={logs}/%p", *argv],
+            cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        p.wait(timeout=7200)
+        counts = {}
+        for log in logs.iterdir():
+            m = re.search(r"I\s+refs:\s+([\d,]+)", log.read_text(errors="replace"))
+            if m:
+                counts[int(log.name)] = int(m.group(1).replace(",", ""))
+        if p.pid not in counts:
+            return None
+        return [counts.pop(p.pid), *counts.values()]
+    finally:
+        shutil.rmtree(logs, ignore_errors=True)
 
 
 def _percent(share: float | None) -> str:
@@ -196,12 +251,19 @@ def main(argv=None) -> int:
                    help="run each check N times with each tree, one tree then the other; "
                         "each side's least CPU time is the one compared (on a machine shared "
                         "with other jobs, the run least disturbed; all N are recorded)")
+    p.add_argument("--instructions", action="store_true",
+                   help="also count the instructions each check executes (valgrind: the same "
+                        "on any load; two runs per check and tree, each about 50x slower)")
     p.add_argument("--grade", action="store_true", help="also time grade on class folders")
     p.add_argument("--no-checks", action="store_true", help="only --grade")
     p.add_argument("--jobs", type=int, default=2, help="grade's --jobs")
     p.add_argument("--python", default=sys.executable)
     p.add_argument("--out", help="write every row as JSON here")
     args = p.parse_args(argv)
+    if args.instructions and shutil.which("valgrind") is None:
+        print("check_speed: --instructions needs valgrind (Debian: apt install valgrind)",
+              file=sys.stderr)
+        return 2
 
     def side(tree):
         return Side(argparse.Namespace(tree=tree, python=args.python, students=args.students,
@@ -233,6 +295,9 @@ def main(argv=None) -> int:
                 for _ in range(args.repeat - 1):
                     before = _least(before, base.timed_check(name, b_path, seed))
                     after = _least(after, new.timed_check(name, t["path"], seed))
+                if args.instructions:
+                    before.update(base.instructions(b_path, seed))
+                    after.update(new.instructions(t["path"], seed))
                 if args.share and t["kind"] in ("py", "student-soko"):
                     before["own_share"] = base.share(b_path, seed)
                     after["own_share"] = new.share(t["path"], seed)
@@ -244,7 +309,11 @@ def main(argv=None) -> int:
                       f"{per_step(before):>6} {per_step(after):>6} "
                       f"{after.get('status')}{'' if same else ' DIFFERENT (before: ' + str(before.get('status')) + ')'}"
                       + (f"; the target's own code: {_percent(before.get('own_share'))} -> "
-                         f"{_percent(after.get('own_share'))} of the CPU time" if args.share else ""),
+                         f"{_percent(after.get('own_share'))} of the CPU time" if args.share else "")
+                      + (f"; instructions {_giga(before.get('instructions'))} -> "
+                         f"{_giga(after.get('instructions'))} "
+                         f"({ratio(before.get('instructions'), after.get('instructions')).strip()})"
+                         if args.instructions else ""),
                       flush=True)
         _summary(record["checks"])
     if args.grade:
@@ -272,6 +341,10 @@ def main(argv=None) -> int:
     if args.out:
         Path(args.out).write_text(json.dumps(record, indent=1, sort_keys=True))
     return 0
+
+
+def _giga(n: int | None) -> str:
+    return "-" if not n else f"{n / 1e9:.2f}G"
 
 
 def _least(row: dict, again: dict) -> dict:
@@ -310,9 +383,15 @@ def _summary(checks: dict) -> None:
         steps_a = [r["after"]["round_trips"] / r["after"]["steps"] for r in rows
                    if r["after"].get("steps") and r["after"].get("round_trips") is not None]
         med = (lambda xs: f"{statistics.median(xs):.2f}" if xs else "-")
+        ins_b = sum(r["before"].get("instructions") or 0 for r in rows)
+        ins_a = sum(r["after"].get("instructions") or 0 for r in rows)
+        counted = all(r["before"].get("instructions") and r["after"].get("instructions")
+                      for r in rows)
         print(f"  {profile:10} {len(rows):3} checks: CPU {b:8.1f} s -> {a:8.1f} s ({ratio(b, a).strip()}),"
               f" wall {wall_b:8.1f} s -> {wall_a:8.1f} s ({ratio(wall_b, wall_a).strip()});"
-              f" {med(steps_b)} -> {med(steps_a)} round trips per step")
+              f" {med(steps_b)} -> {med(steps_a)} round trips per step"
+              + (f"; instructions {_giga(ins_b)} -> {_giga(ins_a)} ({ratio(ins_b, ins_a).strip()})"
+                 if counted and ins_a else ""))
 
 
 if __name__ == "__main__":

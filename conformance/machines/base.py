@@ -246,6 +246,9 @@ class Machine(RuleBasedStateMachine):
         super().__init__()
         self.scenes: list[lv.Scene] = []
         self.codes: list[str] = []         # the actions done, as replay letters
+        #: Per action of ``codes`` (same index): the spec's cases it took
+        #: (:meth:`spec_step`), counted by :meth:`played`.
+        self.step_cases: list[list] = []
         self.path: int | None = None        # steps of the current level's solution walked
         run = self.run
         if (run.first_failure is not None and _shrinking()
@@ -362,7 +365,10 @@ class Machine(RuleBasedStateMachine):
                      stop: int | None = None) -> None:
         """Fail the example at the first of ``calls[start:stop]`` whose
         result is a target error (not one skipped: its earlier call failed)."""
-        for k, r in enumerate(results[start:stop], start):
+        part = results[start:stop]
+        if TargetError not in set(map(type, part)):     # (the usual case, at C speed)
+            return
+        for k, r in enumerate(part, start):
             if isinstance(r, TargetError) and r.kind != "skipped":
                 op, args = calls[k]
                 self._target_failed(r, op, args)
@@ -468,11 +474,40 @@ class Machine(RuleBasedStateMachine):
 
     def played(self) -> None:
         """Count the cases of the spec this play took (coverage per rule), as
-        long as no failure was found yet."""
+        long as no failure was found yet: those of the game's start and of
+        its observers there, then each action's (:meth:`spec_step`); as a
+        replay of the actions through the profile's stepper, observing
+        after each, counts them (``blame.play``), which is what it does when
+        an action was stepped some other way."""
         run = self.run
-        if not run.frozen and self.scenes:
-            blame.play(run.definition, self.scenes, "".join(self.codes),
+        if run.frozen or not self.scenes:
+            return
+        codes = self.codes
+        if len(self.step_cases) < len(codes):
+            blame.play(run.definition, self.scenes, "".join(codes),
                        rules.Trace(counts=run.case_counts), observe=True)
+            return
+        counts = run.case_counts
+        blame.play(run.definition, self.scenes, "", rules.Trace(counts=counts), observe=True)
+        for taken in self.step_cases[:len(codes)]:
+            for case in taken:
+                counts[case] = counts.get(case, 0) + 1
+
+    def spec_step(self, state: Any, code: str) -> Any:
+        """The profile's stepper on ``state`` and ``code``: the state after
+        it, or None when a check does not play it. When it plays, the cases
+        it took, and those of the stepper's observers on the state it left,
+        are kept with the action (:attr:`step_cases`, for :meth:`played`):
+        the caller records ``code`` in :attr:`codes` exactly then."""
+        stepper = self.run.definition.stepper
+        trace = rules.Trace(keep_events=True)
+        with rules.tracing(trace):
+            after = stepper.step(state, code)
+            if after is not None:
+                stepper.observe(after)
+        if after is not None:
+            self.step_cases.append(trace.events)
+        return after
 
     #: The example departed from a rule already known broken (``Run.masked``):
     #: it is over, unreported; the steps Hypothesis still draws for it do
@@ -835,6 +870,7 @@ class Machine(RuleBasedStateMachine):
         self._queue = None
         self.run.one_by_one = True
         del self.codes[:]
+        del self.step_cases[:]
         self.begin(self.scenes)
         for code in before:
             self.act(code, following=True)

@@ -21,7 +21,6 @@ from conformance.machines.base import (
     GIVEN, LONG, PATTERNS, Machine, arg_text, cells_board, short,
 )
 from conformance.machines.replays import ACTION_CODES
-from conformance.profiles.extendido.stepper import STEPPER
 from conformance.machines.boards import render_observation
 from levels.drawing import bounds
 from spec import extendido as spec_ext
@@ -102,7 +101,7 @@ class ExtendidoMachine(Machine):
         one). An action the spec does not play (no bomb left, a move
         ``puede_mover`` refuses) asks nothing."""
         j = self.model
-        new = STEPPER.step(j, code)
+        new = self.spec_step(j, code)
         if new is None:             # not played: no bomb left, or mover's precondition fails
             return [], (code, None)
         self.model = new

@@ -15,7 +15,6 @@ from conformance.machines.base import (
     GIVEN, LONG, PATTERNS, Machine, short,
 )
 from conformance.machines.replays import ACTION_CODES
-from conformance.profiles.tad.stepper import STEPPER
 from conformance.machines.boards import Board, render_observation
 from levels.drawing import bounds
 from spec import juego as spec_juego
@@ -55,7 +54,7 @@ class TadMachine(Machine):
         of the juego it returns (one round trip, or part of one)."""
         a = ACTION_CODES[code]
         before, won = self.expected()
-        self.model = STEPPER.step(self.model, code)
+        self.model = self.spec_step(self.model, code)
         self.codes.append(code)
         stepped = (Earlier(0),)
         calls = [("step", (GIVEN, a)), ("estado", stepped), ("completado", stepped)]
