@@ -31,9 +31,11 @@ compares each side's least CPU time (the run the machine's other jobs
 disturbed least); the row keeps all N (``cpus``).
 
 ``--instructions`` also counts the instructions each check executes, with
-valgrind's cachegrind: the same on any load, where one check's CPU time
-moves by up to 40% from run to run on a shared machine, so a change of a
-few percent shows. Two runs under valgrind per check and tree, each about
+valgrind's cachegrind: on a quiet machine the same to a hundredth of a
+percent from run to run, where one check's CPU time moves by up to 40% on a
+shared machine, so a change of a few percent shows (load still counts a
+little: the checking process looks every 10 ms at a child that has not
+answered yet). Two runs under valgrind per check and tree, each about
 fifty times slower than the check (a minute or two for a Python check):
 the checking process's own count, the check run as usual; and the count of
 every process below it (the sandbox's child, a C++ driver, SWI-Prolog),

@@ -246,10 +246,10 @@ def decode(data, make_handle, make_action, make_kept=None, make_failure=None, de
         if tag == "h" and _is_ref(body, 2):
             return make_handle(body[0], body[1])
         if (tag == "sp" or tag == "fp") and type(body) is list and len(body) % 2 == 0:
-            if body and set(map(type, body)) != _INT:
+            pairs = _pairs(body)
+            if pairs is None:
                 raise ProtocolError("a position of a flat set is not two ints")
-            pairs = iter(body)
-            return set(zip(pairs, pairs)) if tag == "sp" else frozenset(zip(pairs, pairs))
+            return set(pairs) if tag == "sp" else frozenset(pairs)
         if tag in ("t", "s", "f") and type(body) is list:
             items = _decode_items(body, args)
             return tuple(items) if tag == "t" else set(items) if tag == "s" else frozenset(items)
@@ -259,8 +259,13 @@ def decode(data, make_handle, make_action, make_kept=None, make_failure=None, de
                 if type(pair) is not list or len(pair) != 2:
                     raise ProtocolError("a dict item is not a pair")
                 k, v = pair
-                out[k if type(k) in _SCALARS else decode(k, *args)] = (
-                    v if type(v) in _SCALARS else decode(v, *args))
+                kind = type(v)
+                pairs = _pairs(v.get("fp")) if kind is dict and len(v) == 1 else None
+                if pairs is not None:       # (a frozenset of positions: decoded inline)
+                    v = frozenset(pairs)
+                elif kind not in _SCALARS:
+                    v = decode(v, *args)
+                out[k if type(k) in _SCALARS else decode(k, *args)] = v
             return out
         if tag == "b" and type(body) is str:
             return base64.b64decode(body.encode("ascii"), validate=True)
@@ -276,6 +281,16 @@ def decode(data, make_handle, make_action, make_kept=None, make_failure=None, de
     except ValueError as e:             # bad base64
         raise ProtocolError(str(e)) from None
     raise ProtocolError(f"unknown tag {tag!r}")
+
+
+def _pairs(flat):
+    """The positions ``(x, y)`` of ``flat`` (``[x1, y1, x2, y2, ...]``, two
+    ints each: :func:`_flat_pairs`'s), as an iterator; None when it is not
+    such a list."""
+    if type(flat) is not list or len(flat) % 2 or (flat and set(map(type, flat)) != _INT):
+        return None
+    pairs = iter(flat)
+    return zip(pairs, pairs)
 
 
 def _decode_items(body, args):

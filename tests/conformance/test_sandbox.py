@@ -625,6 +625,23 @@ def test_a_set_of_positions_keeps_its_types_on_the_flat_path(value):
     assert _same(_answer(json.loads(wire[4:].decode("utf-8")))[1], value)
 
 
+@given(st.dictionaries(st.text(max_size=3),
+                       st.frozensets(st.tuples(near_ints, near_ints), max_size=4)
+                       | st.sets(st.tuples(st.integers(), st.integers()), max_size=3),
+                       max_size=4))
+def test_a_dict_of_sets_of_positions_keeps_its_types(value):
+    """An estado (a dict of sets of positions): each set decoded inline when
+    it travels flat, item by item otherwise; the same types come back."""
+    wire = child.frame({"ok": child.encode(value, Handle)})
+    assert _same(_answer(json.loads(wire[4:].decode("utf-8")))[1], value)
+
+
+@pytest.mark.parametrize("bad", [[1, True], [1], [1, 2.0], ["1", 2], [[1], 2]])
+def test_a_malformed_flat_set_in_a_dict_is_refused(bad):
+    with pytest.raises(child.ProtocolError):
+        child.decode({"d": [["cajas", {"fp": bad}]]}, Handle, Accion.__getitem__)
+
+
 def _seen(calls):
     """A batch's calls as the child decoded them, comparable (handles and
     earlier results by their fields)."""
