@@ -44,7 +44,10 @@ into bwrap's namespaces), whose own checking process is not counted: it
 waits for a child that valgrind slows, and looks at it every 10 ms while
 it waits. That run is made once without valgrind first (a C++ folder is
 built, and cached, per isolation level: the compiler is not counted).
-Both have ``PYTHONHASHSEED=0``. Needs ``valgrind``.
+Both have ``PYTHONHASHSEED=0``. Needs ``valgrind``. The counts are of
+user-space instructions: the kernel's work for a round trip (system calls,
+process switches) is not in them, and fewer round trips show in the CPU
+time only.
 
 It prints one row per target and seed (times, their ratio, round trips per
 step) and, per profile, the total times and their ratio. ``--share`` adds,
