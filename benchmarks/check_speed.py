@@ -44,7 +44,9 @@ into bwrap's namespaces), whose own checking process is not counted: it
 waits for a child that valgrind slows, and looks at it every 10 ms while
 it waits. That run is made once without valgrind first (a C++ folder is
 built, and cached, per isolation level: the compiler is not counted).
-Both have ``PYTHONHASHSEED=0``. Needs ``valgrind``. The counts are of
+Both have ``PYTHONHASHSEED=0``, no time budget and no time limit per call
+that a call slowed by valgrind could reach; a count whose runs did not end
+as the timed check did (another status) is left out. Needs ``valgrind``. The counts are of
 user-space instructions: the kernel's work for a round trip (system calls,
 process switches) is not in them, and fewer round trips show in the CPU
 time only.
@@ -171,17 +173,33 @@ class Side(Runner):
         """The instructions a check executes (``--instructions``): the
         checking process's own (``parent``) and every process's below it
         (``below``), and their sum."""
-        argv = ["-m", "conformance", path, "--seed", str(seed), *self.examples()]
+        out = self.out_dir / "instructions.json"
+        # Valgrind runs a program about fifty times slower: no time budget,
+        # and a time limit per call that a call slowed so never reaches (a
+        # check stopped by either would be counted short, or differ).
+        argv = ["-m", "conformance", path, "--seed", str(seed), *self.examples(),
+                "--budget", str(UNLIMITED), "--timeout", str(UNLIMITED), "--json", str(out)]
         env = dict(self.env, PYTHONHASHSEED="0")
-        parent = _cachegrind([self.python, *argv], self.cwd, env, children=False)
+        statuses = []
+
+        def counted(env_, children):
+            out.unlink(missing_ok=True)
+            found = _cachegrind([self.python, *argv], self.cwd, env_, children)
+            verdicts = json.loads(out.read_text()).get("verdicts") if out.is_file() else None
+            statuses.append((verdicts or [{}])[0].get("status"))
+            return found
+
+        parent = counted(env, False)
         loose = dict(env, SOKOBAN_ISOLATION="best-effort")
         # (once without valgrind first: a C++ folder is built, and cached, per isolation level)
         subprocess.run([self.python, *argv], cwd=self.cwd, env=loose, capture_output=True,
                        timeout=3600)
-        below = _cachegrind([self.python, *argv], self.cwd, loose, children=True)
+        below = counted(loose, True)
         if parent is None or below is None:
-            return {}
-        return {"parent": parent[0], "below": sum(below[1:]), "instructions": parent[0] + sum(below[1:])}
+            return {"instructions_error": "valgrind failed"}
+        row = {"parent": parent[0], "below": sum(below[1:]),
+               "instructions": parent[0] + sum(below[1:]), "instructions_status": statuses}
+        return row
 
     def timed_check(self, name: str, path: str, seed: int) -> dict:
         out = self.out_dir / f"speed-{seed}-{name.replace('/', '__')}.json"
@@ -199,6 +217,10 @@ class Side(Runner):
         else:
             row["error"] = (p.stderr or p.stdout)[-500:]
         return row
+
+
+#: ``--budget`` and ``--timeout`` of a check counted by ``--instructions``.
+UNLIMITED = 100_000
 
 
 def _cachegrind(argv: list[str], cwd, env: dict, children: bool) -> list[int] | None:
@@ -303,6 +325,9 @@ def main(argv=None) -> int:
                 if args.instructions:
                     before.update(base.instructions(b_path, seed))
                     after.update(new.instructions(t["path"], seed))
+                    for row in (before, after):     # (counted on another play: not comparable)
+                        if set(row.get("instructions_status") or [None]) != {row.get("status")}:
+                            row["instructions"] = None
                 if args.share and t["kind"] in ("py", "student-soko"):
                     before["own_share"] = base.share(b_path, seed)
                     after["own_share"] = new.share(t["path"], seed)
