@@ -5,6 +5,7 @@ and draws that depend on the seed alone."""
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 
 from hypothesis import HealthCheck, Phase, Verbosity, seed as hypothesis_seed, settings
@@ -64,6 +65,36 @@ def fixed_draws():
         cache.clear()
 
 
+#: Allocations between two collections of the youngest generation while a
+#: check searches (Python's default: 700).
+YOUNG_THRESHOLD = int(os.environ.get("SOKOBAN_GC_YOUNG", "10000"))
+
+
+@contextlib.contextmanager
+def quiet_collector():
+    """Python's cyclic garbage collector, while a check searches: every
+    object made before it (the modules, Hypothesis's tables) frozen out of
+    its collections, and the youngest generation collected every
+    ``YOUNG_THRESHOLD`` allocations instead of 700. A search makes many
+    short-lived objects that no cycle holds, and each collection walked
+    every object of its generations: measured on a tad check, 0.3 s of
+    CPU time in the collector this way cut to about 0.1 s. What is
+    collected is the same, later; the threshold and the freeze are put
+    back after (a freeze found already there, someone else's, is left as
+    it is: then nothing is frozen here)."""
+    threshold = gc.get_threshold()
+    freeze = gc.get_freeze_count() == 0
+    if freeze:
+        gc.freeze()
+    gc.set_threshold(YOUNG_THRESHOLD, *threshold[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*threshold)
+        if freeze:
+            gc.unfreeze()
+
+
 def search_machine(cls, seed: int, *, max_examples: int, steps: int, shrink: bool) -> None:
     """Run the state machine ``cls`` as a check does, for every language:
     the given seed, at most ``max_examples`` runs of ``steps`` steps, no
@@ -76,5 +107,5 @@ def search_machine(cls, seed: int, *, max_examples: int, steps: int, shrink: boo
         phases=(Phase.generate, Phase.shrink) if shrink else (Phase.generate,), report_multiple_bugs=False,
         verbosity=Verbosity.quiet, print_blob=False,
     )
-    with hypothesis_home(), fixed_draws():
+    with hypothesis_home(), fixed_draws(), quiet_collector():
         run_state_machine_as_test(hypothesis_seed(seed)(cls), settings=config)

@@ -49,7 +49,7 @@ from conformance.sandbox import spectra as _spectra
 from conformance.api import BATCH, RESET, SPECIAL_OPERATIONS, Earlier, Handle, TargetError
 from conformance.translations import _
 from conformance.sandbox.child import (  # noqa: F401 - fingerprint is part of this module's API
-    Failure, Host, Kept, NotPlain, ProtocolError, decode, encode, fingerprint, frame,
+    Failure, Host, Kept, NotPlain, ProtocolError, decode, encode, fingerprint, order,
     time_limit_message,
 )
 from conformance.sandbox.loading import (
@@ -439,6 +439,7 @@ class SandboxTarget(_TargetBase):
     # -- process management
     def _start(self) -> None:
         self._identity.clear()
+        self._seen = [None] * _child.Memo.SIZE     # (a fresh child has remembered nothing)
         self.generation += 1
         self.restarts += 1
         self._buffer = b""
@@ -508,7 +509,7 @@ class SandboxTarget(_TargetBase):
 
     def _send(self, document: dict, op: str) -> None:
         try:
-            data = frame(document)
+            data = order(document)
         except (ValueError, TypeError) as e:
             raise TargetError("unpicklable", _("arguments cannot be sent: {problem}").format(
                 problem=e), op=op) from None
@@ -708,7 +709,7 @@ class SandboxTarget(_TargetBase):
             told.index = failed
             raise told from None
         try:
-            answer = _answer(document)
+            answer = _answer(document, self._seen)
             if answer[0] == "error":
                 return ("error", answer[1], self._from_box(answer[2]), self._from_box(answer[3]))
             if (op == BATCH and type(answer[1]) is list
@@ -758,7 +759,7 @@ class SandboxTarget(_TargetBase):
     def close(self) -> None:
         if self._proc is not None and self._proc.poll() is None:
             try:
-                _child.write_all(self._proc.stdin.fileno(), frame({"op": "close"}))
+                _child.write_all(self._proc.stdin.fileno(), order({"op": "close"}))
                 self._proc.wait(timeout=0.5)
             except Exception:  # noqa: BLE001 - it is going away anyway
                 pass
@@ -869,10 +870,12 @@ def _failure(kind: str, message: str, detail: str, op: str) -> TargetError:
     return TargetError(kind, message, detail, op)
 
 
-def _answer(document: dict) -> tuple:
-    """An answer message as ``("ok", value)`` or ``("error", kind, message, detail)``."""
+def _answer(document: dict, seen: list | None = None) -> tuple:
+    """An answer message as ``("ok", value)`` or ``("error", kind, message, detail)``
+    (``seen``: the sets of positions the child's answers have remembered,
+    :class:`~conformance.sandbox.child.Memo`)."""
     if "ok" in document:
-        return ("ok", decode(document["ok"], Handle, Accion.__getitem__, Kept, _failure))
+        return ("ok", decode(document["ok"], Handle, Accion.__getitem__, Kept, _failure, 0, seen))
     error = document.get("error")
     if type(error) is list and len(error) == 3 and all(type(v) is str for v in error) \
             and error[0] in TargetError.KINDS:

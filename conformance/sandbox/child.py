@@ -8,13 +8,18 @@ project is not on its path, and :class:`ImportGuard` refuses it anyway).
 Do not import ``conformance``, ``spec``, ``impl`` or ``levels`` here.
 
 The channel is data only: each message is a 4-byte big-endian length and a
-UTF-8 JSON document. Values are encoded with type tags so that every type
-the engine compares survives exactly::
+document, the checker's in :mod:`marshal`'s format (:func:`order`: the child
+trusts its checker), the child's answers in UTF-8 JSON (:func:`frame`: the
+checker trusts nothing the child sends). Values are encoded with type tags so
+that every type the engine compares survives exactly::
 
     None, bool, int, float, str   as JSON            list       as a JSON array
     tuple      {"t": [...]}        set  {"s": [...]}   frozenset  {"f": [...]}
     a set or frozenset of pairs of ints (positions), flat:
                set {"sp": [x1, y1, x2, y2, ...]}   frozenset  {"fp": [...]}
+    (answers only) such a set of MEMO_MIN ints or more, remembered by number
+    (:class:`Memo`): {"sp#": [n, [x1, y1, ...]]}, then {"sp=": n} for the
+    same flat list again ("fp#", "fp=" for a frozenset)
     dict       {"d": [[k, v], ...]}                    bytes      {"b": base64}
     handle     {"h": [id, type]}   action {"a": "ARRIBA"}
     kept copy  {"k": [id, type, value]}   (a mutable result and its handle)
@@ -30,6 +35,7 @@ import importlib.abc
 import importlib.machinery
 import importlib.util
 import json
+import marshal
 import os
 import resource   # here, not in set_limit: a preexec hook runs after setuid and may not read the library
 import _signal
@@ -87,6 +93,17 @@ class Kept:
     def __init__(self, handle, value):
         self.handle = handle
         self.value = value
+
+
+class Encoded:
+    """A result already encoded (:func:`encode`) when its call returned: the
+    sandbox child's snapshot of it, instead of a copy (see
+    :attr:`Host.encoder`). :func:`encode` passes it as it is."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data):
+        self.data = data
 
 
 class Earlier:
@@ -156,32 +173,37 @@ class NotPlain(Exception):
 _SCALARS = frozenset((str, int, float, bool, type(None)))
 
 
-def encode(value, handle_type, action_name=None):
+def encode(value, handle_type, action_name=None, memo=None):
     """The JSON-ready form of a plain value (see the module docstring);
     raises NotPlain for anything else. ``action_name(v)`` gives the seed
-    name of an action member (or None)."""
+    name of an action member (or None). ``memo``: the :class:`Memo` of the
+    channel the value is sent on (an answer's), or None."""
     t = type(value)
     if t in _SCALARS:
         return value
     if t is list:
-        return _encode_items(value, handle_type, action_name)
+        return _encode_items(value, handle_type, action_name, memo)
     if t is tuple:
-        return {"t": _encode_items(value, handle_type, action_name)}
+        return {"t": _encode_items(value, handle_type, action_name, memo)}
     if t is set or t is frozenset:
         flat = _flat_pairs(value)
         if flat is not None:
+            if memo is not None and len(flat) >= MEMO_MIN:
+                return memo.encode("sp" if t is set else "fp", flat)
             return {"sp": flat} if t is set else {"fp": flat}
-        return {"s" if t is set else "f": _encode_items(value, handle_type, action_name)}
+        return {"s" if t is set else "f": _encode_items(value, handle_type, action_name, memo)}
     if t is dict:
-        return {"d": [[encode(k, handle_type, action_name), encode(v, handle_type, action_name)]
-                      for k, v in value.items()]}
+        return {"d": [[encode(k, handle_type, action_name, memo),
+                       encode(v, handle_type, action_name, memo)] for k, v in value.items()]}
     if t is bytes:
         return {"b": base64.b64encode(value).decode("ascii")}
     if t is handle_type:
         return {"h": [value.id, value.type_name]}
     if t is Kept:
         return {"k": [value.handle.id, value.handle.type_name,
-                      encode(value.value, handle_type, action_name)]}
+                      encode(value.value, handle_type, action_name, memo)]}
+    if t is Encoded:
+        return value.data
     if t is Failure:
         return {"x": [value.kind, value.message, value.detail, value.op]}
     if action_name is not None:
@@ -191,7 +213,12 @@ def encode(value, handle_type, action_name=None):
     raise NotPlain(t.__name__)
 
 
-def _encode_items(items, handle_type, action_name):
+class _Unhandled:
+    """The handle type of a target's own result (:attr:`Host.encoder`): none
+    (a handle inside it is not plain, as :meth:`Host.copy_plain` finds)."""
+
+
+def _encode_items(items, handle_type, action_name, memo=None):
     """:func:`encode` of each item; a tuple of scalars (a position) without
     a call (the usual items: this is the hot path of a set of positions)."""
     out = []
@@ -207,7 +234,7 @@ def _encode_items(items, handle_type, action_name):
             else:
                 out.append({"t": list(v)})
                 continue
-        out.append(encode(v, handle_type, action_name))
+        out.append(encode(v, handle_type, action_name, memo))
     return out
 
 
@@ -228,15 +255,64 @@ def _flat_pairs(items):
     return out
 
 
-def decode(data, make_handle, make_action, make_kept=None, make_failure=None, depth=0):
+#: The least number of ints (x, y, x, y...) of a flat set of positions that
+#: an answer remembers by number (:class:`Memo`): a smaller one is sent as
+#: it is.
+MEMO_MIN = 8
+
+
+class Memo:
+    """The sets of positions a channel's answers have sent, by number, so
+    that one sent again (the walls of a game, after every step) goes as its
+    number: the child's side. The parent's side is a list of ``Memo.SIZE``
+    frozensets (``seen``) that :func:`decode` fills and reads.
+
+    A set is remembered by its flat list, exactly: the same list again is
+    the same set. Numbers are given in turn and reused after ``SIZE``
+    (forgetting that number's set), and the parent decodes an answer in the
+    order it was encoded, so a number always names the set it was last
+    given to. :meth:`forget` after an answer that was not sent: the child
+    then names no set the parent has not seen."""
+
+    SIZE = 64
+
+    def __init__(self):
+        self.numbers = {}
+        self.keys = [None] * self.SIZE
+        self.next = 0
+
+    def encode(self, tag, flat):
+        key = tuple(flat)
+        n = self.numbers.get(key)
+        if n is not None:
+            return {tag + "=": n}
+        n = self.next
+        self.next = (n + 1) % self.SIZE
+        old = self.keys[n]
+        if old is not None:
+            del self.numbers[old]
+        self.numbers[key] = n
+        self.keys[n] = key
+        return {tag + "#": [n, flat]}
+
+    def forget(self):
+        self.numbers.clear()
+        self.keys = [None] * self.SIZE
+        self.next = 0
+
+
+def decode(data, make_handle, make_action, make_kept=None, make_failure=None, depth=0,
+           seen=None):
     """The value a JSON-decoded ``data`` stands for, checking its shape at
-    every level; raises ProtocolError on anything not made by :func:`encode`."""
+    every level; raises ProtocolError on anything not made by :func:`encode`.
+    ``seen``: the parent's side of the answers' :class:`Memo` (None: a
+    remembered set is refused)."""
     t = type(data)
     if t in _SCALARS:
         return data
     if depth > MAX_DEPTH:
         raise ProtocolError("nested too deeply")
-    args = (make_handle, make_action, make_kept, make_failure, depth + 1)
+    args = (make_handle, make_action, make_kept, make_failure, depth + 1, seen)
     if t is list:
         return _decode_items(data, args)
     if t is not dict or len(data) != 1:
@@ -250,6 +326,8 @@ def decode(data, make_handle, make_action, make_kept=None, make_failure=None, de
             if pairs is None:
                 raise ProtocolError("a position of a flat set is not two ints")
             return set(pairs) if tag == "sp" else frozenset(pairs)
+        if seen is not None and tag in _REMEMBERED:
+            return _remembered(tag, body, seen)
         if tag in ("t", "s", "f") and type(body) is list:
             items = _decode_items(body, args)
             return tuple(items) if tag == "t" else set(items) if tag == "s" else frozenset(items)
@@ -281,6 +359,27 @@ def decode(data, make_handle, make_action, make_kept=None, make_failure=None, de
     except ValueError as e:             # bad base64
         raise ProtocolError(str(e)) from None
     raise ProtocolError(f"unknown tag {tag!r}")
+
+
+_REMEMBERED = frozenset(("sp#", "fp#", "sp=", "fp="))
+
+
+def _remembered(tag, body, seen):
+    """A set of positions :class:`Memo` sent: given a number (``#``), or named
+    by it (``=``)."""
+    if tag[2] == "#":
+        if type(body) is not list or len(body) != 2 or type(body[0]) is not int \
+                or not 0 <= body[0] < Memo.SIZE:
+            raise ProtocolError("not a remembered set")
+        pairs = _pairs(body[1])
+        if pairs is None:
+            raise ProtocolError("a position of a flat set is not two ints")
+        value = seen[body[0]] = frozenset(pairs)
+    else:
+        if type(body) is not int or not 0 <= body < Memo.SIZE or seen[body] is None:
+            raise ProtocolError("names a set not sent")
+        value = seen[body]
+    return value if tag[0] == "f" else set(value)
 
 
 def _pairs(flat):
@@ -326,9 +425,24 @@ def _is_ref(body, length):
             and type(body[1]) is str and len(body[1]) <= 200)
 
 
+_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+def order(document):
+    """One message from the checker to the child: a length and the document
+    in :mod:`marshal`'s format (lists, dicts, str, int, float, bool and
+    None only, as :func:`frame` sends them; tens of times faster to make
+    and read than JSON). Only the child reads it: its answers, which the
+    checker must not trust, are JSON (:func:`frame`)."""
+    data = marshal.dumps(document)
+    if len(data) > MAX_MESSAGE:
+        raise ValueError(f"message of {len(data)} bytes (limit {MAX_MESSAGE})")
+    return struct.pack(">I", len(data)) + data
+
+
 def frame(document):
-    """One message: a length and compact UTF-8 JSON."""
-    data = json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    """One answer: a length and compact UTF-8 JSON."""
+    data = _JSON(document).encode("utf-8")
     if len(data) > MAX_MESSAGE:
         raise ValueError(f"message of {len(data)} bytes (limit {MAX_MESSAGE})")
     return struct.pack(">I", len(data)) + data
@@ -814,9 +928,27 @@ class Host:
                 return value        # (a position: immutable all through, nothing to copy)
         return self.copy_plain(value, self.resolve)
 
+    #: ``value -> data`` (:func:`encode` into the channel's answers) or None:
+    #: when set, a plain result is encoded when its call returns, which
+    #: takes the snapshot a copy would (a later call of the batch may
+    #: change it), and is not copied. A result it refuses is copied (or
+    #: kept) as without it, and ``on_refused()`` is called.
+    encoder = None
+    on_refused = None
+
     def _export(self, value):
         if type(value) in self.atoms:
             return value
+        encoder = self.encoder
+        if encoder is not None:
+            try:
+                data = encoder(value)
+            except (NotPlain, ValueError, RecursionError):
+                self.on_refused()
+            else:
+                if _mutable(value):
+                    return Kept(self._keep(value), Encoded(data))
+                return Encoded(data)
         try:
             copy = self.copy_plain(value)
         except NotPlain:
@@ -836,9 +968,10 @@ class Host:
             if op not in self.operations:
                 raise HostError("missing", "the target has no such operation")
             function = self.functions[op] = getattr(self.namespace, op)
-        arg = self._arg
-        result = self._result = function(*[arg(a) for a in args])
-        if type(result) in self.atoms:
+        arg, atoms = self._arg, self.atoms
+        # (an atom, the usual argument after the first, as _arg gives it: itself)
+        result = self._result = function(*[a if type(a) in atoms else arg(a) for a in args])
+        if type(result) in atoms:
             return result
         if op in self.opaque:
             return self._keep(result)
@@ -877,46 +1010,7 @@ class Host:
         """Run one call (or a batch); answer ``("ok", value)`` or
         ``("error", kind, message, detail)``."""
         if op == BATCH:
-            results, done = [], []
-            self._earlier = done
-            if self.time_limit:
-                # The handlers once for the batch's calls, not at each (see
-                # _time_limits): a call that installs its own keeps it for
-                # the rest of the batch, and the parent's clock, which is
-                # told which call runs (Progress), is then the last resort.
-                _install(_SIGPROF, _over_cpu)
-                _install(_SIGALRM, _over_wall)
-                self._installed = True
-                _Armed.at = float("-inf")
-            stop = len(args) > 1 and args[1] is True
-            try:
-                for sub_op, sub_args in args[0]:
-                    if stop and results and type(results[-1]) is Failure:
-                        # (asked to stop at the first failed call: a pipelined
-                        # run of steps, whose later steps the engine would not play)
-                        results.append(Failure("skipped", "not called: an earlier call of "
-                                               "the batch failed", "", sub_op))
-                        done.append(_FAILED)
-                        continue
-                    self.progress.note(len(done))
-                    self._result = _FAILED
-                    answer = self.run(sub_op, tuple(sub_args))
-                    if answer[0] == "ok":
-                        results.append(answer[1])
-                        done.append(self._result)
-                    else:
-                        results.append(Failure(answer[1], answer[2], answer[3], sub_op))
-                        done.append(_FAILED)
-            finally:
-                if self._installed:
-                    _setitimer(_ITIMER_PROF, 0)
-                    _setitimer(_ITIMER_REAL, 0)
-                    _Armed.between = False
-                self._earlier = None
-                self._result = _FAILED
-                self._installed = False
-                self.progress.clear()
-            return ("ok", results)
+            return self._run_batch(args)
         if self.recorder is not None:
             self.recorder[0].op = op        # the lines it runs are this operation's
         limit = self.time_limit
@@ -940,17 +1034,83 @@ class Host:
                     else:
                         _setitimer(_ITIMER_PROF, 0)
                         _setitimer(_ITIMER_REAL, 0)
-        except HostError as e:
+        except BaseException as e:   # noqa: BLE001 - anything the target raises is reported
+            return self._error(e)
+
+    def _error(self, e):
+        """The answer to a call that raised ``e``."""
+        if isinstance(e, HostError):
             return ("error", e.kind, e.message, "")
-        except CallTimeout as e:
+        if isinstance(e, CallTimeout):
             return ("error", "timeout", time_limit_message(self.time_limit, e.waited)
                     + ("" if e.waited else " (an endless loop?)"), _frames(e))
-        except SystemExit as e:
+        if isinstance(e, SystemExit):
             return ("error", "exited", f"called exit({e.code!r})", format_exception(e))
-        except MemoryError as e:
+        if isinstance(e, MemoryError):
             return ("error", "memory", "ran out of memory (MemoryError)", format_exception(e))
-        except BaseException as e:   # noqa: BLE001 - anything the target raises is reported
-            return ("error", "raised", f"raised {type(e).__name__}: {e}", format_exception(e))
+        return ("error", "raised", f"raised {type(e).__name__}: {e}", format_exception(e))
+
+    def _run_batch(self, args):
+        """A batch's calls, each as :meth:`run` runs one (inline: this is the
+        hot path of a check); ``("ok", [result or Failure, ...])``."""
+        results, done = [], []
+        self._earlier = done
+        limit = self.time_limit
+        if limit:
+            # The handlers once for the batch's calls, not at each (see
+            # _time_limits): a call that installs its own keeps it for
+            # the rest of the batch, and the parent's clock, which is
+            # told which call runs (Progress), is then the last resort.
+            _install(_SIGPROF, _over_cpu)
+            _install(_SIGALRM, _over_wall)
+            self._installed = True
+            _Armed.at = float("-inf")
+        stop = len(args) > 1 and args[1] is True
+        note, invoke, recorder = self.progress.note, self.invoke, self.recorder
+        append, finished = results.append, done.append
+        try:
+            for sub_op, sub_args in args[0]:
+                if stop and results and type(results[-1]) is Failure:
+                    # (asked to stop at the first failed call: a pipelined
+                    # run of steps, whose later steps the engine would not play)
+                    append(Failure("skipped", "not called: an earlier call of "
+                                   "the batch failed", "", sub_op))
+                    finished(_FAILED)
+                    continue
+                note(len(done))
+                self._result = _FAILED
+                if recorder is not None:
+                    recorder[0].op = sub_op
+                try:
+                    if limit:
+                        now = _monotonic()
+                        if now - _Armed.at > REARM:
+                            _setitimer(_ITIMER_PROF, limit)
+                            _setitimer(_ITIMER_REAL, limit * WALL_FACTOR)
+                            _Armed.at = now
+                        _Armed.between = False
+                    try:
+                        value = invoke(sub_op, sub_args)
+                    finally:
+                        if limit:
+                            _Armed.between = True
+                except BaseException as e:   # noqa: BLE001 - reported as run() does
+                    answer = self._error(e)
+                    append(Failure(answer[1], answer[2], answer[3], sub_op))
+                    finished(_FAILED)
+                    continue
+                append(value)
+                finished(self._result)
+        finally:
+            if self._installed:
+                _setitimer(_ITIMER_PROF, 0)
+                _setitimer(_ITIMER_REAL, 0)
+                _Armed.between = False
+            self._earlier = None
+            self._result = _FAILED
+            self._installed = False
+            self.progress.clear()
+        return ("ok", results)
 
 
 def _ours(line):
@@ -1056,7 +1216,7 @@ class _Channel:
         (size,) = struct.unpack(">I", read_exact(self.fd_in, 4))
         if size > MAX_MESSAGE:
             raise EOFError
-        return json.loads(read_exact(self.fd_in, size).decode("utf-8"))
+        return marshal.loads(read_exact(self.fd_in, size))      # (the checker's: order())
 
     def send(self, document):
         write_all(self.fd_out, frame(document))
@@ -1099,7 +1259,7 @@ def batch_call(item, make_action):
     op, encoded = item[0], item[1]
     if type(op) is not str or type(encoded) is not list:
         raise ProtocolError("not a call")
-    args = _decode_items(encoded, (Ref, make_action, None, None, 1))     # decode(encoded)
+    args = _decode_items(encoded, (Ref, make_action, None, None, 1, None))     # decode(encoded)
     if len(item) > 2:
         for ref in item[2]:
             if (type(ref) is not list or len(ref) != 2 or type(ref[0]) is not int
@@ -1235,6 +1395,9 @@ def child_main():
         host.limit_time(init["timeout"])
     channel.send({"ok": sorted(host.operations)})
     reported = 0
+    memo = Memo()
+    host.encoder = lambda value: encode(value, _Unhandled, action_name, memo)
+    host.on_refused = memo.forget
     while True:
         try:
             message = channel.receive()
@@ -1270,9 +1433,10 @@ def child_main():
             _rewind_output()        # the cap is per call; keep a failing call's output
         if answer[0] == "ok":
             try:
-                document = {"ok": encode(answer[1], Ref, action_name)}
+                document = {"ok": encode(answer[1], Ref, action_name, memo)}
                 data = frame(document)
             except (NotPlain, ValueError, RecursionError) as e:
+                memo.forget()       # (it may name sets this answer was to send)
                 data = frame({"error": ["unpicklable", f"the answer cannot be sent back: {e}",
                                         ""]})
         else:

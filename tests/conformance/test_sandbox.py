@@ -642,6 +642,110 @@ def test_a_malformed_flat_set_in_a_dict_is_refused(bad):
         child.decode({"d": [["cajas", {"fp": bad}]]}, Handle, Accion.__getitem__)
 
 
+positions = st.tuples(st.integers(-3, 3), st.integers(-3, 3))
+position_sets = st.one_of(st.sets(positions, max_size=7), st.frozensets(positions, max_size=7),
+                          st.frozensets(st.tuples(near_ints, near_ints), max_size=5))
+
+
+@given(st.lists(st.lists(st.one_of(position_sets, st.dictionaries(
+    st.sampled_from(["paredes", "cajas"]), position_sets, max_size=2)), max_size=4), max_size=8),
+    st.sets(st.integers(0, 7)))
+def test_remembered_sets_come_back_as_they_were_sent(answers, unsent):
+    """A stream of answers encoded with one Memo (the child's) and decoded
+    in order with one table (the parent's) gives back every value with its
+    types, whether a set went whole, given a number, or named by one (the
+    same sets again and again, as a game's walls after every step); an
+    answer that was encoded but not sent (``unsent``: it failed to frame)
+    makes the child forget, and nothing after names a set the parent never
+    saw."""
+    memo, seen = child.Memo(), [None] * child.Memo.SIZE
+    for i, value in enumerate(answers * 3):
+        encoded = child.encode(value, Handle, None, memo)
+        if i in unsent:
+            memo.forget()
+            continue
+        wire = child.frame({"ok": encoded})
+        assert _same(_answer(json.loads(wire[4:].decode("utf-8")), seen)[1], value)
+
+
+def test_a_set_sent_again_goes_as_its_number():
+    walls = frozenset((x, 0) for x in range(6))
+    memo = child.Memo()
+    assert child.encode({"paredes": walls}, Handle, None, memo) == {
+        "d": [["paredes", {"fp#": [0, child._flat_pairs(walls)]}]]}
+    assert child.encode({"paredes": walls, "cajas": walls}, Handle, None, memo) == {
+        "d": [["paredes", {"fp=": 0}], ["cajas", {"fp=": 0}]]}
+    small = frozenset({(1, 1)})             # (fewer than MEMO_MIN ints: sent whole)
+    assert child.encode(small, Handle, None, memo) == {"fp": [1, 1]}
+
+
+@pytest.mark.parametrize("bad", [{"fp=": 0}, {"sp=": 64}, {"fp=": -1}, {"fp=": "0"},
+                                 {"fp#": [64, [1, 2]]}, {"fp#": [0, [1, True]]},
+                                 {"sp#": [0]}, {"fp#": "x"}])
+def test_a_set_named_but_never_sent_is_refused(bad):
+    seen = [None] * child.Memo.SIZE
+    with pytest.raises(child.ProtocolError):
+        child.decode(bad, Handle, Accion.__getitem__, None, None, 0, seen)
+    with pytest.raises(child.ProtocolError):       # (and without a table: never accepted)
+        child.decode({"fp=": 0}, Handle, Accion.__getitem__)
+
+
+class _Grid:
+    """A target whose results are its own mutable state: a later call of a
+    batch changes what an earlier call returned."""
+
+    def __init__(self):
+        self.cells = {"cajas": {(1, 1)}, "paredes": {(x, 0) for x in range(5)}}
+        self.rows = [["#", " "], [" ", "$"]]
+
+    def estado(self):
+        return self.cells
+
+    def filas(self):
+        return self.rows
+
+    def empujar(self, x):
+        self.cells["cajas"].add((x, x))
+        self.rows[0].append(str(x))
+        return None
+
+    def raro(self):
+        return [self, 1]         # (not plain: kept, a handle)
+
+
+@given(st.lists(st.sampled_from(["estado", "filas", "empujar", "raro"]), max_size=12))
+def test_a_result_encoded_when_it_returns_is_the_copy_it_replaces(ops):
+    """The sandbox child encodes a result when its call returns
+    (``Host.encoder``) instead of copying it: what the parent decodes is
+    what the copy gave, though later calls of the batch change the target's
+    objects, and a result that is not plain is kept as before."""
+    def answers(encoder):
+        grid = _Grid()
+        namespace = type("T", (), {op: staticmethod(getattr(grid, op)) for op in
+                                   ("estado", "filas", "empujar", "raro")})
+        host = child.Host(namespace, handle_type=child.Ref)
+        memo = child.Memo()
+        if encoder:
+            host.encoder = lambda v: child.encode(v, child._Unhandled, None, memo)
+            host.on_refused = memo.forget
+        calls = [(op, (7,) if op == "empujar" else ()) for op in ops]
+        answer = host.run(BATCH, (calls,))
+        wire = child.frame({"ok": child.encode(answer[1], child.Ref, None, memo)})
+        return _answer(json.loads(wire[4:].decode("utf-8")), [None] * child.Memo.SIZE)[1]
+
+    copied, encoded = answers(False), answers(True)
+    assert len(copied) == len(encoded) == len(ops)
+    for a, b in zip(copied, encoded):
+        assert type(a) is type(b)
+        if type(a) is child.Kept:
+            assert (a.handle.id, a.handle.type_name) == (b.handle.id, b.handle.type_name)
+            assert _same(a.value, b.value)
+        elif type(a) is Handle:
+            assert (a.id, a.type_name) == (b.id, b.type_name)
+        else:
+            assert _same(a, b)
+
+
 def _seen(calls):
     """A batch's calls as the child decoded them, comparable (handles and
     earlier results by their fields)."""
