@@ -1016,24 +1016,13 @@ class Host:
         limit = self.time_limit
         try:
             if limit:
-                if self._installed:     # (in a batch: see _Armed)
-                    now = _monotonic()
-                    if now - _Armed.at > REARM:
-                        _setitimer(_ITIMER_PROF, limit)
-                        _setitimer(_ITIMER_REAL, limit * WALL_FACTOR)
-                        _Armed.at = now
-                    _Armed.between = False
-                else:
-                    _time_limits(limit)
+                _time_limits(limit)     # (a batch's calls: see _run_batch and _Armed)
             try:
                 return ("ok", self.invoke(op, args))
             finally:
                 if limit:
-                    if self._installed:
-                        _Armed.between = True
-                    else:
-                        _setitimer(_ITIMER_PROF, 0)
-                        _setitimer(_ITIMER_REAL, 0)
+                    _setitimer(_ITIMER_PROF, 0)
+                    _setitimer(_ITIMER_REAL, 0)
         except BaseException as e:   # noqa: BLE001 - anything the target raises is reported
             return self._error(e)
 
