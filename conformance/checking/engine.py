@@ -134,7 +134,8 @@ def play(run: Run, scenes, codes: str) -> Counterexample | None:
     played = run.definition.machine.bind(run)()
     try:
         played.begin(scenes)
-        played.replay_actions(codes)
+        with played.pipelined():    # (each action judged as if played alone)
+            played.replay_actions(codes)
         played.finish()
     except (Departure, Fatal) as e:
         return e.counterexample

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from conformance import mutants
+from conformance import mutants, profiles
 from conformance.checking import engine
 from conformance.checking.targets import resolve
 from conformance.machines import blame
@@ -65,3 +65,42 @@ def test_no_example_is_replayed_to_count_its_cases(profile, name, monkeypatch):
     verdict = _check(profile, name, seed=3)
     assert verdict.stats["steps"] > 0 and counted
     assert set(counted) == {""}
+
+
+SCENARIO_TARGETS = [("tad", "student_tad"), ("tad", "tad_completado_any_box"),
+                    ("tad", "tad_y_grows_north"), ("extendido", "student_extendido"),
+                    ("extendido", "ext_gano_with_one_box"), ("extendido", "ext_bounded_grid")]
+
+
+def _scenarios(profile: str, name: str):
+    """The scenarios' departures, counts and cases, and the round trips taken."""
+    target = open_target(resolve(str(mutants.path(name))), in_process=True)
+    trips = []
+    request = Machine._request
+
+    def counted(self, *args):
+        trips.append(args[0])
+        return request(self, *args)
+
+    try:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(Machine, "_request", counted)
+            found, run = engine.play_scenarios(target, profile)
+    finally:
+        target.close()
+    return ([(s.what, c.operation, c.message, c.rule, c.expected, c.actual)
+             for s, c in found], run.stats, run.case_counts), len(trips)
+
+
+@pytest.mark.parametrize("profile, name", SCENARIO_TARGETS)
+def test_a_scenario_played_in_one_round_trip_is_judged_as_one_action_a_trip(profile, name):
+    """The fixed scenarios go to the target in one batch (``Machine.pipelined``):
+    the same departures, counts and cases as when each action is its own
+    round trip."""
+    batched, fewer = _scenarios(profile, name)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(profiles.get(profile).machine, "PIPELINE", False)
+        alone, trips = _scenarios(profile, name)
+    assert batched == alone
+    assert batched[1].get("steps", 0) > 0
+    assert fewer < trips
