@@ -338,9 +338,17 @@ def decode(data, make_handle, make_action, make_kept=None, make_failure=None, de
                     raise ProtocolError("a dict item is not a pair")
                 k, v = pair
                 kind = type(v)
-                pairs = _pairs(v.get("fp")) if kind is dict and len(v) == 1 else None
-                if pairs is not None:       # (a frozenset of positions: decoded inline)
-                    v = frozenset(pairs)
+                if kind is dict and len(v) == 1:    # (a set of positions: decoded inline)
+                    ((inner, flat),) = v.items()
+                    if inner == "fp" or inner == "sp":
+                        pairs = _pairs(flat)
+                        if pairs is None:
+                            raise ProtocolError("a position of a flat set is not two ints")
+                        v = frozenset(pairs) if inner == "fp" else set(pairs)
+                    elif seen is not None and inner in _REMEMBERED:
+                        v = _remembered(inner, flat, seen)
+                    else:
+                        v = decode(v, *args)
                 elif kind not in _SCALARS:
                     v = decode(v, *args)
                 out[k if type(k) in _SCALARS else decode(k, *args)] = v
