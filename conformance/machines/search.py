@@ -67,7 +67,7 @@ def fixed_draws():
 
 #: Allocations between two collections of the youngest generation while a
 #: check searches (Python's default: 700).
-YOUNG_THRESHOLD = int(os.environ.get("SOKOBAN_GC_YOUNG", "10000"))
+YOUNG_THRESHOLD = 10_000
 
 
 @contextlib.contextmanager

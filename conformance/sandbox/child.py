@@ -218,6 +218,20 @@ class _Unhandled:
     (a handle inside it is not plain, as :meth:`Host.copy_plain` finds)."""
 
 
+def result_encoder(memo, action_name=None):
+    """:attr:`Host.encoder` for a channel whose answers use ``memo``: a
+    target's result as :func:`encode` sends it, without handles inside (as
+    :meth:`Host.copy_plain` finds them not plain); a result it refuses makes
+    the memo forget (it may have numbered sets that will not be sent)."""
+    def encoder(value):
+        try:
+            return encode(value, _Unhandled, action_name, memo)
+        except BaseException:
+            memo.forget()
+            raise
+    return encoder
+
+
 def _encode_items(items, handle_type, action_name, memo=None):
     """:func:`encode` of each item; a tuple of scalars (a position) without
     a call (the usual items: this is the hot path of a set of positions)."""
@@ -321,13 +335,8 @@ def decode(data, make_handle, make_action, make_kept=None, make_failure=None, de
     try:
         if tag == "h" and _is_ref(body, 2):
             return make_handle(body[0], body[1])
-        if (tag == "sp" or tag == "fp") and type(body) is list and len(body) % 2 == 0:
-            pairs = _pairs(body)
-            if pairs is None:
-                raise ProtocolError("a position of a flat set is not two ints")
-            return set(pairs) if tag == "sp" else frozenset(pairs)
-        if seen is not None and tag in _REMEMBERED:
-            return _remembered(tag, body, seen)
+        if tag in _FLAT_SETS:
+            return _flat_set(tag, body, seen)
         if tag in ("t", "s", "f") and type(body) is list:
             items = _decode_items(body, args)
             return tuple(items) if tag == "t" else set(items) if tag == "s" else frozenset(items)
@@ -340,15 +349,7 @@ def decode(data, make_handle, make_action, make_kept=None, make_failure=None, de
                 kind = type(v)
                 if kind is dict and len(v) == 1:    # (a set of positions: decoded inline)
                     ((inner, flat),) = v.items()
-                    if inner == "fp" or inner == "sp":
-                        pairs = _pairs(flat)
-                        if pairs is None:
-                            raise ProtocolError("a position of a flat set is not two ints")
-                        v = frozenset(pairs) if inner == "fp" else set(pairs)
-                    elif seen is not None and inner in _REMEMBERED:
-                        v = _remembered(inner, flat, seen)
-                    else:
-                        v = decode(v, *args)
+                    v = _flat_set(inner, flat, seen) if inner in _FLAT_SETS else decode(v, *args)
                 elif kind not in _SCALARS:
                     v = decode(v, *args)
                 out[k if type(k) in _SCALARS else decode(k, *args)] = v
@@ -369,12 +370,20 @@ def decode(data, make_handle, make_action, make_kept=None, make_failure=None, de
     raise ProtocolError(f"unknown tag {tag!r}")
 
 
-_REMEMBERED = frozenset(("sp#", "fp#", "sp=", "fp="))
+_FLAT_SETS = frozenset(("sp", "fp", "sp#", "fp#", "sp=", "fp="))
 
 
-def _remembered(tag, body, seen):
-    """A set of positions :class:`Memo` sent: given a number (``#``), or named
-    by it (``=``)."""
+def _flat_set(tag, body, seen):
+    """A set of positions sent flat (``sp``, ``fp``: a set, a frozenset), or
+    remembered (:class:`Memo`): given a number (``#``), or named by it
+    (``=``); ``seen``: the parent's side of the memo (None: refused)."""
+    if len(tag) == 2:
+        pairs = _pairs(body)
+        if pairs is None:
+            raise ProtocolError("a position of a flat set is not two ints")
+        return set(pairs) if tag == "sp" else frozenset(pairs)
+    if seen is None:
+        raise ProtocolError(f"unknown tag {tag!r}")
     if tag[2] == "#":
         if type(body) is not list or len(body) != 2 or type(body[0]) is not int \
                 or not 0 <= body[0] < Memo.SIZE:
@@ -852,7 +861,6 @@ class Host:
         self.earlier_type = earlier_type
         self.opaque = frozenset()     # operations whose results stay here (OPAQUE)
         self.time_limit = 0.0       # CPU seconds per call (the sandbox child, _time_limits)
-        self._installed = False     # inside a batch: its signal handlers are installed
         self._earlier = None        # inside a batch: the results so far (Earlier's targets)
         self.progress = Progress(None)      # which call of a batch runs (the sandbox child's)
         self._result = _FAILED      # the last call's result, as it returned it
@@ -939,10 +947,9 @@ class Host:
     #: ``value -> data`` (:func:`encode` into the channel's answers) or None:
     #: when set, a plain result is encoded when its call returns, which
     #: takes the snapshot a copy would (a later call of the batch may
-    #: change it), and is not copied. A result it refuses is copied (or
-    #: kept) as without it, and ``on_refused()`` is called.
+    #: change it), and is not copied. A result it refuses (NotPlain,
+    #: ValueError, RecursionError) is copied, or kept, as without it.
     encoder = None
-    on_refused = None
 
     def _export(self, value):
         if type(value) in self.atoms:
@@ -952,7 +959,7 @@ class Host:
             try:
                 data = encoder(value)
             except (NotPlain, ValueError, RecursionError):
-                self.on_refused()
+                pass
             else:
                 if _mutable(value):
                     return Kept(self._keep(value), Encoded(data))
@@ -1060,7 +1067,6 @@ class Host:
             # told which call runs (Progress), is then the last resort.
             _install(_SIGPROF, _over_cpu)
             _install(_SIGALRM, _over_wall)
-            self._installed = True
             _Armed.at = float("-inf")
         stop = len(args) > 1 and args[1] is True
         note, invoke, recorder = self.progress.note, self.invoke, self.recorder
@@ -1099,13 +1105,12 @@ class Host:
                 append(value)
                 finished(self._result)
         finally:
-            if self._installed:
+            if limit:
                 _setitimer(_ITIMER_PROF, 0)
                 _setitimer(_ITIMER_REAL, 0)
                 _Armed.between = False
             self._earlier = None
             self._result = _FAILED
-            self._installed = False
             self.progress.clear()
         return ("ok", results)
 
@@ -1393,8 +1398,7 @@ def child_main():
     channel.send({"ok": sorted(host.operations)})
     reported = 0
     memo = Memo()
-    host.encoder = lambda value: encode(value, _Unhandled, action_name, memo)
-    host.on_refused = memo.forget
+    host.encoder = result_encoder(memo, action_name)
     while True:
         try:
             message = channel.receive()

@@ -726,8 +726,7 @@ def test_a_result_encoded_when_it_returns_is_the_copy_it_replaces(ops):
         host = child.Host(namespace, handle_type=child.Ref)
         memo = child.Memo()
         if encoder:
-            host.encoder = lambda v: child.encode(v, child._Unhandled, None, memo)
-            host.on_refused = memo.forget
+            host.encoder = child.result_encoder(memo)
         calls = [(op, (7,) if op == "empujar" else ()) for op in ops]
         answer = host.run(BATCH, (calls,))
         wire = child.frame({"ok": child.encode(answer[1], child.Ref, None, memo)})
