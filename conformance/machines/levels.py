@@ -250,22 +250,52 @@ def _box(cells, margin):
 
 _PULLS = st.lists(st.integers(0, 15), max_size=12)
 
+#: The strategies a draw of a level builds from its cells, kept by what they
+#: were built from. Hypothesis validates a strategy object the first time it
+#: draws from it (about a tenth of a millisecond), and the same cells come
+#: back often (a room's outline, the cells of an open level). A strategy
+#: built again from equal arguments is equal to the kept one: the same class
+#: and label, and the same draws from the same choices.
+_KEPT: dict = {}
+_KEPT_MAX = 4096
+
+
+def _kept(key: tuple, make):
+    strategy = _KEPT.get(key)
+    if strategy is None:
+        if len(_KEPT) >= _KEPT_MAX:
+            _KEPT.clear()
+        strategy = _KEPT[key] = make()
+    return strategy
+
+
+def _sampled(cells: list):
+    """``st.sampled_from(cells)``, kept."""
+    return _kept(("sampled", tuple(cells)), lambda: st.sampled_from(cells))
+
+
+def _some_of(cells: list, max_size: int):
+    """``st.frozensets(st.sampled_from(cells), max_size=max_size)``, kept."""
+    return _kept(("frozensets", tuple(cells), max_size),
+                 lambda: st.frozensets(_sampled(cells), max_size=max_size))
+
 
 def _goals_and_player(draw_, free: list, min_boxes: int, max_boxes: int):
     """Goals and the player among ``free`` cells: scattered, or (half the
     time, with two or more boxes) in a row with the player at its end, facing
     it, so that pushing a box into another box happens early."""
     if max_boxes >= 2 and draw_(st.booleans()):
-        start = draw_(st.sampled_from(free))
-        dx, dy = draw_(st.sampled_from(DIRS))
+        start = draw_(_sampled(free))
+        dx, dy = draw_(_sampled(DIRS))
         n = draw_(st.integers(max(2, min_boxes), max_boxes))
         line = [(start[0] + k * dx, start[1] + k * dy) for k in range(n)]
         player = (start[0] - dx, start[1] - dy)
         if all(c in free for c in line) and player in free:
             return line, player
-    goals = draw_(st.lists(st.sampled_from(free), min_size=min_boxes,
-                           max_size=max_boxes, unique=True))
-    player = draw_(st.sampled_from([c for c in free if c not in goals]))
+    goals = draw_(_kept(("goals", tuple(free), min_boxes, max_boxes),
+                        lambda: st.lists(_sampled(free), min_size=min_boxes,
+                                         max_size=max_boxes, unique=True)))
+    player = draw_(_sampled([c for c in free if c not in goals]))
     return goals, player
 
 
@@ -275,7 +305,7 @@ def open_scenes(draw_, min_boxes=0, max_boxes=3):
     ox = draw_(st.integers(-4, 3))
     oy = draw_(st.integers(-4, 3))
     cells = [(ox + x, oy + y) for y in range(6) for x in range(6)]
-    walls = draw_(st.frozensets(st.sampled_from(cells), max_size=10))
+    walls = draw_(_some_of(cells, 10))
     free = [c for c in cells if c not in walls]
     goals, player = _goals_and_player(draw_, free, min_boxes, max_boxes)
     boxes, start, solution = reverse_play(walls, goals, player, draw_(_PULLS))
@@ -305,7 +335,7 @@ def enclosed_scenes(draw_, min_boxes=0, max_boxes=3, extra_boxes=0, soko=False,
     border = {(x + dx, y + dy) for x, y in interior for dx in (-1, 0, 1)
               for dy in (-1, 0, 1)} - interior
     cells = sorted(interior)
-    inner = draw_(st.frozensets(st.sampled_from(cells), max_size=len(cells) // 6))
+    inner = draw_(_some_of(cells, len(cells) // 6))
     floor = [c for c in cells if c not in inner]
     goals, player = _goals_and_player(draw_, floor, 0, min(max_boxes, len(floor) - 1))
     if len(goals) < min_boxes and len(floor) - 1 >= min_boxes:

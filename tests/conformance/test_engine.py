@@ -176,6 +176,36 @@ def test_soko_scenes_are_valid_grids_and_their_solutions_win(scene):
     assert not scene.solution or grilla.juego_ganado(g)
 
 
+def _scenes_drawn(profile: str, fresh: bool, monkeypatch) -> list:
+    """The scenes a derandomized search draws for ``profile``, in order; with
+    ``fresh``, every strategy a draw builds is built anew (none kept)."""
+    if fresh:
+        monkeypatch.setattr(lv, "_kept", lambda key, make: make())
+    lv._KEPT.clear()
+    drawn = []
+
+    @settings(max_examples=120, derandomize=True, database=None)
+    @given(st.lists(lv.scenes(profiles.get(profile).domain), min_size=1, max_size=3))
+    def search(scenes):
+        drawn.append(scenes)
+
+    search()
+    monkeypatch.undo()
+    return drawn
+
+
+@pytest.mark.parametrize("profile", ["tad", "soko"])
+def test_kept_scene_strategies_draw_what_new_ones_draw(profile, monkeypatch):
+    # A kept strategy is one Hypothesis validated already; it must draw
+    # exactly as a new one (the same values, and the same labels: the
+    # search's mutations go by labels, so a different label would soon
+    # change what is drawn).
+    kept = _scenes_drawn(profile, False, monkeypatch)
+    assert len(lv._KEPT) > 0
+    assert kept == _scenes_drawn(profile, True, monkeypatch)
+    assert len({repr(s) for s in kept}) > 60       # (a search, not one scene again)
+
+
 @settings(max_examples=40)
 @given(lv.scenes(profiles.get("extendido").domain, bombs=(0, 3)), st.text("udlrbz", max_size=8))
 def test_a_scene_survives_the_replay_format(scene, codes):
