@@ -94,13 +94,15 @@ class Aed2Machine(ExtendidoMachine):
         """Walk the level's solution until a box lands on a goal (the
         moment an undo is most likely to get a counter wrong)."""
         landed = len(self.landings)
-        while self.can_follow() and len(self.landings) == landed and not self.finished:
-            self.follow(1)
-        if len(self.landings) > landed and not self.finished and self.redoable():
-            # The level goes on (another box is off its goal): land, undo,
-            # land again. An undo that forgets the boxes-on-goals counter
-            # shows here, in what mover answers.
-            self.rewind_and_redo(1, landing=True)
+        # (In one round trip: what to play next is the spec's to say.)
+        with self.pipelined():
+            while self.can_follow() and len(self.landings) == landed and not self.finished:
+                self.follow(1)
+            if len(self.landings) > landed and not self.finished and self.redoable():
+                # The level goes on (another box is off its goal): land, undo,
+                # land again. An undo that forgets the boxes-on-goals counter
+                # shows here, in what mover answers.
+                self.rewind_and_redo(1, landing=True)
 
     def redoable(self) -> str:
         """The current level's last actions after its last deshacer."""

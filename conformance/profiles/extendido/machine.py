@@ -211,11 +211,13 @@ class ExtendidoMachine(Machine):
             kept = [i for i, (op, _) in enumerate(scalars) if op not in self.skipped]
             scalars, expected = [scalars[i] for i in kept], [expected[i] for i in kept]
         per_cell = []
-        pared, caja, deposito = spec_ext.hay_pared, spec_ext.hay_caja, spec_ext.hay_deposito
+        # hayPared?(s, c) = c in paredes(s), and so hayCaja? and hayDeposito?
+        # (their axioms): asked of the sets above, not cell by cell.
+        pared, caja, deposito = walls.__contains__, boxes.__contains__, goals.__contains__
         for p in grid:              # (a cell's observers share their arguments)
             args = (handle, p)
             per_cell += (("hay_pared", args), ("hay_caja", args), ("hay_deposito", args))
-            expected += (pared(j, p), caja(j, p), deposito(j, p))
+            expected += (pared(p), caja(p), deposito(p))
         # The observers first, then those the seed defines from them
         # (puedeMover? from the cells, ganó? from the boxes and depots): a
         # departure is reported where it starts, and blamed on its rule.
