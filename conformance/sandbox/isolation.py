@@ -32,7 +32,7 @@ the best available, e.g. to test; a level the machine lacks is refused.
 
 from __future__ import annotations
 
-import json
+import marshal
 import os
 import random
 import resource
@@ -329,7 +329,7 @@ def spawn(argv: list[str], *, workdir: str, memory_mb: int = DEFAULT_MEMORY_MB,
         env = {**(env or {}), "TMPDIR": tmpdir}
     if launched:
         argv = [python_for_box(), "-I", "-S", "-B", "-c", _LAUNCHER,
-                json.dumps(storage.plan()), *argv]
+                launcher_plan(storage), *argv]
     if uid is None and max_processes and not _root():
         # RLIMIT_NPROC counts every process of the real uid: the box shares
         # ours, so it may start max_processes more than we already run.
@@ -551,6 +551,11 @@ def _tmpfs_usage(path: str) -> tuple[int, int]:
 
 
 _LAUNCHER = ""      # the launcher's source, read on first use
+
+
+def launcher_plan(storage: "Storage") -> str:
+    """The launcher's argument: ``storage``'s plan as the launcher reads it."""
+    return marshal.dumps(storage.plan()).hex()
 _CAPPED = "SOKOBAN_STORAGE_CAPPED_PROBED"   # the probe's answer, inherited like _PROBED
 
 
@@ -574,7 +579,7 @@ def storage_capped() -> bool:
         probe = ("import os; print(open('copied').read(), os.statvfs('.').f_blocks "
                  "* os.statvfs('.').f_frsize, os.stat('/tmp').st_dev == os.stat('.').st_dev)")
         proc = subprocess.Popen([python_for_box(), "-I", "-S", "-B", "-c", _LAUNCHER,
-                                 json.dumps(storage.plan()), python_for_box(), "-I", "-S",
+                                 launcher_plan(storage), python_for_box(), "-I", "-S",
                                  "-c", probe], cwd=folder, stdout=subprocess.PIPE,
                                 stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
         try:

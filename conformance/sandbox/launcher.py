@@ -20,14 +20,16 @@ It is the box's first program, and it execs the real one in its place:
    root (level ``best-effort`` as root), ``CAP_SYS_ADMIN`` dropped from the
    bounding set so that the program cannot unmount what caps it.
 
-Its only argument is a JSON document (see :func:`plan` in the parent); the
-program to run follows. Failures are told on stderr with status 125.
+Its only argument is the plan (see :meth:`Storage.plan` in the parent), in
+``marshal``'s format, in hex; the program to run follows. Failures are told
+on stderr with status 125. It imports only what starts fast (no ``json``,
+no ``shutil``: together they took half its CPU time): it runs at every
+start of a box.
 """
 
 import ctypes
-import json
+import marshal
 import os
-import shutil
 import stat
 import sys
 
@@ -59,6 +61,15 @@ def _write(path, text):
         f.write(text)
 
 
+def _copy_file(source, dest):
+    with open(source, "rb") as f, open(dest, "wb") as out:
+        while True:
+            chunk = f.read(1 << 20)
+            if not chunk:
+                return
+            out.write(chunk)
+
+
 def _copy(source, dest, uid):
     """Copy the folder ``source`` into ``dest`` (both exist); hand it to ``uid``."""
     for entry in os.scandir(source):
@@ -67,7 +78,7 @@ def _copy(source, dest, uid):
             os.mkdir(target, 0o700)
             _copy(entry.path, target, uid)
         elif entry.is_file(follow_symlinks=False):
-            shutil.copyfile(entry.path, target)
+            _copy_file(entry.path, target)
             os.chmod(target, stat.S_IMODE(entry.stat(follow_symlinks=False).st_mode) & 0o700)
         else:
             continue
@@ -143,7 +154,7 @@ def setup(plan):
 
 
 def main(argv):
-    plan, program = json.loads(argv[1]), argv[2:]
+    plan, program = marshal.loads(bytes.fromhex(argv[1])), argv[2:]
     try:
         setup(plan)
         os.execvp(program[0], program)
