@@ -226,6 +226,7 @@ def _default_env(env: dict[str, str] | None, workdir: str) -> dict[str, str]:
 
 
 _PROBED = "SOKOBAN_ISOLATION_PROBED"   # the probe's answer, inherited by our own subprocesses
+_BEST = "SOKOBAN_ISOLATION_BEST"       # the best level alone, when only it was probed (inherited too)
 
 
 @lru_cache(maxsize=None)
@@ -233,17 +234,48 @@ def available_levels() -> tuple[str, ...]:
     """The levels this machine offers, best first (``"best-effort"`` always).
     Probed once (a process tries each level) and passed on to the checker
     processes this one starts."""
-    known = os.environ.get(_PROBED, "").split(",")
-    if known[-1:] == ["best-effort"] and all(level in LEVELS for level in known):
-        return tuple(known)
+    known = _inherited(_PROBED)
+    if known is not None:
+        return known
     levels = []
-    if shutil.which("bwrap") and (_probe("bwrap") or _probe("bwrap")):
+    if shutil.which("bwrap") and _works("bwrap"):
         levels.append("bwrap")
-    if _root() and (_probe("user") or _probe("user")):
+    if _root() and _works("user"):
         levels.append("user")
     levels.append("best-effort")
     os.environ[_PROBED] = ",".join(levels)
     return tuple(levels)
+
+
+def _inherited(name: str) -> tuple[str, ...] | None:
+    """The levels a parent checker process probed (``name``: its variable), or None."""
+    known = os.environ.get(name, "").split(",")
+    if known[-1:] == ["best-effort"] and all(level in LEVELS for level in known):
+        return tuple(known)
+    return None
+
+
+@lru_cache(maxsize=None)
+def _works(level: str) -> bool:
+    """Whether a box starts at ``level`` here (tried twice: a loaded machine may fail once)."""
+    return _probe(level) or _probe(level)
+
+
+@lru_cache(maxsize=None)
+def _best_level() -> str:
+    """The first of :func:`available_levels`, probing no further than it:
+    when bwrap works, the ``user`` level is not tried (a box started as
+    another uid, and a scan of the shared folders for what it left: every
+    check paid it as root). Passed on to the checker processes this one
+    starts, as the whole list is."""
+    for name in (_PROBED, _BEST):
+        known = _inherited(name)
+        if known is not None:
+            return known[0]
+    if shutil.which("bwrap") and _works("bwrap"):
+        os.environ[_BEST] = "bwrap,best-effort"
+        return "bwrap"
+    return available_levels()[0]
 
 
 def _probe(level: str) -> bool:
@@ -268,15 +300,15 @@ def isolation_level() -> str:
     """The level :func:`spawn` uses by default: the best available, or the
     one ``SOKOBAN_ISOLATION`` asks for."""
     asked = os.environ.get(ENV_VAR, "").strip()
+    if not asked:
+        return _best_level()
+    if asked not in LEVELS:
+        raise IsolationError(f"{ENV_VAR}={asked}: not a level ({', '.join(LEVELS)})")
     levels = available_levels()
-    if asked:
-        if asked not in LEVELS:
-            raise IsolationError(f"{ENV_VAR}={asked}: not a level ({', '.join(LEVELS)})")
-        if asked not in levels:
-            raise IsolationError(f"{ENV_VAR}={asked}: not available on this machine "
-                                 f"(available: {', '.join(levels)})")
-        return asked
-    return levels[0]
+    if asked not in levels:
+        raise IsolationError(f"{ENV_VAR}={asked}: not available on this machine "
+                             f"(available: {', '.join(levels)})")
+    return asked
 
 
 def spawn(argv: list[str], *, workdir: str, memory_mb: int = DEFAULT_MEMORY_MB,

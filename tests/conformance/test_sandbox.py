@@ -1028,3 +1028,58 @@ def test_opaque_results_stay_with_the_target(in_process):
         assert t.call("persona", j) == (2, 1)
     finally:
         t.close()
+
+
+@pytest.fixture
+def probes(monkeypatch):
+    """The levels probed (each probe recorded; ``works``: the levels that
+    start), with the probe caches and the inherited answers cleared, and
+    put back after."""
+    tried: list[str] = []
+    works: set[str] = set()
+
+    def probe(level):
+        tried.append(level)
+        return level in works
+
+    for name in (isolation._PROBED, isolation._BEST, isolation.ENV_VAR):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(isolation, "_probe", probe)
+    monkeypatch.setattr(isolation, "_root", lambda: True)
+    monkeypatch.setattr(isolation.shutil, "which", lambda name: "/usr/bin/" + name)
+    caches = (isolation.available_levels, isolation._works, isolation._best_level)
+    for cache in caches:
+        cache.cache_clear()
+    yield tried, works
+    for cache in caches:
+        cache.cache_clear()
+
+
+def test_the_best_level_is_found_without_probing_the_others(probes, monkeypatch):
+    tried, works = probes
+    works |= {"bwrap", "user"}
+    assert isolation.isolation_level() == "bwrap"
+    assert tried == ["bwrap"]                           # (user not tried)
+    assert isolation.available_levels() == ("bwrap", "user", "best-effort")
+    assert tried == ["bwrap", "user"]                   # (bwrap not tried again)
+    monkeypatch.setenv(isolation.ENV_VAR, "user")
+    assert isolation.isolation_level() == "user"
+
+
+def test_without_bwrap_the_next_level_is_probed(probes):
+    tried, works = probes
+    works |= {"user"}
+    assert isolation.isolation_level() == "user"
+    assert tried == ["bwrap", "bwrap", "user"]          # (a failed probe is tried twice)
+
+
+def test_a_checker_process_inherits_the_best_level(probes):
+    tried, works = probes
+    works |= {"bwrap"}
+    assert isolation.isolation_level() == "bwrap"
+    script = ("from conformance.sandbox import isolation\n"
+              "isolation._probe = lambda level: print('probed', level) or False\n"
+              "print(isolation.isolation_level())\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert out.stdout.split() == ["bwrap"]
