@@ -234,11 +234,11 @@ def available_levels() -> tuple[str, ...]:
     """The levels this machine offers, best first (``"best-effort"`` always).
     Probed once (a process tries each level) and passed on to the checker
     processes this one starts."""
-    known = _inherited(_PROBED)
+    known = _inherited()
     if known is not None:
         return known
     levels = []
-    if shutil.which("bwrap") and _works("bwrap"):
+    if _works("bwrap"):
         levels.append("bwrap")
     if _root() and _works("user"):
         levels.append("user")
@@ -247,9 +247,9 @@ def available_levels() -> tuple[str, ...]:
     return tuple(levels)
 
 
-def _inherited(name: str) -> tuple[str, ...] | None:
-    """The levels a parent checker process probed (``name``: its variable), or None."""
-    known = os.environ.get(name, "").split(",")
+def _inherited() -> tuple[str, ...] | None:
+    """The levels a parent checker process probed, or None."""
+    known = os.environ.get(_PROBED, "").split(",")
     if known[-1:] == ["best-effort"] and all(level in LEVELS for level in known):
         return tuple(known)
     return None
@@ -257,7 +257,10 @@ def _inherited(name: str) -> tuple[str, ...] | None:
 
 @lru_cache(maxsize=None)
 def _works(level: str) -> bool:
-    """Whether a box starts at ``level`` here (tried twice: a loaded machine may fail once)."""
+    """Whether a box starts at ``level`` here (tried twice: a loaded machine
+    may fail once; bwrap only when it is installed)."""
+    if level == "bwrap" and not shutil.which("bwrap"):
+        return False
     return _probe(level) or _probe(level)
 
 
@@ -268,12 +271,13 @@ def _best_level() -> str:
     another uid, and a scan of the shared folders for what it left: every
     check paid it as root). Passed on to the checker processes this one
     starts, as the whole list is."""
-    for name in (_PROBED, _BEST):
-        known = _inherited(name)
-        if known is not None:
-            return known[0]
-    if shutil.which("bwrap") and _works("bwrap"):
-        os.environ[_BEST] = "bwrap,best-effort"
+    known = _inherited()
+    if known is not None:
+        return known[0]
+    if os.environ.get(_BEST) in LEVELS:
+        return os.environ[_BEST]
+    if _works("bwrap"):
+        os.environ[_BEST] = "bwrap"
         return "bwrap"
     return available_levels()[0]
 
@@ -361,7 +365,7 @@ def spawn(argv: list[str], *, workdir: str, memory_mb: int = DEFAULT_MEMORY_MB,
         env = {**(env or {}), "TMPDIR": tmpdir}
     if launched:
         argv = [python_for_box(), "-I", "-S", "-B", "-c", _LAUNCHER,
-                launcher_plan(storage), *argv]
+                _launcher_plan(storage), *argv]
     if uid is None and max_processes and not _root():
         # RLIMIT_NPROC counts every process of the real uid: the box shares
         # ours, so it may start max_processes more than we already run.
@@ -583,12 +587,12 @@ def _tmpfs_usage(path: str) -> tuple[int, int]:
 
 
 _LAUNCHER = ""      # the launcher's source, read on first use
+_CAPPED = "SOKOBAN_STORAGE_CAPPED_PROBED"   # the probe's answer, inherited like _PROBED
 
 
-def launcher_plan(storage: "Storage") -> str:
+def _launcher_plan(storage: "Storage") -> str:
     """The launcher's argument: ``storage``'s plan as the launcher reads it."""
     return marshal.dumps(storage.plan()).hex()
-_CAPPED = "SOKOBAN_STORAGE_CAPPED_PROBED"   # the probe's answer, inherited like _PROBED
 
 
 @lru_cache(maxsize=None)
@@ -611,7 +615,7 @@ def storage_capped() -> bool:
         probe = ("import os; print(open('copied').read(), os.statvfs('.').f_blocks "
                  "* os.statvfs('.').f_frsize, os.stat('/tmp').st_dev == os.stat('.').st_dev)")
         proc = subprocess.Popen([python_for_box(), "-I", "-S", "-B", "-c", _LAUNCHER,
-                                 launcher_plan(storage), python_for_box(), "-I", "-S",
+                                 _launcher_plan(storage), python_for_box(), "-I", "-S",
                                  "-c", probe], cwd=folder, stdout=subprocess.PIPE,
                                 stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
         try:
