@@ -27,8 +27,8 @@ from conformance import profiles
 from conformance.api import BATCH, NOT_PROVIDED, Counterexample, Earlier, Verdict
 from conformance.checking import engine, localize
 from conformance.checking.targets import (
-    BadTarget, DirectionAdapter, ReferenceImport, ResolvedTarget, detect_profiles, explain_missing,
-    missing_operations,
+    BadTarget, ReferenceImport, ResolvedTarget, detect_profiles, explain_missing,
+    missing_operations, seen_in_ours,
 )
 from conformance.machines.budget import DEFAULT_BUDGET, Budget, OutOfBudget
 from conformance.machines.profile import Profile
@@ -234,9 +234,7 @@ def open_checked(spec: ResolvedTarget, options: RunOptions, profile: str | None 
         if missing_operations(target.has, choice):
             target = PartialTarget(target, choice)
         own = choice
-    if options.directions != "ours":
-        target = DirectionAdapter(target, profiles.get(own), options.directions)
-    return target, own, options.directions
+    return seen_in_ours(target, profiles.get(own), options.directions), own, options.directions
 
 
 @contextlib.contextmanager
@@ -459,9 +457,7 @@ def _judge(target, profile: str, options: RunOptions, missing: Sequence[str] = (
     lacks (a partial check: the engine leaves out what needs them).
     ``budget``: the check's time budget (a search stops there)."""
     check, _format = load_engine()
-    judged = target
-    if options.directions != "ours":
-        judged = DirectionAdapter(target, profiles.get(profile), options.directions)
+    judged = seen_in_ours(target, profiles.get(profile), options.directions)
     kwargs = dict(max_examples=options.max_examples, seed=options.seed,
                   directions=options.directions)
     if not options.shrink:
@@ -512,9 +508,7 @@ def _check_profile(target, profile: str, options: RunOptions,
         verdict = classify(target, verdict, lambda other, replay: _judge(
             other, profile, replace(options, replay=replay)), search=options.replay is None)
     if options.localize and not verdict.out_of_time and options.replay is None:
-        judged = target
-        if options.directions != "ours":
-            judged = DirectionAdapter(target, profiles.get(profile), options.directions)
+        judged = seen_in_ours(target, profiles.get(profile), options.directions)
         localize.localize_verdict(judged, profiles.get(profile), verdict,
                                   directions=options.directions,
                                   strict_types=options.strict_types, budget=budget)

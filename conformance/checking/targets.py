@@ -32,7 +32,8 @@ from typing import Callable, Iterable, Mapping
 
 from conformance import profiles
 from conformance.translations import _
-from conformance.machines.directions import DIRECTIONS, DirectionAdapter  # noqa: F401 - re-exported
+from conformance.machines.directions import (  # noqa: F401 - re-exported
+    DIRECTIONS, DirectionAdapter, seen_in_ours)
 from conformance.machines.profile import Profile
 # (re-exported: a target is found here and loaded there)
 from conformance.sandbox.loading import (  # noqa: F401

@@ -34,6 +34,18 @@ def flip(value: Any) -> Any:
     return value
 
 
+def seen_in_ours(target: Target, profile, convention: str) -> Target:
+    """``target``, whose code uses ``convention``, as the engine sees it: in
+    our convention. Itself when it speaks ours already: ``convention`` is
+    ours, or the target reflects its positions itself (its ``reflects`` is
+    ``convention``: a C++ driver writes and reads every position as a line
+    anyway, so it reflects y there at no cost). Else behind a
+    :class:`DirectionAdapter`."""
+    if convention == "ours" or getattr(target, "reflects", None) == convention:
+        return target
+    return DirectionAdapter(target, profile, convention)
+
+
 class DirectionAdapter:
     """Wraps a target that uses seed 001's convention (y grows north,
     ``Norte = (0, 1)``) so the engine sees ours (y grows south).
@@ -60,6 +72,9 @@ class DirectionAdapter:
         self.profile = profile.name
         self.only_direction = profile.flip == "direction"
         self.convention = convention
+        # Nothing to reflect: the target is in ours already, or reflects its
+        # positions itself (never twice: see seen_in_ours).
+        self.passes = convention == "ours" or getattr(target, "reflects", None) == convention
         self.name = target.name
         # A reflected result passed back as an argument reaches the target as
         # the very object it returned (so the sandbox sends a handle, not a copy).
@@ -69,7 +84,7 @@ class DirectionAdapter:
         return self.inner.has(op)
 
     def _args(self, op: str, args: tuple) -> tuple:
-        if self.convention == "ours":
+        if self.passes:
             return args
         if self.only_direction:
             if op == "mover" and len(args) >= 2:
@@ -102,7 +117,7 @@ class DirectionAdapter:
 
     def _result(self, value: Any) -> Any:
         t = type(value)
-        if (t is bool or t is int or value is None or self.convention == "ours"
+        if (t is bool or t is int or value is None or self.passes
                 or self.only_direction or isinstance(value, Handle)):
             return value
         flipped = flip(value)
@@ -121,7 +136,7 @@ class DirectionAdapter:
                                          for a in args])
         if op == BATCH:
             reflect = self._args
-            if self.convention == "ours" or self.only_direction:    # (mover's alone: by op)
+            if self.passes or self.only_direction:    # (mover's alone: by op)
                 calls = [(o, reflect(o, tuple(a))) for o, a in args[0]]
             else:
                 calls = []

@@ -8,6 +8,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from conformance.profiles.aed2 import build as aed2_build
 from conformance.profiles.aed2 import mutants
@@ -15,6 +17,9 @@ from conformance.checking.checks import RunOptions, check_by_rules, check_target
 from conformance.commands.cli import main
 from conformance.reports.output import verdict_status
 from conformance.checking.targets import own_spec, resolve
+from conformance.api import BATCH
+from spec import extendido as spec_ext
+from spec.tipos import BOMBAS, CAJAS, DEPOSITOS, PAREDES, PERSONAJE, Accion
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not installed")
 
@@ -169,3 +174,61 @@ def test_a_crash_on_a_rule_already_broken_ends_its_example_in_a_check_by_rules(c
     broken = {o.rule for o in verdict.outcomes if o.status == "broken"}
     assert "ext.can-move" in broken and "ext.walls" in broken
     assert verdict_status(verdict) == "does not conform"
+
+
+@pytest.fixture(scope="module")
+def reference_target():
+    """Our C++ reference, built (or found in the cache) and started once."""
+    from conformance.profiles.aed2.target import Aed2Target
+    target = Aed2Target(aed2_build.build(mutants.REFERENCE, sanitize=False), name="reference")
+    yield target
+    target.close()
+
+
+_cells = st.tuples(st.integers(-3, 3), st.integers(-3, 3))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(player=_cells, walls=st.frozensets(_cells, max_size=8), boxes=st.frozensets(_cells, max_size=3),
+       look=st.lists(_cells, min_size=1, max_size=6),
+       moves=st.lists(st.sampled_from([Accion.NORTE, Accion.ESTE, Accion.SUR, Accion.OESTE]),
+                      max_size=4))
+def test_the_cpp_target_takes_and_answers_positions_in_our_convention(
+        reference_target, player, walls, boxes, look, moves):
+    """The target reflects y itself (no adapter stands before it): the
+    driver's lines carry seed 001's convention, what it takes and answers
+    is ours, so the reference agrees with the spec played in ours, moves
+    included (Norte is (0, 1) to the driver, (0, -1) to us)."""
+    walls, boxes = walls - {player}, boxes - walls - {player}
+    level = {PERSONAJE: frozenset([player]), PAREDES: walls, CAJAS: boxes,
+             DEPOSITOS: frozenset(boxes), BOMBAS: 0}
+    sent = []
+    exchange = reference_target._exchange
+
+    def recorded(lines, *rest):
+        sent.extend(lines)
+        return exchange(lines, *rest)
+
+    reference_target._exchange = recorded
+    try:
+        j, model = reference_target.call("nuevo_juego", [level]), spec_ext.nuevo_juego([level])
+        assert sent[1].startswith(f"L 0 {player[0]} {-player[1]} ")
+        for a in moves:
+            if spec_ext.puede_mover(model, a):
+                reference_target.call("mover", j, a)
+                model = spec_ext.mover(model, a)
+        answers = reference_target.call(BATCH, [("persona", (j,))] + [
+            (op, (j, p)) for p in look for op in ("hay_pared", "hay_caja", "hay_deposito")])
+        assert answers == [spec_ext.persona(model)] + [
+            f(model, p) for p in look for f in (spec_ext.hay_pared, spec_ext.hay_caja,
+                                                spec_ext.hay_deposito)]
+        x, y = look[-1]
+        assert f"D {x} {-y}" in sent           # the course's convention on the line
+    finally:
+        reference_target._exchange = exchange
+
+
+def test_the_cpp_target_names_a_call_in_the_course_convention():
+    from conformance.profiles.aed2.target import _shown
+    assert _shown("hay_pared", (None, (2, 3))) == "hayPared({2, -3})"
+    assert _shown("mover", (None, Accion.NORTE)) == "mover(Norte)"

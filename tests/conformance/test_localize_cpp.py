@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from conformance.api import Counterexample
 from conformance.checking import localize as loc
 from conformance.checking.checks import RunOptions, check_by_rules, check_target
-from conformance.checking.targets import own_spec
+from conformance.checking.targets import own_spec, seen_in_ours
 from conformance.profiles.aed2 import coverage, mutants, sanitizer
 from conformance.reports.output import verdicts_to_gradescope, verdicts_to_json
 from conformance.reports.report import place
@@ -264,7 +264,7 @@ def found():
     target = profile.open(spec, options)
     try:
         verdict, _ = check_target(spec, None, options, target=target)[0]
-        loc.localize_verdict(checks.DirectionAdapter(target, profile, options.directions),
+        loc.localize_verdict(seen_in_ours(target, profile, options.directions),
                              profile, verdict, directions=options.directions, seconds=1e9)
     finally:
         target.close()

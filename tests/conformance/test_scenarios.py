@@ -70,11 +70,11 @@ def test_the_cpp_reference_departs_from_no_scenario():
     from conformance.profiles.aed2.build import build
     from conformance.profiles.aed2.target import Aed2Target
     from conformance.sandbox.box import DEFAULT_MEMORY_MB
-    from conformance.checking.targets import DirectionAdapter
+    from conformance.checking.targets import seen_in_ours
     target = Aed2Target(build(cpp_mutants.REFERENCE, std="c++17", sanitize=True), timeout=10,
                         memory_mb=DEFAULT_MEMORY_MB, name="reference")
     try:
-        found = engine.replay_scenarios(DirectionAdapter(target, profiles.get("aed2"), "seed001"),
+        found = engine.replay_scenarios(seen_in_ours(target, profiles.get("aed2"), "seed001"),
                                         "aed2", directions="seed001")
     finally:
         target.close()

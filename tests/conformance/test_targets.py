@@ -14,7 +14,7 @@ from conformance import profiles
 from conformance.api import BATCH, Handle
 from conformance.sandbox.box import InProcessTarget
 from conformance.checking.targets import (
-    BadTarget, DirectionAdapter, bundled_specs, detect_profiles, explain_missing,
+    BadTarget, DirectionAdapter, bundled_specs, seen_in_ours, detect_profiles, explain_missing,
     load, missing_operations, private_module_name, resolve,
 )
 from spec import juego as spec_tad
@@ -238,6 +238,28 @@ def test_tad_adapter_flips_arguments_results_and_batches():
     assert ours.call("persona", (2, 3)) == (4, 5)
     with pytest.raises(ValueError):
         DirectionAdapter(inner, profiles.get("tad"), "sideways")
+
+
+class _Reflecting(_Recorder):
+    """A target that takes and answers positions in our convention, its
+    program using seed 001's (as the C++ target does)."""
+    reflects = "seed001"
+
+
+@pytest.mark.parametrize("profile", ["tad", "extendido", "aed2"])
+def test_a_target_that_reflects_itself_is_never_reflected_again(profile):
+    own = _Reflecting()
+    assert seen_in_ours(own, profiles.get(profile), "seed001") is own
+    # Wrapped by hand all the same, the adapter passes everything through.
+    adapter = DirectionAdapter(own, profiles.get(profile), "seed001")
+    assert adapter.call("hay_caja", Handle(1), (2, 3)) == (4, 5)
+    assert adapter.call(BATCH, [("persona", (Handle(1),))]) == [(1, 2)]
+    assert own.calls == [("hay_caja", (Handle(1), (2, 3))),
+                         (BATCH, ([("persona", (Handle(1),))],))]
+    # One that does not is reflected, and one in our convention is itself.
+    plain = _Recorder()
+    assert isinstance(seen_in_ours(plain, profiles.get(profile), "seed001"), DirectionAdapter)
+    assert seen_in_ours(plain, profiles.get(profile), "ours") is plain
 
 
 class _Echo(_Recorder):

@@ -3,8 +3,11 @@
 The engine speaks the ``aed2`` profile's operations (``nuevo_juego``,
 ``mover``, ``hay_pared``...; see ``conformance.profiles.aed2.interface.OPERATIONS``);
 this class turns each into a request of the driver's line protocol
-(``driver.cpp``) and reads the answer. Positions arrive here already in seed
-001's convention (``DirectionAdapter``); ``Accion`` members become the
+(``driver.cpp``) and reads the answer. Positions come and go in our
+convention (y grows south), and the lines carry them in seed 001's (y grows
+north, ``Norte = (0, 1)``): the target reflects y as it writes and reads
+them, so no :class:`~conformance.machines.directions.DirectionAdapter`
+stands in front of it (``reflects``). ``Accion`` members become the
 course's ``PuntoCardinal`` (``NORTE`` is ``Norte``...).
 
 When the binary dies (a signal, an abort, a sanitizer report, ``exit``) the
@@ -67,16 +70,29 @@ _KIND = {op: 0 if op in _BOOLEAN else 1 if op == "persona" else 2 if op == "bomb
          for op in REQUESTS}
 
 
+def _course(x: Any, y: Any) -> tuple[Any, Any]:
+    """A position of ours in seed 001's convention: y reflected (when both
+    are ints: anything else reaches the driver as it is, to be refused)."""
+    if type(x) is int and type(y) is int:       # (not a bool: True == 1)
+        return x, -y
+    return x, y
+
+
+def _missing(op: str) -> TargetError:
+    return TargetError("missing", _("{operation} is not an operation of "
+                                    "aed2_Juego").format(operation=op), op=op)
+
+
 def _shown(op: str, args: tuple) -> str:
-    """A call as the course's method with its argument (``mover(Norte)``,
-    ``hayPared({2, 3})``), as a report names it."""
+    """A call as the course's method with its argument, in the course's
+    convention (``mover(Norte)``, ``hayPared({2, 3})``), as a report names it."""
     method = REQUESTS[op][1]
     if len(args) < 2:
         return f"{method}()"
     a = args[1]
     if isinstance(a, Accion):
         return f"{method}({CARDINAL_NAMES[CARDINAL[a]]})"
-    x, y = a
+    x, y = _course(*a)
     return f"{method}({{{x}, {y}}})"
 
 
@@ -99,6 +115,10 @@ def sanitizer_env(memory_mb: int) -> dict:
 class Aed2Target:
     """A C++ implementation of the course interface, built by :mod:`.build`."""
 
+    #: The convention its program takes positions in, reflected here to and
+    #: from ours (:func:`~conformance.machines.directions.seen_in_ours`).
+    reflects = "seed001"
+
     def __init__(self, build: Build, *, timeout: float = 10.0, memory_mb: int = 1024,
                  name: str | None = None,
                  storage_mb: int | None = isolation.DEFAULT_STORAGE_MB):
@@ -109,7 +129,7 @@ class Aed2Target:
         self.storage_mb = storage_mb        # what the running binary may store
         self.proc: subprocess.Popen | None = None
         self._buffer = b""
-        self._lines: dict[tuple, str] = {}  # (request letter, position) -> its line
+        self._lines: dict[tuple, str] = {}  # (operation, position) -> its request line
         self._stderr = bytearray()
         self._stderr_thread: threading.Thread | None = None
         self._game = 0
@@ -220,10 +240,10 @@ class Aed2Target:
             self._start()
         lines = [f"N {len(niveles)}"]
         for n in niveles:
-            (px, py), = n[PERSONAJE]
+            (px, py), = (_course(*p) for p in n[PERSONAJE])
             parts = [f"L {int(n.get(BOMBAS, 0))} {px} {py}"]
             for key in (PAREDES, DEPOSITOS, CAJAS):
-                cells = sorted(n[key])
+                cells = sorted(_course(*c) for c in n[key])     # (in the course's order)
                 parts.append(f"{len(cells)} " + " ".join(f"{x} {y}" for x, y in cells))
             lines.append(" ".join(parts))
         answer = self._exchange(lines, 1, "aed2_Juego(niveles)")[0]
@@ -239,51 +259,64 @@ class Aed2Target:
         made = self._lines
         if len(made) > 100_000:
             made.clear()
+        special = []                    # where the answers that are not a boolean come
         for op, args in calls:
+            if len(args) == 2:
+                a = args[1]
+                if type(a) is tuple:    # a position (the observers: most lines)
+                    line = made.get((op, a))
+                    if line is None:
+                        line = self._position_line(op, a)
+                    append(line)
+                    continue
             letter = _LETTER.get(op)
             if letter is None:
-                raise TargetError("missing", _("{operation} is not an operation of "
-                                               "aed2_Juego").format(operation=op), op=op)
+                raise _missing(op)
             if len(args) < 2:           # args[0]: the juego's handle
+                if _KIND[op]:
+                    special.append(len(lines))
                 append(letter)
-                continue
-            a = args[1]
-            if type(a) is tuple:        # a position (the observers: most lines)
-                line = made.get((letter, a))
-                if line is None:
-                    x, y = a
-                    line = f"{letter} {x} {y}"
-                    if type(x) is int and type(y) is int:   # (not a bool: True == 1)
-                        made[(letter, a)] = line
-                append(line)
-            elif isinstance(a, Accion):
-                append(f"{letter} {CARDINAL[a]}")
-            else:
-                x, y = a
+            elif isinstance(args[1], Accion):
+                append(f"{letter} {CARDINAL[args[1]]}")
+            else:                       # (not a position: for the driver to refuse)
+                x, y = args[1]
                 append(f"{letter} {x} {y}")
         if self.proc is None or self.proc.poll() is not None:
             raise TargetError("died", _("the program is not running (it died earlier)"),
                               op=_shown(*calls[0]))
         answers = self._exchange(lines, len(lines), None, calls)
-        out = []
-        append = out.append
-        kinds = _KIND
-        for (op, args), answer in zip(calls, answers):
-            kind = kinds[op]
-            if kind == 0 and (answer == "1" or answer == "0"):     # (most answers)
-                append(answer == "1")
-            elif answer[:1] == "!":
-                append(self._failure(op, answer, args))
-            elif kind == 0:
-                append(answer == "1")
-            elif kind == 1:
-                x, y = answer.split()
-                append((int(x), int(y)))
-            elif kind == 2:
-                append(int(answer))
-            else:
-                append(None)
+        if "!" in "".join(answers):     # a call failed: each answer read by its call
+            return [self._answer(op, args, answer) for (op, args), answer in zip(calls, answers)]
+        out = [answer == "1" for answer in answers]     # (most answers: "1" or "0")
+        for i in special:
+            if i < len(out):
+                out[i] = self._answer(*calls[i], answers[i])
         return out
+
+    def _position_line(self, op: str, a: tuple) -> str:
+        """The request line of ``op`` on position ``a`` (kept, when it is one)."""
+        letter = _LETTER.get(op)
+        if letter is None:
+            raise _missing(op)
+        x, y = a
+        if type(x) is int and type(y) is int:   # (not a bool: True == 1)
+            line = self._lines[(op, a)] = f"{letter} {x} {-y}"
+            return line
+        return f"{letter} {x} {y}"
+
+    def _answer(self, op: str, args: tuple, answer: str) -> Any:
+        """What the answer line ``answer`` to ``op(*args)`` says."""
+        kind = _KIND[op]
+        if answer[:1] == "!":
+            return self._failure(op, answer, args)
+        if kind == 0:
+            return answer == "1"
+        if kind == 1:
+            x, y = answer.split()
+            return (int(x), -int(y))
+        if kind == 2:
+            return int(answer)
+        return None
 
     @staticmethod
     def _failure(op: str, answer: str, args: tuple) -> TargetError:
