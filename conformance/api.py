@@ -57,6 +57,16 @@ SPECIAL_OPERATIONS = (FINGERPRINT, EQUAL, BATCH, RESET, OPAQUE)
 #: ``conformance.sandbox.spectra``). Not among the operations every target
 #: answers: one without spectra raises a TargetError.
 SPECTRA = "__spectra__"
+#: ``CELLS(juego, cells)``: extendido's per-cell observers
+#: (:data:`CELL_OBSERVERS`) on each of ``cells`` (a list of positions), cell
+#: by cell, in one call: a string of ``"1"`` and ``"0"``, one per call. When
+#: one of them fails: a list, the answers before it, then its
+#: :class:`TargetError` (the rest not asked). Only for a target whose ``has``
+#: says so (the C++ target: one request line): the engine compares the
+#: string with the spec's at once, and looks at each call only when they
+#: differ. Not among the operations every target answers.
+CELLS = "__cells__"
+CELL_OBSERVERS = ("hay_pared", "hay_caja", "hay_deposito")
 
 
 class Earlier:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
 from conformance import profiles
-from conformance.api import BATCH, NOT_PROVIDED, Counterexample, Earlier, Verdict
+from conformance.api import BATCH, CELL_OBSERVERS, CELLS, NOT_PROVIDED, Counterexample, Earlier, Verdict
 from conformance.checking import engine, localize
 from conformance.checking.targets import (
     BadTarget, ReferenceImport, ResolvedTarget, detect_profiles, explain_missing,
@@ -422,6 +422,8 @@ class PartialTarget:
         self.missing = frozenset(missing_operations(target.has, profile))
 
     def has(self, op: str) -> bool:
+        if op == CELLS:             # (not an operation: a way of asking some, when all are there)
+            return self.inner.has(op) and not self.missing & set(CELL_OBSERVERS)
         return True
 
     def call(self, op: str, *args):

@@ -604,7 +604,7 @@ class Machine(RuleBasedStateMachine):
             return None
         for i in range(len(calls)) if order is None else order:
             got, want = answers[i], expected[i]
-            if type(got) is type(want) and type(want) in (bool, int, tuple) and got == want:
+            if type(got) is type(want) and type(want) in (bool, int, tuple, str) and got == want:
                 continue            # the usual answer, agreeing: as agrees() says, sooner
             if not self.agrees(calls[i][0], got, want):
                 return answers, i

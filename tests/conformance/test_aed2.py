@@ -232,3 +232,76 @@ def test_the_cpp_target_names_a_call_in_the_course_convention():
     from conformance.profiles.aed2.target import _shown
     assert _shown("hay_pared", (None, (2, 3))) == "hayPared({2, -3})"
     assert _shown("mover", (None, Accion.NORTE)) == "mover(Norte)"
+
+
+_HAY_CAJA = "bool aed2_Juego::hayCaja(Coordenada c) const { return _juego.actual().hayCaja(c); }"
+#: Variants whose per-cell observers fail, each in its own way.
+_FAILING_OBSERVERS = {
+    "throws_west": "bool aed2_Juego::hayCaja(Coordenada c) const { if (c.first < 0) "
+                   'throw std::out_of_range("fuera"); return _juego.actual().hayCaja(c); }',
+    "throws_then_crashes": "bool aed2_Juego::hayCaja(Coordenada c) const { if (c.first < 0) "
+                           'throw std::out_of_range("fuera"); if (c.second < -1) '
+                           "{ volatile int* p = nullptr; return *p; } "
+                           "return _juego.actual().hayCaja(c); }",
+    "throws_anything": "bool aed2_Juego::hayCaja(Coordenada c) const { if (c.second < -2) "
+                       "throw 7; return _juego.actual().hayCaja(c); }",
+}
+
+
+@pytest.mark.parametrize("name", ["reference", "undo_forgets_walls", "bomb_only_row", "chain_push",
+                                  "crash_without_walls", *_FAILING_OBSERVERS])
+def test_cells_asked_at_once_are_judged_as_one_call_each(name, tmp_path, monkeypatch):
+    """A C++ target answers an observation's cells in one request (CELLS):
+    compared at once, and call by call only where they differ. The check
+    finds what it finds asking each cell's observers one call each: the
+    same verdict, counterexample and counts, also when an observer throws
+    (the first one that threw is reported), throws what is not a
+    std::exception, or throws on some cells and crashes on others."""
+    from conformance.api import CELLS
+    from conformance.profiles.aed2.target import Aed2Target
+    if name in _FAILING_OBSERVERS:
+        folder = _variant(tmp_path, name, _HAY_CAJA, _FAILING_OBSERVERS[name])
+    elif name == "reference":
+        folder = mutants.REFERENCE
+    else:
+        folder = mutants.materialize(mutants.BY_NAME[name])
+    has = Aed2Target.has
+    verdicts, asked = [], []
+    for at_once in (True, False):
+        def has_it(self, op, at_once=at_once):
+            return has(self, op) and (at_once or op != CELLS)
+        monkeypatch.setattr(Aed2Target, "has", has_it)
+        many = Aed2Target._many
+
+        def counted(self, calls, many=many):
+            asked.append((at_once, sum(op == CELLS for op, _ in calls)))
+            return many(self, calls)
+
+        monkeypatch.setattr(Aed2Target, "_many", counted)
+        verdicts.append(check_target(own_spec("aed2", folder), None, RunOptions(
+            max_examples=25, seed=3, sanitize=False, localize=False))[0][0])
+    a, b = verdicts
+    assert a.conforms == b.conforms and a.stats == b.stats
+    assert a.conforms == (name == "reference")
+    if not a.conforms:
+        ca, cb = a.counterexample, b.counterexample
+        assert (ca.operation, ca.actions, ca.message, ca.rule, ca.expected, ca.actual) == \
+            (cb.operation, cb.actions, cb.message, cb.rule, cb.expected, cb.actual)
+    assert any(n for at_once, n in asked if at_once)          # (it was asked so)
+    assert not any(n for at_once, n in asked if not at_once)
+    if name.startswith("throws"):
+        assert "threw" in a.counterexample.message and "hayCaja({" in a.counterexample.message
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(walls=st.frozensets(_cells, max_size=8), boxes=st.frozensets(_cells, max_size=3),
+       cells=st.lists(_cells, min_size=1, max_size=12))
+def test_a_cells_request_answers_what_each_call_answers(reference_target, walls, boxes, cells):
+    from conformance.api import CELL_OBSERVERS, CELLS
+    player = (9, 9)
+    level = {PERSONAJE: frozenset([player]), PAREDES: walls, CAJAS: boxes - walls,
+             DEPOSITOS: frozenset(walls), BOMBAS: 0}
+    j = reference_target.call("nuevo_juego", [level])
+    at_once, each = reference_target.call(BATCH, [(CELLS, (j, cells)), ("persona", (j,))]), \
+        reference_target.call(BATCH, [(op, (j, p)) for p in cells for op in CELL_OBSERVERS])
+    assert at_once[0] == "".join("1" if v else "0" for v in each) and at_once[1] == player

@@ -9,6 +9,11 @@
 //   A          posicionActual -> "x y"       B  cantidadBombas -> n
 //   S d        sePuedeMover(d) -> 1 | 0      M d  mover(d) -> 1 | 0
 //   T          tirarBomba -> ok              U  deshacer -> ok
+//   W n x y .. the cells' hayPared, hayCaja and hayDeposito, in that order
+//              cell by cell -> one line of 3n digits, 1 | 0 | x (x: it threw),
+//              then, when one threw, the first one's "!raised ..."; each call
+//              is served as its own P, C or D request would be (the request
+//              being served, its coverage)
 //   F          flush -> "."                  Q  quit
 //   G          (coverage build only) the basic blocks of the student's code
 //              run since the last G: "address op count" lines, in hex (count: how
@@ -164,6 +169,20 @@ static bool aed2_read_line(char*& line, size_t& cap) {
     return true;
 }
 
+// The answer to a call that threw: "!raised " and what it threw (std::exception's
+// what(), on one line, at most 300 characters), or that it was not a std::exception.
+static void aed2_raised_text(char* out, size_t size, const char* what) {
+    if (what == nullptr) {
+        snprintf(out, size, "!raised (not a std::exception)");
+        return;
+    }
+    size_t n = (size_t) snprintf(out, size, "!raised ");
+    for (const char* c = what; *c != '\0' && c - what < 300 && n + 1 < size; c++) {
+        out[n++] = *c == '\n' || *c == '\r' ? ' ' : *c;
+    }
+    out[n] = '\0';
+}
+
 static void aed2_serve(char op, char*& line, size_t& cap) {
     AED2_SET_OP(op);
     if (op == 'N') {
@@ -204,6 +223,35 @@ static void aed2_serve(char op, char*& line, size_t& cap) {
         return;
     }
     aed2_Juego& j = *aed2_juego;
+    if (op == 'W') {
+        long n = aed2_number();
+        char failure[320] = "";         // the first call that threw: what it threw
+        for (long i = 0; i < n; i++) {
+            int x = (int) aed2_number();
+            int y = (int) aed2_number();
+            Coordenada c(x, y);
+            for (int k = 0; k < 3; k++) {
+                const char letter = "PCD"[k];
+                snprintf(aed2_current, sizeof aed2_current, "%c %d %d", letter, x, y);
+                AED2_SET_OP(letter);
+                char digit;
+                try {
+                    bool yes = k == 0 ? j.hayPared(c) : k == 1 ? j.hayCaja(c) : j.hayDeposito(c);
+                    digit = yes ? '1' : '0';
+                } catch (const std::exception& e) {
+                    digit = 'x';
+                    if (failure[0] == '\0') aed2_raised_text(failure, sizeof failure, e.what());
+                } catch (...) {
+                    digit = 'x';
+                    if (failure[0] == '\0') aed2_raised_text(failure, sizeof failure, nullptr);
+                }
+                fputc(digit, aed2_out);
+            }
+        }
+        if (failure[0] != '\0') fputs(failure, aed2_out);
+        fputc('\n', aed2_out);
+        return;
+    }
     switch (op) {
         case 'P': fputs(j.hayPared(aed2_coord()) ? "1\n" : "0\n", aed2_out); break;
         case 'D': fputs(j.hayDeposito(aed2_coord()) ? "1\n" : "0\n", aed2_out); break;
@@ -248,13 +296,15 @@ int main() {
         try {
             aed2_serve(line[0], line, cap);
         } catch (const std::exception& e) {
-            fputs("!raised ", aed2_out);
-            for (const char* c = e.what(); *c != '\0' && c - e.what() < 300; c++) {
-                fputc(*c == '\n' || *c == '\r' ? ' ' : *c, aed2_out);
-            }
+            char failure[320];
+            aed2_raised_text(failure, sizeof failure, e.what());
+            fputs(failure, aed2_out);
             fputc('\n', aed2_out);
         } catch (...) {
-            fputs("!raised (not a std::exception)\n", aed2_out);
+            char failure[320];
+            aed2_raised_text(failure, sizeof failure, nullptr);
+            fputs(failure, aed2_out);
+            fputc('\n', aed2_out);
         }
     }
     delete aed2_juego;

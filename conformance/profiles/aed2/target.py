@@ -38,7 +38,7 @@ from conformance.profiles.aed2 import coverage, sanitizer
 from conformance.profiles.aed2.build import Build, BuildError, build as build_folder, student_path
 from conformance.sandbox import isolation
 from conformance.profiles.aed2.process import kill, start
-from conformance.api import BATCH, RESET, SPECTRA, Handle, TargetError
+from conformance.api import BATCH, CELL_OBSERVERS, CELLS, RESET, SPECTRA, Handle, TargetError
 from conformance.profiles.aed2.interface import OPERATIONS
 from conformance.translations import _
 from spec.tipos import BOMBAS, CAJAS, DEPOSITOS, PAREDES, PERSONAJE, Accion
@@ -68,6 +68,7 @@ _BOOLEAN = frozenset(REQUESTS) - {"persona", "bombas", "tirar_bomba", "deshacer"
 _LETTER = {op: letter for op, (letter, _method) in REQUESTS.items()}
 _KIND = {op: 0 if op in _BOOLEAN else 1 if op == "persona" else 2 if op == "bombas" else 3
          for op in REQUESTS}
+_KIND[CELLS] = 4          # a line of digits (one request ``W``: many calls)
 
 
 def _course(x: Any, y: Any) -> tuple[Any, Any]:
@@ -86,6 +87,8 @@ def _missing(op: str) -> TargetError:
 def _shown(op: str, args: tuple) -> str:
     """A call as the course's method with its argument, in the course's
     convention (``mover(Norte)``, ``hayPared({2, 3})``), as a report names it."""
+    if op == CELLS:             # (its first call)
+        return _shown(CELL_OBSERVERS[0], (args[0], args[1][0]))
     method = REQUESTS[op][1]
     if len(args) < 2:
         return f"{method}()"
@@ -98,7 +101,8 @@ def _shown(op: str, args: tuple) -> str:
 
 #: Bytes of the binary's stderr kept (the sanitizer report is at its end).
 STDERR_KEEP = 256 * 1024
-#: Requests per round trip (a whole compare; keeps both pipes far from full).
+#: Requests per round trip (a whole compare; keeps both pipes far from full;
+#: a CELLS call counts as the requests it stands for).
 CHUNK = 1500
 
 
@@ -140,7 +144,7 @@ class Aed2Target:
     # -- the Target protocol -------------------------------------------------
 
     def has(self, op: str) -> bool:
-        return op in OPERATIONS or op in (BATCH, RESET)
+        return op in OPERATIONS or op in (BATCH, RESET, CELLS)
 
     def call(self, op: str, *args: Any) -> Any:
         if op == RESET:
@@ -148,8 +152,14 @@ class Aed2Target:
         if op == BATCH:
             calls = list(args[0])
             results: list[Any] = []
-            for i in range(0, len(calls), CHUNK):
-                results += self._many(calls[i:i + CHUNK])
+            start = weight = 0
+            for i, (op, a) in enumerate(calls):
+                weight += 3 * len(a[1]) if op == CELLS else 1
+                if weight >= CHUNK:
+                    results += self._many(calls[start:i + 1])
+                    start, weight = i + 1, 0
+            if start < len(calls):
+                results += self._many(calls[start:])
             return results
         if op == "nuevo_juego":
             return self._new_game(args[0])
@@ -271,7 +281,11 @@ class Aed2Target:
                     continue
             letter = _LETTER.get(op)
             if letter is None:
-                raise _missing(op)
+                if op != CELLS:
+                    raise _missing(op)
+                special.append(len(lines))
+                append(f"W {len(args[1])} " + " ".join(f"{x} {-y}" for x, y in args[1]))
+                continue
             if len(args) < 2:           # args[0]: the juego's handle
                 if _KIND[op]:
                     special.append(len(lines))
@@ -307,6 +321,16 @@ class Aed2Target:
     def _answer(self, op: str, args: tuple, answer: str) -> Any:
         """What the answer line ``answer`` to ``op(*args)`` says."""
         kind = _KIND[op]
+        if kind == 4:       # CELLS: digits 1 | 0 | x (it threw), then the first throw's "!raised"
+            digits, failed, failure = answer.partition("!")
+            if not failed:
+                return answer
+            k = digits.find("x")
+            if k < 0:                   # (no call threw: the line failed, e.g. no juego)
+                k = len(digits)
+            cells = args[1]
+            return [d == "1" for d in digits[:k]] + [self._failure(
+                CELL_OBSERVERS[k % 3], failed + failure, (args[0], cells[min(k // 3, len(cells) - 1)]))]
         if answer[:1] == "!":
             return self._failure(op, answer, args)
         if kind == 0:

@@ -15,7 +15,7 @@ from typing import Any, Sequence
 from hypothesis import strategies as st
 from hypothesis.stateful import precondition, rule
 
-from conformance.api import Earlier
+from conformance.api import CELL_OBSERVERS, CELLS, NOT_PROVIDED, Earlier, TargetError
 from conformance.machines import levels as lv
 from conformance.machines.base import (
     GIVEN, LONG, PATTERNS, Machine, arg_text, cells_board, short,
@@ -32,6 +32,9 @@ LONG_KINDS = ("repeat", "walk_then_bomb", "undo_many")
 
 #: Observers the seed defines from the others (compared after them).
 DERIVED = ("puede_mover", "gano")
+
+#: A cell's three observers (hay_pared, hay_caja, hay_deposito) as CELLS answers them.
+_DIGITS = ("000", "001", "010", "011", "100", "101", "110", "111")
 
 #: The per-cell observers and the board field each marks.
 CELL_FIELDS = {"hay_pared": "walls", "hay_caja": "boxes", "hay_deposito": "goals"}
@@ -66,6 +69,8 @@ class ExtendidoMachine(Machine):
     # -- playing -------------------------------------------------------------------
 
     def begin(self, scenes: Sequence[lv.Scene]) -> None:
+        # A target that answers the cells' observers in one call (CELLS).
+        self.at_once = self.run.target.has(CELLS)
         self.scenes = list(scenes)
         niveles = [s.nivel_extendido() for s in self.scenes]
         self.model = spec_ext.nuevo_juego(niveles)
@@ -142,6 +147,10 @@ class ExtendidoMachine(Machine):
             if spec_ext.gano(new) and not spec_ext.gano(j):
                 run.count("wins")
         self._apply(op, *args, completed=completed, result=answers[0])
+        tail = answers[1:]
+        look, observed = self._each_cell(look, tail)
+        if observed is not tail:            # (its cells asked at once, not as the spec says)
+            calls, answers = calls[:1] + look[0], answers[:1] + observed
         self.failed_calls(calls, answers, 1)
         run.count("steps")
         self.compare(look, answers[1:])
@@ -214,10 +223,17 @@ class ExtendidoMachine(Machine):
         # hayPared?(s, c) = c in paredes(s), and so hayCaja? and hayDeposito?
         # (their axioms): asked of the sets above, not cell by cell.
         pared, caja, deposito = walls.__contains__, boxes.__contains__, goals.__contains__
-        for p in grid:              # (a cell's observers share their arguments)
-            args = (handle, p)
-            per_cell += (("hay_pared", args), ("hay_caja", args), ("hay_deposito", args))
-            expected += (pared(p), caja(p), deposito(p))
+        if grid and self.at_once and self.focus() is None:
+            # In one call, compared at once (a departure among them is
+            # judged and reported call by call: _each_cell).
+            per_cell.append((CELLS, (handle, grid)))
+            expected.append("".join([_DIGITS[pared(p) * 4 + caja(p) * 2 + deposito(p)]
+                                     for p in grid]))
+        else:
+            for p in grid:              # (a cell's observers share their arguments)
+                args = (handle, p)
+                per_cell += (("hay_pared", args), ("hay_caja", args), ("hay_deposito", args))
+                expected += (pared(p), caja(p), deposito(p))
         # The observers first, then those the seed defines from them
         # (puedeMover? from the cells, ganó? from the boxes and depots): a
         # departure is reported where it starts, and blamed on its rule.
@@ -226,17 +242,55 @@ class ExtendidoMachine(Machine):
                  + list(range(len(scalars), len(scalars) + len(per_cell))) + derived)
         return scalars + per_cell, expected, order, scalars, per_cell, window
 
+    def _each_cell(self, look: tuple, answers: list, always: bool = False) -> tuple[tuple, list]:
+        """``look`` and its ``answers`` as if each cell's observers had been
+        asked one call each, when it asked them at once (CELLS) and what
+        came back is not what the spec says (a value differs, or a call
+        failed), or ``always`` (to draw the boards of a departure): judged
+        and reported as they would be then. Else as they are."""
+        per_cell = look[4]
+        if (not per_cell or per_cell[0][0] is not CELLS
+                or (answers[-1] == look[1][-1] and not always)):
+            return look, answers
+        calls, expected, order, scalars, per_cell, window = look
+        handle, grid = per_cell[0][1]
+        n = len(scalars)
+        per_cell = [(op, args) for args in [(handle, p) for p in grid] for op in CELL_OBSERVERS]
+        got = answers[-1]
+        if type(got) is str:
+            got = [d == "1" for d in got]
+        elif type(got) is not list:     # (NOT_PROVIDED, an error of the whole call...)
+            got = [got] * len(per_cell)
+        got = got[:len(per_cell)]       # (a failed call ends the list: the rest are not asked)
+        got += [NOT_PROVIDED if got and isinstance(got[-1], TargetError) else None] * (
+            len(per_cell) - len(got))
+        expected = expected[:n] + [d == "1" for d in expected[n]]
+        derived = [i for i, (op, _) in enumerate(scalars) if op in DERIVED]
+        order = ([i for i in range(n) if i not in derived]
+                 + list(range(n, n + len(per_cell))) + derived)
+        return (scalars + per_cell, expected, order, scalars, per_cell, window), \
+            answers[:n] + got
+
     def compare(self, look: tuple | None = None, answers: list | None = None) -> None:
         """Compare the target's juego with the spec's: :meth:`observation`'s
         ``look`` and the target's ``answers`` to it (None: ask them now)."""
         if look is None:
             look = self.observation(self.handle)
+            if look[4] and look[4][0][0] is CELLS:      # (never while shrinking on one observer)
+                answers = self._batch(look[0])
+                look, answers = self._each_cell(look, answers)
+                self.failed_calls(look[0], answers, len(look[3]))
+        elif answers is not None:
+            look, answers = self._each_cell(look, answers)
         calls, expected, order, scalars, per_cell, window = look
         observed = (self.observe(calls, expected, order) if answers is None
                     else self.judge(calls, expected, answers, order))
         if observed is None or observed[1] is None:
             return
         answers, i = observed
+        if per_cell and per_cell[0][0] is CELLS:    # (a departure of another observer:
+            look, answers = self._each_cell(look, answers, always=True)     # drawn cell by cell)
+            calls, expected, order, scalars, per_cell, window = look
         (op, args), want, got = calls[i], expected[i], answers[i]
         if self.lightness:          # compare everything again, to draw the boards
             self.live()             # (the juego as it is now: this step's)
