@@ -74,6 +74,20 @@ def test_the_check_says_how_the_target_is_isolated(fake, capsys, monkeypatch):
                           "(docs/conformance-runner.md)")
 
 
+@pytest.mark.parametrize("asked", ["bogus", "sideways"])
+def test_a_bad_isolation_level_is_the_environments_fault_not_the_targets(
+        fake, capsys, monkeypatch, asked):
+    from conformance.sandbox import isolation
+    monkeypatch.setenv(isolation.ENV_VAR, asked)
+    assert cli.main([fixture("soko_base.py"), "--max-examples", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {isolation.ENV_VAR}={asked}: not a level (") and \
+        "cannot load" not in err
+    assert not fake.CALLS                               # nothing was checked
+    # In this process, no sandbox is started: the variable does not matter.
+    assert cli.main([fixture("soko_base.py"), "--max-examples", "2", "--in-process"]) == 0
+
+
 def test_directions_wrap_the_target(fake):
     assert cli.main([fixture("soko_base.py"), "--directions", "seed001", "--in-process"]) == 0
     call, = fake.CALLS
