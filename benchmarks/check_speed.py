@@ -28,7 +28,9 @@ other (so both see the same load), and records:
 
 ``--repeat N`` runs each check N times with each tree, alternating, and
 compares each side's least CPU time (the run the machine's other jobs
-disturbed least); the row keeps all N (``cpus``).
+disturbed least); the row keeps all N (``cpus``), and the per-profile
+summary also gives the ratio of each side's median runs (with N of 3 or
+more: one quick run of a side decides less).
 
 ``--instructions`` also counts the instructions each check executes, with
 valgrind's cachegrind: on a quiet machine the same to a hundredth of a
@@ -422,6 +424,12 @@ def _summary(checks: dict) -> None:
               f" {med(steps_b)} -> {med(steps_a)} round trips per step"
               + (f"; instructions {_giga(ins_b)} -> {_giga(ins_a)} ({ratio(ins_b, ins_a).strip()})"
                  if counted and ins_a else ""))
+        if all(len(r[side].get("cpus", ())) > 2 for r in rows for side in ("before", "after")):
+            # (--repeat 3 or more) each side's median run too: one quick run decides less
+            mb = sum(statistics.median(r["before"]["cpus"]) for r in rows)
+            ma = sum(statistics.median(r["after"]["cpus"]) for r in rows)
+            print(f"  {'':10} {'':3}   by each check's median run: CPU {mb:8.1f} s -> "
+                  f"{ma:8.1f} s ({ratio(mb, ma).strip()})")
 
 
 if __name__ == "__main__":
