@@ -234,12 +234,7 @@ class ExtendidoMachine(Machine):
                 args = (handle, p)
                 per_cell += (("hay_pared", args), ("hay_caja", args), ("hay_deposito", args))
                 expected += (pared(p), caja(p), deposito(p))
-        # The observers first, then those the seed defines from them
-        # (puedeMover? from the cells, ganó? from the boxes and depots): a
-        # departure is reported where it starts, and blamed on its rule.
-        derived = [i for i, (op, _) in enumerate(scalars) if op in DERIVED]
-        order = ([i for i in range(len(scalars)) if i not in derived]
-                 + list(range(len(scalars), len(scalars) + len(per_cell))) + derived)
+        order = _order(scalars, len(per_cell))
         return scalars + per_cell, expected, order, scalars, per_cell, window
 
     def _each_cell(self, look: tuple, answers: list, always: bool = False) -> tuple[tuple, list]:
@@ -249,7 +244,7 @@ class ExtendidoMachine(Machine):
         failed), or ``always`` (to draw the boards of a departure): judged
         and reported as they would be then. Else as they are."""
         per_cell = look[4]
-        if (not per_cell or per_cell[0][0] is not CELLS
+        if (not per_cell or per_cell[0][0] != CELLS
                 or (answers[-1] == look[1][-1] and not always)):
             return look, answers
         calls, expected, order, scalars, per_cell, window = look
@@ -265,18 +260,15 @@ class ExtendidoMachine(Machine):
         got += [NOT_PROVIDED if got and isinstance(got[-1], TargetError) else None] * (
             len(per_cell) - len(got))
         expected = expected[:n] + [d == "1" for d in expected[n]]
-        derived = [i for i, (op, _) in enumerate(scalars) if op in DERIVED]
-        order = ([i for i in range(n) if i not in derived]
-                 + list(range(n, n + len(per_cell))) + derived)
-        return (scalars + per_cell, expected, order, scalars, per_cell, window), \
-            answers[:n] + got
+        return (scalars + per_cell, expected, _order(scalars, len(per_cell)), scalars, per_cell,
+                window), answers[:n] + got
 
     def compare(self, look: tuple | None = None, answers: list | None = None) -> None:
         """Compare the target's juego with the spec's: :meth:`observation`'s
         ``look`` and the target's ``answers`` to it (None: ask them now)."""
         if look is None:
             look = self.observation(self.handle)
-            if look[4] and look[4][0][0] is CELLS:      # (never while shrinking on one observer)
+            if look[4] and look[4][0][0] == CELLS:      # (never while shrinking on one observer)
                 answers = self._batch(look[0])
                 look, answers = self._each_cell(look, answers)
                 self.failed_calls(look[0], answers, len(look[3]))
@@ -288,7 +280,7 @@ class ExtendidoMachine(Machine):
         if observed is None or observed[1] is None:
             return
         answers, i = observed
-        if per_cell and per_cell[0][0] is CELLS:    # (a departure of another observer:
+        if per_cell and per_cell[0][0] == CELLS:    # (a departure of another observer:
             look, answers = self._each_cell(look, answers, always=True)     # drawn cell by cell)
             calls, expected, order, scalars, per_cell, window = look
         (op, args), want, got = calls[i], expected[i], answers[i]
@@ -321,6 +313,17 @@ class ExtendidoMachine(Machine):
                                       zip(names, expected[:n])),
                    render_observation(board(answers, answers[at]), window,
                                       zip(names, answers[:n])))
+
+
+def _order(scalars: list, cells: int) -> list[int]:
+    """The order in which an observation's answers are judged: its
+    ``scalars`` first, then its ``cells`` per-cell calls, then the scalars
+    the seed defines from the others (puedeMover? from the cells, ganó? from
+    the boxes and depots): a departure is reported where it starts, and
+    blamed on its rule."""
+    n = len(scalars)
+    derived = [i for i, (op, _) in enumerate(scalars) if op in DERIVED]
+    return [i for i in range(n) if i not in derived] + list(range(n, n + cells)) + derived
 
 
 @functools.lru_cache(maxsize=1024)
