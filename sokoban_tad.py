@@ -215,6 +215,11 @@ def play_target(target: str, rest: list[str], prog: str) -> int:
         print(f"{prog}: " + _("--profile {profile}: no such profile; known: {known}").format(
             profile=profile, known=", ".join(known)), file=sys.stderr)
         return 2
+    from conformance.sandbox import isolation
+    problem = isolation.asked_problem()
+    if problem is not None:         # (the environment's fault, not the target's)
+        print(f"{prog}: {problem}", file=sys.stderr)
+        return 2
     try:
         referee = Referee(target, profile=profile,
                           support=os.path.realpath(os.path.expanduser(support))

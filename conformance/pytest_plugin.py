@@ -153,6 +153,11 @@ class _Suite:
             self.spec = resolve(self.text)
         except BadTarget as e:
             raise pytest.UsageError(f"--sokoban-impl: {e}") from None
+        if not self.options.in_process:
+            from conformance.sandbox import isolation
+            problem = isolation.asked_problem()     # (the environment's, not the target's)
+            if problem is not None:
+                raise pytest.UsageError(problem)
         self._target = None
         self.load_error: str | None = None
         self._checked: dict = {}

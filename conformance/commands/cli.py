@@ -176,12 +176,10 @@ def run(args: argparse.Namespace, out: TextIO, since: float | None = None) -> in
                 print(cannot_write(err), file=sys.stderr)
         return EXIT_BAD
     options = options_from(args)
-    if not options.in_process:
-        try:        # a bad SOKOBAN_ISOLATION is the environment's fault, not the target's
-            isolation.isolation_level()
-        except isolation.IsolationError as e:
-            print(_("error: {problem}").format(problem=e), file=sys.stderr)
-            return EXIT_BAD
+    problem = None if options.in_process else isolation.asked_problem()
+    if problem is not None:         # (the environment's fault, not the target's)
+        print(_("error: {problem}").format(problem=problem), file=sys.stderr)
+        return EXIT_BAD
     tty = out.isatty() if hasattr(out, "isatty") else False
     if tty:                         # progress on an interactive terminal only
         options = replace(options, progress=progress_line(out))

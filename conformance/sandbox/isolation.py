@@ -315,6 +315,18 @@ def isolation_level() -> str:
     return asked
 
 
+def asked_problem() -> str | None:
+    """What is wrong with the level ``SOKOBAN_ISOLATION`` asks for (not a
+    level, or not available here), or None: the environment's fault, which
+    a command says as it is before it opens any target, rather than as a
+    target that cannot be loaded."""
+    try:
+        isolation_level()
+    except IsolationError as e:
+        return str(e)
+    return None
+
+
 def spawn(argv: list[str], *, workdir: str, memory_mb: int = DEFAULT_MEMORY_MB,
           cpu_seconds: float | None = None, max_processes: int = DEFAULT_MAX_PROCESSES,
           file_size: int = DEFAULT_FILE_SIZE, env: dict[str, str] | None = None,

@@ -222,6 +222,17 @@ def test_the_budget_covers_opening_the_target(course):
     assert time.monotonic() - start < 3.9
 
 
+def test_a_bad_isolation_level_is_a_usage_error_not_a_failed_test(course, monkeypatch):
+    monkeypatch.setenv("SOKOBAN_ISOLATION", "sideways")
+    ret, out, err = pytest_run(course, f"--sokoban-impl={FIXTURES / 'soko_base.py'}")
+    assert ret == pytest.ExitCode.USAGE_ERROR
+    assert "SOKOBAN_ISOLATION=sideways: not a level" in err and "cannot load" not in out + err
+    # In this process no box is started: the variable does not matter.
+    ret, out, err = pytest_run(course, f"--sokoban-impl={FIXTURES / 'soko_base.py'}",
+                               "--sokoban-in-process", "--co", "-q")
+    assert ret == 0, out + err
+
+
 def test_support_in_the_plugin(course, tmp_path):
     """--sokoban-support: a soko.py that imports the course's gamelib is
     checked; without it, the one failure names the option."""

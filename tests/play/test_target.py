@@ -4,6 +4,7 @@ spec beside it), the panel laid out, and bad targets refused."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -13,6 +14,7 @@ import pytest
 
 import levels
 from conformance import mutants
+from conformance.profiles.aed2 import mutants as aed2_mutants
 from conformance.live.referee import Referee
 from conformance.checking.targets import BadTarget
 from impl.play import view
@@ -117,6 +119,25 @@ def test_sokoban_play_with_a_bad_target_exits_2_with_one_line(tmp_path, make, sa
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
     assert len(r.stderr.splitlines()) == 1 and r.stderr.startswith("sokoban play: ")
     assert says in r.stderr
+
+
+@pytest.mark.parametrize("kind", ["soko", "cpp"])
+def test_sokoban_play_says_a_bad_isolation_level_is_the_environments(tmp_path, kind):
+    """A bad SOKOBAN_ISOLATION is said as what it is, before the target is
+    opened (a C++ folder is not even built), not as a target that cannot be
+    loaded or played."""
+    sokoban = Path(sys.executable).parent / "sokoban"
+    if not sokoban.exists():
+        pytest.skip("console script sokoban not installed (pip install -e .)")
+    target = (mutants.copy_to("student_soko", tmp_path / "student", "soko.py") if kind == "soko"
+              else shutil.copytree(aed2_mutants.REFERENCE, tmp_path / "src"))
+    env = {**os.environ, "SOKOBAN_ISOLATION": "sideways", "XDG_CACHE_HOME": str(tmp_path / "c")}
+    r = subprocess.run([str(sokoban), "play", str(target)], capture_output=True, text=True,
+                       timeout=300, env=env)
+    assert r.returncode == 2 and r.stderr.splitlines() == [
+        "sokoban play: SOKOBAN_ISOLATION=sideways: not a level (bwrap, user, best-effort)"], \
+        r.stderr
+    assert not (tmp_path / "c").exists()            # nothing was built
 
 
 # -- the other profiles: tad, extendido (seed 001's game), aed2, prolog
