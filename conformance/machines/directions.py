@@ -41,9 +41,13 @@ def seen_in_ours(target: Target, profile, convention: str) -> Target:
     ``convention``: a C++ driver writes and reads every position as a line
     anyway, so it reflects y there at no cost). Else behind a
     :class:`DirectionAdapter`."""
-    if convention == "ours" or getattr(target, "reflects", None) == convention:
-        return target
-    return DirectionAdapter(target, profile, convention)
+    return target if _in_ours(target, convention) else DirectionAdapter(target, profile, convention)
+
+
+def _in_ours(target: Target, convention: str) -> bool:
+    """Whether ``target``, whose code uses ``convention``, already takes and
+    answers positions in ours (nothing to reflect)."""
+    return convention == "ours" or getattr(target, "reflects", None) == convention
 
 
 class DirectionAdapter:
@@ -74,7 +78,7 @@ class DirectionAdapter:
         self.convention = convention
         # Nothing to reflect: the target is in ours already, or reflects its
         # positions itself (never twice: see seen_in_ours).
-        self.passes = convention == "ours" or getattr(target, "reflects", None) == convention
+        self.passes = _in_ours(target, convention)
         self.name = target.name
         # A reflected result passed back as an argument reaches the target as
         # the very object it returned (so the sandbox sends a handle, not a copy).

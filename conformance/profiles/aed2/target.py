@@ -153,8 +153,8 @@ class Aed2Target:
             calls = list(args[0])
             results: list[Any] = []
             start = weight = 0
-            for i, (op, a) in enumerate(calls):
-                weight += 3 * len(a[1]) if op == CELLS else 1
+            for i, (each, a) in enumerate(calls):
+                weight += 3 * len(a[1]) if each == CELLS else 1
                 if weight >= CHUNK:
                     results += self._many(calls[start:i + 1])
                     start, weight = i + 1, 0
@@ -284,6 +284,7 @@ class Aed2Target:
                 if op != CELLS:
                     raise _missing(op)
                 special.append(len(lines))
+                # (the observation's cells: ints, reflected as _course does)
                 append(f"W {len(args[1])} " + " ".join(f"{x} {-y}" for x, y in args[1]))
                 continue
             if len(args) < 2:           # args[0]: the juego's handle
@@ -312,11 +313,11 @@ class Aed2Target:
         letter = _LETTER.get(op)
         if letter is None:
             raise _missing(op)
-        x, y = a
-        if type(x) is int and type(y) is int:   # (not a bool: True == 1)
-            line = self._lines[(op, a)] = f"{letter} {x} {-y}"
-            return line
-        return f"{letter} {x} {y}"
+        x, y = _course(*a)
+        line = f"{letter} {x} {y}"
+        if type(x) is int and type(y) is int:   # (kept: a position, not what the driver refuses)
+            self._lines[(op, a)] = line
+        return line
 
     def _answer(self, op: str, args: tuple, answer: str) -> Any:
         """What the answer line ``answer`` to ``op(*args)`` says."""

@@ -147,13 +147,10 @@ class ExtendidoMachine(Machine):
             if spec_ext.gano(new) and not spec_ext.gano(j):
                 run.count("wins")
         self._apply(op, *args, completed=completed, result=answers[0])
-        tail = answers[1:]
-        look, observed = self._each_cell(look, tail)
-        if observed is not tail:            # (its cells asked at once, not as the spec says)
-            calls, answers = calls[:1] + look[0], answers[:1] + observed
-        self.failed_calls(calls, answers, 1)
+        look, observed = self._each_cell(look, answers[1:])
+        self.failed_calls(look[0], observed)
         run.count("steps")
-        self.compare(look, answers[1:])
+        self.compare(look, observed)
 
     def step_cells(self, before, after, code: str) -> frozenset | None:
         """The cells observed after an action: after a move that pushes no
@@ -243,9 +240,7 @@ class ExtendidoMachine(Machine):
         came back is not what the spec says (a value differs, or a call
         failed), or ``always`` (to draw the boards of a departure): judged
         and reported as they would be then. Else as they are."""
-        per_cell = look[4]
-        if (not per_cell or per_cell[0][0] != CELLS
-                or (answers[-1] == look[1][-1] and not always)):
+        if not _at_once(look) or (answers[-1] == look[1][-1] and not always):
             return look, answers
         calls, expected, order, scalars, per_cell, window = look
         handle, grid = per_cell[0][1]
@@ -268,7 +263,7 @@ class ExtendidoMachine(Machine):
         ``look`` and the target's ``answers`` to it (None: ask them now)."""
         if look is None:
             look = self.observation(self.handle)
-            if look[4] and look[4][0][0] == CELLS:      # (never while shrinking on one observer)
+            if _at_once(look):          # (never while shrinking on one observer)
                 answers = self._batch(look[0])
                 look, answers = self._each_cell(look, answers)
                 self.failed_calls(look[0], answers, len(look[3]))
@@ -280,8 +275,8 @@ class ExtendidoMachine(Machine):
         if observed is None or observed[1] is None:
             return
         answers, i = observed
-        if per_cell and per_cell[0][0] == CELLS:    # (a departure of another observer:
-            look, answers = self._each_cell(look, answers, always=True)     # drawn cell by cell)
+        if _at_once(look):          # (a departure of another observer: drawn cell by cell)
+            look, answers = self._each_cell(look, answers, always=True)
             calls, expected, order, scalars, per_cell, window = look
         (op, args), want, got = calls[i], expected[i], answers[i]
         if self.lightness:          # compare everything again, to draw the boards
@@ -313,6 +308,13 @@ class ExtendidoMachine(Machine):
                                       zip(names, expected[:n])),
                    render_observation(board(answers, answers[at]), window,
                                       zip(names, answers[:n])))
+
+
+def _at_once(look: tuple) -> bool:
+    """Whether :meth:`ExtendidoMachine.observation`'s ``look`` asks its
+    cells in one call (CELLS)."""
+    per_cell = look[4]
+    return bool(per_cell) and per_cell[0][0] == CELLS
 
 
 def _order(scalars: list, cells: int) -> list[int]:
