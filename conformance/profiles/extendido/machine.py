@@ -46,6 +46,13 @@ class ExtendidoMachine(Machine):
 
     #: Observers the target's interface lacks (not compared).
     skipped: tuple[str, ...] = ()
+    #: An action of a long rule's light part went by without its cells
+    #: looked at (:meth:`Machine.light`): the next action that is looked at
+    #: looks at every cell, not only those it can change itself.
+    unseen = False
+    #: The cells whose wall or box an action of the current level's history
+    #: changed (undone ones too): where two of the level's states can differ.
+    touched: frozenset = frozenset()
 
     # -- rules (besides the shared start, move and walk_solution) ----------------
 
@@ -72,6 +79,7 @@ class ExtendidoMachine(Machine):
         # A target that answers the cells' observers in one call (CELLS).
         self.at_once = self.run.target.has(CELLS)
         self.scenes = list(scenes)
+        self.unseen, self.touched = False, frozenset()
         niveles = [s.nivel_extendido() for s in self.scenes]
         self.model = spec_ext.nuevo_juego(niveles)
         self.create("nuevo_juego", niveles, "nuevo_juego(<the levels>)", N_("a juego"))
@@ -123,7 +131,7 @@ class ExtendidoMachine(Machine):
                          or spec_ext.gano(new))
             if spec_ext.indice_nivel(new) != spec_ext.indice_nivel(j):
                 self.path = 0
-        look = self.observation(self.stepped(), self.step_cells(j, new, code))
+        look = self.observation(self.stepped(), self.look_at(j, new, code))
         return [(op, (GIVEN,) + args)] + look[0], (code, (op, args, completed, look, j, new))
 
     def judge_step(self, calls: list, answers: list, state: Any) -> None:
@@ -152,16 +160,37 @@ class ExtendidoMachine(Machine):
         run.count("steps")
         self.compare(look, observed)
 
+    def look_at(self, before, after, code: str) -> frozenset | None:
+        """The cells to observe after the action ``code`` took the spec's
+        juego from ``before`` to ``after`` (None: every cell), in the order
+        the actions are played: :meth:`step_cells`, or every cell after a
+        long rule's light part; noting what it changed (:attr:`touched`)."""
+        cells = None if self.unseen else self.step_cells(before, after, code)
+        self.unseen = self.lightness
+        self.touched = (frozenset() if spec_ext.indice_nivel(after) != spec_ext.indice_nivel(before)
+                        else self.touched | _changed(before, after))
+        return cells
+
     def step_cells(self, before, after, code: str) -> frozenset | None:
-        """The cells observed after an action: after a move that pushes no
-        box and changes neither the level nor whether it is won, those it
-        can change (``move_cells``); else (a push, a bomb, an undo, a win)
-        every cell :meth:`observation` looks at (None), as at the start
-        and the end of each example (:meth:`finish`)."""
-        if (not self.nearby or code in "bz" or spec_ext.cajas(after) != spec_ext.cajas(before)
+        """The cells observed after an action: after a move (a push too),
+        the three it can change (``move_cells``: the box leaves the next
+        cell for the one beyond); after an undo, every cell whose wall or
+        box an action of the level's history changed (:attr:`touched`: the
+        undo must bring back one of the level's states, which differ from
+        each other only there) and the character's cell before and after.
+        After a bomb (it may miss a wall anywhere on its row and column, or
+        destroy one elsewhere), a win, a change of level (and with
+        ``nearby`` off): every cell (None), as at the start and the end of
+        each example (:meth:`finish`) and after a long rule's light part
+        (:attr:`unseen`). A departure is so seen right after the action
+        that made it, and blamed on that action's rule."""
+        if (not self.nearby or code == "b"
                 or spec_ext.indice_nivel(after) != spec_ext.indice_nivel(before)
                 or spec_ext.gano(after) != spec_ext.gano(before)):
             return None
+        if code == "z":
+            return (self.touched | _changed(before, after)
+                    | {spec_ext.persona(before), spec_ext.persona(after)})
         return lv.move_cells(spec_ext.persona(before), ACTION_CODES[code].value)
 
     def finish(self) -> None:
@@ -191,23 +220,11 @@ class ExtendidoMachine(Machine):
         order, scalars, per_cell, window)``."""
         j = self.model
         walls, boxes, goals = spec_ext.paredes(j), spec_ext.cajas(j), spec_ext.depositos(j)
-        scene = self.scenes[spec_ext.indice_nivel(j)]
-        things = _scene_cells(scene) | walls | boxes | goals
-        x, y = spec_ext.persona(j)
-        x0, y0, x1, y1 = bounds(things | {(x, y)}, 1)
-        window = (x0, y0, x1, y1)
-        if self.lightness:
-            grid = []
-        elif cells is not None:
-            grid = sorted(cells, key=lambda p: (p[1], p[0]))
+        if self.lightness or cells is not None:
+            window = self._scanned(j, window_only=True)[0]
+            grid = [] if self.lightness else sorted(cells, key=lambda p: (p[1], p[0]))
         else:
-            # Every cell of the level's bounding box (one beyond) and the 5x5
-            # around the character (on an open level it may walk far away:
-            # the empty plain in between is not scanned).
-            ax0, ay0, ax1, ay1 = bounds(things, 1) if things else (x, y, x, y)
-            grid = [(cx, cy) for cy in range(y0, y1 + 1) for cx in range(x0, x1 + 1)
-                    if (ax0 <= cx <= ax1 and ay0 <= cy <= ay1)
-                    or (abs(cx - x) <= 2 and abs(cy - y) <= 2)]
+            window, grid = self._scanned(j)
         h = (handle,)
         scalars = [("indice_nivel", h), ("persona", h), ("bombas", h), ("gano", h)]
         scalars += [("puede_mover", h + (a,)) for a in ACTION_CODES.values()]
@@ -233,6 +250,24 @@ class ExtendidoMachine(Machine):
                 expected += (pared(p), caja(p), deposito(p))
         order = _order(scalars, len(per_cell))
         return scalars + per_cell, expected, order, scalars, per_cell, window
+
+    def _scanned(self, j, window_only: bool = False) -> tuple[tuple, list]:
+        """The window the boards of the juego ``j`` are drawn over (its
+        level's and its own bounding box, one cell beyond, and the
+        character), and every cell an :meth:`observation` of all of it
+        looks at, row by row: those of the level's bounding box (one
+        beyond) and the 5x5 around the character (on an open level it may
+        walk far away: the empty plain in between is not scanned)."""
+        walls, boxes, goals = spec_ext.paredes(j), spec_ext.cajas(j), spec_ext.depositos(j)
+        things = _scene_cells(self.scenes[spec_ext.indice_nivel(j)]) | walls | boxes | goals
+        x, y = spec_ext.persona(j)
+        x0, y0, x1, y1 = window = bounds(things | {(x, y)}, 1)
+        if window_only:
+            return window, []
+        ax0, ay0, ax1, ay1 = bounds(things, 1) if things else (x, y, x, y)
+        return window, [(cx, cy) for cy in range(y0, y1 + 1) for cx in range(x0, x1 + 1)
+                        if (ax0 <= cx <= ax1 and ay0 <= cy <= ay1)
+                        or (abs(cx - x) <= 2 and abs(cy - y) <= 2)]
 
     def _each_cell(self, look: tuple, answers: list, always: bool = False) -> tuple[tuple, list]:
         """``look`` and its ``answers`` as if each cell's observers had been
@@ -329,6 +364,12 @@ def _order(scalars: list, cells: int) -> list[int]:
 
 
 @functools.lru_cache(maxsize=1024)
+def _changed(before, after) -> frozenset:
+    """The cells whose wall or box differ between the juegos ``before`` and ``after``."""
+    return ((spec_ext.paredes(before) ^ spec_ext.paredes(after))
+            | (spec_ext.cajas(before) ^ spec_ext.cajas(after)))
+
+
 def _scene_cells(scene: lv.Scene) -> frozenset:
     """Every cell a level has something on, as it starts."""
     return scene.board().cells()

@@ -1,7 +1,8 @@
 """Profile ``soko`` (seed 002's ``soko.py``: a grid as the student's own
 value, ``crear_grilla``, ``mover`` and the observers). After every move:
 ``dimensiones``, ``juego_ganado`` and ``hay_pared`` / ``hay_objetivo`` /
-``hay_caja`` / ``hay_jugador`` on every cell; besides, ``mover`` must leave
+``hay_caja`` / ``hay_jugador`` on the cells it can change (:meth:`SokoMachine.step_cells`;
+every cell at the start, after a win and at the end); besides, ``mover`` must leave
 its argument unchanged (``__fingerprint__`` before and after) and a blocked
 move must return a grid equal to it (``__equal__``). Soko's grids are
 enclosed: no far walks (no long runs)."""
@@ -89,7 +90,7 @@ class SokoMachine(Machine):
         if fingerprints:
             calls.append((FINGERPRINT, (given,)))
         cells = self.cells if not whole else self.step_cells(
-            old, d, full=pushed or won != spec_grilla.juego_ganado(old))
+            old, d, full=won != spec_grilla.juego_ganado(old))
         look = self.observation(self.model, Earlier(m), cells)
         observed = len(calls)
         calls += look[0]
@@ -118,10 +119,10 @@ class SokoMachine(Machine):
                        _("a grid equal to the argument"), _("a different grid"), value=GRILLA)
 
     def step_cells(self, old, d, full: bool) -> frozenset | None:
-        """The cells observed after a move: every cell (None) when it pushed
-        a box or changed whether the game is won (and at the start and the
-        end of each example: :meth:`finish`); else the cells it can change
-        (:func:`~conformance.machines.levels.move_cells`)."""
+        """The cells observed after a move: every cell (None) when it changed
+        whether the game is won (and at the start and the end of each
+        example: :meth:`finish`); else the cells it can change, a push's
+        too (:func:`~conformance.machines.levels.move_cells`)."""
         return None if full or not self.nearby else lv.move_cells(old.jugador, d)
 
     def finish(self) -> None:
