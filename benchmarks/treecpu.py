@@ -153,6 +153,12 @@ def run(argv, **kwargs) -> tuple[subprocess.CompletedProcess, float, float, str]
 if __name__ == "__main__":
     if len(sys.argv) < 2:
         sys.exit(__doc__)
-    done, wall, cpu, how = run(sys.argv[1:])
+    if sys.argv[1] in ("-h", "--help"):
+        print(__doc__)
+        sys.exit(0)
+    try:
+        done, wall, cpu, how = run(sys.argv[1:])
+    except OSError as e:            # (a command that is not there, or not runnable)
+        sys.exit(f"treecpu: cannot run {sys.argv[1]}: {e.strerror or e}")
     print(f"wall {wall:.2f} s, CPU {cpu:.2f} s ({how}), exit {done.returncode}", file=sys.stderr)
     sys.exit(done.returncode)

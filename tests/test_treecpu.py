@@ -49,3 +49,16 @@ def test_a_killed_grandchild_s_cpu_time_is_counted(way, monkeypatch):
     assert cpu >= 0.3           # the grandchild's 0.4 s, less at most a sampling period
     assert cpu > waited + 0.2   # which waiting alone does not see
     assert wall >= 0.3
+
+
+@pytest.mark.parametrize("argv, status, says", [
+    (["--help"], 0, "python benchmarks/treecpu.py COMMAND"),
+    (["no-such-command-here"], 1, "treecpu: cannot run no-such-command-here:"),
+])
+def test_the_command_line_says_what_is_wrong_without_a_traceback(argv, status, says):
+    import subprocess
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "treecpu.py"), *argv],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == status
+    assert says in done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
