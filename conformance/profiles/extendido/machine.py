@@ -220,11 +220,23 @@ class ExtendidoMachine(Machine):
         order, scalars, per_cell, window)``."""
         j = self.model
         walls, boxes, goals = spec_ext.paredes(j), spec_ext.cajas(j), spec_ext.depositos(j)
-        if self.lightness or cells is not None:
-            window = self._scanned(j, window_only=True)[0]
-            grid = [] if self.lightness else sorted(cells, key=lambda p: (p[1], p[0]))
+        scene = self.scenes[spec_ext.indice_nivel(j)]
+        things = _scene_cells(scene) | walls | boxes | goals
+        x, y = spec_ext.persona(j)
+        x0, y0, x1, y1 = bounds(things | {(x, y)}, 1)
+        window = (x0, y0, x1, y1)
+        if self.lightness:
+            grid = []
+        elif cells is not None:
+            grid = sorted(cells, key=lambda p: (p[1], p[0]))
         else:
-            window, grid = self._scanned(j)
+            # Every cell of the level's bounding box (one beyond) and the 5x5
+            # around the character (on an open level it may walk far away:
+            # the empty plain in between is not scanned).
+            ax0, ay0, ax1, ay1 = bounds(things, 1) if things else (x, y, x, y)
+            grid = [(cx, cy) for cy in range(y0, y1 + 1) for cx in range(x0, x1 + 1)
+                    if (ax0 <= cx <= ax1 and ay0 <= cy <= ay1)
+                    or (abs(cx - x) <= 2 and abs(cy - y) <= 2)]
         h = (handle,)
         scalars = [("indice_nivel", h), ("persona", h), ("bombas", h), ("gano", h)]
         scalars += [("puede_mover", h + (a,)) for a in ACTION_CODES.values()]
@@ -250,24 +262,6 @@ class ExtendidoMachine(Machine):
                 expected += (pared(p), caja(p), deposito(p))
         order = _order(scalars, len(per_cell))
         return scalars + per_cell, expected, order, scalars, per_cell, window
-
-    def _scanned(self, j, window_only: bool = False) -> tuple[tuple, list]:
-        """The window the boards of the juego ``j`` are drawn over (its
-        level's and its own bounding box, one cell beyond, and the
-        character), and every cell an :meth:`observation` of all of it
-        looks at, row by row: those of the level's bounding box (one
-        beyond) and the 5x5 around the character (on an open level it may
-        walk far away: the empty plain in between is not scanned)."""
-        walls, boxes, goals = spec_ext.paredes(j), spec_ext.cajas(j), spec_ext.depositos(j)
-        things = _scene_cells(self.scenes[spec_ext.indice_nivel(j)]) | walls | boxes | goals
-        x, y = spec_ext.persona(j)
-        x0, y0, x1, y1 = window = bounds(things | {(x, y)}, 1)
-        if window_only:
-            return window, []
-        ax0, ay0, ax1, ay1 = bounds(things, 1) if things else (x, y, x, y)
-        return window, [(cx, cy) for cy in range(y0, y1 + 1) for cx in range(x0, x1 + 1)
-                        if (ax0 <= cx <= ax1 and ay0 <= cy <= ay1)
-                        or (abs(cx - x) <= 2 and abs(cy - y) <= 2)]
 
     def _each_cell(self, look: tuple, answers: list, always: bool = False) -> tuple[tuple, list]:
         """``look`` and its ``answers`` as if each cell's observers had been
@@ -363,13 +357,18 @@ def _order(scalars: list, cells: int) -> list[int]:
     return [i for i in range(n) if i not in derived] + list(range(n, n + cells)) + derived
 
 
-@functools.lru_cache(maxsize=1024)
 def _changed(before, after) -> frozenset:
-    """The cells whose wall or box differ between the juegos ``before`` and ``after``."""
-    return ((spec_ext.paredes(before) ^ spec_ext.paredes(after))
-            | (spec_ext.cajas(before) ^ spec_ext.cajas(after)))
+    """The cells whose wall or box differ between the juegos ``before`` and
+    ``after`` (a set the step kept as it was is not walked)."""
+    out = frozenset()
+    for field in (spec_ext.paredes, spec_ext.cajas):
+        a, b = field(before), field(after)
+        if a is not b:
+            out |= a ^ b
+    return out
 
 
+@functools.lru_cache(maxsize=1024)
 def _scene_cells(scene: lv.Scene) -> frozenset:
     """Every cell a level has something on, as it starts."""
     return scene.board().cells()
