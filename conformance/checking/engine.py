@@ -48,7 +48,7 @@ from typing import Sequence
 
 from conformance import profiles
 from conformance.api import Counterexample, Target, Verdict
-from conformance.machines.base import CheckSettings, Departure, Fatal, Run, StopShrinking
+from conformance.machines.base import CheckSettings, Deferred, Departure, Fatal, Run, StopShrinking
 from conformance.machines.budget import Budget, OutOfBudget, fired, timed
 from conformance.machines.profile import Profile
 from conformance.machines.replays import is_robustness, parse_replay
@@ -59,6 +59,10 @@ from conformance.reports import points
 STEPS = 30
 #: Wall-clock cap on shrinking a failure (the smallest one found by then is reported).
 SHRINK_SECONDS = 20.0
+#: Whether a search is first played with each example's steps deferred
+#: (``Run.defer``, see :func:`_search`); False: one round trip a step (tests
+#: compare the two).
+DEFER = True
 
 
 def _profile(profile: str | Profile) -> Profile:
@@ -427,6 +431,33 @@ def check_rules(target: Target, profile: str | Profile, *, max_examples: int = 1
 
 
 def _search(run: Run, seed: int, max_examples: int, shrink: bool, start: float) -> Verdict:
+    """The random search: first with each example's steps deferred
+    (``Run.defer``: far fewer round trips); when that finds a departure, the
+    search is played again from the start as before, one round trip a step
+    (the same examples, the departure raised where Hypothesis sees it, so
+    the same shrinking and the same counterexample as without deferring).
+    The second play starts from the coverage and counts the first found;
+    when it does not depart (a target whose answers depend on what it was
+    asked before) or runs out of time first, the first play's departure
+    stands."""
+    if not DEFER or not run.definition.machine.PIPELINE:
+        return _search_once(run, seed, max_examples, shrink, start)
+    counts, stats = dict(run.case_counts), dict(run.stats)
+    run.defer = True
+    try:
+        first = _search_once(run, seed, max_examples, False, start)
+    except Deferred:
+        first = _verdict(run, False, run.last, seed, start)
+    if run.last is None:
+        return first
+    run.restart(stats)
+    run.case_counts.clear()
+    run.case_counts.update(counts)
+    again = _search_once(run, seed, max_examples, shrink, start)
+    return again if again.counterexample is not None or again.error else first
+
+
+def _search_once(run: Run, seed: int, max_examples: int, shrink: bool, start: float) -> Verdict:
     try:
         with run.drawing():
             search_machine(run.definition.machine.bind(run), seed, max_examples=max_examples,

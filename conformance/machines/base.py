@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Sequence
 
 from hypothesis import strategies as st
+from hypothesis.errors import StopTest
 from hypothesis.control import current_build_context
 from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
 
@@ -113,6 +114,12 @@ class Fatal(BaseException):
         self.counterexample = counterexample
 
 
+class Deferred(BaseException):
+    """A deferred play (``Run.defer``) found a departure that Hypothesis did
+    not see as one (raised while it cut an example short): stop it; the
+    search is played again without deferring."""
+
+
 class StopShrinking(BaseException):
     """Shrinking has run for ``Run.shrink_seconds``: keep the smallest
     failure found so far (``Run.last``)."""
@@ -152,6 +159,14 @@ class Run:
         #: A pipelined batch had to be played again one action a round trip
         #: (Machine._one_by_one): the rest of the check plays that way.
         self.one_by_one = False
+        #: A search's first pass (``conformance.checking.engine._search``): a
+        #: PIPELINE profile defers each example's steps, sent in batches of
+        #: up to PIPELINE_STEPS and judged in order when the batch comes back
+        #: (or the example ends), not one round trip a step. The same draws
+        #: and the same judging; only a departure is raised later in its
+        #: example than Hypothesis would see it played step by step, so a
+        #: search that departs is played again without (see ``_search``).
+        self.defer = False
         self._strategies: dict[Callable, st.SearchStrategy] = {}
         #: How many times the run took each case of the spec (spec.rules):
         #: the coverage per rule. Counted on every play until the first
@@ -163,6 +178,16 @@ class Run:
         #: The check's time budget (``conformance.machines.budget.Budget``), or None:
         #: looked at before every call into the target, which it times.
         self.budget = None
+
+    def restart(self, stats: dict) -> None:
+        """This run as it was made, to play its search again: its target,
+        profile, settings, masked rules, budget, coverage (``case_counts``:
+        the caller restores it) and strategies kept; ``stats`` as given."""
+        kept = (self.case_counts, self.masked, self.budget, self._strategies)
+        self.__init__(self.target, self.definition, self.settings, self.directions,
+                      self.strict_types, self.shrink_seconds)
+        self.case_counts, self.masked, self.budget, self._strategies = kept
+        self.stats = dict(stats)
 
     @property
     def groups(self) -> frozenset[str]:
@@ -256,6 +281,8 @@ class Machine(RuleBasedStateMachine):
                      or (run.budget is not None and run.budget.expired()))):
             run.stopped = True
             raise StopShrinking
+        if run.defer and run.last is not None:
+            raise Deferred          # a departure found while deferring: play again
         if run.budget is not None:
             run.budget.check(run.stats["examples"])     # OutOfBudget between two examples
         run.count("examples")
@@ -278,6 +305,8 @@ class Machine(RuleBasedStateMachine):
         of the solution first (so wins are reached often), when the
         settings walk solutions."""
         self.begin(scenes)
+        if self.run.defer and self.PIPELINE and not self.run.one_by_one:
+            self._queue = []        # the example's steps, deferred (Run.defer)
         self.follow(lead if self.settings.follow else 0)
 
     @rule(code=st.sampled_from("udlr"))
@@ -292,6 +321,8 @@ class Machine(RuleBasedStateMachine):
     # -- the target --------------------------------------------------------
 
     def _call(self, op: str, *args: Any) -> Any:
+        if self._queue:             # the steps deferred (Run.defer) go first
+            self._send_queue()
         if self.ended:
             return None
         try:
@@ -515,6 +546,12 @@ class Machine(RuleBasedStateMachine):
     ended = False
 
     def teardown(self) -> None:
+        if self._queue and not self.ended and sys.exc_info()[0] in (None, StopTest):
+            # The steps deferred (Run.defer), judged now; also when Hypothesis
+            # cut the example short (StopTest: out of choices), as they were
+            # judged one by one before it. (A departure raised then is taken
+            # by Hypothesis for the cut, but it is recorded: Run.last.)
+            self._send_queue()
         if not self.ended:
             if sys.exc_info()[0] is None:   # (not while a failure, or Hypothesis, stops it)
                 self.finish()

@@ -2,7 +2,12 @@
 (``Machine.pipelined``): the same plays, judged in order, give what one
 step a round trip gives, the same counterexample and the same counts, with
 fewer round trips; a process that dies inside such a batch is played again
-one step a trip."""
+one step a trip. And the random search's first play, each example's steps
+deferred across its rules (``engine._search``, ``Run.defer``): a correct
+target plays the same examples in far fewer round trips; a search that
+departs is played again one step a trip, so that what is reported (the
+counterexample, shrunk, its rule, the counts, the coverage) is what a
+check without deferring reports."""
 
 from __future__ import annotations
 
@@ -20,6 +25,7 @@ from conformance.profiles.aed2 import mutants as aed2_mutants
 from conformance.profiles.aed2.machine import Aed2Machine
 from conformance.machines.base import Machine
 from conformance.profiles.extendido.machine import ExtendidoMachine
+from conformance.profiles.soko.machine import SokoMachine
 from conformance.profiles.tad.machine import TadMachine
 from conformance.sandbox import child
 from conformance.sandbox.box import open_target
@@ -27,7 +33,7 @@ from conformance.sandbox.box import open_target
 FIXTURES = Path(__file__).parent / "fixtures"
 TAD_MUTANTS = sorted(p.stem for p in mutants.FOLDER.glob("tad_*.py"))
 EXT_MUTANTS = sorted(p.stem for p in mutants.FOLDER.glob("ext_*.py"))
-MACHINES = {"tad": TadMachine, "extendido": ExtendidoMachine}
+MACHINES = {"tad": TadMachine, "extendido": ExtendidoMachine, "soko": SokoMachine}
 
 
 class _Counting:
@@ -45,8 +51,9 @@ class _Counting:
 
 
 def _check(name_or_path: str, pipelined: bool, monkeypatch, in_process: bool = True,
-           profile: str = "tad", **kw):
+           profile: str = "tad", defer: bool = True, **kw):
     monkeypatch.setattr(MACHINES[profile], "PIPELINE", pipelined)
+    monkeypatch.setattr(engine, "DEFER", defer)
     target = _Counting(open_target(resolve(name_or_path), in_process=in_process))
     try:
         verdict = engine.check(target, profile, shrink=False, **kw)
@@ -70,11 +77,12 @@ def replays(monkeypatch) -> list[int]:
 
 
 def _same(a, b) -> None:
-    assert a.conforms == b.conforms and a.stats == b.stats
+    assert (a.conforms, a.stats, a.coverage) == (b.conforms, b.stats, b.coverage)
     if not a.conforms:
         ca, cb = a.counterexample, b.counterexample
-        assert (ca.operation, ca.actions, ca.message, ca.rule, ca.expected, ca.actual) == \
-            (cb.operation, cb.actions, cb.message, cb.rule, cb.expected, cb.actual)
+        assert (ca.operation, ca.actions, ca.message, ca.rule, ca.expected, ca.actual,
+                ca.level_text) == (cb.operation, cb.actions, cb.message, cb.rule,
+                                   cb.expected, cb.actual, cb.level_text)
 
 
 @pytest.mark.parametrize("profile, name", [("tad", n) for n in ["student_tad"] + TAD_MUTANTS]
@@ -174,3 +182,109 @@ def test_a_target_that_prints_much_is_not_told_it_printed_too_much(monkeypatch, 
     b, _ = _check(path, False, monkeypatch, in_process=False, max_examples=15, seed=1)
     _same(a, b)
     assert a.conforms
+
+
+# -- the search's first play, each example's steps deferred (Run.defer) ----------
+
+ALL_MUTANTS = sorted(p.stem for p in mutants.FOLDER.glob("*.py") if p.stem != "__init__")
+
+
+def _profile_of(name: str) -> str:
+    kind = name.removeprefix("student_").split("_")[0]
+    return {"ext": "extendido"}.get(kind, kind)
+
+
+@pytest.mark.parametrize("name", ALL_MUTANTS)
+def test_a_deferred_search_reports_what_one_step_a_trip_reports(name, monkeypatch):
+    """The random search played first with each example's steps deferred
+    across its rules (``engine._search``): on every mutant and every
+    student-style implementation of the Python profiles, shrinking as a
+    check does, the same verdict, counterexample, counts and coverage as
+    without; a correct one in under half the round trips."""
+    path, profile = str(mutants.path(name)), _profile_of(name)
+    a, deferred = _check(path, True, monkeypatch, profile=profile, max_examples=25, seed=3)
+    b, one_by_one = _check(path, True, monkeypatch, profile=profile, defer=False,
+                           max_examples=25, seed=3)
+    _same(a, b)
+    if name.startswith("student_"):
+        assert a.conforms and deferred < one_by_one / 2
+
+
+def test_a_departure_not_seen_again_stands(monkeypatch):
+    """A target that departs once in its life: the deferred play finds it;
+    the search played again does not see it again (the target now answers
+    right); the departure found stands: a wrong target is not passed."""
+    path = str(FIXTURES / "soko_departs_once.py")
+    played = []
+    search = engine._search_once
+
+    def noted(run, *rest):
+        played.append(run.defer)
+        return search(run, *rest)
+
+    monkeypatch.setattr(engine, "_search_once", noted)
+    v, _ = _check(path, True, monkeypatch, profile="soko", max_examples=60, seed=1)
+    assert played == [True, False]
+    assert not v.conforms and v.counterexample.operation.startswith("juego_ganado")
+
+
+def test_a_death_in_a_deferred_batch_is_told_as_one_step_a_trip_tells_it(monkeypatch):
+    """The process dies (``os._exit``) at a later step of a deferred batch,
+    in the sandbox, shrinking: the same fatal counterexample as without."""
+    path = str(FIXTURES / "tad_dies.py")
+    a, _ = _check(path, True, monkeypatch, in_process=False, max_examples=40, seed=1)
+    b, _ = _check(path, True, monkeypatch, in_process=False, defer=False, max_examples=40,
+                  seed=1)
+    _same(a, b)
+    assert a.counterexample.operation == "step" and a.counterexample.fatal
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not installed")
+@pytest.mark.parametrize("name", ["reference", "undo_forgets_counter", "bomb_once_per_cell",
+                                  "crash_without_walls"])
+def test_a_deferred_cpp_check_reports_what_one_step_a_trip_reports(name, monkeypatch):
+    """aed2, shrinking: the same verdicts with the search's steps deferred
+    and without."""
+    folder = aed2_mutants.REFERENCE if name == "reference" else \
+        aed2_mutants.materialize(aed2_mutants.BY_NAME[name])
+    verdicts = []
+    for defer in (True, False):
+        monkeypatch.setattr(engine, "DEFER", defer)
+        verdicts.append(check_target(own_spec("aed2", folder), None, RunOptions(
+            max_examples=30, seed=3, sanitize=False, localize=False))[0][0])
+    _same(*verdicts)
+    assert verdicts[0].conforms == (name == "reference")
+
+
+def test_a_departure_in_an_example_cut_short_stops_the_deferred_play():
+    """Hypothesis may cut an example short (``StopTest``: out of choices)
+    and then takes whatever the example raises for the cut. The steps it
+    deferred are judged then all the same, as they were one by one; a
+    departure among them is recorded (``Run.last``), and the deferred play
+    stops at the next example (``Deferred``), to be played again."""
+    from hypothesis.errors import StopTest
+
+    from conformance.machines import levels as lv
+    from conformance.machines.base import Deferred, Departure
+    from conformance.profiles import get
+
+    profile = get("soko")
+    target = open_target(resolve(str(mutants.path("soko_pushes_two_boxes"))), in_process=True)
+    run = engine._run(target, profile, engine.CheckSettings.for_groups(profile))
+    run.defer = True
+    machine = profile.machine.bind(run)
+    m = machine()
+    # a box with another behind it: the mutant pushes both
+    m.begin([lv.from_rows(["#######", "#@$$ .#", "#   . #", "#######"], soko=True)])
+    m._queue = []
+    m.act("r")
+    assert m._queue and run.last is None        # deferred: not asked yet
+    with pytest.raises(Departure):
+        try:
+            raise StopTest(0)
+        except StopTest:
+            m.teardown()
+    assert run.last is not None and run.last.rule == "soko.push-blocked"
+    with pytest.raises(Deferred):
+        machine()
+    target.close()

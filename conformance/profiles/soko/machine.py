@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 from conformance.machines import levels as lv
 from conformance.api import EQUAL, FINGERPRINT, Earlier
-from conformance.machines.base import COURSE_ACCEPTS, Machine, cells_board, short
+from conformance.machines.base import COURSE_ACCEPTS, GIVEN, Machine, cells_board, short
 from conformance.machines.boards import render_observation
 from spec import grilla as spec_grilla
 from spec.rules import GRILLA
@@ -59,53 +59,67 @@ class SokoMachine(Machine):
     def describe(self, code: str) -> str:
         return f"mover {lv.STEP[code]}"
 
-    def act(self, code: str, following: bool = False) -> None:
-        """One ``mover``, in one round trip: the argument's fingerprint
-        before and after, ``mover``, ``==`` for a blocked move, and the
-        observers of the grid it returned (:meth:`step_cells`)."""
-        if not following:
-            self.path = None
+    #: A walk of the solution goes in one round trip (and, in a check, the
+    #: moves of an example: :meth:`Machine.pipelined`).
+    PIPELINE = True
+
+    @property
+    def STEP_RESULT(self) -> int:     # noqa: N802 - the base's class constant, per check here
+        """The call of a planned step that returns the next grid: ``mover``,
+        after the argument's fingerprint when there is one (:meth:`plan_step`)."""
+        return int(self.settings.immutability and self.cells is None)
+
+    def plan_step(self, code: str) -> tuple[list, Any]:
+        """One ``mover``: the spec's, and what to ask the target in its round
+        trip (or part of one): the argument's fingerprint before and after,
+        ``mover``, ``==`` for a blocked move, and the observers of the grid
+        it returned (:meth:`step_cells`)."""
         d = lv.STEP[code]
         old = self.model
         self.model = self.spec_step(old, code)
-        blocked = self.model == old
-        pushed = self.model.cajas != old.cajas
         self.codes.append(code)
-        run = self.run
-        run.count("steps")
+        won_before = spec_grilla.juego_ganado(old)
         won = spec_grilla.juego_ganado(self.model)
-        if blocked:
-            run.count("blocked")
-        elif pushed:
-            run.count("pushes")
-        if won and not spec_grilla.juego_ganado(old):
-            run.count("wins")
-        given = self.handle
         immutability = self.settings.immutability
         whole = self.cells is None
         fingerprints = immutability and whole
-        calls: list = [(FINGERPRINT, (given,))] if fingerprints else []
+        calls: list = [(FINGERPRINT, (GIVEN,))] if fingerprints else []
         m = len(calls)
-        calls.append(("mover", (given, d)))
+        calls.append(("mover", (GIVEN, d)))
         if fingerprints:
-            calls.append((FINGERPRINT, (given,)))
-        cells = self.cells if not whole else self.step_cells(
-            old, d, full=won != spec_grilla.juego_ganado(old))
+            calls.append((FINGERPRINT, (GIVEN,)))
+        cells = self.cells if not whole else self.step_cells(old, d, full=won != won_before)
         look = self.observation(self.model, Earlier(m), cells)
         observed = len(calls)
         calls += look[0]
+        blocked = self.model == old
         equal = None
         if immutability and blocked:
             equal = len(calls)
-            calls.append((EQUAL, (given, Earlier(m))))
-        answers = self._batch(calls, whole=True, until=m + 1)
+            calls.append((EQUAL, (GIVEN, Earlier(m))))
+        return calls, (d, old, blocked, won and not won_before, m, observed, look, equal)
+
+    def judge_step(self, calls: list, answers: list, state: Any) -> None:
+        d, old, blocked, wins, m, observed, look, equal = state
+        run = self.run
+        run.count("steps")
+        if blocked:
+            run.count("blocked")
+        elif self.model.cajas != old.cajas:
+            run.count("pushes")
+        if wins:
+            run.count("wins")
+        given = self.handle
+        self.failed_calls(calls, answers, 0, m + 1)
         self.handle = answers[m]
         self.expect_value("mover", f"mover(grilla, {d})", self.handle, N_("a grid"))
         self.failed_calls(calls, answers, m + 1, observed)
-        if immutability:
-            if not whole:
+        if self.settings.immutability:
+            if self.cells is not None:
+                self.live()         # (the argument as this move left it)
                 self.compare(old, given, changed=self.changed(d))
             elif answers[m + 1] != answers[0]:
+                self.live()
                 self.compare(old, given, changed=self.changed(d))
                 self._fail("mover", self.changed(d), _("the argument unchanged"),
                            _("the argument was modified (its observers did not show it)"),
