@@ -440,7 +440,8 @@ def _search(run: Run, seed: int, max_examples: int, shrink: bool, start: float) 
     when it does not depart (a target whose answers depend on what it was
     asked before) or runs out of time first, the first play's departure
     stands."""
-    if not DEFER or not run.definition.machine.PIPELINE:
+    machine = run.definition.machine
+    if not (DEFER and machine.PIPELINE and machine.DEFERS):
         return _search_once(run, seed, max_examples, shrink, start)
     counts, stats = dict(run.case_counts), dict(run.stats)
     run.defer = True

@@ -305,8 +305,7 @@ class Machine(RuleBasedStateMachine):
         of the solution first (so wins are reached often), when the
         settings walk solutions."""
         self.begin(scenes)
-        if self.run.defer and self.PIPELINE and not self.run.one_by_one:
-            self._queue = []        # the example's steps, deferred (Run.defer)
+        self.defer_steps()
         self.follow(lead if self.settings.follow else 0)
 
     @rule(code=st.sampled_from("udlr"))
@@ -779,6 +778,16 @@ class Machine(RuleBasedStateMachine):
     PIPELINE_STEPS: ClassVar[int] = 30
 
     _queue: list | None = None      # inside pipelined(): the steps planned, not yet sent
+    #: Whether the search's first play defers the steps of each example
+    #: (``Run.defer``; a PIPELINE profile).
+    DEFERS: ClassVar[bool] = True
+
+    def defer_steps(self) -> None:
+        """From here to the end of the example, the steps go in batches
+        (queued until PIPELINE_STEPS, another call, or the example's end),
+        when the search's first play defers them (``Run.defer``)."""
+        if self.run.defer and self.PIPELINE and self.DEFERS and not self.run.one_by_one:
+            self._queue = []
 
     def plan_step(self, code: str) -> tuple[list, Any]:
         """Step the spec by ``code`` and say what to ask the target:

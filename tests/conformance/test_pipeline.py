@@ -243,15 +243,27 @@ def test_a_death_in_a_deferred_batch_is_told_as_one_step_a_trip_tells_it(monkeyp
 @pytest.mark.parametrize("name", ["reference", "undo_forgets_counter", "bomb_once_per_cell",
                                   "crash_without_walls"])
 def test_a_deferred_cpp_check_reports_what_one_step_a_trip_reports(name, monkeypatch):
-    """aed2, shrinking: the same verdicts with the search's steps deferred
-    and without."""
+    """aed2 does not defer its search's steps (``Aed2Machine.DEFERS``: a
+    program that dies in a batch is started again), so its search is
+    played once; made to defer them, shrinking: the same verdicts."""
     folder = aed2_mutants.REFERENCE if name == "reference" else \
         aed2_mutants.materialize(aed2_mutants.BY_NAME[name])
+    searches = []
+    search = engine._search_once
+
+    def noted(run, *rest):
+        searches.append(run.defer)
+        return search(run, *rest)
+
+    monkeypatch.setattr(engine, "_search_once", noted)
+    options = RunOptions(max_examples=30, seed=3, sanitize=False, localize=False)
+    check_target(own_spec("aed2", folder), None, options)
+    assert searches in ([False], [])        # (a departure in a fixed scenario: no search)
+    monkeypatch.setattr(Aed2Machine, "DEFERS", True)
     verdicts = []
     for defer in (True, False):
         monkeypatch.setattr(engine, "DEFER", defer)
-        verdicts.append(check_target(own_spec("aed2", folder), None, RunOptions(
-            max_examples=30, seed=3, sanitize=False, localize=False))[0][0])
+        verdicts.append(check_target(own_spec("aed2", folder), None, options)[0][0])
     _same(*verdicts)
     assert verdicts[0].conforms == (name == "reference")
 
