@@ -210,21 +210,27 @@ def test_a_deferred_search_reports_what_one_step_a_trip_reports(name, monkeypatc
         assert a.conforms and deferred < one_by_one / 2
 
 
-def test_a_departure_not_seen_again_stands(monkeypatch):
+@pytest.fixture
+def searches(monkeypatch) -> list[bool]:
+    """The random searches played (each one's ``Run.defer``)."""
+    found: list[bool] = []
+    search = engine._search_once
+
+    def noted(run, *rest):
+        found.append(run.defer)
+        return search(run, *rest)
+
+    monkeypatch.setattr(engine, "_search_once", noted)
+    return found
+
+
+def test_a_departure_not_seen_again_stands(monkeypatch, searches):
     """A target that departs once in its life: the deferred play finds it;
     the search played again does not see it again (the target now answers
     right); the departure found stands: a wrong target is not passed."""
     path = str(FIXTURES / "soko_departs_once.py")
-    played = []
-    search = engine._search_once
-
-    def noted(run, *rest):
-        played.append(run.defer)
-        return search(run, *rest)
-
-    monkeypatch.setattr(engine, "_search_once", noted)
     v, _ = _check(path, True, monkeypatch, profile="soko", max_examples=60, seed=1)
-    assert played == [True, False]
+    assert searches == [True, False]
     assert not v.conforms and v.counterexample.operation.startswith("juego_ganado")
 
 
@@ -242,20 +248,13 @@ def test_a_death_in_a_deferred_batch_is_told_as_one_step_a_trip_tells_it(monkeyp
 @pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not installed")
 @pytest.mark.parametrize("name", ["reference", "undo_forgets_counter", "bomb_once_per_cell",
                                   "crash_without_walls"])
-def test_a_deferred_cpp_check_reports_what_one_step_a_trip_reports(name, monkeypatch):
+def test_a_deferred_cpp_check_reports_what_one_step_a_trip_reports(name, monkeypatch,
+                                                                  searches):
     """aed2 does not defer its search's steps (``Aed2Machine.DEFERS``: a
     program that dies in a batch is started again), so its search is
     played once; made to defer them, shrinking: the same verdicts."""
     folder = aed2_mutants.REFERENCE if name == "reference" else \
         aed2_mutants.materialize(aed2_mutants.BY_NAME[name])
-    searches = []
-    search = engine._search_once
-
-    def noted(run, *rest):
-        searches.append(run.defer)
-        return search(run, *rest)
-
-    monkeypatch.setattr(engine, "_search_once", noted)
     options = RunOptions(max_examples=30, seed=3, sanitize=False, localize=False)
     check_target(own_spec("aed2", folder), None, options)
     assert searches in ([False], [])        # (a departure in a fixed scenario: no search)
