@@ -38,18 +38,13 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from conformance.commands import selftest
-from conformance.profiles.aed2 import mutants as cpp_mutants
-from conformance.profiles.prolog import mutants as prolog_mutants
 
 
 def command_target(target: str) -> tuple[str, list[str]]:
     """What ``sokoban check`` is given for a selftest subject, and the
     options it runs with (our own Python code runs in process)."""
-    if target.startswith(selftest.CPP_PREFIX):
-        return str(cpp_mutants.REFERENCE), []
-    if target.startswith(selftest.PROLOG_PREFIX):
-        return str(prolog_mutants.materialize(target.removeprefix(selftest.PROLOG_PREFIX))), []
-    return target, ["--in-process"]
+    own = selftest.materialize(target)       # C++, Prolog: written out
+    return (str(own), []) if own is not None else (target, ["--in-process"])
 
 
 def grade_once(target: str, profile: str, seed: int, folder: Path) -> dict:

@@ -84,12 +84,20 @@ def subjects(only: str | None = None) -> list[tuple[str, str, bool]]:
     return [r for r in rows if only is None or only in target_name(r[0])]
 
 
+def materialize(target: str):
+    """The folder (or file) of one of a language's own targets, written
+    (``cpp:<name>``, ``prolog:<name>``); None for a Python target, which is
+    its own path or module. Raises OSError, ValueError or KeyError."""
+    own = _own(target)
+    return None if own is None else own[0].materialize(own[1])
+
+
 def run_own(target: str, should_conform: bool, *, max_examples: int, seed: int) -> Outcome:
     """Write and check one of a language's own targets (our C++ reference or
     a mutant of it, our Prolog program, its variants or its mutants)."""
-    profile, name = _own(target)
+    profile, _name = _own(target)
     try:
-        folder = profile.materialize(name)
+        folder = materialize(target)
     except (OSError, ValueError, KeyError) as e:
         return Outcome(target_name(target), profile.name, should_conform, None, str(e))
     verdict, _ = check_target(own_spec(profile, folder), profile.name,
