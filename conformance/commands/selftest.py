@@ -95,7 +95,7 @@ def materialize(target: str):
 def run_own(target: str, should_conform: bool, *, max_examples: int, seed: int) -> Outcome:
     """Write and check one of a language's own targets (our C++ reference or
     a mutant of it, our Prolog program, its variants or its mutants)."""
-    profile, _name = _own(target)
+    profile = _own(target)[0]
     try:
         folder = materialize(target)
     except (OSError, ValueError, KeyError) as e:

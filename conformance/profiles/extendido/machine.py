@@ -165,19 +165,20 @@ class ExtendidoMachine(Machine):
         juego from ``before`` to ``after`` (None: every cell), in the order
         the actions are played: :meth:`step_cells`, or every cell after a
         long rule's light part; noting what it changed (:attr:`touched`)."""
-        cells = None if self.unseen else self.step_cells(before, after, code)
-        self.unseen = self.lightness
         self.touched = (frozenset() if spec_ext.indice_nivel(after) != spec_ext.indice_nivel(before)
                         else self.touched | _changed(before, after))
+        cells = None if self.unseen else self.step_cells(before, after, code)
+        self.unseen = self.lightness
         return cells
 
     def step_cells(self, before, after, code: str) -> frozenset | None:
         """The cells observed after an action: after a move (a push too),
         the three it can change (``move_cells``: the box leaves the next
         cell for the one beyond); after an undo, every cell whose wall or
-        box an action of the level's history changed (:attr:`touched`: the
-        undo must bring back one of the level's states, which differ from
-        each other only there) and the character's cell before and after.
+        box an action of the level's history changed (:attr:`touched`,
+        this undo included, as :meth:`look_at` keeps it: the undo must
+        bring back one of the level's states, which differ from each other
+        only there) and the character's cell before and after.
         After a bomb (it may miss a wall anywhere on its row and column, or
         destroy one elsewhere), a win, a change of level (and with
         ``nearby`` off): every cell (None), as at the start and the end of
@@ -189,8 +190,7 @@ class ExtendidoMachine(Machine):
                 or spec_ext.gano(after) != spec_ext.gano(before)):
             return None
         if code == "z":
-            return (self.touched | _changed(before, after)
-                    | {spec_ext.persona(before), spec_ext.persona(after)})
+            return self.touched | {spec_ext.persona(before), spec_ext.persona(after)}
         return lv.move_cells(spec_ext.persona(before), ACTION_CODES[code].value)
 
     def finish(self) -> None:
