@@ -662,10 +662,13 @@ def keep_tail(stream, keep: int) -> tuple[bytearray, threading.Thread]:
     buf = bytearray()
 
     def drain():
-        for chunk in iter(lambda: stream.read1(65536), b""):
-            buf.extend(chunk)
-            if len(buf) > 2 * keep:
-                del buf[:len(buf) - keep]
+        try:
+            for chunk in iter(lambda: stream.read1(65536), b""):
+                buf.extend(chunk)
+                if len(buf) > 2 * keep:
+                    del buf[:len(buf) - keep]
+        except (ValueError, OSError):   # closed under it (the box killed and reaped): its end
+            pass
     thread = threading.Thread(target=drain, daemon=True)
     thread.start()
     return buf, thread

@@ -1105,3 +1105,20 @@ def test_a_checker_process_inherits_the_best_level(probes):
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          check=True, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
     assert out.stdout.split() == ["bwrap"]
+
+
+def test_a_stderr_closed_under_its_reader_ends_its_reading(monkeypatch):
+    """``keep_tail``'s thread reads a box's stderr; when the box is killed
+    and its pipe closed while the thread reads, that is the stream's end,
+    not an exception in the thread (pytest's "unhandled thread exception")."""
+    import threading
+    failures = []
+    monkeypatch.setattr(threading, "excepthook", failures.append)
+    r, w = os.pipe()
+    os.write(w, b"report\n")
+    os.close(w)
+    stream = os.fdopen(r, "rb")
+    stream.close()                      # closed before (or while) the thread reads
+    buf, thread = isolation.keep_tail(stream, 1024)
+    thread.join(timeout=5)
+    assert not thread.is_alive() and failures == [] and buf == bytearray()
